@@ -1,0 +1,1 @@
+"""The ``coimbra`` command line: a Typer app with Rich views."""

@@ -1,0 +1,56 @@
+"""Rich renderings of validation results and score sheets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+
+def validation_panel(source: str, report: dict[str, Any]) -> Panel:
+    """A panel saying whether a log is legal, and which rule its first illegal event breaks."""
+    v = report["violation"]
+    if v is None:
+        status = "game over" if report["game_over"] else f"in progress: round {report['round']}, phase {report['phase']}"
+        body = Text.assemble(("valid", "bold green"), f": {report['events']} events, all legal ({status})")
+        return Panel(body, title=source, border_style="green")
+    lines = [
+        Text.assemble(("illegal", "bold red"), f": event {v['seq']} ({v['type']}) breaks rule ", (v["rule"], "bold"), f": {v['message']}"),
+        Text(f"rule: {v['rule_text']} ({v['source']})", style="dim"),
+        Text("facts: " + ", ".join(f"{k}={val}" for k, val in v["facts"].items()), style="dim"),
+        Text(f"{report['legal_events']} of {report['events']} events are legal up to there."),
+    ]
+    return Panel(Group(*lines), title=source, border_style="red")
+
+
+def score_table(report: dict[str, Any]) -> Table:
+    """Players by place, with points per source adding up to the total."""
+    title = "Final scores" if report["final"] else f"Provisional scores (round {report['round']}, phase {report['phase']})"
+    table = Table(title=title)
+    table.add_column("place", justify="right")
+    table.add_column("player")
+    sources = list(report["players"][0]["sources"]) if report["players"] else []
+    for s in sources:
+        table.add_column(s, justify="right")
+    table.add_column("total", justify="right", style="bold")
+    table.add_column("coins+guards left", justify="right", style="dim")
+    for p in report["players"]:
+        table.add_row(str(p["place"]), p["name"], *(str(p["sources"][s]) for s in sources), str(p["total"]), str(p["resources_left"]))
+    return table
+
+
+def score_details(report: dict[str, Any]) -> Table:
+    """Every source of points, per player (what the totals are made of)."""
+    table = Table(title="Where the points came from", show_lines=False)
+    table.add_column("player")
+    table.add_column("kind")
+    table.add_column("source")
+    table.add_column("points", justify="right")
+    for p in report["players"]:
+        for kind, items in p["details"].items():
+            for source, points in items.items():
+                table.add_row(p["name"], kind, source, str(points))
+    return table

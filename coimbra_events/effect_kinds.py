@@ -1,0 +1,208 @@
+"""The effect vocabulary of GAPS.md, as data.
+
+Every bonus in a catalog (character cards, favor tiles, monasteries, voyages) is a
+list of effects ``{"kind": ..., <params>}``. This module says which kinds exist,
+in which *context* each may appear and what parameters each takes, so the catalog
+loader can reject a bad catalog precisely and the rules engine can dispatch each
+kind to one small handler. Adding a kind means adding one entry here and one
+handler in ``rules/effects.py``; nothing else in the engine changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+TRACKS: tuple[str, ...] = ("gray", "orange", "purple", "green")
+"""The four influence tracks, named by die colour (rules text)."""
+
+TRACK_RESOURCE: Mapping[str, str] = {
+    "gray": "guards",
+    "orange": "coins",
+    "purple": "steps",
+    "green": "points",
+}
+"""What a track's income pays (rules text, 003 income table)."""
+
+RESOURCES: tuple[str, ...] = ("coins", "guards", "points", "steps")
+SPENDABLE: tuple[str, ...] = ("coins", "guards")
+PILES: tuple[str, ...] = ("I", "II", "III")
+
+# Contexts: where an effect list appears and when it is carried out.
+IMMEDIATE = "immediate"  # once, when gained (card bought, tile taken, monastery entered)
+PHASE_C = "phase_c"  # start cards: when the owner acquires a matching card
+PHASE_E = "phase_e"  # every round, in the owner's phase E
+END_GAME = "end_game"  # scored once at the end of the game
+HELD = "held"  # favor tiles: in force while the tile is held this round
+CONTEXTS: tuple[str, ...] = (IMMEDIATE, PHASE_C, PHASE_E, END_GAME, HELD)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of an effect kind.
+
+    ``type`` is one of ``"int"``, ``"enum"``, ``"effects"`` (a nested effect list
+    in context ``nested``), ``"condition"`` (a card condition) or ``"symbols"``
+    (a non-empty list of symbol names).
+    """
+
+    type: str
+    choices: tuple[str, ...] = ()
+    minimum: int = 0
+    maximum: int = 99
+    optional: bool = False
+    nested: str = ""
+
+
+@dataclass(frozen=True)
+class EffectKind:
+    """A kind of effect: the contexts it may appear in and its parameters."""
+
+    name: str
+    contexts: tuple[str, ...]
+    params: Mapping[str, Param]
+    summary: str
+
+
+_AMOUNT = Param("int", minimum=1, maximum=20)
+_POINTS = Param("int", minimum=1, maximum=20)
+_GAINS = (IMMEDIATE, PHASE_E, HELD)
+
+KINDS: Mapping[str, EffectKind] = {
+    k.name: k
+    for k in (
+        EffectKind(
+            "gain",
+            _GAINS,
+            {"resource": Param("enum", RESOURCES), "amount": _AMOUNT},
+            "gain N coins, guards, victory points or pilgrim steps",
+        ),
+        EffectKind(
+            "advance",
+            _GAINS,
+            {"track": Param("enum", TRACKS + ("choice",)), "amount": _AMOUNT},
+            "advance N on a given influence track, or on a track of your choice",
+        ),
+        EffectKind(
+            "on_acquire",
+            (PHASE_C,),
+            {
+                "condition": Param("condition"),
+                "effects": Param("effects", nested=IMMEDIATE),
+            },
+            "when you acquire a card that meets the condition, gain the effects",
+        ),
+        EffectKind(
+            "per_die",
+            (PHASE_E,),
+            {
+                "color": Param("enum", TRACKS),
+                "effects": Param("effects", nested=IMMEDIATE),
+            },
+            "per die of this colour on your shutter spaces (white never counts), gain the effects",
+        ),
+        EffectKind(
+            "if_no_die",
+            (PHASE_E,),
+            {
+                "color": Param("enum", TRACKS),
+                "effects": Param("effects", nested=IMMEDIATE),
+            },
+            "at the start of phase E, gain the effects if none of your dice has this colour",
+        ),
+        EffectKind(
+            "exchange",
+            (PHASE_E,),
+            {
+                "give": Param("enum", SPENDABLE),
+                "rate": Param("int", minimum=1, maximum=20),
+                "points": _POINTS,
+            },
+            "in phase E, as often as you like: pay RATE coins (or guards) for POINTS victory points",
+        ),
+        EffectKind(
+            "extra_income_die",
+            (HELD,),
+            {},
+            "one more phase E income activation on a track of your choice (never a 'per die' colour)",
+        ),
+        EffectKind(
+            "voyage_discount",
+            (HELD,),
+            {"amount": _AMOUNT},
+            "each voyage investment costs N less (never below 0) while you hold this",
+        ),
+        EffectKind("points", (END_GAME,), {"amount": _POINTS}, "fixed victory points"),
+        EffectKind(
+            "points_per_card",
+            (END_GAME,),
+            {"category": Param("enum", TRACKS + ("any",)), "points": _POINTS},
+            "victory points per character card of a category you own (start cards included)",
+        ),
+        EffectKind(
+            "points_per_symbol_set",
+            (END_GAME,),
+            {"symbols": Param("symbols"), "points": _POINTS},
+            "victory points per complete set of these symbols on your character cards",
+        ),
+        EffectKind(
+            "points_per_monastery",
+            (END_GAME,),
+            {"points": _POINTS, "pile": Param("enum", PILES, optional=True)},
+            "victory points per monastery you marked (optionally of one pile)",
+        ),
+        EffectKind(
+            "points_per_voyage",
+            (END_GAME,),
+            {"points": _POINTS},
+            "victory points per voyage you invested in",
+        ),
+        EffectKind(
+            "points_per_influence",
+            (END_GAME,),
+            {
+                "track": Param("enum", TRACKS + ("highest", "lowest")),
+                "per": Param("int", minimum=1, maximum=15),
+                "points": _POINTS,
+            },
+            "victory points per PER spaces of your disc on a track (or your highest / lowest track)",
+        ),
+        EffectKind(
+            "points_per_crown",
+            (END_GAME,),
+            {"points": _POINTS},
+            "victory points per crown you collected over the game (crown tokens and favor tiles)",
+        ),
+    )
+}
+
+CONDITION_KEYS: Mapping[str, tuple[str, ...]] = {
+    "category": TRACKS,
+    "cost": SPENDABLE,
+    "pile": PILES,
+}
+"""Keys a card condition (``on_acquire``) may test; an empty condition matches any card."""
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One effect of the catalog, parsed: its kind and parameters.
+
+    Nested effect lists (``on_acquire``, ``per_die``, ``if_no_die``) are held as
+    ``tuple[Effect, ...]`` under ``params["effects"]``; a condition is a plain
+    mapping; ``symbols`` is a tuple of strings. Never mutated after loading.
+    """
+
+    kind: str
+    params: Mapping[str, Any]
+
+    @property
+    def nested(self) -> tuple["Effect", ...]:
+        """The nested effect list, or an empty tuple for kinds without one."""
+        return self.params.get("effects", ())
+
+    def describe(self) -> str:
+        """A short human-readable rendering (for ``catalog show`` and audits)."""
+        args = ", ".join(f"{k}={v}" for k, v in self.params.items() if k != "effects")
+        inner = f" -> [{'; '.join(e.describe() for e in self.nested)}]" if self.nested else ""
+        return f"{self.kind}({args}){inner}"

@@ -1,0 +1,231 @@
+"""The JSON game log, version 1: canonical writing, careful reading, a hash chain.
+
+A log is one JSON object: a header (format, schema version, ruleset, catalog id
+and content hash, players, optional meta) and an ``events`` list. Each event
+has a sequence number, type, actor, payload and a hash chained to the previous
+one (the first to the header's hash), so any edit to a recorded log shows.
+
+Writing is canonical: one event per line, fixed key order, payload keys sorted,
+so the same game always gives the same bytes and diffs read line by line.
+Reading collects every problem it finds (malformed JSON, a bad header, unknown
+event types, bad payloads, broken sequence or hash chain) with the event's
+sequence number, and raises ``LogError`` if there is any.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import orjson
+
+from coimbra_events import RULESET
+from coimbra_events.catalog import Catalog
+from coimbra_events.events import EVENT_TYPES, GameEvent, PayloadError, decode_event
+
+FORMAT = "coimbra-log"
+SCHEMA = 1
+"""The schema version this code writes; older versions are upcast when read."""
+
+UPCASTERS: Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+"""schema n -> function turning a version-n log object into version n+1."""
+
+
+@dataclass(frozen=True)
+class LogProblem:
+    """One thing wrong with a log: where (event sequence number, 0 for the header) and what."""
+
+    seq: int
+    what: str
+    why: str
+
+    def __str__(self) -> str:
+        where = "header" if self.seq == 0 else f"event {self.seq}"
+        return f"{where}: {self.what}: {self.why}"
+
+
+class LogError(ValueError):
+    """A log that cannot be read; ``problems`` lists everything found, first one in the message."""
+
+    def __init__(self, source: str, problems: Sequence[LogProblem]) -> None:
+        self.source = source
+        self.problems = tuple(problems)
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        super().__init__(f"{source}: {problems[0]}{more}")
+
+
+@dataclass(frozen=True)
+class GameLog:
+    """A game as recorded: who played, with which catalog and ruleset, and every event."""
+
+    catalog_id: str
+    catalog_sha256: str
+    players: tuple[tuple[str, str], ...]
+    events: tuple[GameEvent, ...] = ()
+    ruleset: str = RULESET
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def new(cls, catalog: Catalog, players: Sequence[tuple[str, str]], meta: Mapping[str, Any] | None = None) -> "GameLog":
+        """An empty log for a new game with this catalog."""
+        return cls(catalog.id, catalog.sha256, tuple(players), (), RULESET, dict(meta or {}))
+
+    def with_events(self, events: Sequence[GameEvent]) -> "GameLog":
+        """The same game with this event list."""
+        return GameLog(self.catalog_id, self.catalog_sha256, self.players, tuple(events), self.ruleset, self.meta)
+
+    def header(self) -> dict[str, Any]:
+        """The header object, in canonical key order."""
+        head: dict[str, Any] = {
+            "format": FORMAT,
+            "schema": SCHEMA,
+            "ruleset": self.ruleset,
+            "catalog": {"id": self.catalog_id, "sha256": self.catalog_sha256},
+            "players": [{"name": n, "color": c} for n, c in self.players],
+        }
+        if self.meta:
+            head["meta"] = dict(self.meta)
+        return head
+
+    def hashes(self) -> list[str]:
+        """The hash chain: one hash per event."""
+        out = []
+        prev = header_hash(self.header())
+        for seq, e in enumerate(self.events, 1):
+            prev = event_hash(prev, seq, e.TYPE, e.actor, e.payload())
+            out.append(prev)
+        return out
+
+
+def header_hash(header: Mapping[str, Any]) -> str:
+    """The chain's anchor: a hash of the canonical header."""
+    return hashlib.sha256(orjson.dumps(header, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def event_hash(prev: str, seq: int, type_name: str, actor: str, payload: Any) -> str:
+    """The hash of one event, chained to the previous hash."""
+    body = orjson.dumps({"seq": seq, "type": type_name, "actor": actor, "payload": payload}, option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(prev.encode() + body).hexdigest()
+
+
+def dumps(log: GameLog) -> bytes:
+    """The canonical bytes of a log: header, then one event per line."""
+    head = orjson.dumps(log.header())[:-1]
+    lines = []
+    for seq, (e, h) in enumerate(zip(log.events, log.hashes()), 1):
+        payload = orjson.dumps(e.payload(), option=orjson.OPT_SORT_KEYS)
+        lines.append(
+            b'{"seq":%d,"type":%s,"actor":%s,"payload":%s,"hash":"%s"}'
+            % (seq, orjson.dumps(e.TYPE), orjson.dumps(e.actor), payload, h.encode())
+        )
+    body = b",\n".join(lines)
+    return head + b',"events":[\n' + body + (b"\n" if lines else b"") + b"]}\n"
+
+
+def write(path: str | Path, log: GameLog) -> None:
+    """Write a log canonically (to a temporary file first, so a crash leaves no half log)."""
+    target = Path(path)
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_bytes(dumps(log))
+    tmp.replace(target)
+
+
+def read(path: str | Path) -> GameLog:
+    """Read a log file; ``LogError`` for a missing or unreadable file or a bad log."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise LogError(str(path), [LogProblem(0, "cannot read file", exc.strerror or str(exc))]) from None
+    return loads(data, str(path))
+
+
+def loads(data: bytes | str, source: str = "<log>") -> GameLog:
+    """Parse and check a log: structure, event types, payloads, sequence and hash chain."""
+    try:
+        doc = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise LogError(source, [LogProblem(0, "malformed JSON", str(exc))]) from None
+    doc = _upcast(doc, source)
+    header, players = _header(doc, source)
+    raw_events = doc.get("events")
+    if type(raw_events) is not list:
+        raise LogError(source, [LogProblem(0, "bad log", "'events' must be a list")])
+    problems: list[LogProblem] = []
+    events: list[GameEvent] = []
+    prev = header_hash(header)
+    for k, raw in enumerate(raw_events, 1):
+        event, prev = _event(raw, k, prev, problems)
+        if event is not None:
+            events.append(event)
+    if problems:
+        raise LogError(source, problems)
+    catalog = header["catalog"]
+    return GameLog(catalog["id"], catalog["sha256"], players, tuple(events), header["ruleset"], header.get("meta", {}))
+
+
+def _upcast(doc: Any, source: str) -> dict[str, Any]:
+    if type(doc) is not dict or doc.get("format") != FORMAT:
+        raise LogError(source, [LogProblem(0, "not a coimbra log", f"expected an object with \"format\": \"{FORMAT}\"")])
+    schema = doc.get("schema")
+    if type(schema) is not int or schema < 1 or schema > SCHEMA:
+        raise LogError(source, [LogProblem(0, "unsupported schema version",
+                                           f"this coimbra reads schema 1..{SCHEMA}, the log says {schema!r}")])
+    while schema < SCHEMA:
+        doc = UPCASTERS[schema](doc)
+        schema += 1
+    return doc
+
+
+def _header(doc: dict[str, Any], source: str) -> tuple[dict[str, Any], tuple[tuple[str, str], ...]]:
+    """Check the header and return it in canonical form, with the players."""
+    problems = []
+    catalog = doc.get("catalog")
+    if type(catalog) is not dict or type(catalog.get("id")) is not str or type(catalog.get("sha256")) is not str:
+        problems.append(LogProblem(0, "bad catalog identity", "expected {\"id\": str, \"sha256\": str}"))
+    if type(doc.get("ruleset")) is not str:
+        problems.append(LogProblem(0, "bad ruleset", "expected a string"))
+    raw_players = doc.get("players")
+    players: list[tuple[str, str]] = []
+    if type(raw_players) is not list or not all(
+        type(p) is dict and type(p.get("name")) is str and type(p.get("color")) is str and set(p) == {"name", "color"}
+        for p in raw_players
+    ):
+        problems.append(LogProblem(0, "bad players", "expected a list of {\"name\": str, \"color\": str}"))
+    else:
+        players = [(p["name"], p["color"]) for p in raw_players]
+    meta = doc.get("meta", {})
+    if type(meta) is not dict:
+        problems.append(LogProblem(0, "bad meta", "expected an object"))
+    unknown = sorted(set(doc) - {"format", "schema", "ruleset", "catalog", "players", "meta", "events"})
+    if unknown:
+        problems.append(LogProblem(0, "unknown header fields", ", ".join(unknown)))
+    if problems:
+        raise LogError(source, problems)
+    log = GameLog(catalog["id"], catalog["sha256"], tuple(players), (), doc["ruleset"], meta)
+    return log.header(), log.players
+
+
+def _event(raw: Any, k: int, prev: str, problems: list[LogProblem]) -> tuple[GameEvent | None, str]:
+    """Decode the k-th event and check its place in the chain; returns the event and the next link."""
+    if type(raw) is not dict or set(raw) != {"seq", "type", "actor", "payload", "hash"}:
+        problems.append(LogProblem(k, "bad event", "expected an object with seq, type, actor, payload, hash"))
+        return None, prev
+    seq, type_name, actor, payload, stated = raw["seq"], raw["type"], raw["actor"], raw["payload"], raw["hash"]
+    if seq != k:
+        problems.append(LogProblem(k, "sequence broken", f"expected seq {k}, found {seq!r}"))
+    expected = event_hash(prev, k, type_name, actor, payload)
+    if stated != expected:
+        problems.append(LogProblem(k, "hash chain broken",
+                                   "the event does not match its recorded hash (changed, inserted or removed after recording)"))
+        if type(stated) is str:
+            expected = stated  # keep checking the rest against the recorded chain: one edit, one problem
+    if type_name not in EVENT_TYPES:
+        problems.append(LogProblem(k, "unknown event type", repr(type_name)))
+        return None, expected
+    try:
+        return decode_event(type_name, actor, payload), expected
+    except PayloadError as exc:
+        problems.append(LogProblem(k, f"bad {type_name} payload", str(exc)))
+        return None, expected

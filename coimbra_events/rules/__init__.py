@@ -1,0 +1,1 @@
+"""The pure rules core of Coimbra; see ``core`` for the public functions."""

@@ -1,0 +1,25 @@
+"""Rewards 'on a track of your choice': the player names the track."""
+
+from __future__ import annotations
+
+from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.events import GameEvent, TrackChosen
+from coimbra_events.rules.tx import Tx
+from coimbra_events.state import GameState, Pending
+from coimbra_events.violations import RuleViolation
+
+
+def check_track(state: GameState, e: TrackChosen) -> RuleViolation | None:
+    if e.track not in TRACKS:
+        return RuleViolation("CHOICE.track", f"{e.track!r} is not an influence track",
+                             {"track": e.track, "tracks": TRACKS})
+    return None
+
+
+def apply_track(tx: Tx, e: TrackChosen) -> None:
+    choice = tx.pop()
+    tx.advance(tx.index(e.actor), e.track, choice.amount, choice.source)
+
+
+def legal_track(state: GameState, pending: Pending) -> list[GameEvent]:
+    return [TrackChosen(pending.actor, t) for t in TRACKS]

@@ -1,0 +1,232 @@
+"""The rules core: ``initial_state``, ``pending``, ``legal``, ``check``, ``apply``.
+
+Pure and deterministic: the same state and event always give the same result,
+nothing is mutated, no random generator is called. ``check`` says whether an
+event is legal (``None``) or which rule it breaks (a ``RuleViolation``);
+``apply`` folds a legal event and then runs the game forward through every
+deterministic consequence (die tokens, phase D, income, end of round) until the
+next input is due. The aggregate, the validator and every projection go
+through these functions and no others.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from coimbra_events import events as ev
+from coimbra_events.catalog import Catalog
+from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.events import GameEvent
+from coimbra_events.rules import choices, dice, income, outcomes, pilgrim, retrieval, setup, voyages
+from coimbra_events.rules.outcomes import OutcomeSpace
+from coimbra_events.rules.tx import Tx
+from coimbra_events.state import (
+    GAME_OVER,
+    PHASE_A,
+    PHASE_B,
+    PHASE_C,
+    PHASE_D,
+    PHASE_E,
+    PHASE_F,
+    SETUP,
+    START,
+    TABLE,
+    GameState,
+    Pending,
+    PlayerState,
+    build,
+)
+from coimbra_events.violations import RuleViolation
+
+ACCEPTS: dict[str, tuple[type[GameEvent], ...]] = {
+    "monasteries": (ev.MonasteriesDrawn,),
+    "scoring-tiles": (ev.ScoringTilesPlaced,),
+    "voyages": (ev.VoyagesDrawn,),
+    "seating": (ev.SeatingDrawn,),
+    "rows": (ev.CharacterRowsDealt,),
+    "start-groups": (ev.StartGroupsDealt,),
+    "dice": (ev.DiceRolled,),
+    "start-choice": (ev.StartGroupTaken, ev.PilgrimPlaced),
+    "track-choice": (ev.TrackChosen,),
+    "steps": (ev.PilgrimStepped, ev.PilgrimStopped),
+    "draft": (ev.DiePlaced,),
+    "retrieve": (ev.FavorTileTaken, ev.CardBought, ev.AlternativeTaken),
+    "income": (ev.IncomeActivated, ev.PointsExchanged, ev.IncomeEnded),
+    "voyage": (ev.VoyageInvested, ev.VoyagePassed),
+}
+"""Which event types answer each kind of pending input."""
+
+_ACCEPTED = {kind: frozenset(types) for kind, types in ACCEPTS.items()}
+
+CHECKS: dict[type, Callable[[GameState, GameEvent], RuleViolation | None]] = {
+    **outcomes.CHECKS,
+    ev.StartGroupTaken: setup.check_group,
+    ev.PilgrimPlaced: setup.check_pilgrim,
+    ev.TrackChosen: choices.check_track,
+    ev.PilgrimStepped: pilgrim.check_step,
+    ev.DiePlaced: dice.check_place,
+    ev.FavorTileTaken: retrieval.check_tile,
+    ev.CardBought: retrieval.check_card,
+    ev.AlternativeTaken: retrieval.check_alternative,
+    ev.IncomeActivated: income.check_activate,
+    ev.PointsExchanged: income.check_exchange,
+    ev.VoyageInvested: voyages.check_invest,
+}
+
+APPLY: dict[type, Callable[[Tx, GameEvent], None]] = {
+    **setup.APPLY,
+    ev.DiceRolled: dice.apply_dice,
+    ev.StartGroupTaken: setup.apply_group,
+    ev.PilgrimPlaced: setup.apply_pilgrim,
+    ev.TrackChosen: choices.apply_track,
+    ev.PilgrimStepped: pilgrim.apply_step,
+    ev.PilgrimStopped: pilgrim.apply_stop,
+    ev.DiePlaced: dice.apply_place,
+    ev.FavorTileTaken: retrieval.apply_tile,
+    ev.CardBought: retrieval.apply_card,
+    ev.AlternativeTaken: retrieval.apply_alternative,
+    ev.IncomeActivated: income.apply_activate,
+    ev.PointsExchanged: income.apply_exchange,
+    ev.IncomeEnded: income.apply_end,
+    ev.VoyageInvested: voyages.apply_invest,
+    ev.VoyagePassed: voyages.apply_pass,
+}
+
+LEGAL: dict[str, Callable[[GameState, Pending], list[GameEvent]]] = {
+    "start-choice": setup.legal_start,
+    "track-choice": choices.legal_track,
+    "steps": pilgrim.legal_steps,
+    "draft": dice.legal_place,
+    "retrieve": retrieval.legal_retrieve,
+    "income": income.legal_income,
+    "voyage": voyages.legal_voyage,
+}
+
+AUTOMATA: dict[str, Callable[[Tx], Pending | None]] = {
+    SETUP: setup.auto_setup,
+    START: setup.auto_start,
+    PHASE_A: dice.auto_a,
+    PHASE_B: dice.auto_b,
+    PHASE_C: retrieval.auto_c,
+    PHASE_D: income.auto_d,
+    PHASE_E: income.auto_e,
+    PHASE_F: voyages.auto_f,
+}
+"""For each phase: the next input due, or ``None`` after moving the game on by itself."""
+
+
+def initial_state(catalog: Catalog, players: Sequence[tuple[str, str]]) -> GameState:
+    """The table before setup: players (name, colour) with their starting resources.
+
+    Raises ``ValueError`` for a player count the catalog does not support or
+    repeated names or colours: such a game cannot begin.
+    """
+    n = len(players)
+    if not catalog.min_players <= n <= catalog.max_players:
+        raise ValueError(f"{n} players; the catalog supports {catalog.min_players}-{catalog.max_players}")
+    names = [p[0] for p in players]
+    if len(set(names)) != n or len({p[1] for p in players}) != n:
+        raise ValueError("player names and colours must be unique")
+    if TABLE in names:
+        raise ValueError(f"'{TABLE}' is reserved for the table's random outcomes")
+    zero = tuple(0 for _ in TRACKS)
+    people = tuple(
+        PlayerState(
+            name=name, color=color, coins=catalog.start_coins, guards=catalog.start_guards, points=0,
+            influence=zero, arrivals=zero, pilgrim=None, start_cards=(), cards=(), monasteries=(), voyages=(),
+            shutter=(), favor_tiles=(), crown_tokens=(), crowns_total=0, income_left=(), points_by_source=(),
+            start_choices=(),
+        )
+        for name, color in players
+    )
+    state = GameState(
+        catalog=catalog, index={name: k for k, name in enumerate(names)}, players=people, order=(), round=0,
+        phase=SETUP, cursor=(0,), monasteries=(), scoring_tiles=(), voyages=(), voyage_discs=(), start_groups=(),
+        start_groups_taken=(), pilgrims_placed=(), dealt=frozenset(), rows=((), (), ()), crowns_on_cards=(),
+        discard=(), favor_available=tuple(catalog.favor_tiles), dice=(), pool=(),
+        locations=dice.token_slots(catalog.die_tokens_for(n)), stack=(), pending=None, tick=0,
+    )
+    tx = Tx(state)
+    _settle(tx)
+    return tx.freeze()
+
+
+def pending(state: GameState) -> Pending | None:
+    """Who must act next and what kind of input is due; ``None`` once the game is over."""
+    return state.pending
+
+
+def check(state: GameState, event: GameEvent) -> RuleViolation | None:
+    """``None`` if the event is legal now, else the rule it breaks, why, and the facts checked."""
+    due = state.pending
+    if due is None:
+        return RuleViolation("GAME.over", "the game is over; no more events can be added", {"round": state.round})
+    if event.actor != due.actor:
+        return RuleViolation("TURN.actor", f"{due.actor} must act now ({due.kind}), not {event.actor}",
+                             {"due": due.actor, "kind": due.kind, "actor": event.actor})
+    if type(event) not in _ACCEPTED[due.kind]:
+        wanted = ", ".join(t.TYPE for t in ACCEPTS[due.kind])
+        return RuleViolation("TURN.kind", f"{due.actor} must answer {due.kind} now ({wanted}), not {event.TYPE}",
+                             {"kind": due.kind, "accepted": wanted, "event": event.TYPE})
+    checker = CHECKS.get(type(event))
+    return checker(state, event) if checker else None
+
+
+def apply(state: GameState, event: GameEvent) -> GameState:
+    """The state after a legal event and all its deterministic consequences.
+
+    ``apply`` does not check; fold untrusted events through ``step``.
+    """
+    tx = Tx(state)
+    APPLY[type(event)](tx, event)
+    _settle(tx)
+    return tx.freeze()
+
+
+def step(state: GameState, event: GameEvent) -> GameState:
+    """Check, then apply: raises ``RuleViolation`` for an illegal event."""
+    violation = check(state, event)
+    if violation is not None:
+        raise violation
+    return apply(state, event)
+
+
+def legal(state: GameState) -> list[GameEvent] | OutcomeSpace:
+    """Every legal decision for the player due to act, or the table's possible outcomes.
+
+    Empty list once the game is over.
+    """
+    due = state.pending
+    if due is None:
+        return []
+    if due.actor == TABLE:
+        return outcomes.SPACES[due.kind](state)
+    return LEGAL[due.kind](state, due)
+
+
+def _settle(tx: Tx) -> None:
+    """Run the game forward until an input is due (or the game is over)."""
+    while True:
+        tx.flush()
+        stack = tx.g["stack"]
+        if stack:
+            tx.g["pending"] = stack[-1]
+            return
+        phase = tx.g["phase"]
+        if phase == GAME_OVER:
+            tx.g["pending"] = None
+            return
+        due = AUTOMATA[phase](tx)
+        if due is not None:
+            tx.g["pending"] = due
+            return
+
+
+def fold(state: GameState, events: Sequence[GameEvent]) -> GameState:
+    """Check and apply events in order (raises ``RuleViolation`` at the first illegal one)."""
+    for e in events:
+        state = step(state, e)
+    return state
+
+
+__all__ = ["initial_state", "pending", "legal", "check", "apply", "step", "fold", "build", "PlayerState"]

@@ -1,0 +1,94 @@
+"""Phases A and B: the dice pool is rolled, then drafted and placed.
+
+The castle row runs ascending (a die goes right of every die of lower or equal
+value); the three city rows run descending (right of every die of higher or
+equal value). Die tokens sit in the city rows as neutral dice. Where a die
+lands is a consequence of its value, not a choice, so ``DiePlaced`` names only
+the die and the location.
+"""
+
+from __future__ import annotations
+
+from coimbra_events.events import DiceRolled, DiePlaced, GameEvent
+from coimbra_events.rules.tx import Tx
+from coimbra_events.state import CASTLE, LOCATIONS, PHASE_B, PHASE_C, TABLE, GameState, Pending, Slot
+from coimbra_events.violations import RuleViolation
+
+DICE_PER_PLAYER = 3
+"""Each player places 3 dice a round (rules text: three die holders)."""
+
+
+def insert_position(row: tuple[Slot, ...], location: str, value: int) -> int:
+    """Where a die of ``value`` goes in a location's row.
+
+    Castle: right of every die with a value less than or equal, left of every
+    greater one. Cities: right of every die with a value greater than or equal,
+    left of every smaller one (rules text 000/002, phase B).
+    """
+    if location == CASTLE:
+        return next((k for k, s in enumerate(row) if s.value > value), len(row))
+    return next((k for k, s in enumerate(row) if s.value < value), len(row))
+
+
+def token_slots(values_by_city: dict[str, tuple[int, ...]]) -> tuple[tuple[Slot, ...], ...]:
+    """The four location rows at the start of the game: die tokens in the cities."""
+    rows = []
+    for location in LOCATIONS:
+        row: tuple[Slot, ...] = ()
+        for k, value in enumerate(values_by_city.get(location, ())):
+            slot = Slot(f"token-{location}-{k + 1}", value, -1)
+            at = insert_position(row, location, value)
+            row = row[:at] + (slot,) + row[at:]
+        rows.append(row)
+    return tuple(rows)
+
+
+def apply_dice(tx: Tx, e: DiceRolled) -> None:
+    """Phase A: the rolled pool becomes this round's dice area."""
+    tx.g["dice"] = e.values
+    tx.g["pool"] = tuple(d for d, _ in e.values)
+    tx.g["phase"] = PHASE_B
+    tx.g["cursor"] = (0,)
+
+
+def check_place(state: GameState, e: DiePlaced) -> RuleViolation | None:
+    if e.die not in state.pool:
+        return RuleViolation("B.die", f"die {e.die!r} is not in the dice area",
+                             {"die": e.die, "dice_area": state.pool})
+    if e.location not in LOCATIONS:
+        return RuleViolation("B.location", f"{e.location!r} is not a location",
+                             {"location": e.location, "locations": LOCATIONS})
+    return None
+
+
+def apply_place(tx: Tx, e: DiePlaced) -> None:
+    i = tx.index(e.actor)
+    value = dict(tx.g["dice"])[e.die]
+    k = LOCATIONS.index(e.location)
+    locations = tx.g["locations"]
+    row = locations[k]
+    at = insert_position(row, e.location, value)
+    row = row[:at] + (Slot(e.die, value, i),) + row[at:]
+    tx.g["locations"] = locations[:k] + (row,) + locations[k + 1 :]
+    tx.g["pool"] = tuple(d for d in tx.g["pool"] if d != e.die)
+    tx.g["cursor"] = (tx.g["cursor"][0] + 1,)
+
+
+def legal_place(state: GameState, pending: Pending) -> list[GameEvent]:
+    return [DiePlaced(pending.actor, d, loc) for d in state.pool for loc in LOCATIONS]
+
+
+def auto_a(tx: Tx) -> Pending:
+    """Phase A waits for the table: new character rows (after round 1), then the roll."""
+    return Pending(TABLE, "dice" if tx.g["rows"] and any(tx.g["rows"]) else "rows")
+
+
+def auto_b(tx: Tx) -> Pending | None:
+    """Phase B: players place in turn until each has placed three dice."""
+    turn = tx.g["cursor"][0]
+    order = tx.g["order"]
+    if turn < DICE_PER_PLAYER * len(order):
+        return Pending(tx.name(order[turn % len(order)]), "draft")
+    tx.g["phase"] = PHASE_C
+    tx.g["cursor"] = (0, 0)
+    return None

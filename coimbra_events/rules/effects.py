@@ -1,0 +1,173 @@
+"""One small handler per effect kind of the vocabulary (``effect_kinds.KINDS``).
+
+Handlers are grouped by the moment they run: when gained (immediate and the
+start of phase E), when the owner acquires a card (start cards' phase C
+bonus), per die activated in phase E, and at the end of the game (scoring).
+Capabilities that are only looked up (exchange rates, the extra die, the voyage
+discount) are queries at the bottom. A new kind is one function registered in
+the table for its moment.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Callable, Iterable, Mapping
+
+from coimbra_events.catalog import Catalog, CharacterCard
+from coimbra_events.effect_kinds import TRACKS, Effect
+from coimbra_events.rules.tx import Tx
+from coimbra_events.state import PlayerState
+
+# --- when gained ---------------------------------------------------------------------
+
+
+def _gain(tx: Tx, i: int, p: Mapping[str, Any], source: str) -> None:
+    tx.gain(i, p["resource"], p["amount"], source)
+
+
+def _advance(tx: Tx, i: int, p: Mapping[str, Any], source: str) -> None:
+    tx.advance(i, p["track"], p["amount"], source)
+
+
+def _if_no_die(tx: Tx, i: int, p: Mapping[str, Any], source: str) -> None:
+    colors = tx.catalog.die_colors
+    if all(colors[d] != p["color"] for d in tx.pl(i)["shutter"]):
+        run(tx, i, p["effects"], source)
+
+
+GAINED: Mapping[str, Callable[[Tx, int, Mapping[str, Any], str], None]] = {
+    "gain": _gain,
+    "advance": _advance,
+    "if_no_die": _if_no_die,
+}
+"""Effects carried out at once: immediate bonuses, and phase E bonuses at the start of phase E."""
+
+
+def run(tx: Tx, i: int, effects: Iterable[Effect], source: str) -> None:
+    """Carry out effects that happen now; kinds that are not 'now' kinds are skipped."""
+    for e in effects:
+        handler = GAINED.get(e.kind)
+        if handler is not None:
+            handler(tx, i, e.params, source)
+
+
+# --- when the owner acquires a card (start cards, phase C) --------------------------
+
+
+def matches(condition: Mapping[str, str], card: CharacterCard) -> bool:
+    """Whether a card meets an ``on_acquire`` condition (an empty one matches any card)."""
+    return all(getattr(card, key) == value for key, value in condition.items())
+
+
+def on_acquire(tx: Tx, i: int, start_card: str, effects: Iterable[Effect], card: CharacterCard) -> None:
+    """Fire a start card's phase C bonus for an acquired card (GAPS decision 12)."""
+    for e in effects:
+        if e.kind == "on_acquire" and matches(e.params["condition"], card):
+            run(tx, i, e.params["effects"], start_card)
+
+
+# --- per die activated in phase E -----------------------------------------------------
+
+
+def on_die(tx: Tx, i: int, effects: Iterable[Effect], color: str, source: str) -> None:
+    """Fire 'per die of a colour' bonuses for one activated die (never the white die)."""
+    for e in effects:
+        if e.kind == "per_die" and e.params["color"] == color:
+            run(tx, i, e.params["effects"], source)
+
+
+# --- end of the game ---------------------------------------------------------------------
+
+
+def _points(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
+    return p["amount"]
+
+
+def _per_card(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
+    cards = catalog.characters
+    wanted = p["category"]
+    n = sum(1 for c in pl.owned_cards if wanted == "any" or cards[c].category == wanted)
+    return n * p["points"]
+
+
+def _per_symbol_set(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
+    cards = catalog.characters
+    have = Counter(s for c in pl.owned_cards for s in cards[c].symbols)
+    need = Counter(p["symbols"])
+    return min(have[s] // k for s, k in need.items()) * p["points"]
+
+
+def _per_monastery(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
+    pile = p.get("pile")
+    monasteries = catalog.monasteries
+    n = sum(1 for m in pl.monasteries if pile is None or monasteries[m].pile == pile)
+    return n * p["points"]
+
+
+def _per_voyage(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
+    return len(pl.voyages) * p["points"]
+
+
+def _per_influence(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
+    track = p["track"]
+    if track == "highest":
+        level = max(pl.influence)
+    elif track == "lowest":
+        level = min(pl.influence)
+    else:
+        level = pl.influence[TRACKS.index(track)]
+    return level // p["per"] * p["points"]
+
+
+def _per_crown(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
+    return pl.crowns_total * p["points"]
+
+
+SCORED: Mapping[str, Callable[[Catalog, PlayerState, Mapping[str, Any]], int]] = {
+    "points": _points,
+    "points_per_card": _per_card,
+    "points_per_symbol_set": _per_symbol_set,
+    "points_per_monastery": _per_monastery,
+    "points_per_voyage": _per_voyage,
+    "points_per_influence": _per_influence,
+    "points_per_crown": _per_crown,
+}
+"""End-game scoring kinds: victory points a player's effect is worth at the end."""
+
+
+def score(catalog: Catalog, pl: PlayerState, effects: Iterable[Effect]) -> int:
+    """End-game points of an effect list for one player."""
+    return sum(SCORED[e.kind](catalog, pl, e.params) for e in effects if e.kind in SCORED)
+
+
+# --- capabilities looked up by the rules --------------------------------------------------
+
+
+def phase_e_effects(catalog: Catalog, pl: PlayerState) -> tuple[Effect, ...]:
+    """Effects of the cards in the player's phase E zone, in the order acquired."""
+    cards = catalog.characters
+    return tuple(e for c in pl.owned_cards if cards[c].timing == "phase_e" for e in cards[c].effects)
+
+
+def best_exchange(effects: Iterable[Effect], give: str) -> tuple[int, int] | None:
+    """The best (rate, points) exchange of ``give`` the effects allow, if any."""
+    offers = [(e.params["rate"], e.params["points"]) for e in effects if e.kind == "exchange" and e.params["give"] == give]
+    if not offers:
+        return None
+    return max(offers, key=lambda o: (o[1] / o[0], o[1]))
+
+
+def held_effects(catalog: Catalog, pl: PlayerState) -> tuple[Effect, ...]:
+    """Effects of the favor tiles the player holds this round."""
+    tiles = catalog.favor_tiles
+    return tuple(e for t in pl.favor_tiles for e in tiles[t].effects)
+
+
+def has_extra_die(catalog: Catalog, pl: PlayerState) -> bool:
+    """Whether the player holds the extra-die tile this round (GAPS decision 4)."""
+    return any(e.kind == "extra_income_die" for e in held_effects(catalog, pl))
+
+
+def voyage_discount(catalog: Catalog, pl: PlayerState) -> int:
+    """How much cheaper each voyage investment is for the player this round."""
+    return sum(e.params["amount"] for e in held_effects(catalog, pl) if e.kind == "voyage_discount")

@@ -1,0 +1,178 @@
+"""Phases D and E: the new player order by crowns, then influence income.
+
+Phase D is derived: crowns from this round's crown tokens and favor tiles plus
+the crowns beside the player's current flag; most crowns first, and players
+tied keep their order reversed. Phase E, in the new order: a player's start-of-
+phase bonuses happen first, then each die on the shutter spaces (and the
+extra-die tile) pays the income beside the disc on its track, in the order the
+player chooses; exchanges can be made between activations.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from coimbra_events.catalog import Catalog
+from coimbra_events.effect_kinds import TRACK_RESOURCE, TRACKS
+from coimbra_events.events import GameEvent, IncomeActivated, IncomeEnded, PointsExchanged
+from coimbra_events.rules import effects
+from coimbra_events.rules.tx import Tx
+from coimbra_events.state import EXTRA_DIE, PHASE_E, PHASE_F, GameState, Pending, PlayerState
+from coimbra_events.violations import RuleViolation
+
+WHITE = "white"
+
+
+# --- phase D ---------------------------------------------------------------------------------
+
+
+def round_crowns(catalog: Catalog, pl: PlayerState, flag: int) -> int:
+    """Crowns counted in phase D: crown tokens and favor tiles of this round, plus the flag's."""
+    tiles = catalog.favor_tiles
+    return (
+        len(pl.crown_tokens) * catalog.crown_token_crowns
+        + sum(tiles[t].crowns for t in pl.favor_tiles)
+        + catalog.flag_crowns[flag]
+    )
+
+
+def new_order(catalog: Catalog, players: Sequence[PlayerState], order: tuple[int, ...]) -> tuple[int, ...]:
+    """Most crowns first; players tied are put in the reverse of their current order."""
+    crowns = {i: round_crowns(catalog, players[i], flag) for flag, i in enumerate(order)}
+    flags = {i: flag for flag, i in enumerate(order)}
+    return tuple(sorted(order, key=lambda i: (-crowns[i], -flags[i])))
+
+
+def auto_d(tx: Tx) -> None:
+    players = [tx.view(i) for i in range(len(tx.g["players"]))]
+    tx.g["order"] = new_order(tx.catalog, players, tx.g["order"])
+    tx.g["phase"] = PHASE_E
+    tx.g["cursor"] = (0, 0)
+
+
+# --- phase E ----------------------------------------------------------------------------------
+
+
+def income(catalog: Catalog, track: str, position: int) -> tuple[str, int, int]:
+    """What a track pays at a disc position: (resource, amount, bonus victory points)."""
+    base, bonus = catalog.income_for(track, position)
+    return TRACK_RESOURCE[track], base, bonus
+
+
+def die_color(catalog: Catalog, die: str) -> str:
+    return WHITE if die == EXTRA_DIE else catalog.die_colors[die]
+
+
+def _begin(tx: Tx, i: int) -> None:
+    """A player's phase E starts: dice to activate, then 'at the beginning of phase E' bonuses."""
+    pl = tx.view(i)
+    left = pl.shutter + ((EXTRA_DIE,) if effects.has_extra_die(tx.catalog, pl) else ())
+    tx.pl(i)["income_left"] = left
+    for card in pl.owned_cards:
+        c = tx.catalog.characters[card]
+        if c.timing == "phase_e":
+            effects.run(tx, i, c.effects, card)
+
+
+def can_exchange(catalog: Catalog, pl: PlayerState) -> bool:
+    """Whether the player could still exchange coins or guards for points."""
+    fx = effects.phase_e_effects(catalog, pl)
+    for give in ("coins", "guards"):
+        offer = effects.best_exchange(fx, give)
+        if offer and getattr(pl, give) >= offer[0]:
+            return True
+    return False
+
+
+def auto_e(tx: Tx) -> Pending | None:
+    """Phase E: begin the next player's income, wait for their choices, then move on."""
+    pos, begun = tx.g["cursor"]
+    order = tx.g["order"]
+    if pos == len(order):
+        for i in order:
+            tx.pl(i)["shutter"] = ()
+        tx.g["phase"] = PHASE_F
+        tx.g["cursor"] = (0,)
+        return None
+    i = order[pos]
+    if not begun:
+        _begin(tx, i)
+        tx.g["cursor"] = (pos, 1)
+        return None
+    p = tx.pl(i)
+    if p["income_left"] or can_exchange(tx.catalog, tx.view(i)):
+        return Pending(p["name"], "income")
+    tx.g["cursor"] = (pos + 1, 0)
+    return None
+
+
+def check_activate(state: GameState, e: IncomeActivated) -> RuleViolation | None:
+    pl = state.player(e.actor)
+    if e.die not in pl.income_left:
+        return RuleViolation("E.die", f"{e.die!r} has no income left to collect for {e.actor}",
+                             {"die": e.die, "left": pl.income_left})
+    color = die_color(state.catalog, e.die)
+    if e.track not in TRACKS or (color != WHITE and e.track != color):
+        allowed = TRACKS if color == WHITE else (color,)
+        return RuleViolation("E.track", f"{e.die} pays the income of {' or '.join(allowed)}, not {e.track!r}",
+                             {"die": e.die, "color": color, "track": e.track})
+    return None
+
+
+def apply_activate(tx: Tx, e: IncomeActivated) -> None:
+    i = tx.index(e.actor)
+    p = tx.pl(i)
+    left = list(p["income_left"])
+    left.remove(e.die)
+    p["income_left"] = tuple(left)
+    resource, amount, bonus = income(tx.catalog, e.track, p["influence"][TRACKS.index(e.track)])
+    tx.gain(i, resource, amount, "income")
+    tx.gain(i, "points", bonus, "income")
+    color = die_color(tx.catalog, e.die)
+    if color != WHITE:
+        effects.on_die(tx, i, effects.phase_e_effects(tx.catalog, tx.view(i)), color, "phase E bonus")
+
+
+def check_exchange(state: GameState, e: PointsExchanged) -> RuleViolation | None:
+    pl = state.player(e.actor)
+    offer = effects.best_exchange(effects.phase_e_effects(state.catalog, pl), e.give) if e.give in ("coins", "guards") else None
+    if offer is None:
+        return RuleViolation("E.exchange", f"{e.actor} has no card that exchanges {e.give!r} for points",
+                             {"give": e.give})
+    rate, _ = offer
+    have = getattr(pl, e.give)
+    if e.times < 1 or rate * e.times > have:
+        return RuleViolation("E.exchange", f"exchanging {e.times} times costs {rate * e.times} {e.give}; {e.actor} has {have}",
+                             {"give": e.give, "times": e.times, "rate": rate, "have": have})
+    return None
+
+
+def apply_exchange(tx: Tx, e: PointsExchanged) -> None:
+    i = tx.index(e.actor)
+    rate, points = effects.best_exchange(effects.phase_e_effects(tx.catalog, tx.view(i)), e.give)
+    tx.pay(i, e.give, rate * e.times)
+    tx.add_points(i, points * e.times, "exchange")
+
+
+def apply_end(tx: Tx, e: IncomeEnded) -> None:
+    i = tx.index(e.actor)
+    tx.pl(i)["income_left"] = ()
+    pos, _ = tx.g["cursor"]
+    tx.g["cursor"] = (pos + 1, 0)
+
+
+def legal_income(state: GameState, pending: Pending) -> list[GameEvent]:
+    who = pending.actor
+    pl = state.player(who)
+    out: list[GameEvent] = []
+    for die in dict.fromkeys(pl.income_left):
+        color = die_color(state.catalog, die)
+        tracks = TRACKS if color == WHITE else (color,)
+        out += [IncomeActivated(who, die, t) for t in tracks]
+    fx = effects.phase_e_effects(state.catalog, pl)
+    for give in ("coins", "guards"):
+        offer = effects.best_exchange(fx, give)
+        if offer:
+            out += [PointsExchanged(who, give, k) for k in range(1, getattr(pl, give) // offer[0] + 1)]
+    out.append(IncomeEnded(who))
+    return out

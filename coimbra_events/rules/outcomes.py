@@ -1,0 +1,255 @@
+"""Random outcomes: which are possible, whether one observed is, and drawing one.
+
+The table's inputs (monasteries, scoring tiles, voyages, seating, character rows,
+start groups, dice) are events like any decision. For each kind this module
+knows the space of possible outcomes: ``check`` tells whether an observed
+outcome lies in it (with the rule it would break), ``sample`` draws one from a
+seeded generator for simulated games. Replay only ever checks; it never draws.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+from coimbra_events.catalog import Catalog
+from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.events import (
+    CharacterRowsDealt,
+    DiceRolled,
+    GameEvent,
+    MonasteriesDrawn,
+    ScoringTilesPlaced,
+    SeatingDrawn,
+    StartGroupsDealt,
+    VoyagesDrawn,
+)
+from coimbra_events.state import CITIES, TABLE, GameState
+from coimbra_events.violations import RuleViolation
+
+
+@dataclass(frozen=True)
+class OutcomeSpace:
+    """The random outcomes possible now, for the table's pending input."""
+
+    kind: str
+    description: str
+    sample: Callable[[random.Random], GameEvent]
+
+
+def _rows_source(state: GameState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Cards the next rows must use: all of ``must`` plus the rest from ``may``.
+
+    The deck is pile II shuffled on top of pile III (setup step 9): the next
+    rows come from pile II while it lasts, then from pile III.
+    """
+    cat = state.catalog
+    need = 3 * cat.cards_per_row
+    upper = tuple(c for c in cat.pile("II") if c not in state.dealt)
+    lower = tuple(c for c in cat.pile("III") if c not in state.dealt)
+    if len(upper) >= need:
+        return (), upper
+    return upper, lower
+
+
+def deck_size(catalog: Catalog, dealt: frozenset[str]) -> int:
+    """Character cards still in the deck."""
+    return sum(1 for pile in ("II", "III") for c in catalog.pile(pile) if c not in dealt)
+
+
+def _violation(rule: str, reason: str, **facts: object) -> RuleViolation:
+    return RuleViolation(rule, reason, facts)
+
+
+# --- checks ------------------------------------------------------------------------------
+
+
+def check_monasteries(state: GameState, e: MonasteriesDrawn) -> RuleViolation | None:
+    cat = state.catalog
+    placed = dict(e.placement)
+    spaces = {s for pile in cat.map.monastery_spaces.values() for s in pile}
+    if set(placed) != spaces:
+        return _violation("SETUP.monasteries", "every monastery space of the map gets exactly one tile",
+                          missing=sorted(spaces - set(placed)), unknown=sorted(set(placed) - spaces))
+    if len(set(placed.values())) != len(placed):
+        return _violation("SETUP.monasteries", "a monastery tile was drawn twice", tiles=sorted(placed.values()))
+    for space, tile in placed.items():
+        pile = cat.map.spaces[space].pile
+        if tile not in cat.monasteries or cat.monasteries[tile].pile != pile:
+            return _violation("SETUP.monasteries", f"space {space} takes a tile of pile {pile}, not {tile!r}",
+                              space=space, tile=tile, pile=pile)
+    return None
+
+
+def check_scoring_tiles(state: GameState, e: ScoringTilesPlaced) -> RuleViolation | None:
+    placed = dict(e.tiles)
+    tiles = state.catalog.scoring_tiles
+    if set(placed) != set(TRACKS):
+        return _violation("SETUP.scoring-tiles", "one scoring tile goes above each of the four tracks", tracks=sorted(placed))
+    if len(set(placed.values())) != 4 or not set(placed.values()) <= set(tiles):
+        return _violation("SETUP.scoring-tiles", "four different scoring tiles of the catalog are placed",
+                          tiles=sorted(placed.values()), catalog=sorted(tiles))
+    return None
+
+
+def check_voyages(state: GameState, e: VoyagesDrawn) -> RuleViolation | None:
+    cat = state.catalog
+    n = len(cat.voyage_spaces)
+    if len(e.voyages) != n or len(set(e.voyages)) != n or not set(e.voyages) <= set(cat.voyages):
+        return _violation("SETUP.voyages", f"{n} different voyage cards of the catalog are drawn",
+                          drawn=e.voyages, spaces=n)
+    return None
+
+
+def check_seating(state: GameState, e: SeatingDrawn) -> RuleViolation | None:
+    names = sorted(p.name for p in state.players)
+    if sorted(e.order) != names:
+        return _violation("SETUP.seating", "the player order names every player exactly once", order=e.order, players=names)
+    return None
+
+
+def check_rows(state: GameState, e: CharacterRowsDealt) -> RuleViolation | None:
+    cat = state.catalog
+    rows = dict(e.rows)
+    if set(rows) != set(CITIES) or any(len(r) != cat.cards_per_row for r in rows.values()):
+        return _violation("SETUP.rows", f"each of the three cities gets a row of {cat.cards_per_row} cards",
+                          rows={k: list(v) for k, v in rows.items()})
+    cards = [c for r in rows.values() for c in r]
+    if len(set(cards)) != len(cards):
+        return _violation("SETUP.rows", "a card was dealt twice", cards=cards)
+    must, may = _rows_source(state)
+    stray = sorted(c for c in cards if c not in must and c not in may)
+    if stray:
+        return _violation("SETUP.rows", "cards must come from the top of the character deck and not be dealt already",
+                          cards=stray, deck_top=sorted(must or may))
+    missing = sorted(set(must) - set(cards))
+    if missing:
+        return _violation("SETUP.rows", "pile II must be used up before pile III is dealt", missing=missing)
+    return None
+
+
+def check_start_groups(state: GameState, e: StartGroupsDealt) -> RuleViolation | None:
+    cat = state.catalog
+    n = len(state.players)
+    cards = [c for g in e.groups for c in g]
+    if len(e.groups) != n or any(len(g) != cat.cards_per_group for g in e.groups):
+        return _violation("SETUP.start-groups", f"{n} groups of {cat.cards_per_group} start cards, one per player",
+                          groups=[list(g) for g in e.groups])
+    pile = set(cat.pile("I"))
+    if len(set(cards)) != len(cards) or not set(cards) <= pile:
+        return _violation("SETUP.start-groups", "start groups hold different start cards (pile I)",
+                          cards=cards, pile=sorted(pile))
+    return None
+
+
+def check_dice(state: GameState, e: DiceRolled) -> RuleViolation | None:
+    pool = state.catalog.dice_for(len(state.players))
+    values = dict(e.values)
+    if sorted(values) != sorted(pool):
+        return _violation("A.dice", f"the pool for {len(state.players)} players is rolled, every die once",
+                          rolled=sorted(values), pool=list(pool))
+    bad = {d: v for d, v in values.items() if not 1 <= v <= 6}
+    if bad:
+        return _violation("A.dice", "a die shows a value from 1 to 6", values=bad)
+    return None
+
+
+CHECKS: dict[type, Callable] = {
+    MonasteriesDrawn: check_monasteries,
+    ScoringTilesPlaced: check_scoring_tiles,
+    VoyagesDrawn: check_voyages,
+    SeatingDrawn: check_seating,
+    CharacterRowsDealt: check_rows,
+    StartGroupsDealt: check_start_groups,
+    DiceRolled: check_dice,
+}
+
+# --- outcome spaces ------------------------------------------------------------------------
+
+
+def _monasteries(state: GameState) -> OutcomeSpace:
+    cat = state.catalog
+
+    def sample(rng: random.Random) -> GameEvent:
+        placement = {}
+        for pile, spaces in cat.map.monastery_spaces.items():
+            tiles = rng.sample(cat.monasteries_of(pile), len(spaces))
+            placement.update(zip(spaces, tiles))
+        return MonasteriesDrawn(TABLE, tuple(sorted(placement.items())))
+
+    counts = ", ".join(f"{len(s)} of pile {p}" for p, s in cat.map.monastery_spaces.items())
+    return OutcomeSpace("monasteries", f"monastery tiles drawn onto the map: {counts}", sample)
+
+
+def _scoring_tiles(state: GameState) -> OutcomeSpace:
+    tiles = tuple(state.catalog.scoring_tiles)
+
+    def sample(rng: random.Random) -> GameEvent:
+        return ScoringTilesPlaced(TABLE, tuple(sorted(zip(TRACKS, rng.sample(tiles, len(TRACKS))))))
+
+    return OutcomeSpace("scoring-tiles", f"one of {len(tiles)} scoring tiles above each track", sample)
+
+
+def _voyages(state: GameState) -> OutcomeSpace:
+    cat = state.catalog
+
+    def sample(rng: random.Random) -> GameEvent:
+        return VoyagesDrawn(TABLE, tuple(rng.sample(tuple(cat.voyages), len(cat.voyage_spaces))))
+
+    return OutcomeSpace("voyages", f"{len(cat.voyage_spaces)} of {len(cat.voyages)} voyage cards", sample)
+
+
+def _seating(state: GameState) -> OutcomeSpace:
+    names = tuple(p.name for p in state.players)
+
+    def sample(rng: random.Random) -> GameEvent:
+        return SeatingDrawn(TABLE, tuple(rng.sample(names, len(names))))
+
+    return OutcomeSpace("seating", "any order of the players", sample)
+
+
+def _rows(state: GameState) -> OutcomeSpace:
+    cat = state.catalog
+    must, may = _rows_source(state)
+    per_row = cat.cards_per_row
+
+    def sample(rng: random.Random) -> GameEvent:
+        cards = list(must) + rng.sample(may, 3 * per_row - len(must))
+        rng.shuffle(cards)
+        rows = {city: tuple(cards[k * per_row : (k + 1) * per_row]) for k, city in enumerate(CITIES)}
+        return CharacterRowsDealt(TABLE, tuple(sorted(rows.items())))
+
+    return OutcomeSpace("rows", f"{3 * per_row} cards from the {len(must) + len(may)} at the top of the deck", sample)
+
+
+def _start_groups(state: GameState) -> OutcomeSpace:
+    cat = state.catalog
+    n = len(state.players)
+    size = cat.cards_per_group
+
+    def sample(rng: random.Random) -> GameEvent:
+        cards = rng.sample(cat.pile("I"), n * size)
+        return StartGroupsDealt(TABLE, tuple(tuple(cards[k * size : (k + 1) * size]) for k in range(n)))
+
+    return OutcomeSpace("start-groups", f"{n} groups of {size} start cards", sample)
+
+
+def _dice(state: GameState) -> OutcomeSpace:
+    pool = state.catalog.dice_for(len(state.players))
+
+    def sample(rng: random.Random) -> GameEvent:
+        return DiceRolled(TABLE, tuple(sorted((d, rng.randint(1, 6)) for d in pool)))
+
+    return OutcomeSpace("dice", f"each of the {len(pool)} dice shows 1-6", sample)
+
+
+SPACES: dict[str, Callable[[GameState], OutcomeSpace]] = {
+    "monasteries": _monasteries,
+    "scoring-tiles": _scoring_tiles,
+    "voyages": _voyages,
+    "seating": _seating,
+    "rows": _rows,
+    "start-groups": _start_groups,
+    "dice": _dice,
+}

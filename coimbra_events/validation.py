@@ -1,0 +1,79 @@
+"""Folding a recorded log through the rules: is every event legal, and where does it stop?"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from coimbra_events.catalog import Catalog, CatalogError, find_catalog
+from coimbra_events.log import GameLog, LogError, LogProblem
+from coimbra_events.rules.core import check, initial_state, apply
+from coimbra_events.state import GameState
+from coimbra_events.violations import RuleViolation
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The result of folding a log: the state after the last legal event, and the first violation."""
+
+    log: GameLog
+    state: GameState
+    legal_events: int
+    violation: RuleViolation | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.violation is None
+
+    @property
+    def violation_seq(self) -> int | None:
+        """Sequence number of the first illegal event."""
+        return None if self.violation is None else self.legal_events + 1
+
+    def to_json(self) -> dict:
+        """``{"valid", "events", "violation": {"seq", "rule", "message", ...}}``."""
+        v = None
+        if self.violation is not None:
+            v = {"seq": self.violation_seq, "type": self.log.events[self.legal_events].TYPE, **self.violation.to_json()}
+        return {
+            "valid": self.valid,
+            "events": len(self.log.events),
+            "legal_events": self.legal_events,
+            "game_over": self.state.over,
+            "round": self.state.round,
+            "phase": self.state.phase,
+            "violation": v,
+        }
+
+
+def catalog_for(log: GameLog, catalog: Catalog | None = None, source: str = "<log>") -> Catalog:
+    """The catalog a log was recorded with: the given one if its identity matches, else a shipped one."""
+    if catalog is None:
+        try:
+            return find_catalog(log.catalog_id, log.catalog_sha256)
+        except CatalogError as exc:
+            raise LogError(source, [LogProblem(0, "catalog not available", str(exc))]) from None
+    if (catalog.id, catalog.sha256) != (log.catalog_id, log.catalog_sha256):
+        raise LogError(source, [LogProblem(0, "catalog mismatch",
+                                           f"the log was recorded with catalog {log.catalog_id} "
+                                           f"sha256={log.catalog_sha256[:12]}…, given {catalog.id} sha256={catalog.sha256[:12]}…")])
+    return catalog
+
+
+def start_state(log: GameLog, catalog: Catalog, source: str = "<log>") -> GameState:
+    """The state before the log's first event; ``LogError`` if the players cannot start a game."""
+    try:
+        return initial_state(catalog, log.players)
+    except ValueError as exc:
+        raise LogError(source, [LogProblem(0, "bad players", str(exc))]) from None
+
+
+def validate(log: GameLog, catalog: Catalog | None = None, source: str = "<log>") -> Validation:
+    """Fold the log's events through the rules until the end or the first illegal event."""
+    catalog = catalog_for(log, catalog, source)
+    state = start_state(log, catalog, source)
+    for n, event in enumerate(log.events):
+        violation = check(state, event)
+        if violation is not None:
+            return Validation(log, state, n, violation)
+        state = apply(state, event)
+    return Validation(log, state, len(log.events))

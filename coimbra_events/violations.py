@@ -1,0 +1,82 @@
+"""Rule ids and the ``RuleViolation`` a refused event carries.
+
+Every rule the core checks has a stable id here, with a one-line statement and
+the place in the rule texts (``000``, ``002``, ``003``: the files in
+``shared/rules``) or in ``GAPS.md`` it comes from. Ids never change meaning;
+new rules get new ids. Errors, tests and the audit trail cite these ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule the core enforces: id, statement and source."""
+
+    id: str
+    statement: str
+    source: str
+
+
+RULES: Mapping[str, Rule] = {
+    r.id: r
+    for r in (
+        Rule("TURN.actor", "Only the player (or the table) whose input is due may act now.", "002 A round; 000 Game Turn"),
+        Rule("TURN.kind", "Only the kind of input the game is waiting for is accepted now.", "002 A round; 000 Game Turn"),
+        Rule("GAME.over", "After phase F of the round in which the character deck runs out, the game is over.", "003 End of the round; GAPS 17"),
+        Rule("SETUP.monasteries", "8 monasteries from pile I go on the blue spaces, 4 from pile II on the brown, 2 from pile III on the red; each tile once.", "000 Setup 2"),
+        Rule("SETUP.scoring-tiles", "One influence scoring tile lies above each of the 4 influence tracks.", "000 Setup 3"),
+        Rule("SETUP.voyages", "6 different voyage cards are drawn, one per voyage space.", "000 Setup 5"),
+        Rule("SETUP.seating", "The player order is a random order of all the players, each once.", "000 Setup 8"),
+        Rule("SETUP.rows", "Each city row gets 4 cards from the top pile of the character deck (pile II, then pile III), each card once.", "000 Setup 9, 11; 003 End of the round"),
+        Rule("SETUP.start-groups", "One group of 2 start cards (pile I) per player, each card once.", "000 Setup 13"),
+        Rule("A.dice", "The first player rolls every die of the pool once; each shows a value from 1 to 6.", "000 Phase A; 000 Setup 6; 002 Phase A"),
+        Rule("START.group", "A start group still on the table must be chosen.", "000 start choices; 002 Choosing start conditions"),
+        Rule("START.space", "The pilgrim goes on a free start space in the centre of the map.", "000 start choices; 002 Choosing start conditions"),
+        Rule("START.once", "Each player takes each start action once: one in reverse player order, the other in player order.", "000 start choices; 002 Choosing start conditions"),
+        Rule("CHOICE.track", "A reward on a track of your choice goes to one of the four influence tracks.", "003 Phase E bonuses; GAPS effect vocabulary"),
+        Rule("PILGRIM.adjacent", "One step moves the pilgrim to an adjacent space of the pilgrimage map.", "GAPS 7"),
+        Rule("B.die", "The die must be taken from this round's dice area.", "000 Phase B; 002 Phase B"),
+        Rule("B.location", "A die goes to the castle or to the upper, central or lower city.", "000 Phase B; 002 Phase B"),
+        Rule("C.location", "In the castle a die takes a favor tile; in a city it buys a card from the row beside that city.", "000 Phase C"),
+        Rule("C.tile", "Only a favor tile still beside the castle can be taken.", "000 Phase C"),
+        Rule("C.card", "Only a card still in the row beside the die's city can be bought.", "000 Phase C"),
+        Rule("C.cost", "A card costs the die's value in the resource on the card; you can never spend what you do not have.", "000 Phase C; 003 Limits"),
+        Rule("C.alternative", "The alternative action gains up to 2 coins and up to 2 guards.", "000 Phase C Alternative Action"),
+        Rule("E.die", "Each die on your shutter spaces (and the extra-die tile, if you hold it) collects income once.", "003 Phase E; GAPS 4"),
+        Rule("E.track", "A die pays the income of the track of its own colour; the white die and the extra-die tile pay a track of your choice.", "003 Phase E; GAPS 4"),
+        Rule("E.exchange", "Exchanging needs a card that allows it and enough coins or guards to pay.", "003 Phase E bonuses"),
+        Rule("F.voyage", "Investment goes into one of the voyage cards on the board.", "003 Phase F"),
+        Rule("F.once", "A player invests in each voyage at most once.", "003 Phase F; GAPS 9"),
+        Rule("F.cost", "A voyage costs the amount of its space (less the 3-crown tile's discount) in the space's resource; you can never spend what you do not have.", "003 Phase F; 003 Limits"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class RuleViolation(Exception):
+    """An event the rules refuse: which rule, why in plain English, and the facts checked."""
+
+    rule: str
+    reason: str
+    facts: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.rule not in RULES:
+            raise ValueError(f"unknown rule id {self.rule!r}")
+
+    def __str__(self) -> str:
+        return f"[{self.rule}] {self.reason}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The violation as plain JSON values."""
+        return {
+            "rule": self.rule,
+            "message": self.reason,
+            "rule_text": RULES[self.rule].statement,
+            "source": RULES[self.rule].source,
+            "facts": {k: (list(v) if isinstance(v, (tuple, frozenset, set)) else v) for k, v in self.facts.items()},
+        }
