@@ -1,0 +1,129 @@
+"""End to end: the installed ``coimbra`` command, driven in a subprocess as a user would."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+from tests.conftest import FIXTURES
+
+GAME = FIXTURES / "games" / "standin-3p-seed2.json"
+EXPECTED = orjson.loads((FIXTURES / "invalid" / "expected.json").read_bytes())
+
+
+def coimbra_command() -> str:
+    beside = Path(sys.executable).parent / "coimbra"
+    found = str(beside) if beside.exists() else shutil.which("coimbra")
+    if not found:
+        pytest.fail("the coimbra console script is not installed (pip install -e .)")
+    return found
+
+
+def run(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [coimbra_command(), *args], capture_output=True, text=True, timeout=120,
+        env={**os.environ, "NO_COLOR": "1", "COLUMNS": "120", **env},
+    )
+
+
+def test_help_teaches_commands_and_exit_codes():
+    out = run("--help")
+    assert out.returncode == 0
+    for word in ("simulate", "validate", "score", "catalog", "Exit codes"):
+        assert word in out.stdout
+
+
+def test_simulate_is_deterministic_and_validates(tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert run("simulate", "--players", "4", "--seed", "99", "-o", str(a)).returncode == 0
+    assert run("simulate", "--players", "4", "--seed", "99", "-o", str(b)).returncode == 0
+    assert a.read_bytes() == b.read_bytes()
+    out = run("validate", str(a), "--json")
+    assert out.returncode == 0
+    report = orjson.loads(out.stdout)
+    assert report["valid"] is True and report["violation"] is None and report["events"] > 100
+
+
+def test_simulate_to_stdout_matches_file(tmp_path):
+    path = tmp_path / "g.json"
+    run("simulate", "-p", "2", "-s", "5", "-o", str(path))
+    assert run("simulate", "-p", "2", "-s", "5").stdout == path.read_text()
+
+
+def test_validate_a_fixture_prints_a_panel():
+    out = run("validate", str(GAME))
+    assert out.returncode == 0 and "valid" in out.stdout and "\x1b[" not in out.stdout
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_illegal_logs_exit_1_naming_seq_rule_and_reason(name):
+    out = run("validate", str(FIXTURES / "invalid" / name), "--json")
+    assert out.returncode == 1
+    v = orjson.loads(out.stdout)["violation"]
+    assert (v["seq"], v["rule"]) == (EXPECTED[name]["seq"], EXPECTED[name]["rule"])
+    assert v["message"] and v["facts"] is not None
+    text = run("validate", str(FIXTURES / "invalid" / name))
+    assert text.returncode == 1 and EXPECTED[name]["rule"] in text.stdout and f"event {v['seq']}" in text.stdout
+
+
+@pytest.mark.parametrize(
+    "content, needle",
+    [
+        (b"{not json", "malformed JSON"),
+        (b'{"format": "coimbra-log", "schema": 9}', "unsupported schema version"),
+        (b"", "malformed JSON"),
+    ],
+)
+def test_unreadable_logs_exit_2_with_one_line(tmp_path, content, needle):
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    out = run("validate", str(path))
+    assert out.returncode == 2
+    assert needle in out.stderr and "Traceback" not in out.stderr + out.stdout
+    assert len(out.stderr.strip().splitlines()) == 1 and str(path) in out.stderr
+
+
+def test_missing_file_exits_2(tmp_path):
+    out = run("score", str(tmp_path / "missing.json"))
+    assert out.returncode == 2 and "cannot read file" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_score_json_totals_add_up():
+    out = run("score", str(GAME), "--json")
+    assert out.returncode == 0
+    report = orjson.loads(out.stdout)
+    assert report["final"] is True
+    for p in report["players"]:
+        assert sum(p["sources"].values()) == p["total"]
+        assert sum(sum(v.values()) for v in p["details"].values()) + p["sources"]["leftover"] == p["total"]
+    assert [p["place"] for p in report["players"]] == sorted(p["place"] for p in report["players"])
+
+
+def test_score_table_and_details():
+    out = run("score", str(GAME), "--details")
+    assert out.returncode == 0 and "Final scores" in out.stdout and "Where the points came from" in out.stdout
+
+
+def test_score_refuses_an_illegal_log():
+    name = sorted(EXPECTED)[0]
+    out = run("score", str(FIXTURES / "invalid" / name))
+    assert out.returncode == 1 and EXPECTED[name]["rule"] in out.stderr
+
+
+def test_wrong_catalog_is_refused(tmp_path):
+    doc = orjson.loads((FIXTURES / "catalogs" / "standin.json").read_bytes())
+    doc["id"] = "other-catalog"
+    other = tmp_path / "other.json"
+    other.write_bytes(orjson.dumps(doc))
+    out = run("validate", str(GAME), "--catalog", str(other))
+    assert out.returncode == 2 and "catalog mismatch" in out.stderr
+
+
+def test_bad_arguments_exit_2():
+    assert run("simulate", "--players", "5", "--seed", "1").returncode == 2

@@ -1,0 +1,46 @@
+"""The recorded corpus in fixtures/ keeps replaying: games are legal, illegal logs fail as recorded."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from coimbra_events import log as game_log
+from coimbra_events.rules.scoring import final_scores
+from coimbra_events.validation import validate
+from tests.conftest import FIXTURES
+
+GAMES = sorted((FIXTURES / "games").glob("*.json"))
+EXPECTED = orjson.loads((FIXTURES / "invalid" / "expected.json").read_bytes())
+
+
+def test_corpus_has_a_game_per_player_count():
+    counts = {len(game_log.read(p).players) for p in GAMES}
+    assert counts == {2, 3, 4}
+
+
+@pytest.mark.parametrize("path", GAMES, ids=[p.name for p in GAMES])
+def test_fixture_game_replays_to_the_end(path):
+    data = path.read_bytes()
+    log = game_log.loads(data, str(path))
+    result = validate(log)
+    assert result.valid, result.violation
+    assert result.state.over and result.state.round == 4
+    assert game_log.dumps(log) == data, "fixture is not canonical"
+    scores = final_scores(result.state)
+    assert sorted(s.place for s in scores)[0] == 1
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_illegal_fixture_fails_with_its_rule(name):
+    log = game_log.read(FIXTURES / "invalid" / name)
+    result = validate(log)
+    assert not result.valid
+    assert result.violation_seq == EXPECTED[name]["seq"]
+    assert result.violation.rule == EXPECTED[name]["rule"]
+    assert result.violation.reason
+
+
+def test_every_illegal_fixture_is_listed():
+    files = {p.name for p in (FIXTURES / "invalid").glob("*.json")} - {"expected.json"}
+    assert files == set(EXPECTED)
