@@ -17,18 +17,21 @@ from rich.console import Console
 
 from cli.catalog_commands import catalog_app
 from cli.exits import BAD_INPUT, RULE_VIOLATION, fail
-from cli.views import score_details, score_table, validation_panel
+from cli.views import rules_table, score_details, score_table, validation_panel
 from coimbra_events import log as game_log
 from coimbra_events.catalog import Catalog, CatalogError, load_catalog, standin_catalog
 from coimbra_events.log import LogError
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.validation import Validation, validate
+from coimbra_events.violations import RULES
 from projections.scores import score_report
 
 app = typer.Typer(
     name="coimbra",
     help=(
         "Record, replay and audit games of Coimbra from JSON event logs.\n\n"
+        "Start with [bold]coimbra validate[/] and [bold]coimbra score[/] on a log from fixtures/games; "
+        "[bold]coimbra rules[/] lists the rules every refusal cites.\n\n"
         "Exit codes: 0 ok; 1 a rule violation; 2 bad input (unreadable or malformed log, "
         "unknown event type, bad payload, broken hash chain, catalog problem, bad arguments)."
     ),
@@ -134,6 +137,21 @@ def score_command(
     console.print(score_table(report))
     if details:
         console.print(score_details(report))
+
+
+@app.command(name="rules")
+def rules_command(as_json: bool = JsonOption) -> None:
+    """List every rule the engine checks: its stable id, statement and source.
+
+    Rejections, validation reports and tests cite these ids. Sources name the
+    rule texts (000, 002, 003) and the project's GAPS.md decisions.
+
+    Example: [bold]coimbra rules --json[/]
+    """
+    if as_json:
+        _print_json([{"id": r.id, "statement": r.statement, "source": r.source} for r in RULES.values()])
+        return
+    console.print(rules_table(RULES.values()))
 
 
 def main() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
+
+from coimbra_events.violations import Rule
 
 from rich.console import Group
 from rich.panel import Panel
@@ -27,18 +29,18 @@ def validation_panel(source: str, report: dict[str, Any]) -> Panel:
 
 
 def score_table(report: dict[str, Any]) -> Table:
-    """Players by place, with points per source adding up to the total."""
+    """A score pad: one column per player (by place), one row per source of points, totals last."""
     title = "Final scores" if report["final"] else f"Provisional scores (round {report['round']}, phase {report['phase']})"
     table = Table(title=title)
-    table.add_column("place", justify="right")
-    table.add_column("player")
-    sources = list(report["players"][0]["sources"]) if report["players"] else []
+    table.add_column("")
+    players = report["players"]
+    for p in players:
+        table.add_column(f"{p['place']}. {p['name']}", justify="right", no_wrap=True)
+    sources = list(players[0]["sources"]) if players else []
     for s in sources:
-        table.add_column(s, justify="right")
-    table.add_column("total", justify="right", style="bold")
-    table.add_column("coins+guards left", justify="right", style="dim")
-    for p in report["players"]:
-        table.add_row(str(p["place"]), p["name"], *(str(p["sources"][s]) for s in sources), str(p["total"]), str(p["resources_left"]))
+        table.add_row(s, *(str(p["sources"][s]) for p in players))
+    table.add_row("total", *(str(p["total"]) for p in players), style="bold", end_section=True)
+    table.add_row("coins + guards left", *(str(p["resources_left"]) for p in players), style="dim")
     return table
 
 
@@ -53,4 +55,15 @@ def score_details(report: dict[str, Any]) -> Table:
         for kind, items in p["details"].items():
             for source, points in items.items():
                 table.add_row(p["name"], kind, source, str(points))
+    return table
+
+
+def rules_table(rules: Iterable[Rule]) -> Table:
+    """The rulebook as the engine enforces it."""
+    table = Table(title="Rules checked by coimbra")
+    table.add_column("id", style="bold", no_wrap=True)
+    table.add_column("rule")
+    table.add_column("source", style="dim")
+    for r in rules:
+        table.add_row(r.id, r.statement, r.source)
     return table

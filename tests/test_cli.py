@@ -127,3 +127,18 @@ def test_wrong_catalog_is_refused(tmp_path):
 
 def test_bad_arguments_exit_2():
     assert run("simulate", "--players", "5", "--seed", "1").returncode == 2
+
+
+def test_rules_lists_every_rule_id():
+    from coimbra_events.violations import RULES
+
+    out = run("rules", "--json")
+    assert out.returncode == 0
+    assert [r["id"] for r in orjson.loads(out.stdout)] == list(RULES)
+
+
+def test_every_rule_id_is_checked_somewhere_in_the_engine():
+    from coimbra_events.violations import RULES
+
+    engine = "".join(p.read_text() for p in (FIXTURES.parent / "coimbra_events" / "rules").glob("*.py"))
+    assert [r for r in RULES if f'"{r}"' not in engine] == []
