@@ -66,7 +66,9 @@ class EffectKind:
 
 _AMOUNT = Param("int", minimum=1, maximum=20)
 _POINTS = Param("int", minimum=1, maximum=20)
-_GAINS = (IMMEDIATE, PHASE_E, HELD)
+_GAINS = (IMMEDIATE, PHASE_E)
+"""Gains happen at a moment (when gained, or at the start of phase E); a favor tile's gains
+are immediate, and only ``extra_income_die`` / ``voyage_discount`` are held."""
 
 KINDS: Mapping[str, EffectKind] = {
     k.name: k

@@ -5,7 +5,8 @@ cards, monasteries, exchanges ...). At the end come the influence scoring tiles
 (rank on each track; on one space the disc that arrived first is ahead; a disc
 on space 0 scores nothing), end-game card bonuses, monastery conditions, voyage
 tasks and any leftover conversion the catalog sets. Places: most points;
-tied, more coins + guards left; still tied, the place is shared (GAPS 11).
+tied, more coins + guards left (the catalog's tie break); still tied, the
+place is shared (GAPS 11).
 """
 
 from __future__ import annotations
@@ -102,7 +103,8 @@ def final_scores(state: GameState) -> list[PlayerScore]:
         leftover = _leftover(state, pl)
         total = pl.points + leftover + sum(v for part in parts.values() for _, v in part)
         sheets.append((pl, parts, leftover, total))
-    keys = [(-total, -(pl.coins + pl.guards)) for pl, _, _, total in sheets]
+    by_resources = state.catalog.tie_break == "resources"
+    keys = [(-total, -(pl.coins + pl.guards) if by_resources else 0) for pl, _, _, total in sheets]
     out = [
         PlayerScore(name=pl.name, during_play=pl.points_by_source, leftover=leftover, total=total,
                     resources_left=pl.coins + pl.guards, place=1 + sum(1 for k in keys if k < key), **parts)
