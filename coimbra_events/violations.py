@@ -8,7 +8,7 @@ new rules get new ids. Errors, tests and the audit trail cite these ids.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 
@@ -56,17 +56,31 @@ RULES: Mapping[str, Rule] = {
 }
 
 
-@dataclass(frozen=True)
 class RuleViolation(Exception):
-    """An event the rules refuse: which rule, why in plain English, and the facts checked."""
+    """An event the rules refuse: which rule, why in plain English, and the facts checked.
 
-    rule: str
-    reason: str
-    facts: Mapping[str, Any] = field(default_factory=dict)
+    A plain exception (not a frozen dataclass): Python sets attributes such as
+    ``__traceback__`` on exceptions as they travel, and they must pickle.
+    """
 
-    def __post_init__(self) -> None:
-        if self.rule not in RULES:
-            raise ValueError(f"unknown rule id {self.rule!r}")
+    def __init__(self, rule: str, reason: str, facts: Mapping[str, Any] | None = None) -> None:
+        if rule not in RULES:
+            raise ValueError(f"unknown rule id {rule!r}")
+        super().__init__(rule, reason, dict(facts or {}))
+        self.rule = rule
+        self.reason = reason
+        self.facts: Mapping[str, Any] = dict(facts or {})
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RuleViolation):
+            return NotImplemented
+        return (self.rule, self.reason, self.facts) == (other.rule, other.reason, other.facts)
+
+    def __hash__(self) -> int:
+        return hash((self.rule, self.reason))
+
+    def __repr__(self) -> str:
+        return f"RuleViolation({self.rule!r}, {self.reason!r}, {dict(self.facts)!r})"
 
     def __str__(self) -> str:
         return f"[{self.rule}] {self.reason}"

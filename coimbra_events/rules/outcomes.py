@@ -146,7 +146,7 @@ def check_start_groups(state: GameState, e: StartGroupsDealt) -> RuleViolation |
 def check_dice(state: GameState, e: DiceRolled) -> RuleViolation | None:
     pool = state.catalog.dice_for(len(state.players))
     values = dict(e.values)
-    if sorted(values) != sorted(pool):
+    if len(values) != len(e.values) or sorted(values) != sorted(pool):
         return _violation("A.dice", f"the pool for {len(state.players)} players is rolled, every die once",
                           rolled=sorted(values), pool=list(pool))
     bad = {d: v for d, v in values.items() if not 1 <= v <= 6}
