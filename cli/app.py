@@ -1,30 +1,16 @@
-"""The ``coimbra`` command: simulate, validate and score games; inspect catalogs.
+"""The ``coimbra`` command: record, replay and audit games of Coimbra.
 
 Exit codes (all commands): 0 success; 1 a rule violation; 2 bad input
 (unreadable or malformed file, unknown event type, bad payload, broken hash
-chain, catalog problem, bad arguments).
+chain, catalog problem, unknown game, bad arguments).
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-from typing import Optional
-
-import orjson
 import typer
-from rich.console import Console
 
+from cli import log_commands, store_commands
 from cli.catalog_commands import catalog_app
-from cli.exits import BAD_INPUT, RULE_VIOLATION, fail
-from cli.views import rules_table, score_details, score_table, validation_panel
-from coimbra_events import log as game_log
-from coimbra_events.catalog import Catalog, CatalogError, load_catalog, standin_catalog
-from coimbra_events.log import LogError
-from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
-from coimbra_events.validation import Validation, validate
-from coimbra_events.violations import RULES
-from projections.scores import score_report
 
 app = typer.Typer(
     name="coimbra",
@@ -39,119 +25,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
+for module in (store_commands, log_commands):
+    for name, fn in module.COMMANDS.items():
+        app.command(name=name)(fn)
 app.add_typer(catalog_app, name="catalog")
-
-console = Console(highlight=False)
-
-CatalogOption = typer.Option(None, "--catalog", help="Catalog JSON file to use instead of the shipped one the log names.")
-JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables.")
-
-
-def _print_json(data: object) -> None:
-    sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
-
-
-def _catalog(path: Optional[Path]) -> Catalog | None:
-    if path is None:
-        return None
-    try:
-        return load_catalog(path)
-    except CatalogError as exc:
-        fail(str(exc))
-
-
-def _validated(file: Path, catalog_file: Optional[Path]) -> Validation:
-    try:
-        return validate(game_log.read(file), _catalog(catalog_file), str(file))
-    except LogError as exc:
-        fail(str(exc), BAD_INPUT)
-
-
-@app.command(name="simulate")
-def simulate_command(
-    players: int = typer.Option(..., "--players", "-p", min=2, max=4, help="Number of players, 2 to 4."),
-    seed: int = typer.Option(..., "--seed", "-s", help="Seed for the table's rolls and draws and the bots' choices."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the log here instead of standard output."),
-    catalog_file: Optional[Path] = CatalogOption,
-) -> None:
-    """Play a whole game with seeded bots and write its JSON log.
-
-    The same seed and player count always give the same bytes.
-
-    Example: [bold]coimbra simulate --players 3 --seed 7 -o game.json[/]
-    """
-    catalog = _catalog(catalog_file) or standin_catalog()
-    log, state = simulate(catalog, DEFAULT_PLAYERS[:players], seed)
-    data = game_log.dumps(log)
-    if output is None:
-        sys.stdout.buffer.write(data)
-        return
-    game_log.write(output, log)
-    console.print(f"wrote {output}: {len(log.events)} events, {players} players, seed {seed}")
-
-
-@app.command(name="validate")
-def validate_command(
-    file: Path = typer.Argument(..., help="A JSON game log."),
-    catalog_file: Optional[Path] = CatalogOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Fold a log through the rules and say whether every event is legal.
-
-    Exit 0 if all events are legal; 1 at the first illegal event, naming its
-    sequence number, rule id and reason; 2 if the log cannot be read.
-
-    Example: [bold]coimbra validate fixtures/games/standin-3p-seed2.json --json[/]
-    """
-    result = _validated(file, catalog_file)
-    report = result.to_json()
-    if as_json:
-        _print_json(report)
-    else:
-        console.print(validation_panel(str(file), report))
-    if not result.valid:
-        raise typer.Exit(RULE_VIOLATION)
-
-
-@app.command(name="score")
-def score_command(
-    file: Path = typer.Argument(..., help="A JSON game log (finished or not)."),
-    catalog_file: Optional[Path] = CatalogOption,
-    details: bool = typer.Option(False, "--details", "-d", help="Also list every source of points."),
-    as_json: bool = JsonOption,
-) -> None:
-    """Final scores (or provisional ones for a game in progress), by source of points.
-
-    A log with an illegal event is refused (exit 1): scores are only given for legal play.
-
-    Example: [bold]coimbra score fixtures/games/standin-4p-seed3.json --details[/]
-    """
-    result = _validated(file, catalog_file)
-    if not result.valid:
-        v = result.violation
-        fail(f"{file}: event {result.violation_seq} breaks rule {v.rule}: {v.reason}", RULE_VIOLATION)
-    report = score_report(result.state)
-    if as_json:
-        _print_json(report)
-        return
-    console.print(score_table(report))
-    if details:
-        console.print(score_details(report))
-
-
-@app.command(name="rules")
-def rules_command(as_json: bool = JsonOption) -> None:
-    """List every rule the engine checks: its stable id, statement and source.
-
-    Rejections, validation reports and tests cite these ids. Sources name the
-    rule texts (000, 002, 003) and the project's GAPS.md decisions.
-
-    Example: [bold]coimbra rules --json[/]
-    """
-    if as_json:
-        _print_json([{"id": r.id, "statement": r.statement, "source": r.source} for r in RULES.values()])
-        return
-    console.print(rules_table(RULES.values()))
 
 
 def main() -> None:

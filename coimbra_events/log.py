@@ -107,7 +107,14 @@ def header_hash(header: Mapping[str, Any]) -> str:
 def event_hash(prev: str, seq: int, type_name: str, actor: str, payload: Any) -> str:
     """The hash of one event, chained to the previous hash."""
     body = orjson.dumps({"seq": seq, "type": type_name, "actor": actor, "payload": payload}, option=orjson.OPT_SORT_KEYS)
-    return hashlib.sha256(prev.encode() + body).hexdigest()
+    sha = _SHA256.copy()
+    sha.update(prev.encode())
+    sha.update(body)
+    return sha.hexdigest()
+
+
+_SHA256 = hashlib.sha256()
+"""A fresh SHA-256 to copy: copying one costs less than looking the digest up and initialising a new one."""
 
 
 def dumps(log: GameLog) -> bytes:
@@ -207,9 +214,12 @@ def _header(doc: dict[str, Any], source: str) -> tuple[dict[str, Any], tuple[tup
     return log.header(), log.players
 
 
+_EVENT_FIELDS = frozenset(("seq", "type", "actor", "payload", "hash"))
+
+
 def _event(raw: Any, k: int, prev: str, problems: list[LogProblem]) -> tuple[GameEvent | None, str]:
     """Decode the k-th event and check its place in the chain; returns the event and the next link."""
-    if type(raw) is not dict or set(raw) != {"seq", "type", "actor", "payload", "hash"}:
+    if type(raw) is not dict or raw.keys() != _EVENT_FIELDS:
         problems.append(LogProblem(k, "bad event", "expected an object with seq, type, actor, payload, hash"))
         return None, prev
     seq, type_name, actor, payload, stated = raw["seq"], raw["type"], raw["actor"], raw["payload"], raw["hash"]

@@ -206,19 +206,20 @@ def legal(state: GameState) -> list[GameEvent] | OutcomeSpace:
 
 def _settle(tx: Tx) -> None:
     """Run the game forward until an input is due (or the game is over)."""
+    g = tx.g
     while True:
         tx.flush()
-        stack = tx.g["stack"]
+        stack = g["stack"]
         if stack:
-            tx.g["pending"] = stack[-1]
+            g["pending"] = stack[-1]
             return
-        phase = tx.g["phase"]
+        phase = g["phase"]
         if phase == GAME_OVER:
-            tx.g["pending"] = None
+            g["pending"] = None
             return
         due = AUTOMATA[phase](tx)
         if due is not None:
-            tx.g["pending"] = due
+            g["pending"] = due
             return
 
 

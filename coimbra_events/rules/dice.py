@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from coimbra_events.events import DiceRolled, DiePlaced, GameEvent
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import CASTLE, LOCATIONS, PHASE_B, PHASE_C, TABLE, GameState, Pending, Slot
+from coimbra_events.state import CASTLE, LOCATIONS, PHASE_B, PHASE_C, TABLE, GameState, Pending, Slot, make_pending
 from coimbra_events.violations import RuleViolation
 
 DICE_PER_PLAYER = 3
@@ -63,7 +63,7 @@ def check_place(state: GameState, e: DiePlaced) -> RuleViolation | None:
 
 def apply_place(tx: Tx, e: DiePlaced) -> None:
     i = tx.index(e.actor)
-    value = dict(tx.g["dice"])[e.die]
+    value = tx.die_value(e.die)
     k = LOCATIONS.index(e.location)
     locations = tx.g["locations"]
     row = locations[k]
@@ -80,7 +80,7 @@ def legal_place(state: GameState, pending: Pending) -> list[GameEvent]:
 
 def auto_a(tx: Tx) -> Pending:
     """Phase A waits for the table: new character rows (after round 1), then the roll."""
-    return Pending(TABLE, "dice" if tx.g["rows"] and any(tx.g["rows"]) else "rows")
+    return make_pending(TABLE, "dice" if tx.g["rows"] and any(tx.g["rows"]) else "rows")
 
 
 def auto_b(tx: Tx) -> Pending | None:
@@ -88,7 +88,7 @@ def auto_b(tx: Tx) -> Pending | None:
     turn = tx.g["cursor"][0]
     order = tx.g["order"]
     if turn < DICE_PER_PLAYER * len(order):
-        return Pending(tx.name(order[turn % len(order)]), "draft")
+        return make_pending(tx.name(order[turn % len(order)]), "draft")
     tx.g["phase"] = PHASE_C
     tx.g["cursor"] = (0, 0)
     return None

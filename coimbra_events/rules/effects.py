@@ -149,12 +149,20 @@ def phase_e_effects(catalog: Catalog, pl: PlayerState) -> tuple[Effect, ...]:
     return tuple(e for c in pl.owned_cards if cards[c].timing == "phase_e" for e in cards[c].effects)
 
 
-def best_exchange(effects: Iterable[Effect], give: str) -> tuple[int, int] | None:
-    """The best (rate, points) exchange of ``give`` the effects allow, if any."""
-    offers = [(e.params["rate"], e.params["points"]) for e in effects if e.kind == "exchange" and e.params["give"] == give]
-    if not offers:
-        return None
-    return max(offers, key=lambda o: (o[1] / o[0], o[1]))
+def exchange_offers(effects: Iterable[Effect], give: str) -> list[tuple[int, int]]:
+    """Every (rate, points) exchange of ``give`` the effects allow, best rate first."""
+    offers = {(e.params["rate"], e.params["points"]) for e in effects if e.kind == "exchange" and e.params["give"] == give}
+    return sorted(offers, key=lambda o: (-o[1] / o[0], -o[1]))
+
+
+def exchange_for(effects: Iterable[Effect], give: str, times: int, have: int) -> tuple[int, int] | None:
+    """The exchange an exchange of ``times`` uses: the best rate the player can pay for.
+
+    Each ``PointsExchanged`` uses one card's rate; with several exchange cards,
+    the best affordable one is used (a player never prefers a worse rate), and
+    separate exchanges can use different cards.
+    """
+    return next(((rate, points) for rate, points in exchange_offers(effects, give) if rate * times <= have), None)
 
 
 def held_effects(catalog: Catalog, pl: PlayerState) -> tuple[Effect, ...]:

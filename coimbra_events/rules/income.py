@@ -17,7 +17,7 @@ from coimbra_events.effect_kinds import TRACK_RESOURCE, TRACKS
 from coimbra_events.events import GameEvent, IncomeActivated, IncomeEnded, PointsExchanged
 from coimbra_events.rules import effects
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import EXTRA_DIE, PHASE_E, PHASE_F, GameState, Pending, PlayerState
+from coimbra_events.state import EXTRA_DIE, PHASE_E, PHASE_F, GameState, Pending, PlayerState, make_pending
 from coimbra_events.violations import RuleViolation
 
 WHITE = "white"
@@ -77,11 +77,7 @@ def _begin(tx: Tx, i: int) -> None:
 def can_exchange(catalog: Catalog, pl: PlayerState) -> bool:
     """Whether the player could still exchange coins or guards for points."""
     fx = effects.phase_e_effects(catalog, pl)
-    for give in ("coins", "guards"):
-        offer = effects.best_exchange(fx, give)
-        if offer and getattr(pl, give) >= offer[0]:
-            return True
-    return False
+    return any(effects.exchange_for(fx, give, 1, getattr(pl, give)) for give in ("coins", "guards"))
 
 
 def auto_e(tx: Tx) -> Pending | None:
@@ -101,7 +97,7 @@ def auto_e(tx: Tx) -> Pending | None:
         return None
     p = tx.pl(i)
     if p["income_left"] or can_exchange(tx.catalog, tx.view(i)):
-        return Pending(p["name"], "income")
+        return make_pending(p["name"], "income")
     tx.g["cursor"] = (pos + 1, 0)
     return None
 
@@ -135,21 +131,23 @@ def apply_activate(tx: Tx, e: IncomeActivated) -> None:
 
 def check_exchange(state: GameState, e: PointsExchanged) -> RuleViolation | None:
     pl = state.player(e.actor)
-    offer = effects.best_exchange(effects.phase_e_effects(state.catalog, pl), e.give) if e.give in ("coins", "guards") else None
-    if offer is None:
+    fx = effects.phase_e_effects(state.catalog, pl)
+    offers = effects.exchange_offers(fx, e.give) if e.give in ("coins", "guards") else []
+    if not offers:
         return RuleViolation("E.exchange", f"{e.actor} has no card that exchanges {e.give!r} for points",
                              {"give": e.give})
-    rate, _ = offer
     have = getattr(pl, e.give)
-    if e.times < 1 or rate * e.times > have:
-        return RuleViolation("E.exchange", f"exchanging {e.times} times costs {rate * e.times} {e.give}; {e.actor} has {have}",
-                             {"give": e.give, "times": e.times, "rate": rate, "have": have})
+    if e.times < 1 or effects.exchange_for(fx, e.give, e.times, have) is None:
+        cheapest = min(rate for rate, _ in offers)
+        return RuleViolation("E.exchange", f"exchanging {e.times} times costs at least {cheapest * max(e.times, 1)} {e.give}; {e.actor} has {have}",
+                             {"give": e.give, "times": e.times, "rate": cheapest, "rates": [r for r, _ in offers], "have": have})
     return None
 
 
 def apply_exchange(tx: Tx, e: PointsExchanged) -> None:
     i = tx.index(e.actor)
-    rate, points = effects.best_exchange(effects.phase_e_effects(tx.catalog, tx.view(i)), e.give)
+    pl = tx.view(i)
+    rate, points = effects.exchange_for(effects.phase_e_effects(tx.catalog, pl), e.give, e.times, getattr(pl, e.give))
     tx.pay(i, e.give, rate * e.times)
     tx.add_points(i, points * e.times, "exchange")
 
@@ -171,8 +169,9 @@ def legal_income(state: GameState, pending: Pending) -> list[GameEvent]:
         out += [IncomeActivated(who, die, t) for t in tracks]
     fx = effects.phase_e_effects(state.catalog, pl)
     for give in ("coins", "guards"):
-        offer = effects.best_exchange(fx, give)
-        if offer:
-            out += [PointsExchanged(who, give, k) for k in range(1, getattr(pl, give) // offer[0] + 1)]
+        offers = effects.exchange_offers(fx, give)
+        if offers:
+            most = getattr(pl, give) // min(rate for rate, _ in offers)
+            out += [PointsExchanged(who, give, k) for k in range(1, most + 1)]
     out.append(IncomeEnded(who))
     return out

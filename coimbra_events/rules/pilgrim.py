@@ -11,7 +11,7 @@ from __future__ import annotations
 from coimbra_events.events import GameEvent, PilgrimStepped, PilgrimStopped
 from coimbra_events.rules import effects
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import GameState, Pending
+from coimbra_events.state import GameState, Pending, make_pending
 from coimbra_events.violations import RuleViolation
 
 
@@ -36,7 +36,7 @@ def apply_step(tx: Tx, e: PilgrimStepped) -> None:
         if m.timing == "immediate":
             effects.run(tx, i, m.effects, monastery)
     if steps.amount > 1:
-        tx.push(Pending(steps.actor, "steps", steps.amount - 1, steps.source))
+        tx.push(make_pending(steps.actor, "steps", steps.amount - 1, steps.source))
 
 
 def apply_stop(tx: Tx, e: PilgrimStopped) -> None:

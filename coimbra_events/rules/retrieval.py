@@ -13,7 +13,7 @@ from __future__ import annotations
 from coimbra_events.events import AlternativeTaken, CardBought, FavorTileTaken, GameEvent
 from coimbra_events.rules import effects
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import CASTLE, CITIES, LOCATIONS, PHASE_D, GameState, Pending
+from coimbra_events.state import CASTLE, CITIES, LOCATIONS, PHASE_D, GameState, Pending, make_pending
 from coimbra_events.violations import RuleViolation
 
 
@@ -75,7 +75,7 @@ def apply_card(tx: Tx, e: CardBought) -> None:
     cat = tx.catalog
     card = cat.characters[e.card]
     pending = tx.g["pending"]
-    tx.pay(i, card.cost, dict(tx.g["dice"])[pending.die])
+    tx.pay(i, card.cost, tx.die_value(pending.die))
     k = CITIES.index(pending.location)
     rows = tx.g["rows"]
     tx.g["rows"] = rows[:k] + (tuple(c for c in rows[k] if c != e.card),) + rows[k + 1 :]
@@ -151,7 +151,7 @@ def auto_c(tx: Tx) -> Pending | None:
     if k < len(row):
         slot = row[k]
         if not slot.is_token:
-            return Pending(tx.name(slot.owner), "retrieve", location=LOCATIONS[loc], die=slot.die)
+            return make_pending(tx.name(slot.owner), "retrieve", location=LOCATIONS[loc], die=slot.die)
         city = loc - 1
         removed = token_discard(tx.g["rows"][city], tx.catalog.characters)
         if removed:

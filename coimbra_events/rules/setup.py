@@ -22,7 +22,7 @@ from coimbra_events.events import (
 )
 from coimbra_events.rules import effects
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import CITIES, PHASE_A, SETUP, START, TABLE, GameState, Pending
+from coimbra_events.state import CITIES, PHASE_A, SETUP, START, TABLE, GameState, Pending, make_pending
 from coimbra_events.violations import RuleViolation
 
 SETUP_STEPS: tuple[str, ...] = ("monasteries", "scoring-tiles", "voyages", "seating", "rows", "start-groups")
@@ -189,7 +189,7 @@ def use_start_cards(tx: Tx, i: int) -> None:
 
 
 def auto_setup(tx: Tx) -> Pending:
-    return Pending(TABLE, SETUP_STEPS[tx.g["cursor"][0]])
+    return make_pending(TABLE, SETUP_STEPS[tx.g["cursor"][0]])
 
 
 def auto_start(tx: Tx) -> Pending | None:
@@ -198,7 +198,7 @@ def auto_start(tx: Tx) -> Pending | None:
     turn = tx.g["cursor"][0]
     order = tx.g["order"]
     if turn < 2 * n:
-        return Pending(tx.name(chooser(order, turn)), "start-choice")
+        return make_pending(tx.name(chooser(order, turn)), "start-choice")
     j = turn - 2 * n
     if j < n:
         use_start_cards(tx, order[j])

@@ -13,7 +13,8 @@ from typing import Any
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACKS
-from coimbra_events.state import GameState, Pending, PlayerState, build
+from coimbra_events.state import GameState, Pending, PlayerState, adopt, build, make_pending
+
 
 class Tx:
     """Mutable scratch space for building the state that follows one event."""
@@ -37,8 +38,15 @@ class Tx:
         return p
 
     def view(self, i: int) -> PlayerState:
-        """Player ``i`` as it stands now, frozen (a copy: later changes do not show)."""
-        return build(PlayerState, self.pl(i))
+        """Player ``i`` as it stands now, frozen (a copy: later changes do not show).
+
+        A player not touched yet is still the frozen one of the old state,
+        which is returned as it is rather than copied.
+        """
+        p = self._players.get(i)
+        if p is None:
+            return self.g["players"][i]
+        return build(PlayerState, p)
 
     def index(self, name: str) -> int:
         return self.g["index"][name]
@@ -46,16 +54,31 @@ class Tx:
     def name(self, i: int) -> str:
         return self.g["players"][i].name
 
+    def die_value(self, die: str) -> int:
+        """The value rolled this round for a die, found without building a dict of the roll.
+
+        Searched from the end, so a die listed twice reads as ``dict(dice)[die]`` would.
+        """
+        for d, value in reversed(self.g["dice"]):
+            if d == die:
+                return value
+        raise KeyError(die)
+
     def freeze(self) -> GameState:
-        """The new immutable state."""
+        """The new immutable state; this ends the transaction.
+
+        The working dicts become the new state's and players' own fields
+        (nothing else holds them), so freezing copies nothing; the
+        transaction must not be used afterwards.
+        """
         self.flush()
+        g = self.g
         if self._players:
-            players = list(self.g["players"])
+            players = list(g["players"])
             for i, fields in self._players.items():
-                players[i] = build(PlayerState, fields)
-            self.g["players"] = tuple(players)
-            self._players = {}
-        return build(GameState, self.g)
+                players[i] = adopt(PlayerState, fields)
+            g["players"] = tuple(players)
+        return adopt(GameState, g)
 
     # --- sub-decisions ----------------------------------------------------------------
 
@@ -82,7 +105,7 @@ class Tx:
         if amount <= 0:
             return
         if resource == "steps":
-            self.push(Pending(self.name(i), "steps", amount, source))
+            self.push(make_pending(self.name(i), "steps", amount, source))
             return
         p = self.pl(i)
         if resource == "points":
@@ -114,7 +137,7 @@ class Tx:
         if amount <= 0:
             return
         if track == "choice":
-            self.push(Pending(self.name(i), "track-choice", amount, source))
+            self.push(make_pending(self.name(i), "track-choice", amount, source))
             return
         p = self.pl(i)
         k = TRACKS.index(track)

@@ -14,7 +14,7 @@ from coimbra_events.events import GameEvent, VoyageInvested, VoyagePassed
 from coimbra_events.rules import effects
 from coimbra_events.rules.outcomes import deck_size
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import GAME_OVER, PHASE_A, GameState, Pending, PlayerState
+from coimbra_events.state import GAME_OVER, PHASE_A, GameState, Pending, PlayerState, make_pending
 from coimbra_events.violations import RuleViolation
 
 
@@ -76,7 +76,7 @@ def auto_f(tx: Tx) -> Pending | None:
     pos = tx.g["cursor"][0]
     order = tx.g["order"]
     if pos < len(order):
-        return Pending(tx.name(order[pos]), "voyage")
+        return make_pending(tx.name(order[pos]), "voyage")
     _end_round(tx)
     return None
 

@@ -311,8 +311,6 @@ def test_E_exchange_at_any_time_in_phase_E_keeps_the_turn():
     assert state.pending.actor == "Ana"  # nothing left to do: the turn moves on
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: check_exchange only offers the best-rate exchange card; a 2-for-1 "
-                                       "card cannot be used while a 3-for-2 card is also held")
 def test_E_exchange_each_card_can_be_used_when_holding_two():
     """Tax Collector (2 coins -> 1 point) and Royal Factor (3 coins -> 2 points), 2 coins: the rule text
     ('trade ... at 2 to 1, as often as you like') lets Tax Collector's owner trade the 2 coins for 1 point."""

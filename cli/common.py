@@ -1,0 +1,175 @@
+"""What every command shares: options, JSON output, and turning refusals into exit codes."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, NoReturn, Optional
+
+import orjson
+import typer
+from eventsourcing.persistence import PersistenceError
+from rich.console import Console
+from rich.markup import escape
+
+from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail
+from coimbra_events import log as game_log
+from coimbra_events.application import (
+    BadGameName,
+    BadPlayers,
+    GameStore,
+    StoreConflict,
+    UnknownGame,
+    game_from_file,
+    log_file,
+)
+from coimbra_events.catalog import Catalog, CatalogError, load_catalog
+from coimbra_events.events import GameEvent, PayloadError
+from coimbra_events.game import Game, IllegalLog
+from coimbra_events.log import LogError
+from coimbra_events.notation import NotationError, render
+from coimbra_events.validation import Validation, validate
+from coimbra_events.violations import RuleViolation
+
+console = Console(highlight=False)
+
+CatalogOption = typer.Option(None, "--catalog", help="Catalog JSON file to use instead of the shipped one the log names.")
+JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables.")
+DbOption = typer.Option(
+    None, "--db", help="The game store's SQLite file (default: $COIMBRA_DB, else ~/.local/share/coimbra/games.sqlite)."
+)
+GameArgument = typer.Argument(..., metavar="GAME", help="A stored game's name, or the path of a JSON log file.")
+
+
+def print_json(data: object) -> None:
+    """Indented JSON on stdout: what ``--json`` prints."""
+    sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
+
+
+def catalog_option(path: Optional[Path]) -> Catalog | None:
+    """The catalog a ``--catalog FILE`` names (exit 2 if it is bad), or ``None`` for the shipped one."""
+    if path is None:
+        return None
+    try:
+        return load_catalog(path)
+    except CatalogError as exc:
+        fail(str(exc))
+
+
+def validated(file: Path, catalog_file: Optional[Path]) -> Validation:
+    """A log file folded through the rules; exit 2 if it cannot be read."""
+    try:
+        return validate(game_log.read(file), catalog_option(catalog_file), str(file))
+    except LogError as exc:
+        fail(str(exc), BAD_INPUT)
+
+
+@contextmanager
+def store_errors(note: str = "") -> Iterator[None]:
+    """Turn refusals of the rules, the notation and the store into one-line errors and exit codes."""
+    tail = f"; {note}" if note else ""
+    try:
+        yield
+    except RuleViolation as v:
+        fail(f"refused: rule {v.rule}: {v.reason}{tail}", RULE_VIOLATION)
+    except IllegalLog as exc:
+        fail(f"{exc}{tail}", RULE_VIOLATION)
+    except LogError as exc:
+        log_problems(exc, note)
+    except (UnknownGame, NotationError, BadGameName, BadPlayers, CatalogError, PayloadError, StoreConflict) as exc:
+        fail(f"{exc}{tail}")
+    except PersistenceError as exc:
+        fail(f"game store: {exc}{tail}")
+    except OSError as exc:
+        fail(f"{exc.filename or ''}: {exc.strerror or exc}{tail}" if exc.filename else f"{exc}{tail}")
+
+
+def log_problems(exc: LogError, note: str = "") -> NoReturn:
+    """Every problem of a damaged log on its own line (seq, what, why), then the one-line error."""
+    tail = f"; {note}" if note else ""
+    if len(exc.problems) == 1:
+        fail(f"{exc}{tail}")
+    for problem in exc.problems:
+        err_console.print(f"  {escape(str(problem))}")
+    fail(f"{exc.source}: {len(exc.problems)} problems (listed above){tail}")
+
+
+@contextmanager
+def opened(db: Optional[Path]) -> Iterator[GameStore]:
+    """The game store, closed again however the command ends."""
+    try:
+        store = GameStore(db)
+    except (PersistenceError, OSError) as exc:
+        where = db or os.environ.get("COIMBRA_DB") or "the default location"
+        fail(f"cannot open the game store {where}: {getattr(exc, 'strerror', None) or exc}")
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+@contextmanager
+def game_ref_opened(ref: str, db: Optional[Path], catalog_file: Optional[Path] = None) -> Iterator[tuple[Game, GameStore | None]]:
+    """The game GAME names: a JSON log file (the store is not opened) or a stored game."""
+    path = log_file(ref)
+    if path is not None:
+        with store_errors():
+            game = game_from_file(path, catalog_option(catalog_file))
+        yield game, None
+        return
+    with opened(db) as store:
+        with store_errors():
+            game = store.get(ref)
+        yield game, store
+
+
+def notation(event: GameEvent) -> str:
+    """The event in notation, or its log form if a value cannot be written in notation."""
+    try:
+        return render(event)
+    except NotationError:
+        return f"{event.actor}: {event.TYPE} {orjson.dumps(event.payload()).decode()}"
+
+
+def due(game: Game) -> str:
+    """Who must act, on what, and where the game stands: ``Bruno: draft (round 1, phase B)``."""
+    due, state = game.pending, game.state
+    if due is None:
+        return "game over"
+    where = [f"round {state.round}, phase {state.phase}" if state.round else state.phase]
+    if due.amount:
+        where.append(f"{due.amount} left")
+    if due.source:
+        where.append(f"from {due.source}")
+    if due.die:
+        where.append(f"die {due.die} in {due.location}")
+    return f"{due.actor}: {due.kind} ({', '.join(where)})"
+
+
+def due_json(game: Game) -> dict[str, Any] | None:
+    due = game.pending
+    if due is None:
+        return None
+    return {**dataclasses.asdict(due), "round": game.state.round, "phase": game.state.phase}
+
+
+def with_player_name(event: GameEvent, game: Game) -> GameEvent:
+    """``ana: pass`` means Ana: actors are matched to the players' names regardless of case."""
+    names = {n.lower(): n for n, _ in game.header.players}
+    actor = names.get(event.actor.lower())
+    return dataclasses.replace(event, actor=actor) if actor and actor != event.actor else event
+
+
+def players_option(spec: str) -> list[tuple[str, str]]:
+    players = []
+    for item in spec.split(","):
+        name, sep, color = item.partition(":")
+        if not sep or not name.strip() or not color.strip():
+            fail(f"--players: expected 'Name:colour,Name:colour' (e.g. 'Ana:red,Bruno:blue'), got {spec!r}")
+        players.append((name.strip(), color.strip()))
+    return players
+
+

@@ -1,0 +1,296 @@
+"""Commands on the game store: new, act, legal, import, export, games, verify."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import sys
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from cli.common import (
+    CatalogOption,
+    DbOption,
+    GameArgument,
+    JsonOption,
+    catalog_option,
+    console,
+    due,
+    due_json,
+    game_ref_opened,
+    log_problems,
+    notation,
+    opened,
+    players_option,
+    print_json,
+    store_errors,
+    with_player_name,
+)
+from cli.exits import RULE_VIOLATION, err_console, fail
+from coimbra_events import log as game_log
+from coimbra_events.application import log_file
+from coimbra_events.log import LogError, header_hash
+from coimbra_events.notation import BY_TYPE, parse
+from coimbra_events.rules import core as rules
+from coimbra_events.rules.outcomes import OutcomeSpace
+from coimbra_events.violations import RuleViolation
+
+
+COMMANDS: dict[str, Callable[..., None]] = {}
+
+
+def command(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Collect a command under its name; ``cli.app`` registers them on the app."""
+
+    def collect(fn: Callable[..., None]) -> Callable[..., None]:
+        COMMANDS[name] = fn
+        return fn
+
+    return collect
+
+
+@command("new")
+def new_command(
+    players: str = typer.Option(..., "--players", "-p", help='Players and colours: "Ana:red,Bruno:blue" (2 to 4).'),
+    seed: Optional[int] = typer.Option(
+        None, "--seed", "-s", help="Draw the table's setup (tiles, voyages, seating, rows, start groups) from this seed."
+    ),
+    catalog_file: Optional[Path] = typer.Option(None, "--catalog", help="Catalog JSON file (default: the shipped stand-in)."),
+    name: Optional[str] = typer.Option(None, "--name", help="The game's name (default: from the players, e.g. ana-bruno-2)."),
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Start a game in the store and print its name.
+
+    Without --seed the table's setup outcomes are entered by hand with
+    [bold]coimbra act[/] (see [bold]coimbra legal[/]); with it they are drawn and stored.
+
+    Example: [bold]coimbra new --players "Ana:red,Bruno:blue,Carla:yellow" --seed 7[/]
+    """
+    people = players_option(players)
+    catalog = catalog_option(catalog_file)
+    with opened(db) as store, store_errors("nothing stored"):
+        game = store.new_game(people, catalog, name, seed)
+    if as_json:
+        print_json({"name": game.name, "players": [{"name": n, "color": c} for n, c in people], "seed": seed,
+                     "events": len(game.events), "pending": due_json(game)})
+        return
+    console.print(game.name)
+    drawn = f"{len(game.events)} setup outcomes drawn from seed {seed}; " if seed is not None else ""
+    err_console.print(f"new game {game.name} in {store.location}: {drawn}next: {due(game)}", style="dim")
+
+
+@command("act")
+def act_command(
+    game_ref: str = GameArgument,
+    decisions: list[str] = typer.Argument(
+        ..., metavar="DECISION...", help="Decisions or table outcomes in notation, e.g. 'place gray-1 castle' (docs/notation.md)."
+    ),
+    catalog_file: Optional[Path] = CatalogOption,
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Record decisions (or table outcomes) typed in notation; all or none are stored.
+
+    Leave out [bold]Name:[/] for the player due to act. An illegal input is refused
+    with the rule it breaks and why (exit 1), and nothing is stored. GAME may be
+    a JSON log file: the events are appended to it.
+
+    Example: [bold]coimbra act ana-bruno "place gray-1 castle"[/]
+    """
+    with game_ref_opened(game_ref, db, catalog_file) as (game, store):
+        if game.over:
+            fail(f"{game.name}: the game is over (rule GAME.over); nothing more can be recorded", RULE_VIOLATION)
+        first = len(game.events) + 1
+        events = []
+        for text in decisions:
+            with store_errors("nothing stored"):
+                event = with_player_name(parse(text, game.pending.actor if game.pending else None), game)
+            try:
+                game.record(event)
+            except RuleViolation as v:
+                if as_json:
+                    print_json({"recorded": [], "refused": notation(event), "violation": v.to_json()})
+                fail(f"refused '{notation(event)}': rule {v.rule}: {v.reason}; nothing stored", RULE_VIOLATION)
+            events.append(event)
+        with store_errors("nothing stored"):
+            if store is None:
+                game_log.write(game_ref, game.to_log())
+            else:
+                store.record(game_ref, *events)
+    recorded = [{"seq": first + k, "type": e.TYPE, "notation": notation(e)} for k, e in enumerate(events)]
+    if as_json:
+        print_json({"game": game.name, "recorded": recorded, "events": len(game.events), "pending": due_json(game)})
+        return
+    for r in recorded:
+        console.print(f"recorded {r['seq']}: {escape(r['notation'])}", soft_wrap=True)
+    console.print(f"next: {escape(due(game))}", soft_wrap=True)
+
+
+@command("legal")
+def legal_command(
+    game_ref: str = GameArgument,
+    catalog_file: Optional[Path] = CatalogOption,
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """What may be entered now: every legal decision in notation, or the table's possible outcomes.
+
+    Example: [bold]coimbra legal ana-bruno[/]
+    """
+    with game_ref_opened(game_ref, db, catalog_file) as (game, _):
+        options = rules.legal(game.state)
+    report: dict[str, Any] = {"game": game.name, "pending": due_json(game)}
+    if isinstance(options, OutcomeSpace):
+        verb = BY_TYPE[rules.ACCEPTS[options.kind][0].TYPE]
+        example = notation(options.sample(random.Random(0)))
+        report["outcome"] = {"kind": options.kind, "description": options.description, "usage": f"table: {verb.usage}",
+                             "example": example}
+    else:
+        report["options"] = [notation(o) for o in options]
+    if as_json:
+        print_json(report)
+        return
+    console.print(f"{escape(game.name)}: {escape(due(game))}")
+    if "outcome" in report:
+        out = report["outcome"]
+        console.print(f"the table enters {out['kind']}: {escape(out['description'])}")
+        console.print(f"  write: {escape(out['usage'])}")
+        console.print(f"  for example: {escape(out['example'])}", soft_wrap=True)
+        return
+    table = Table(show_edge=False)
+    table.add_column("#", justify="right", style="dim")
+    table.add_column("decision")
+    for k, text in enumerate(report["options"], 1):
+        table.add_row(str(k), escape(text))
+    if report["options"]:
+        console.print(table)
+
+
+@command("import")
+def import_command(
+    file: Path = typer.Argument(..., help="A JSON game log."),
+    name: Optional[str] = typer.Option(None, "--name", help="The game's name (default: from the players)."),
+    catalog_file: Optional[Path] = CatalogOption,
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Store a whole log as a game, in one transaction, and print its name.
+
+    Every event is checked by the rules first: an illegal one is refused (exit 1),
+    a damaged log lists every problem found (exit 2); either way nothing is stored.
+
+    Example: [bold]coimbra import fixtures/games/standin-3p-seed2.json --name demo[/]
+    """
+    try:
+        log = game_log.read(file)
+    except LogError as exc:
+        if as_json:
+            print_json({"imported": False, "problems": [dataclasses.asdict(p) for p in exc.problems]})
+        log_problems(exc, "nothing stored")
+    catalog = catalog_option(catalog_file)
+    with opened(db) as store, store_errors("nothing stored"):
+        game = store.import_log(log, name, catalog, str(file))
+    if as_json:
+        print_json({"imported": True, "name": game.name, "events": len(game.events), "over": game.over})
+        return
+    console.print(game.name)
+    err_console.print(f"imported {len(game.events)} events from {file} into {store.location}; {due(game)}", style="dim")
+
+
+@command("export")
+def export_command(
+    game_ref: str = GameArgument,
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the log here instead of standard output."),
+    db: Optional[Path] = DbOption,
+) -> None:
+    """Write a game as a canonical JSON log (the same game always gives the same bytes).
+
+    Example: [bold]coimbra export ana-bruno -o ana-bruno.json[/]
+    """
+    path = log_file(game_ref)
+    if path is not None:
+        with store_errors():
+            log = game_log.read(path)
+    else:
+        with opened(db) as store, store_errors():
+            log = store.export(game_ref)
+    if output is None:
+        sys.stdout.buffer.write(game_log.dumps(log))
+        sys.stdout.flush()
+        return
+    with store_errors():
+        game_log.write(output, log)
+    err_console.print(f"wrote {output}: {len(log.events)} events", style="dim")
+
+
+@command("games")
+def games_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> None:
+    """List the stored games: name, players, status, when created, seed, parent.
+
+    Example: [bold]coimbra games --json[/]
+    """
+    with opened(db) as store:
+        with store_errors():
+            infos = store.games()
+    if as_json:
+        print_json([i.to_json() for i in infos])
+        return
+    if not infos:
+        console.print(f"no games in {store.location} yet; start one with [bold]coimbra new --players \"Ana:red,Bruno:blue\"[/]")
+        return
+    table = Table(title=f"Games in {escape(store.location)}")
+    table.add_column("name", no_wrap=True, min_width=max(len(i.name) for i in infos))  # typed as GAME: never cut
+    table.add_column("players", min_width=10)
+    table.add_column("status", no_wrap=True)
+    table.add_column("created", min_width=10)
+    optional = [("seed", lambda i: "" if i.seed is None else str(i.seed)), ("parent", lambda i: escape(i.parent or ""))]
+    shown = [(title, cell) for title, cell in optional if any(cell(i) for i in infos)]  # only columns with values
+    for title, _ in shown:
+        table.add_column(title)
+    for i in infos:
+        table.add_row(
+            escape(i.name), escape(", ".join(n for n, _ in i.players)), i.status,
+            i.created.astimezone().strftime("%Y-%m-%d %H:%M"), *(cell(i) for _, cell in shown),
+        )
+    console.print(table)
+
+
+@command("verify")
+def verify_command(game_ref: str = GameArgument, db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> None:
+    """Check the hash chain of a log file or a stored game; name the first event that does not match.
+
+    Exit 0 if every hash matches, 2 if one does not (the record was changed after recording).
+
+    Example: [bold]coimbra verify game.json[/]
+    """
+    path = log_file(game_ref)
+    problems: list[Any] = []
+    if path is not None:
+        try:
+            log = game_log.read(path)
+            events, head, first = len(log.events), (log.hashes() or [header_hash(log.header())])[-1], None
+        except LogError as exc:
+            problems = list(exc.problems)
+            broken = [p for p in problems if p.what == "hash chain broken"] or problems
+            events, head, first = None, None, broken[0].seq
+    else:
+        with opened(db) as store, store_errors():
+            game = store.get(game_ref)
+            events, head, first = len(game.events), game.head, game.first_mismatch()
+    if as_json:
+        print_json({"source": game_ref, "intact": first is None, "events": events, "head": head, "first_mismatch": first,
+                     "problems": [dataclasses.asdict(p) for p in problems]})
+    if first is None:
+        if not as_json:
+            console.print(f"intact: {escape(game_ref)}: {events} events, every hash matches; head {head}", soft_wrap=True)
+        return
+    if not as_json:
+        for problem in problems[1:]:
+            err_console.print(f"  {escape(str(problem))}")
+    where = "the header" if first == 0 else f"event {first}"
+    fail(f"{game_ref}: {where} does not match its recorded hash: changed, inserted or removed after recording")

@@ -1,0 +1,356 @@
+"""``GameStore``: the games of a table, stored event by event, with an index of them all.
+
+Each game is a ``Game`` aggregate (one stored event per decision or random
+outcome). The library has no call that lists aggregates, so a ``GamesIndex``
+aggregate keeps one entry per game (name, players, status, created, parent);
+it is saved in the same ``save()`` call as the game it describes, so the
+index and the games can never disagree.
+
+Where games are kept is chosen by the environment: ``--db PATH`` (the
+``db`` argument), else ``$COIMBRA_DB``, else an eventsourcing configuration in
+the environment (``PERSISTENCE_MODULE``, for PostgreSQL say), else a SQLite file
+in the user's data directory. Tests use the in-memory store (``in_memory=True``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+from uuid import UUID, uuid5
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import RecordConflictError
+
+from coimbra_events.catalog import Catalog, standin_catalog
+from coimbra_events.events import GameEvent
+from coimbra_events.game import NAMESPACE, Game, project
+from coimbra_events.log import GameLog, read
+from coimbra_events.notation import is_name
+from coimbra_events.rules import core as rules
+from coimbra_events.state import TABLE
+
+IN_PROGRESS, OVER = "in progress", "over"
+ATTEMPTS = 5
+"""How often a save is rebuilt and retried when another process wrote first."""
+
+_GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+class UnknownGame(KeyError):
+    """No stored game has this name."""
+
+    def __str__(self) -> str:
+        return f"no game named {self.args[0]!r} in the store (coimbra games lists them)"
+
+
+class BadGameName(ValueError):
+    """A name that cannot be a game's name (taken, or not a plain word)."""
+
+
+class BadPlayers(ValueError):
+    """Players that cannot start a game (count, repeated names, names the notation cannot write)."""
+
+
+class StoreConflict(RuntimeError):
+    """Other writers kept changing the same game or the index; nothing of this command was stored."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """One entry of the games index."""
+
+    name: str
+    players: tuple[tuple[str, str], ...]
+    status: str
+    created: datetime
+    parent: str | None = None
+    seed: int | None = None
+    catalog_id: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON values, for ``--json`` output."""
+        return {
+            "name": self.name,
+            "players": [{"name": n, "color": c} for n, c in self.players],
+            "status": self.status,
+            "created": self.created.isoformat(),
+            "parent": self.parent,
+            "seed": self.seed,
+            "catalog": self.catalog_id,
+        }
+
+
+class GamesIndex(Aggregate):
+    """Every game of the store by name; saved together with the game each change is about."""
+
+    class Created(Aggregate.Created):
+        def apply(self, index: GamesIndex) -> None:
+            index.entries = {}
+
+    class Listed(Aggregate.Event):
+        """A game was added to the store (new, imported, or later forked from ``parent``)."""
+
+        name: str
+        players: tuple
+        parent: str | None
+        seed: int | None
+        catalog_id: str
+        status: str
+
+        def apply(self, index: GamesIndex) -> None:
+            players = tuple((str(n), str(c)) for n, c in self.players)
+            index.entries[self.name] = GameInfo(
+                self.name, players, self.status, self.timestamp, self.parent, self.seed, self.catalog_id
+            )
+
+    class StatusChanged(Aggregate.Event):
+        name: str
+        status: str
+
+        def apply(self, index: GamesIndex) -> None:
+            index.entries[self.name] = replace(index.entries[self.name], status=self.status)
+
+    @staticmethod
+    def create_id() -> UUID:
+        """There is one index per store."""
+        return uuid5(NAMESPACE, "index:games")
+
+    @classmethod
+    def open(cls) -> GamesIndex:
+        return cls._create(cls.Created)
+
+    def list_game(self, game: Game, parent: str | None = None) -> None:
+        """Add a game; ``BadGameName`` if the name is taken."""
+        if game.name in self.entries:
+            raise BadGameName(f"a game named {game.name!r} already exists (choose another --name)")
+        seed = game.header.meta.get("seed")
+        self.trigger_event(
+            self.Listed, name=game.name, players=tuple(game.header.players), parent=parent,
+            seed=seed if type(seed) is int else None, catalog_id=game.header.catalog_id, status=status_of(game),
+        )
+
+    def update_status(self, game: Game) -> bool:
+        """Note a game's new status; ``True`` if it changed (and the index must be saved)."""
+        status = status_of(game)
+        if self.entries[game.name].status == status:
+            return False
+        self.trigger_event(self.StatusChanged, name=game.name, status=status)
+        return True
+
+
+def status_of(game: Game) -> str:
+    return OVER if game.over else IN_PROGRESS
+
+
+# --- where the store lives ---------------------------------------------------------------------
+
+
+def default_db_path(environ: Mapping[str, str] = os.environ) -> Path:
+    """``$XDG_DATA_HOME/coimbra/games.sqlite`` (``~/.local/share`` by default; ``%APPDATA%`` on Windows)."""
+    if os.name == "nt":
+        base = environ.get("APPDATA") or str(Path.home() / "AppData" / "Roaming")
+    else:
+        base = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "coimbra" / "games.sqlite"
+
+
+def store_env(
+    db: str | os.PathLike[str] | None = None, *, in_memory: bool = False, environ: Mapping[str, str] = os.environ
+) -> dict[str, str]:
+    """The eventsourcing settings for a store: see the module docstring for the order of choice."""
+    if in_memory:
+        return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+    path = db if db is not None else environ.get("COIMBRA_DB")
+    if path is None and (environ.get("PERSISTENCE_MODULE") or environ.get(f"{GameStore.name.upper()}_PERSISTENCE_MODULE")):
+        return {}
+    target = Path(path if path is not None else default_db_path(environ)).expanduser()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(target)}
+
+
+def log_file(ref: str) -> Path | None:
+    """A GAME argument naming an existing file is a JSON log; anything else names a stored game."""
+    path = Path(ref)
+    return path if path.is_file() else None
+
+
+def game_from_file(path: Path, catalog: Catalog | None = None) -> Game:
+    """The game in a JSON log file, rules-checked and not stored (named after the file)."""
+    return Game.from_log(path.stem, read(path), catalog, str(path))
+
+
+def slug(words: Iterable[str]) -> str:
+    """``Ana``, ``Bruno``, ``Conceição`` -> ``ana-bruno-conceicao``."""
+    text = unicodedata.normalize("NFKD", "-".join(words)).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:48] or "game"
+
+
+# --- the store -----------------------------------------------------------------------------------
+
+
+class GameStore(Application):
+    """Games stored as events: create, record, import, export, list."""
+
+    name = "coimbra"
+
+    def __init__(
+        self, db: str | os.PathLike[str] | None = None, *, in_memory: bool = False, env: Mapping[str, str] | None = None
+    ) -> None:
+        settings = {**store_env(db, in_memory=in_memory), **(env or {})}
+        # Set the prefixed keys too, so a stray COIMBRA_SQLITE_DBNAME cannot override --db.
+        settings.update({f"{self.name.upper()}_{k}": v for k, v in list(settings.items())})
+        self.location = settings.get("SQLITE_DBNAME") or ("memory" if in_memory else settings.get("PERSISTENCE_MODULE", "environment"))
+        super().__init__(env=settings)
+
+    # -- reading
+
+    def get(self, name: str) -> Game:
+        """The stored game with this name; ``UnknownGame`` if there is none."""
+        try:
+            return self.repository.get(Game.create_id(name), projector_func=project)
+        except AggregateNotFoundError:
+            raise UnknownGame(name) from None
+
+    def open(self, ref: str, catalog: Catalog | None = None) -> Game:
+        """A stored game by name, or the game in a JSON log file (not stored; rules-checked).
+
+        Raises ``UnknownGame``, ``LogError`` (unreadable log) or ``IllegalLog``.
+        """
+        path = log_file(ref)
+        return self.get(ref) if path is None else game_from_file(path, catalog)
+
+    def export(self, name: str) -> GameLog:
+        """A stored game as a JSON log."""
+        return self.get(name).to_log()
+
+    def games(self) -> list[GameInfo]:
+        """Every stored game, oldest first."""
+        return list(self._index().entries.values())
+
+    def info(self, name: str) -> GameInfo:
+        """The index entry of one game."""
+        try:
+            return self._index().entries[name]
+        except KeyError:
+            raise UnknownGame(name) from None
+
+    # -- writing
+
+    def new_game(
+        self,
+        players: Sequence[tuple[str, str]],
+        catalog: Catalog | None = None,
+        name: str | None = None,
+        seed: int | None = None,
+    ) -> Game:
+        """Create a game; with a seed, the table's setup outcomes are drawn up to the first decision.
+
+        The draws go through the rules core's outcome spaces, the same ones a
+        simulated game uses, and are stored as ordinary events; the seed is
+        kept in the log header (``meta.seed``) and the index.
+        """
+        catalog = catalog or standin_catalog()
+        check_players(players)
+        meta = {"seed": seed} if seed is not None else {}
+
+        def build(index: GamesIndex) -> Game:
+            chosen = self._name_for(index, name, players)
+            try:
+                game = Game.start(chosen, catalog, players, meta)
+            except ValueError as exc:
+                raise BadPlayers(str(exc)) from None
+            if seed is not None:
+                draw_setup(game, random.Random(seed))
+            index.list_game(game)
+            return game
+
+        return self._commit(build, with_index=True)
+
+    def record(self, name: str, *events: GameEvent) -> Game:
+        """Add events to a stored game, all or none; ``RuleViolation`` for the first illegal one."""
+
+        def build(index: GamesIndex | None) -> Game:
+            game = self.get(name)
+            for event in events:
+                game.record(event)
+            return game
+
+        return self._commit(build, with_index=False)
+
+    def import_log(
+        self, log: GameLog, name: str | None = None, catalog: Catalog | None = None, source: str = "<log>"
+    ) -> Game:
+        """Store every event of a log in one transaction, after the rules accepted them all.
+
+        Raises ``LogError`` (catalog or players), ``IllegalLog`` (a rule is
+        broken; nothing is stored) or ``BadGameName``.
+        """
+        players = log.players
+
+        def build(index: GamesIndex) -> Game:
+            game = Game.from_log(self._name_for(index, name, players), log, catalog, source)
+            index.list_game(game)
+            return game
+
+        return self._commit(build, with_index=True)
+
+    # -- internals
+
+    def _index(self) -> GamesIndex:
+        try:
+            return self.repository.get(GamesIndex.create_id(), projector_func=project)
+        except AggregateNotFoundError:
+            return GamesIndex.open()
+
+    def _name_for(self, index: GamesIndex, name: str | None, players: Sequence[tuple[str, str]]) -> str:
+        """The given name if free and well formed, else ``ana-bruno-carla``, ``ana-bruno-carla-2`` ..."""
+        if name is not None:
+            if not _GAME_NAME.fullmatch(name):
+                raise BadGameName(f"game name {name!r}: use letters, digits, '-', '_' or '.' (at most 64)")
+            return name
+        base = slug(n for n, _ in players)
+        k, candidate = 1, base
+        while candidate in index.entries:
+            k += 1
+            candidate = f"{base}-{k}"
+        return candidate
+
+    def _commit(self, build: Callable[[Any], Game], with_index: bool) -> Game:
+        """Build the changes and save game and index in one transaction; rebuild if another writer won.
+
+        ``with_index``: the change lists a game. Otherwise the index is only
+        read (and saved) when the game may have changed status.
+        """
+        for _ in range(ATTEMPTS):
+            index = self._index() if with_index else None
+            game = build(index)
+            if index is None and game.over:
+                index = self._index()
+                if game.name not in index.entries or not index.update_status(game):
+                    index = None
+            try:
+                self.save(game, index)
+            except RecordConflictError:
+                continue
+            return game
+        raise StoreConflict("the store kept changing while saving; nothing was stored, try again")
+
+
+def draw_setup(game: Game, rng: random.Random) -> None:
+    """Record the table's random outcomes, drawn from ``rng``, until a player must decide."""
+    while (due := game.pending) is not None and due.actor == TABLE:
+        game.record(rules.legal(game.state).sample(rng))
+
+
+def check_players(players: Sequence[tuple[str, str]]) -> None:
+    """Names the notation can write and the rules core accepts; ``BadPlayers`` otherwise."""
+    for player, color in players:
+        if not is_name(player) or not is_name(color) or " " in color:
+            raise BadPlayers(f"player {player!r} ({color!r}): names and colours may not contain ':', ',', '=' or '+'")

@@ -1,0 +1,259 @@
+"""A short text notation for every event, made for typing at the table.
+
+One line per event: an optional ``Name:`` prefix, a verb, then the event's
+fields in order::
+
+    Ana: place gray-1 castle          table: roll gray-1=3 gray-2=5 ...
+    Ana: alt 2c 1g                    table: rows central=c-II-01,c-II-02,... lower=... upper=...
+    income extra green                (the player due to act, when the prefix is left out)
+
+The notation is a second spelling of the log's payload, not a second model:
+``parse`` builds the JSON payload and decodes it with
+:func:`coimbra_events.events.decode_event`, and ``render`` reads
+``GameEvent.payload()``. So an event that renders also parses back to an equal
+event, and a typed line is refused for the same shape errors as a log entry.
+Whether the event is *legal* is for the rules core to say, not for this module.
+The full notation is documented in ``docs/notation.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from coimbra_events import events as ev
+from coimbra_events.events import GameEvent, PayloadError, decode_event
+from coimbra_events.state import TABLE
+
+
+class NotationError(ValueError):
+    """A line that is not valid notation; the message says what was expected, on one line."""
+
+
+@dataclass(frozen=True)
+class Verb:
+    """One verb of the notation: the event type it writes, its arguments and an example."""
+
+    word: str
+    event: type[GameEvent]
+    usage: str
+    example: str
+
+    @property
+    def random(self) -> bool:
+        """Table outcomes (dice, dealt cards, drawn tiles) are always written ``table: ...``."""
+        return self.event.RANDOM
+
+
+VERBS: tuple[Verb, ...] = (
+    Verb("group", ev.StartGroupTaken, "group N", "Ana: group 2"),
+    Verb("pilgrim", ev.PilgrimPlaced, "pilgrim SPACE", "Ana: pilgrim start-n"),
+    Verb("track", ev.TrackChosen, "track TRACK", "Ana: track gray"),
+    Verb("step", ev.PilgrimStepped, "step SPACE", "Ana: step blue-n1"),
+    Verb("stop", ev.PilgrimStopped, "stop", "Ana: stop"),
+    Verb("place", ev.DiePlaced, "place DIE LOCATION", "Ana: place gray-1 castle"),
+    Verb("tile", ev.FavorTileTaken, "tile TILE", "Ana: tile f-2"),
+    Verb("buy", ev.CardBought, "buy CARD", "Ana: buy c-II-05"),
+    Verb("alt", ev.AlternativeTaken, "alt Nc Ng", "Ana: alt 2c 1g"),
+    Verb("income", ev.IncomeActivated, "income DIE|extra TRACK", "Ana: income purple-1 purple"),
+    Verb("exchange", ev.PointsExchanged, "exchange coins|guards TIMES", "Ana: exchange guards 2"),
+    Verb("end", ev.IncomeEnded, "end", "Ana: end"),
+    Verb("invest", ev.VoyageInvested, "invest VOYAGE", "Ana: invest v-03"),
+    Verb("pass", ev.VoyagePassed, "pass", "Ana: pass"),
+    Verb("monasteries", ev.MonasteriesDrawn, "monasteries SPACE=TILE ...", "table: monasteries blue-e1=m-I-06 red-n=m-III-01 ..."),
+    Verb("scoring", ev.ScoringTilesPlaced, "scoring TRACK=TILE ...", "table: scoring gray=score-4 green=score-3 orange=score-2 purple=score-1"),
+    Verb("voyages", ev.VoyagesDrawn, "voyages V,V,...", "table: voyages v-05,v-12,v-13,v-04,v-10,v-02"),
+    Verb("seating", ev.SeatingDrawn, "seating NAME,NAME,...", "table: seating Bruno,Ana,Carla"),
+    Verb("rows", ev.CharacterRowsDealt, "rows CITY=CARD,CARD,... ...", "table: rows upper=c-II-01,c-II-02,c-II-03,c-II-04 central=... lower=..."),
+    Verb("groups", ev.StartGroupsDealt, "groups CARD+CARD ...", "table: groups c-I-01+c-I-02 c-I-03+c-I-04"),
+    Verb("roll", ev.DiceRolled, "roll DIE=VALUE ...", "table: roll gray-1=3 gray-2=5 ..."),
+)
+"""Every verb, decisions first; each event type has exactly one."""
+
+BY_WORD: dict[str, Verb] = {v.word: v for v in VERBS}
+BY_TYPE: dict[str, Verb] = {v.event.TYPE: v for v in VERBS}
+
+_DECISIONS = ", ".join(v.word for v in VERBS if not v.random)
+_OUTCOMES = ", ".join(v.word for v in VERBS if v.random)
+VERB_LIST = f"decisions: {_DECISIONS}; table outcomes: {_OUTCOMES}"
+
+_TOKEN = re.compile(r"[^\s:,=+]+")
+"""A value written as one word: no spaces and none of the notation's separators."""
+_ITEM = re.compile(r"[^\s:,=+]+(?: [^\s:,=+]+)*")
+"""A comma-list item may hold single inner spaces (a player called 'Ana Maria')."""
+_INT = re.compile(r"-?\d+")
+_AMOUNT = re.compile(r"(-?\d+)([cg])")
+_ALT_UNITS = {"c": "coins", "g": "guards"}
+
+
+def is_name(value: str) -> bool:
+    """Whether a player name can be written in notation (words without ':', ',', '=' or '+')."""
+    return bool(_ITEM.fullmatch(value))
+
+
+# --- rendering -------------------------------------------------------------------------------
+
+
+def render(event: GameEvent) -> str:
+    """The event as one line of notation, always with its actor (``Ana: buy c-II-05``).
+
+    Raises ``NotationError`` for a value the notation cannot write (a name
+    holding a comma or colon, say); the game store never creates such names.
+    """
+    verb = BY_TYPE[event.TYPE]
+    if verb.event is ev.AlternativeTaken:
+        args = [f"{event.coins}c", f"{event.guards}g"]
+    else:
+        payload = event.payload()
+        args = [_render_field(kind, payload[name]) for name, kind in event.KINDS.items()]
+    actor = _checked(event.actor, _ITEM, "an actor")
+    return " ".join([f"{actor}:", verb.word, *(a for a in args if a)])
+
+
+def _checked(value: str, pattern: re.Pattern[str], what: str) -> str:
+    if not pattern.fullmatch(value):
+        raise NotationError(f"{value!r} cannot be written as {what} in notation (no spaces, ':', ',', '=' or '+')")
+    return value
+
+
+def _word(value: Any) -> str:
+    return str(value) if type(value) is int else _checked(value, _TOKEN, "a word")
+
+
+def _items(values: list[Any], pattern: re.Pattern[str] = _TOKEN) -> str:
+    return ",".join(_checked(v, pattern, "a list item") for v in values)
+
+
+def _render_field(kind: str, value: Any) -> str:
+    if kind in ("str", "int"):
+        return _word(value)
+    if kind == "strs":
+        return _items(value, _ITEM)
+    if kind == "groups":
+        return " ".join("+".join(_word(c) for c in group) for group in value)
+    # maps: str_map, int_map, strs_map
+    return " ".join(f"{_word(k)}={_items(v) if isinstance(v, list) else _word(v)}" for k, v in value.items())
+
+
+# --- parsing ---------------------------------------------------------------------------------
+
+
+def parse(text: str, default_actor: str | None = None) -> GameEvent:
+    """Read one line of notation into an event.
+
+    ``default_actor`` (normally the player due to act) is used when the line
+    has no ``Name:`` prefix; table outcomes are always the table's. Raises
+    ``NotationError`` with a one-line message naming what was expected.
+    """
+    actor, rest = _split_actor(text)
+    words = rest.split(None, 1)
+    if not words:
+        raise NotationError(f"empty decision; expected '[Name:] VERB ARGS' with a verb from {VERB_LIST}")
+    verb = BY_WORD.get(words[0].lower())
+    if verb is None:
+        raise NotationError(f"unknown verb {words[0]!r}; expected {VERB_LIST}")
+    actor = _actor_for(verb, actor, default_actor)
+    args = words[1] if len(words) > 1 else ""
+    try:
+        payload = _alt_payload(args) if verb.event is ev.AlternativeTaken else _payload(verb, args)
+        return decode_event(verb.event.TYPE, actor, payload)
+    except (NotationError, PayloadError) as exc:
+        raise NotationError(f"'{verb.word}' expects '{verb.usage}' (e.g. '{verb.example}'): {exc}") from None
+
+
+def _split_actor(text: str) -> tuple[str | None, str]:
+    if ":" not in text:
+        return None, text.strip()
+    actor, rest = text.split(":", 1)
+    actor = actor.strip()
+    if not actor:
+        raise NotationError("nothing before ':'; expected 'Name: VERB ARGS' (or leave out 'Name:' for the player due)")
+    return actor, rest.strip()
+
+
+def _actor_for(verb: Verb, actor: str | None, default_actor: str | None) -> str:
+    if verb.random:
+        if actor is not None and actor.lower() != TABLE:
+            raise NotationError(f"'{verb.word}' is a table outcome; write '{TABLE}: {verb.usage}', not '{actor}: ...'")
+        return TABLE
+    if actor is None:
+        if default_actor is None:
+            raise NotationError(f"who decides? write 'Name: {verb.usage}' (e.g. '{verb.example}')")
+        return default_actor
+    return actor
+
+
+def _payload(verb: Verb, args: str) -> dict[str, Any]:
+    """Positional fields take one word each; a list or map field (always last) takes the rest."""
+    kinds = list(verb.event.KINDS.items())
+    rest = args
+    payload: dict[str, Any] = {}
+    for k, (name, kind) in enumerate(kinds):
+        if kind in ("str", "int"):
+            parts = rest.split(None, 1)
+            if not parts:
+                raise NotationError(f"missing {name.upper()}")
+            payload[name] = _int(parts[0], name) if kind == "int" else parts[0]
+            rest = parts[1] if len(parts) > 1 else ""
+        else:
+            payload[name] = _COLLECTIONS[kind](rest, name)
+            rest = ""
+    if rest.strip():
+        raise NotationError(f"unexpected {rest.strip()!r} at the end")
+    return payload
+
+
+def _int(word: str, name: str) -> int:
+    if not _INT.fullmatch(word):
+        raise NotationError(f"{name.upper()} must be a whole number, got {word!r}")
+    return int(word)
+
+
+def _list(text: str, name: str) -> list[str]:
+    text = text.strip()
+    return [item.strip() for item in text.split(",")] if text else []
+
+
+def _groups(text: str, name: str) -> list[list[str]]:
+    return [word.split("+") for word in text.split()]
+
+
+def _map(value: Callable[[str, str], Any]) -> Callable[[str, str], dict[str, Any]]:
+    def read(text: str, name: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for word in text.split():
+            key, eq, raw = word.partition("=")
+            if not eq or not key:
+                raise NotationError(f"expected KEY=VALUE pairs, got {word!r}")
+            if key in out:
+                raise NotationError(f"{key} is given twice")
+            out[key] = value(raw, f"{name}.{key}")
+        return out
+
+    return read
+
+
+_COLLECTIONS: dict[str, Callable[[str, str], Any]] = {
+    "strs": _list,
+    "groups": _groups,
+    "str_map": _map(lambda raw, name: raw),
+    "int_map": _map(_int),
+    "strs_map": _map(_list),
+}
+
+
+def _alt_payload(args: str) -> dict[str, int]:
+    """``alt 2c 1g``: amounts with a unit, in any order; a unit left out counts 0."""
+    out = {"coins": 0, "guards": 0}
+    seen: set[str] = set()
+    for word in args.split():
+        match = _AMOUNT.fullmatch(word.lower())
+        if not match:
+            raise NotationError(f"expected amounts like '2c' (coins) or '1g' (guards), got {word!r}")
+        unit = _ALT_UNITS[match.group(2)]
+        if unit in seen:
+            raise NotationError(f"{unit} given twice")
+        seen.add(unit)
+        out[unit] = int(match.group(1))
+    return out

@@ -1,0 +1,121 @@
+"""The whole table at one point of a game, as plain JSON-able data.
+
+``board_view`` is the single read model behind ``show``, ``diff`` and the
+replayer: everything a person sees on the table (dice rows, character rows,
+favor tiles, tracks, player boards, pilgrims, voyages) named in the game's own
+words, with catalog names beside ids so a view reads without the catalog.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.rules.outcomes import deck_size
+from coimbra_events.state import CITIES, LOCATIONS, GameState, PlayerState
+
+PHASE_NAMES = {
+    "setup": "setup",
+    "start": "start choices",
+    "A": "A: rolling dice",
+    "B": "B: drafting and placing dice",
+    "C": "C: retrieving dice",
+    "D": "D: new player order",
+    "E": "E: influence income",
+    "F": "F: voyages",
+    "over": "game over",
+}
+
+
+def _pending(state: GameState) -> dict[str, Any] | None:
+    p = state.pending
+    if p is None:
+        return None
+    out: dict[str, Any] = {"actor": p.actor, "kind": p.kind}
+    for key in ("amount", "source", "location", "die"):
+        value = getattr(p, key)
+        if value:
+            out[key] = value
+    return out
+
+
+def _card(state: GameState, card_id: str) -> dict[str, Any]:
+    c = state.catalog.characters[card_id]
+    crown = any(cid == card_id for cid, _ in state.crowns_on_cards)
+    out = {"id": c.id, "name": c.name, "category": c.category, "cost": c.cost, "influence": c.influence, "bonus": c.timing}
+    if crown:
+        out["crown_token"] = True
+    return out
+
+
+def _locations(state: GameState) -> dict[str, list[dict[str, Any]]]:
+    colors = state.catalog.die_colors
+    out = {}
+    for loc, row in zip(LOCATIONS, state.locations):
+        out[loc] = [
+            {"die": s.die, "value": s.value, "owner": None if s.is_token else state.players[s.owner].name,
+             "color": "token" if s.is_token else colors[s.die]}
+            for s in row
+        ]
+    return out
+
+
+def _player(state: GameState, pl: PlayerState, flag: int | None) -> dict[str, Any]:
+    return {
+        "name": pl.name,
+        "color": pl.color,
+        "flag": flag,
+        "coins": pl.coins,
+        "guards": pl.guards,
+        "points": pl.points,
+        "influence": dict(zip(TRACKS, pl.influence)),
+        "pilgrim": pl.pilgrim,
+        "start_cards": list(pl.start_cards),
+        "cards": list(pl.cards),
+        "monasteries": list(pl.monasteries),
+        "voyages": list(pl.voyages),
+        "dice_on_shutter": list(pl.shutter),
+        "favor_tiles": list(pl.favor_tiles),
+        "crown_tokens": list(pl.crown_tokens),
+        "crowns_collected": pl.crowns_total,
+        "income_left": list(pl.income_left),
+        "discs_in_supply": 20 - len(pl.monasteries) - len(pl.voyages),
+    }
+
+
+def board_view(state: GameState) -> dict[str, Any]:
+    """Everything on the table, as JSON-able data, in the game's own words."""
+    cat = state.catalog
+    flags = {i: k + 1 for k, i in enumerate(state.order)}
+    marked: dict[str, list[str]] = {}
+    for pl in state.players:
+        for m in pl.monasteries:
+            marked.setdefault(m, []).append(pl.name)
+    return {
+        "round": state.round,
+        "phase": state.phase,
+        "phase_name": PHASE_NAMES[state.phase],
+        "pending": _pending(state),
+        "player_order": [state.players[i].name for i in state.order],
+        "dice_area": [{"die": d, "color": cat.die_colors[d], "value": v} for d, v in state.dice if d in state.pool],
+        "locations": _locations(state),
+        "character_rows": {city: [_card(state, c) for c in row] for city, row in zip(CITIES, state.rows)},
+        "favor_tiles": [{"id": t, "name": cat.favor_tiles[t].name, "crowns": cat.favor_tiles[t].crowns} for t in state.favor_available],
+        "scoring_tiles": dict(zip(TRACKS, state.scoring_tiles)),
+        "voyages": [
+            {"space": k + 1, "id": v, "name": cat.voyages[v].name, "resource": cat.voyage_spaces[k].resource,
+             "cost": cat.voyage_spaces[k].cost, "investors": list(state.voyage_discs[k])}
+            for k, v in enumerate(state.voyages)
+        ],
+        "monasteries": [
+            {"space": space, "id": m, "name": cat.monasteries[m].name, "marked_by": marked.get(m, [])}
+            for space, m in state.monasteries
+        ],
+        "start_groups": [
+            {"group": k + 1, "cards": list(g), "taken_by": state.start_groups_taken[k] or None}
+            for k, g in enumerate(state.start_groups)
+        ],
+        "deck": deck_size(cat, state.dealt),
+        "discard": len(state.discard),
+        "players": [_player(state, pl, flags.get(i)) for i, pl in enumerate(state.players)],
+    }

@@ -1,0 +1,84 @@
+"""The ``Game`` aggregate: checks before triggering, one stored event per log event, exact logs back."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from coimbra_events import log as game_log
+from coimbra_events.catalog import parse_catalog
+from coimbra_events.game import Game, IllegalLog, resolve_catalog, _CATALOGS
+from coimbra_events.log import LogError
+from coimbra_events.rules.core import legal
+from coimbra_events.violations import RuleViolation
+from tests.store.conftest import GAMES, INVALID, PLAYERS
+
+
+def test_created_event_carries_catalog_ruleset_and_players(catalog):
+    game = Game.start("g", catalog, PLAYERS)
+    (created,) = game.pending_events
+    assert isinstance(created, Game.Created)
+    assert (created.catalog_id, created.catalog_sha256) == (catalog.id, catalog.sha256)
+    assert created.catalog_data is None  # a shipped catalog is found again by its identity
+    assert created.ruleset and created.players == tuple(PLAYERS)
+    assert game.id == Game.create_id("g") != Game.create_id("h")
+
+
+def test_record_checks_before_triggering(catalog):
+    game = Game.start("g", catalog, PLAYERS)
+    space = legal(game.state)
+    game.record(space.sample(random.Random(1)))
+    version, state, pending = game.version, game.state, list(game.pending_events)
+    with pytest.raises(RuleViolation) as caught:
+        game.record(space.sample(random.Random(1)))  # monasteries again: the table must place scoring tiles
+    assert caught.value.rule == "TURN.kind"
+    assert (game.version, game.state, game.pending_events) == (version, state, pending)
+
+
+def test_one_recorded_event_per_log_event_with_the_log_fields():
+    log = game_log.read(GAMES[0])
+    game = Game.from_log("g", log)
+    recorded = game.pending_events[1:]
+    assert len(recorded) == len(log.events)
+    for stored, event, chained in zip(recorded, log.events, log.hashes()):
+        assert isinstance(stored, Game.Recorded)
+        assert (stored.type, stored.actor, stored.payload, stored.hash) == (event.TYPE, event.actor, event.payload(), chained)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
+def test_to_log_gives_back_the_same_bytes(path):
+    data = path.read_bytes()
+    game = Game.from_log("g", game_log.loads(data))
+    assert game_log.dumps(game.to_log()) == data
+    assert game.over and game.first_mismatch() is None
+
+
+@pytest.mark.parametrize("path", INVALID[:4], ids=lambda p: p.name)
+def test_an_illegal_log_triggers_nothing(path):
+    with pytest.raises(IllegalLog) as caught:
+        Game.from_log("g", game_log.read(path))
+    assert caught.value.validation.violation is not None
+    assert "breaks rule" in str(caught.value)
+
+
+def test_a_log_for_a_catalog_nobody_has_is_bad_input():
+    log = dataclasses.replace(game_log.read(GAMES[0]), catalog_id="lost-1")
+    with pytest.raises(LogError):
+        Game.from_log("g", log)
+
+
+def test_a_home_made_catalog_travels_with_the_game(catalog):
+    own = parse_catalog({**catalog.data, "title": "Our own box"})
+    game = Game.start("g", own, PLAYERS)
+    created = game.pending_events[0]
+    assert created.catalog_data is not None
+    _CATALOGS.pop(own.sha256)  # as in a new process
+    assert resolve_catalog(own.id, own.sha256, created.catalog_data) == own
+
+
+def test_tampered_stored_hash_is_found(catalog):
+    game = Game.from_log("g", game_log.read(GAMES[0]))
+    game.hashes[4] = "0" * 64
+    assert game.first_mismatch() == 5
