@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -29,13 +29,14 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import RecordConflictError
 
 from coimbra_events.catalog import Catalog, standin_catalog
-from coimbra_events.events import GameEvent
+from coimbra_events.events import Corrected, GameEvent, RuleOverridden
 from coimbra_events.game import NAMESPACE, Game, project
 from coimbra_events.log import GameLog, read
 from coimbra_events.notation import is_name
 from coimbra_events.rules import core as rules
 from coimbra_events.state import TABLE
 
+T = TypeVar("T")
 IN_PROGRESS, OVER = "in progress", "over"
 ATTEMPTS = 5
 """How often a save is rebuilt and retried when another process wrote first."""
@@ -56,6 +57,14 @@ class BadGameName(ValueError):
 
 class BadPlayers(ValueError):
     """Players that cannot start a game (count, repeated names, names the notation cannot write)."""
+
+
+class BadFork(ValueError):
+    """A fork point or a rolls policy that cannot be used."""
+
+
+class TableInputNeeded(ValueError):
+    """The table's outcome must be typed by hand (or nothing is due from the table)."""
 
 
 class StoreConflict(RuntimeError):
@@ -276,13 +285,11 @@ class GameStore(Application):
     def record(self, name: str, *events: GameEvent) -> Game:
         """Add events to a stored game, all or none; ``RuleViolation`` for the first illegal one."""
 
-        def build(index: GamesIndex | None) -> Game:
-            game = self.get(name)
+        def add(game: Game) -> None:
             for event in events:
                 game.record(event)
-            return game
 
-        return self._commit(build, with_index=False)
+        return self.update(name, add)[0]
 
     def import_log(
         self, log: GameLog, name: str | None = None, catalog: Catalog | None = None, source: str = "<log>"
@@ -300,6 +307,90 @@ class GameStore(Application):
             return game
 
         return self._commit(build, with_index=True)
+
+    def update(self, name: str, change: Callable[[Game], T]) -> tuple[Game, T]:
+        """Apply ``change`` to a stored game and save what it triggered, all or nothing.
+
+        ``change`` runs again on a fresh copy if another writer saved first.
+        """
+        outcome: list[T] = []
+
+        def build(index: GamesIndex | None) -> Game:
+            game = self.get(name)
+            outcome[:] = [change(game)]
+            return game
+
+        game = self._commit(build, with_index=False)
+        return game, outcome[0]
+
+    def fork(self, name: str, at: int, new_name: str | None = None, rolls: str = "manual") -> Game:
+        """A new game sharing entries 1..``at`` of ``name``; its lineage goes into the index and its header.
+
+        ``rolls`` says where the fork's later table outcomes come from: the
+        parent's where they still fit (``parent``), typed by hand (``manual``) or
+        drawn from a seed (``seed:S``). ``BadFork`` for a point that is not a
+        whole entry of the parent's record.
+        """
+        parse_rolls(rolls)
+
+        def build(index: GamesIndex) -> Game:
+            parent = self.get(name)
+            if not 0 <= at <= len(parent.events):
+                raise BadFork(f"--at {at}: {name} has entries 0 to {len(parent.events)}")
+            if at and type(parent.events[at - 1]) in (Corrected, RuleOverridden):
+                raise BadFork(f"entry {at} introduces entry {at + 1}; fork at {at + 1} or {at - 1}")
+            meta = {**parent.header.meta, "parent": name, "forked_at": at, "rolls": rolls}
+            game = Game.start(self._name_for(index, new_name, parent.header.players), parent.catalog,
+                              parent.header.players, meta, parent.header.ruleset)
+            for event in parent.events[:at]:
+                game._trigger(event)
+            index.list_game(game, parent=name)
+            return game
+
+        return self._commit(build, with_index=True)
+
+    def roll(self, name: str) -> GameEvent:
+        """Draw the table's pending outcome the way the game's header says, and record it.
+
+        ``seed:S`` (or a game created with a seed) draws from ``Random("S:k")``,
+        k the number of entries so far, so a draw depends only on the seed and
+        the point of the game; ``parent`` reuses the parent's outcome of that
+        kind and turn when it is still legal. ``TableInputNeeded`` when the
+        outcome must be typed by hand.
+        """
+
+        def draw(game: Game) -> GameEvent:
+            due = game.pending
+            if due is None or due.actor != TABLE:
+                waiting = "the game is over" if due is None else f"{due.actor} must act"
+                raise TableInputNeeded(f"{name}: the table has nothing to roll or deal now ({waiting})")
+            event = self._drawn(game)
+            game.record(event)
+            return event
+
+        return self.update(name, draw)[1]
+
+    def _drawn(self, game: Game) -> GameEvent:
+        mode, seed = rolls_of(game)
+        space = rules.legal(game.state)
+        if mode == "seed":
+            return space.sample(random.Random(f"{seed}:{len(game.events)}"))
+        if mode == "parent":
+            reused = self._parent_outcome(game)
+            if reused is not None:
+                return reused
+            raise TableInputNeeded(f"{game.name}: the parent's {space.kind} no longer fits this line; enter it by hand")
+        raise TableInputNeeded(f"{game.name} takes table outcomes by hand: coimbra act {game.name} \"table: ...\" (coimbra legal shows the form)")
+
+    def _parent_outcome(self, game: Game) -> GameEvent | None:
+        """The parent's outcome of the same kind with the same ordinal, if it is legal here."""
+        kind = type_of_due(game)
+        ordinal = sum(1 for p in game.line.plays if type(p.event) is kind)
+        parent = self.get(str(game.header.meta["parent"]))
+        same = [p.event for p in parent.line.plays if type(p.event) is kind]
+        if ordinal < len(same) and rules.check(game.state, same[ordinal]) is None:
+            return same[ordinal]
+        return None
 
     # -- internals
 
@@ -347,6 +438,30 @@ def draw_setup(game: Game, rng: random.Random) -> None:
     """Record the table's random outcomes, drawn from ``rng``, until a player must decide."""
     while (due := game.pending) is not None and due.actor == TABLE:
         game.record(rules.legal(game.state).sample(rng))
+
+
+def parse_rolls(rolls: str) -> tuple[str, int | None]:
+    """``parent``, ``manual`` or ``seed:S``; ``BadFork`` otherwise."""
+    if rolls in ("parent", "manual"):
+        return rolls, None
+    word, _, seed = rolls.partition(":")
+    if word == "seed" and re.fullmatch(r"-?\d+", seed):
+        return "seed", int(seed)
+    raise BadFork(f"--rolls {rolls!r}: expected parent, manual or seed:S (S a whole number)")
+
+
+def rolls_of(game: Game) -> tuple[str, int | None]:
+    """Where a game's table outcomes come from: its fork policy, else its seed, else by hand."""
+    meta = game.header.meta
+    if "rolls" in meta:
+        return parse_rolls(str(meta["rolls"]))
+    seed = meta.get("seed")
+    return ("seed", seed) if type(seed) is int else ("manual", None)
+
+
+def type_of_due(game: Game) -> type[GameEvent]:
+    """The event type that answers the table's pending input."""
+    return rules.ACCEPTS[game.pending.kind][0]
 
 
 def check_players(players: Sequence[tuple[str, str]]) -> None:

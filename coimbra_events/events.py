@@ -304,3 +304,50 @@ def decode_event(type_name: str, actor: Any, payload: Any) -> GameEvent:
     if cls.RANDOM and actor != TABLE:
         raise PayloadError(f"{type_name} is a random outcome; its actor must be '{TABLE}', got {actor!r}")
     return cls.from_payload(actor, payload)
+
+
+# --- History: corrections, retractions, table-accepted rule breaks, notes -----------------------
+# These record what happened to the record itself. Nothing is ever deleted or rewritten: a
+# correction or an override introduces the game event that follows it in the log.
+
+
+@_event("Corrected")
+class Corrected(GameEvent):
+    """The next log entry replaces what entry SEQ said (SEQ itself stays in the log)."""
+
+    seq: int
+
+
+@_event("Retracted")
+class Retracted(GameEvent):
+    """Entry SEQ is withdrawn from the line of play (an undo when it is the latest)."""
+
+    seq: int
+
+
+@_event("RuleOverridden")
+class RuleOverridden(GameEvent):
+    """The next log entry breaks RULE, and the table accepted it anyway, for REASON."""
+
+    rule: str
+    reason: str
+
+
+@_event("Noted")
+class Noted(GameEvent):
+    """A comment on entry SEQ: what the table said, why a ruling was made."""
+
+    seq: int
+    text: str
+
+
+@_event("Bookmarked")
+class Bookmarked(GameEvent):
+    """Entry SEQ marked as a named place to jump to in a replay."""
+
+    seq: int
+    label: str
+
+
+HISTORY_TYPES: tuple[type[GameEvent], ...] = (Corrected, Retracted, RuleOverridden, Noted, Bookmarked)
+"""Events about the record rather than the game; ``coimbra_events.history`` resolves them."""

@@ -20,11 +20,22 @@ from eventsourcing.domain import Aggregate
 
 from coimbra_events import RULESET
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog
-from coimbra_events.events import GameEvent, decode_event
+from coimbra_events.events import (
+    HISTORY_TYPES,
+    Bookmarked,
+    Corrected,
+    GameEvent,
+    Noted,
+    Retracted,
+    RuleOverridden,
+    decode_event,
+)
+from coimbra_events.history import Line, Play, Replay, play_override, replay, resolve
 from coimbra_events.log import GameLog, event_hash, header_hash
 from coimbra_events.rules import core as rules
-from coimbra_events.state import Pending
+from coimbra_events.state import TABLE, GameState, Pending
 from coimbra_events.validation import Validation, validate
+from coimbra_events.violations import RuleViolation
 
 NAMESPACE = UUID("5b0f6c1e-3d1a-4a47-9a51-0c01b7a3c0d2")
 """Namespace of the ``uuid5`` ids of games (and of the store's index)."""
@@ -33,6 +44,10 @@ A = TypeVar("A", bound=Aggregate)
 
 _CATALOGS: dict[str, Catalog] = {}
 """Catalogs seen in this process, by content hash: a cache, never a source of truth."""
+
+
+class NothingToOverride(ValueError):
+    """An 'accepted rule break' that breaks no rule: it should be recorded as an ordinary decision."""
 
 
 class IllegalLog(ValueError):
@@ -102,9 +117,11 @@ class Game(Aggregate):
                 self.catalog_id, self.catalog_sha256, tuple((str(n), str(c)) for n, c in self.players),
                 (), self.ruleset, dict(self.meta),
             )
-            game.state = rules.initial_state(game.catalog, game.header.players)
+            game.initial = rules.initial_state(game.catalog, game.header.players)
             game.events = []
             game.hashes = []
+            game.plain = True  # no history entries yet: the record is the line of play
+            game.forget_replay(game.initial)
 
     class Recorded(Aggregate.Event):
         """One log event, as the log writes it: type, actor, JSON payload and chain hash.
@@ -120,13 +137,44 @@ class Game(Aggregate):
 
         def apply(self, game: Game) -> None:
             event = decode_event(self.type, self.actor, self.payload)
-            game.state = rules.apply(game.state, event)
             game.events.append(event)
             game.hashes.append(self.hash)
+            game.plain = game.plain and type(event) not in HISTORY_TYPES
+            # A plain record folds on (the event was checked when recorded); once history
+            # entries exist, the line of play is resolved again when next read.
+            game.forget_replay(rules.apply(game._state, event) if game.plain else None)
 
     # Attributes set by ``Created.apply`` (not annotated on the class: eventsourcing would turn
     # annotations into ``__init__`` parameters): ``name``, ``catalog``, ``header`` (a ``GameLog``
-    # without events), ``state`` (``GameState``), ``events`` (domain events) and ``hashes`` (chain).
+    # without events), ``initial`` (the state before any event), ``events`` (every log entry,
+    # history entries included) and ``hashes`` (chain).
+
+    def forget_replay(self, state: GameState | None) -> None:
+        """Drop the cached line of play; ``state`` is the new state when it is known without a replay."""
+        self._state = state
+        self._replay: Replay | None = None
+        self._line: Line | None = None
+
+    @property
+    def line(self) -> Line:
+        """The line of play: the game events in force once corrections and overrides are read."""
+        if self._line is None:
+            self._line = resolve(self.events)
+        return self._line
+
+    @property
+    def replay(self) -> Replay:
+        """The line folded through the rules; plays a correction made illegal are skipped and listed."""
+        if self._replay is None:
+            self._replay = replay(self.initial, self.line, stop_at_violation=False)
+        return self._replay
+
+    @property
+    def state(self) -> GameState:
+        """The table now."""
+        if self._state is None:
+            self._state = self.replay.state
+        return self._state
 
     @staticmethod
     def create_id(name: str) -> UUID:
@@ -192,6 +240,63 @@ class Game(Aggregate):
             raise violation
         self._trigger(event)
 
+    # -- the record's own history: nothing is deleted, every change is an entry of its own
+
+    def _play_index(self, seq: int) -> int:
+        k = self.line.index_of(seq)
+        if k is None:
+            raise RuleViolation("HISTORY.target", f"entry {seq} is not a game event in the line of play",
+                                {"entry": seq, "plays": len(self.line.plays)})
+        return k
+
+    def state_before(self, seq: int) -> GameState:
+        """The table just before the play first recorded as entry ``seq``."""
+        k = self._play_index(seq)
+        before = Line(self.line.plays[:k])
+        return replay(self.initial, before, stop_at_violation=False).state
+
+    def correct(self, seq: int, event: GameEvent, by: str = TABLE) -> tuple[tuple[Play, RuleViolation], ...]:
+        """Replace what entry ``seq`` said; returns the later plays that the change made illegal.
+
+        The replacement must be legal where the original stood (``RuleViolation``
+        otherwise, nothing triggered). Later plays are checked again: those that
+        no longer fit are skipped from the line of play and reported, never deleted.
+        """
+        violation = rules.check(self.state_before(seq), event)
+        if violation is not None:
+            raise violation
+        before = {p.seq for p, _ in self.replay.skipped}
+        self._trigger(Corrected(by, seq))
+        self._trigger(event)
+        return tuple((p, v) for p, v in self.replay.skipped if p.seq not in before)
+
+    def undo(self, by: str = TABLE) -> Play:
+        """Withdraw the latest play (a ``Retracted`` entry; the play stays in the log)."""
+        if not self.line.plays:
+            raise RuleViolation("HISTORY.target", "there is no play to undo", {"entries": len(self.events)})
+        last = self.line.plays[-1]
+        self._trigger(Retracted(by, last.seq))
+        return last
+
+    def accept(self, event: GameEvent, reason: str, by: str = TABLE) -> RuleViolation:
+        """Record a move the table accepted although it breaks a rule; returns the rule it breaks.
+
+        ``NothingToOverride`` if the move is legal (record it normally);
+        ``RuleViolation`` (``HISTORY.override``) if it cannot be laid out at all.
+        """
+        violation = rules.check(self.state, event)
+        if violation is None:
+            raise NothingToOverride(f"{event.TYPE} breaks no rule here; record it as an ordinary decision")
+        play_override(self.state, Play(len(self.events) + 2, len(self.events) + 2, event, (violation.rule, reason)))
+        self._trigger(RuleOverridden(by, violation.rule, reason))
+        self._trigger(event)
+        return violation
+
+    def note(self, seq: int, text: str, bookmark: bool = False, by: str = TABLE) -> None:
+        """Comment on a play, or mark it as a named place to jump to."""
+        self._play_index(seq)
+        self._trigger(Bookmarked(by, seq, text) if bookmark else Noted(by, seq, text))
+
     def _trigger(self, event: GameEvent) -> None:
         payload = event.payload()
         chained = event_hash(self.head, len(self.events) + 1, event.TYPE, event.actor, payload)
@@ -209,4 +314,4 @@ class Game(Aggregate):
         return None
 
 
-__all__ = ["Game", "IllegalLog", "project", "remember_catalog", "resolve_catalog", "NAMESPACE"]
+__all__ = ["Game", "IllegalLog", "NothingToOverride", "project", "remember_catalog", "resolve_catalog", "NAMESPACE"]

@@ -39,6 +39,7 @@ class Verb:
     event: type[GameEvent]
     usage: str
     example: str
+    free_text: bool = False  # the last field takes the rest of the line (notes, reasons)
 
     @property
     def random(self) -> bool:
@@ -68,15 +69,22 @@ VERBS: tuple[Verb, ...] = (
     Verb("rows", ev.CharacterRowsDealt, "rows CITY=CARD,CARD,... ...", "table: rows upper=c-II-01,c-II-02,c-II-03,c-II-04 central=... lower=..."),
     Verb("groups", ev.StartGroupsDealt, "groups CARD+CARD ...", "table: groups c-I-01+c-I-02 c-I-03+c-I-04"),
     Verb("roll", ev.DiceRolled, "roll DIE=VALUE ...", "table: roll gray-1=3 gray-2=5 ..."),
+    Verb("correct", ev.Corrected, "correct SEQ", "table: correct 12"),
+    Verb("retract", ev.Retracted, "retract SEQ", "table: retract 57"),
+    Verb("override", ev.RuleOverridden, "override RULE REASON...", "table: override C.cost the table allowed it", free_text=True),
+    Verb("note", ev.Noted, "note SEQ TEXT...", "Ana: note 12 dice knocked over, re-rolled", free_text=True),
+    Verb("bookmark", ev.Bookmarked, "bookmark SEQ LABEL...", "table: bookmark 40 the big castle turn", free_text=True),
 )
 """Every verb, decisions first; each event type has exactly one."""
 
 BY_WORD: dict[str, Verb] = {v.word: v for v in VERBS}
 BY_TYPE: dict[str, Verb] = {v.event.TYPE: v for v in VERBS}
 
-_DECISIONS = ", ".join(v.word for v in VERBS if not v.random)
+_HISTORY = frozenset(ev.HISTORY_TYPES)
+_DECISIONS = ", ".join(v.word for v in VERBS if not v.random and v.event not in _HISTORY)
 _OUTCOMES = ", ".join(v.word for v in VERBS if v.random)
-VERB_LIST = f"decisions: {_DECISIONS}; table outcomes: {_OUTCOMES}"
+_RECORD = ", ".join(v.word for v in VERBS if v.event in _HISTORY)
+VERB_LIST = f"decisions: {_DECISIONS}; table outcomes: {_OUTCOMES}; about the record: {_RECORD}"
 
 _TOKEN = re.compile(r"[^\s:,=+]+")
 """A value written as one word: no spaces and none of the notation's separators."""
@@ -106,7 +114,12 @@ def render(event: GameEvent) -> str:
         args = [f"{event.coins}c", f"{event.guards}g"]
     else:
         payload = event.payload()
-        args = [_render_field(kind, payload[name]) for name, kind in event.KINDS.items()]
+        fields = list(event.KINDS.items())
+        last = len(fields) - 1
+        args = [
+            _free_text(payload[name]) if verb.free_text and k == last else _render_field(kind, payload[name])
+            for k, (name, kind) in enumerate(fields)
+        ]
     actor = _checked(event.actor, _ITEM, "an actor")
     return " ".join([f"{actor}:", verb.word, *(a for a in args if a)])
 
@@ -114,6 +127,12 @@ def render(event: GameEvent) -> str:
 def _checked(value: str, pattern: re.Pattern[str], what: str) -> str:
     if not pattern.fullmatch(value):
         raise NotationError(f"{value!r} cannot be written as {what} in notation (no spaces, ':', ',', '=' or '+')")
+    return value
+
+
+def _free_text(value: str) -> str:
+    if "\n" in value or value != value.strip():
+        raise NotationError(f"{value!r} cannot be written in notation (one line, no leading or trailing spaces)")
     return value
 
 
@@ -173,6 +192,8 @@ def _split_actor(text: str) -> tuple[str | None, str]:
 
 
 def _actor_for(verb: Verb, actor: str | None, default_actor: str | None) -> str:
+    if verb.event in _HISTORY and actor is None and default_actor is None:
+        return TABLE
     if verb.random:
         if actor is not None and actor.lower() != TABLE:
             raise NotationError(f"'{verb.word}' is a table outcome; write '{TABLE}: {verb.usage}', not '{actor}: ...'")
@@ -190,7 +211,12 @@ def _payload(verb: Verb, args: str) -> dict[str, Any]:
     rest = args
     payload: dict[str, Any] = {}
     for k, (name, kind) in enumerate(kinds):
-        if kind in ("str", "int"):
+        if verb.free_text and k == len(kinds) - 1:
+            if not rest.strip():
+                raise NotationError(f"missing {name.upper()}")
+            payload[name] = rest.strip()
+            rest = ""
+        elif kind in ("str", "int"):
             parts = rest.split(None, 1)
             if not parts:
                 raise NotationError(f"missing {name.upper()}")

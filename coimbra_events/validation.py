@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog
+from coimbra_events.history import is_plain, replay, resolve
 from coimbra_events.log import GameLog, LogError, LogProblem
 from coimbra_events.rules.core import check, initial_state, apply
 from coimbra_events.state import GameState
@@ -13,27 +14,30 @@ from coimbra_events.violations import RuleViolation
 
 @dataclass(frozen=True)
 class Validation:
-    """The result of folding a log: the state after the last legal event, and the first violation."""
+    """The result of folding a log: the state after the last legal event, and the first violation.
+
+    ``legal_events`` counts the plays folded before the violation;
+    ``violation_seq`` is the log entry that breaks a rule (for a log with
+    corrections, the entry whose content is in force). ``overrides`` lists the
+    table-accepted rule breaks: (entry, rule, reason).
+    """
 
     log: GameLog
     state: GameState
     legal_events: int
     violation: RuleViolation | None = None
+    violation_seq: int | None = None
+    overrides: tuple[tuple[int, str, str], ...] = ()
 
     @property
     def valid(self) -> bool:
         return self.violation is None
 
-    @property
-    def violation_seq(self) -> int | None:
-        """Sequence number of the first illegal event."""
-        return None if self.violation is None else self.legal_events + 1
-
     def to_json(self) -> dict:
         """``{"valid", "events", "violation": {"seq", "rule", "message", ...}}``."""
         v = None
         if self.violation is not None:
-            v = {"seq": self.violation_seq, "type": self.log.events[self.legal_events].TYPE, **self.violation.to_json()}
+            v = {"seq": self.violation_seq, "type": self.log.events[self.violation_seq - 1].TYPE, **self.violation.to_json()}
         return {
             "valid": self.valid,
             "events": len(self.log.events),
@@ -42,6 +46,7 @@ class Validation:
             "round": self.state.round,
             "phase": self.state.phase,
             "violation": v,
+            "overrides": [{"seq": seq, "rule": rule, "reason": reason} for seq, rule, reason in self.overrides],
         }
 
 
@@ -68,12 +73,28 @@ def start_state(log: GameLog, catalog: Catalog, source: str = "<log>") -> GameSt
 
 
 def validate(log: GameLog, catalog: Catalog | None = None, source: str = "<log>") -> Validation:
-    """Fold the log's events through the rules until the end or the first illegal event."""
+    """Fold the log's line of play through the rules until the end or the first illegal event."""
     catalog = catalog_for(log, catalog, source)
     state = start_state(log, catalog, source)
+    if not is_plain(log.events):
+        return _validate_line(log, state)
     for n, event in enumerate(log.events):
         violation = check(state, event)
         if violation is not None:
-            return Validation(log, state, n, violation)
+            return Validation(log, state, n, violation, n + 1)
         state = apply(state, event)
     return Validation(log, state, len(log.events))
+
+
+def _validate_line(log: GameLog, state: GameState) -> Validation:
+    """A log with corrections, retractions or overrides: resolve its line of play, then fold it."""
+    line = resolve(log.events)
+    result = replay(state, line, stop_at_violation=True)
+    overrides = tuple((p.seq, p.override[0], p.override[1]) for p, _ in result.overrides if p.override)
+    if line.problem is not None and result.first_violation is None:
+        seq, violation = line.problem
+        return Validation(log, result.state, result.applied, violation, seq, overrides)
+    if result.first_violation is not None:
+        play, violation = result.first_violation
+        return Validation(log, result.state, result.applied, violation, play.source, overrides)
+    return Validation(log, result.state, result.applied, None, None, overrides)

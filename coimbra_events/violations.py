@@ -51,6 +51,9 @@ RULES: Mapping[str, Rule] = {
         Rule("E.exchange", "Exchanging needs a card that allows it and enough coins or guards to pay.", "003 Phase E bonuses"),
         Rule("F.voyage", "Investment goes into one of the voyage cards on the board.", "003 Phase F"),
         Rule("F.once", "A player invests in each voyage at most once.", "003 Phase F; GAPS 9"),
+        Rule("HISTORY.target", "A correction, retraction, note or bookmark names an earlier game event that is still in the line of play.", "project: nothing recorded is lost (README)"),
+        Rule("HISTORY.pair", "A correction or a table-accepted rule break is followed by the game event it introduces.", "project: nothing recorded is lost (README)"),
+        Rule("HISTORY.override", "A table-accepted rule break names the rule the event breaks, and the event must still be playable on the table.", "project: nothing recorded is lost (README)"),
         Rule("F.cost", "A voyage costs the amount of its space (less the 3-crown tile's discount) in the space's resource; you can never spend what you do not have.", "003 Phase F; 003 Limits"),
     )
 }

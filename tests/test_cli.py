@@ -140,5 +140,6 @@ def test_rules_lists_every_rule_id():
 def test_every_rule_id_is_checked_somewhere_in_the_engine():
     from coimbra_events.violations import RULES
 
-    engine = "".join(p.read_text() for p in (FIXTURES.parent / "coimbra_events" / "rules").glob("*.py"))
+    domain = FIXTURES.parent / "coimbra_events"
+    engine = "".join(p.read_text() for p in domain.rglob("*.py") if p.name != "violations.py")
     assert [r for r in RULES if f'"{r}"' not in engine] == []

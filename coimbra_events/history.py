@@ -1,0 +1,183 @@
+"""The line of play a record describes, once corrections, retractions and overrides are read.
+
+A log is append-only: a mistake is fixed by a ``Corrected`` entry (followed by
+the replacement event), an undo by a ``Retracted`` entry, a move the table
+accepted against the rules by a ``RuleOverridden`` entry (followed by that
+move), a comment by ``Noted`` / ``Bookmarked``. ``resolve`` turns the entries
+into the *line of play*: the game events in force, in order, each with the log
+entry that recorded it. ``replay`` folds a line through the rules core, either
+stopping at the first illegal event (what ``validate`` reports) or skipping
+illegal events and listing them (what a game shows after a correction made
+later events illegal; nothing is dropped from the record).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from coimbra_events.events import (
+    HISTORY_TYPES,
+    Bookmarked,
+    Corrected,
+    GameEvent,
+    Noted,
+    Retracted,
+    RuleOverridden,
+)
+from coimbra_events.rules.core import apply, check
+from coimbra_events.state import GameState
+from coimbra_events.violations import RuleViolation
+
+_HISTORY = frozenset(HISTORY_TYPES)
+
+
+@dataclass(frozen=True)
+class Play:
+    """A game event in force: where it stands in the line and which log entry says it.
+
+    ``seq`` is the entry that first recorded this move (what corrections and
+    notes refer to); ``source`` is the entry whose content is in force (the
+    replacement's entry after a correction). ``override`` is the (rule, reason)
+    the table accepted, if any.
+    """
+
+    seq: int
+    source: int
+    event: GameEvent
+    override: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class Line:
+    """The line of play of a record, with the notes and bookmarks on it."""
+
+    plays: tuple[Play, ...]
+    notes: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    bookmarks: Mapping[int, str] = field(default_factory=dict)
+    corrections: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    problem: tuple[int, RuleViolation] | None = None
+
+    def index_of(self, seq: int) -> int | None:
+        """Position in the line of the play first recorded as entry ``seq``."""
+        for k, play in enumerate(self.plays):
+            if play.seq == seq:
+                return k
+        return None
+
+
+def is_plain(events: Sequence[GameEvent]) -> bool:
+    """Whether a record has no history entries (its line of play is the record itself)."""
+    return not any(type(e) in _HISTORY for e in events)
+
+
+def resolve(events: Sequence[GameEvent]) -> Line:
+    """The line of play of a record; ``problem`` is the first entry that names nothing valid."""
+    plays: list[Play] = []
+    notes: dict[int, list[str]] = {}
+    bookmarks: dict[int, str] = {}
+    corrections: dict[int, list[int]] = {}
+    introduced: GameEvent | None = None  # the Corrected / RuleOverridden waiting for its event
+
+    def fail(seq: int, rule: str, reason: str, **facts: object) -> Line:
+        return Line(tuple(plays), _frozen(notes), dict(bookmarks), _frozen(corrections), (seq, RuleViolation(rule, reason, facts)))
+
+    def target(entry: int) -> int | None:
+        return next((k for k, p in enumerate(plays) if p.seq == entry), None)
+
+    for seq, event in enumerate(events, 1):
+        kind = type(event)
+        if introduced is not None and kind in _HISTORY:
+            return fail(seq, "HISTORY.pair", f"entry {seq - 1} ({introduced.TYPE}) must be followed by the game event it introduces",
+                        entry=seq - 1, found=event.TYPE)
+        if kind is Corrected or kind is RuleOverridden:
+            if kind is Corrected and target(event.seq) is None:
+                return fail(seq, "HISTORY.target", f"entry {event.seq} is not a game event in the line of play", entry=event.seq)
+            introduced = event
+        elif kind is Retracted or kind is Noted or kind is Bookmarked:
+            k = target(event.seq)
+            if k is None:
+                return fail(seq, "HISTORY.target", f"entry {event.seq} is not a game event in the line of play", entry=event.seq)
+            if kind is Retracted:
+                del plays[k]
+            elif kind is Noted:
+                notes.setdefault(event.seq, []).append(event.text)
+            else:
+                bookmarks[event.seq] = event.label
+        elif type(introduced) is Corrected:
+            k = target(introduced.seq)
+            plays[k] = Play(plays[k].seq, seq, event)
+            corrections.setdefault(introduced.seq, []).append(seq)
+            introduced = None
+        elif type(introduced) is RuleOverridden:
+            plays.append(Play(seq, seq, event, (introduced.rule, introduced.reason)))
+            introduced = None
+        else:
+            plays.append(Play(seq, seq, event))
+    if introduced is not None:
+        return fail(len(events), "HISTORY.pair", f"entry {len(events)} ({introduced.TYPE}) is not followed by the game event it introduces",
+                    entry=len(events))
+    return Line(tuple(plays), _frozen(notes), dict(bookmarks), _frozen(corrections))
+
+
+def _frozen(d: dict[int, list]) -> dict[int, tuple]:
+    return {k: tuple(v) for k, v in d.items()}
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A line folded through the rules: the state reached, and what did not fold cleanly."""
+
+    state: GameState
+    applied: int
+    skipped: tuple[tuple[Play, RuleViolation], ...] = ()
+    overrides: tuple[tuple[Play, RuleViolation | None], ...] = ()
+
+    @property
+    def first_violation(self) -> tuple[Play, RuleViolation] | None:
+        return self.skipped[0] if self.skipped else None
+
+
+def play_override(state: GameState, play: Play) -> tuple[GameState, RuleViolation | None]:
+    """Apply a table-accepted move without its rule check; the violation it was accepted against.
+
+    A move the rules core cannot even lay out (it names a die, card or space not
+    on the table) raises ``RuleViolation`` (``HISTORY.override``).
+    """
+    violation = check(state, play.event)
+    if violation is not None and violation.rule in ("TURN.actor", "TURN.kind", "GAME.over"):
+        raise RuleViolation("HISTORY.override", f"{play.event.TYPE} cannot be played now even as an accepted rule break: {violation.reason}",
+                            {"entry": play.seq, "rule": violation.rule})
+    try:
+        return apply(state, play.event), violation
+    except (KeyError, ValueError, IndexError, TypeError) as exc:
+        raise RuleViolation("HISTORY.override", f"{play.event.TYPE} names something not on the table ({exc}); it cannot be played even as an accepted rule break",
+                            {"entry": play.seq}) from None
+
+
+def replay(state: GameState, line: Line, stop_at_violation: bool) -> Replay:
+    """Fold a line of play from ``state``: stop at the first illegal play, or skip and list them."""
+    skipped: list[tuple[Play, RuleViolation]] = []
+    overrides: list[tuple[Play, RuleViolation | None]] = []
+    applied = 0
+    for play in line.plays:
+        if play.override is not None:
+            try:
+                state, violation = play_override(state, play)
+            except RuleViolation as v:
+                skipped.append((play, v))
+                if stop_at_violation:
+                    break
+                continue
+            overrides.append((play, violation))
+            applied += 1
+            continue
+        violation = check(state, play.event)
+        if violation is not None:
+            skipped.append((play, violation))
+            if stop_at_violation:
+                break
+            continue
+        state = apply(state, play.event)
+        applied += 1
+    return Replay(state, applied, tuple(skipped), tuple(overrides))
