@@ -1,4 +1,4 @@
-"""Commands on log files: simulate, validate, score, and the rules they check."""
+"""Commands on logs and games: simulate, validate, score, and the rules they check."""
 
 from __future__ import annotations
 
@@ -8,10 +8,23 @@ from typing import Callable, Optional
 
 import typer
 
-from cli.common import CatalogOption, JsonOption, catalog_option, console, print_json, validated
+from cli.common import (
+    CatalogOption,
+    DbOption,
+    GameArgument,
+    JsonOption,
+    catalog_option,
+    console,
+    opened,
+    print_json,
+    store_errors,
+    validated,
+)
 from cli.exits import RULE_VIOLATION, fail
 from cli.views import rules_table, score_details, score_table, validation_panel
 from coimbra_events import log as game_log
+from coimbra_events.application import log_file
+from coimbra_events.validation import Validation, validate
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.violations import RULES
@@ -54,46 +67,57 @@ def simulate_command(
     console.print(f"wrote {output}: {len(log.events)} events, {players} players, seed {seed}")
 
 
+def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> Validation:
+    """A log file or a stored game (as its exported log), folded through the rules."""
+    path = log_file(game_ref)
+    if path is not None:
+        return validated(path, catalog_file)
+    with opened(db) as store, store_errors():
+        return validate(store.export(game_ref), catalog_option(catalog_file), game_ref)
+
+
 @command("validate")
 def validate_command(
-    file: Path = typer.Argument(..., help="A JSON game log."),
+    game_ref: str = GameArgument,
     catalog_file: Optional[Path] = CatalogOption,
+    db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Fold a log through the rules and say whether every event is legal.
+    """Fold a log (or a stored game) through the rules and say whether every event is legal.
 
     Exit 0 if all events are legal; 1 at the first illegal event, naming its
     sequence number, rule id and reason; 2 if the log cannot be read.
 
     Example: [bold]coimbra validate fixtures/games/standin-3p-seed2.json --json[/]
     """
-    result = validated(file, catalog_file)
+    result = _validated_ref(game_ref, db, catalog_file)
     report = result.to_json()
     if as_json:
         print_json(report)
     else:
-        console.print(validation_panel(str(file), report))
+        console.print(validation_panel(game_ref, report))
     if not result.valid:
         raise typer.Exit(RULE_VIOLATION)
 
 
 @command("score")
 def score_command(
-    file: Path = typer.Argument(..., help="A JSON game log (finished or not)."),
+    game_ref: str = GameArgument,
     catalog_file: Optional[Path] = CatalogOption,
     details: bool = typer.Option(False, "--details", "-d", help="Also list every source of points."),
+    db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Final scores (or provisional ones for a game in progress), by source of points.
 
-    A log with an illegal event is refused (exit 1): scores are only given for legal play.
+    A game with an illegal event is refused (exit 1): scores are only given for legal play.
 
     Example: [bold]coimbra score fixtures/games/standin-4p-seed3.json --details[/]
     """
-    result = validated(file, catalog_file)
+    result = _validated_ref(game_ref, db, catalog_file)
     if not result.valid:
         v = result.violation
-        fail(f"{file}: event {result.violation_seq} breaks rule {v.rule}: {v.reason}", RULE_VIOLATION)
+        fail(f"{game_ref}: event {result.violation_seq} breaks rule {v.rule}: {v.reason}", RULE_VIOLATION)
     report = score_report(result.state)
     if as_json:
         print_json(report)

@@ -185,9 +185,15 @@ def store_env(
 
 
 def log_file(ref: str) -> Path | None:
-    """A GAME argument naming an existing file is a JSON log; anything else names a stored game."""
+    """The JSON log a GAME argument names, or ``None`` for a stored game's name.
+
+    An existing file, or anything shaped like a path (a folder separator, a
+    ``.json`` ending), is a log, so a mistyped path says "cannot read file"
+    rather than "no such game".
+    """
     path = Path(ref)
-    return path if path.is_file() else None
+    looks_like_path = "/" in ref or os.sep in ref or ref.lower().endswith(".json")
+    return path if path.is_file() or looks_like_path else None
 
 
 def game_from_file(path: Path, catalog: Catalog | None = None) -> Game:
@@ -212,7 +218,7 @@ class GameStore(Application):
     def __init__(
         self, db: str | os.PathLike[str] | None = None, *, in_memory: bool = False, env: Mapping[str, str] | None = None
     ) -> None:
-        settings = {**store_env(db, in_memory=in_memory), **(env or {})}
+        settings = {**store_env(db, in_memory=in_memory, environ={**os.environ, **(env or {})}), **(env or {})}
         # Set the prefixed keys too, so a stray COIMBRA_SQLITE_DBNAME cannot override --db.
         settings.update({f"{self.name.upper()}_{k}": v for k, v in list(settings.items())})
         self.location = settings.get("SQLITE_DBNAME") or ("memory" if in_memory else settings.get("PERSISTENCE_MODULE", "environment"))
