@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich import box
+from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.table import Table
@@ -48,11 +50,15 @@ def city_table(view: dict[str, Any]) -> Table:
 
 
 def players_table(view: dict[str, Any]) -> Table:
-    """Player boards: flag, resources, tracks (gray·orange·purple·green), pilgrim, cards, discs."""
-    table = Table(title="Players", expand=True)
-    for col in ("flag", "player", "coins", "guards", "points", "tracks g·o·p·g", "pilgrim", "cards", "monasteries",
-                "voyages", "dice"):
-        table.add_column(col, justify="right" if col in ("flag", "coins", "guards", "points") else "left", no_wrap=True)
+    """Player boards: flag, resources, tracks (gray·orange·purple·green), pilgrim, cards, discs.
+
+    Short headings and no padding at the edges, so the whole board fits 80 columns.
+    """
+    table = Table(title="Players", box=box.SIMPLE_HEAD, padding=0, pad_edge=False,
+                  caption="tracks: gray·orange·purple·green; mon.: monasteries marked; voy.: voyages", caption_justify="left")
+    for col in ("flag", "player", "coins", "guards", "points", "tracks", "pilgrim", "cards", "mon.", "voy.", "dice on shutter"):
+        table.add_column(col, justify="right" if col in ("flag", "coins", "guards", "points") else "left",
+                         no_wrap=col != "dice on shutter")
     for p in sorted(view["players"], key=lambda p: p["flag"] or 9):
         tracks = "·".join(str(v) for v in p["influence"].values())
         table.add_row(
@@ -83,14 +89,89 @@ def status_line(view: dict[str, Any]) -> Text:
     return text
 
 
-def board_panel(view: dict[str, Any], title: str = "") -> RenderableType:
-    """The whole board as one renderable."""
+def favor_tiles_table(view: dict[str, Any]) -> Table:
+    """Every favor tile of the catalog: crowns, and where it is (beside the castle, or who holds it)."""
+    beside = {t["id"] for t in view["favor_tiles"]}
+    held: dict[str, list[str]] = {}
+    for p in view["players"]:
+        for tile in p["favor_tiles"]:
+            held.setdefault(tile, []).append(p["name"])
+    table = Table(title="Favor tiles")
+    for col in ("tile", "crowns", "where"):
+        table.add_column(col)
+    for tile, facts in view["legend"]["favor_tiles"].items():
+        where = ", ".join(held.get(tile, [])) or ("castle" if tile in beside else "-")
+        table.add_row(f"{tile} {facts['name']}", str(facts["crowns"]), where)
+    return table
+
+
+def scoring_tiles_table(view: dict[str, Any]) -> Table:
+    """The influence scoring tile above each track, with its points by rank for this player count."""
+    table = Table(title="Scoring tiles")
+    for col in ("track", "tile", "points by rank"):
+        table.add_column(col)
+    for track, tile in view["scoring_tiles"].items():
+        facts = view["legend"]["scoring_tiles"].get(tile, {"name": "", "points": []})
+        table.add_row(track, f"{tile} {facts['name']}", "/".join(str(p) for p in facts["points"]) or "-")
+    return table
+
+
+def map_table(view: dict[str, Any]) -> Table:
+    """The pilgrim map: each monastery on its space, who marked it, and pilgrims standing there or elsewhere."""
+    pilgrims: dict[str, list[str]] = {}
+    for p in view["players"]:
+        if p["pilgrim"]:
+            pilgrims.setdefault(p["pilgrim"], []).append(p["name"])
+    table = Table(title="Map: monasteries and pilgrims")
+    for col in ("space", "monastery", "marked by", "pilgrims"):
+        table.add_column(col)
+    for m in view["monasteries"]:
+        table.add_row(m["space"], f"{m['id']} {m['name']}", ", ".join(m["marked_by"]) or "-",
+                      ", ".join(pilgrims.pop(m["space"], [])) or "")
+    for space, names in sorted(pilgrims.items()):
+        table.add_row(space, "-", "", ", ".join(names))
+    return table
+
+
+def start_groups_table(view: dict[str, Any]) -> Table:
+    """The start card groups laid out at setup, and who took each."""
+    names = view["legend"]["cards"]
+    table = Table(title="Start groups")
+    for col in ("group", "cards", "taken by"):
+        table.add_column(col)
+    for g in view["start_groups"]:
+        cards = "\n".join(f"{c} {names.get(c, '')}".rstrip() for c in g["cards"])
+        table.add_row(str(g["group"]), cards, g["taken_by"] or "-")
+    return table
+
+
+def event_line(event: dict[str, Any]) -> Text:
+    """The event that led to this table, in notation and in words (``seq`` 0: before the first event)."""
+    if not event["seq"]:
+        return Text.assemble(("before the first event", "bold"), f" ({event['of']} events in all)")
+    return Text.assemble(
+        (f"event {event['seq']} of {event['of']}: ", "bold"), (event["notation"], "bold"), f" · {event['about']}"
+    )
+
+
+def board_panel(view: dict[str, Any], title: str = "", event: dict[str, Any] | None = None) -> RenderableType:
+    """The whole board as one renderable, with the event that led to it on top when given.
+
+    ``event`` is ``{"seq", "of", "notation", "about"}`` (``seq`` 0: before
+    the first event). Start groups are shown while they matter: until the
+    first round begins.
+    """
     dice_area = _dice_row([{**d, "owner": d["die"]} for d in view["dice_area"]])
-    parts: list[RenderableType] = [
+    parts: list[RenderableType] = [event_line(event)] if event is not None else []
+    parts += [
         status_line(view),
         Text.assemble(("dice area: ", "bold"), dice_area),
         city_table(view),
         players_table(view),
-        voyages_table(view),
     ]
+    if view["phase"] in ("setup", "start") and view["start_groups"]:
+        parts.append(start_groups_table(view))
+    parts.append(Columns([voyages_table(view), favor_tiles_table(view), scoring_tiles_table(view)]))
+    if view["monasteries"]:
+        parts.append(map_table(view))
     return Panel(Group(*parts), title=title or "Board")

@@ -7,7 +7,7 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, NoReturn, Optional
+from typing import Any, Callable, Iterator, NoReturn, Optional
 
 import orjson
 import typer
@@ -35,6 +35,20 @@ from coimbra_events.validation import Validation, validate
 from coimbra_events.violations import RuleViolation
 
 console = Console(highlight=False)
+
+
+class Commands(dict):
+    """The commands of one module, by name; ``cli.app`` registers each module's on the app.
+
+    Use as a decorator: ``COMMANDS = Commands()`` then ``@COMMANDS("show")``.
+    """
+
+    def __call__(self, name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+        def collect(fn: Callable[..., None]) -> Callable[..., None]:
+            self[name] = fn
+            return fn
+
+        return collect
 
 CatalogOption = typer.Option(None, "--catalog", help="Catalog JSON file to use instead of the shipped one the log names.")
 JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables.")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
 import typer
 
 from cli.common import (
+    Commands,
     CatalogOption,
     DbOption,
     GameArgument,
@@ -31,20 +32,10 @@ from coimbra_events.violations import RULES
 from projections.scores import score_report
 
 
-COMMANDS: dict[str, Callable[..., None]] = {}
+COMMANDS = Commands()
 
 
-def command(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """Collect a command under its name; ``cli.app`` registers them on the app."""
-
-    def collect(fn: Callable[..., None]) -> Callable[..., None]:
-        COMMANDS[name] = fn
-        return fn
-
-    return collect
-
-
-@command("simulate")
+@COMMANDS("simulate")
 def simulate_command(
     players: int = typer.Option(..., "--players", "-p", min=2, max=4, help="Number of players, 2 to 4."),
     seed: int = typer.Option(..., "--seed", "-s", help="Seed for the table's rolls and draws and the bots' choices."),
@@ -76,7 +67,7 @@ def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Pat
         return validate(store.export(game_ref), catalog_option(catalog_file), game_ref)
 
 
-@command("validate")
+@COMMANDS("validate")
 def validate_command(
     game_ref: str = GameArgument,
     catalog_file: Optional[Path] = CatalogOption,
@@ -100,7 +91,7 @@ def validate_command(
         raise typer.Exit(RULE_VIOLATION)
 
 
-@command("score")
+@COMMANDS("score")
 def score_command(
     game_ref: str = GameArgument,
     catalog_file: Optional[Path] = CatalogOption,
@@ -127,7 +118,7 @@ def score_command(
         console.print(score_details(report))
 
 
-@command("rules")
+@COMMANDS("rules")
 def rules_command(as_json: bool = JsonOption) -> None:
     """List every rule the engine checks: its stable id, statement and source.
 

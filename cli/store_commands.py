@@ -6,13 +6,14 @@ import dataclasses
 import random
 import sys
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
 from cli.common import (
+    Commands,
     CatalogOption,
     DbOption,
     GameArgument,
@@ -40,20 +41,10 @@ from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.violations import RuleViolation
 
 
-COMMANDS: dict[str, Callable[..., None]] = {}
+COMMANDS = Commands()
 
 
-def command(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """Collect a command under its name; ``cli.app`` registers them on the app."""
-
-    def collect(fn: Callable[..., None]) -> Callable[..., None]:
-        COMMANDS[name] = fn
-        return fn
-
-    return collect
-
-
-@command("new")
+@COMMANDS("new")
 def new_command(
     players: str = typer.Option(..., "--players", "-p", help='Players and colours: "Ana:red,Bruno:blue" (2 to 4).'),
     seed: Optional[int] = typer.Option(
@@ -84,7 +75,7 @@ def new_command(
     err_console.print(f"new game {game.name} in {store.location}: {drawn}next: {due(game)}", style="dim")
 
 
-@command("act")
+@COMMANDS("act")
 def act_command(
     game_ref: str = GameArgument,
     decisions: list[str] = typer.Argument(
@@ -131,7 +122,7 @@ def act_command(
     console.print(f"next: {escape(due(game))}", soft_wrap=True)
 
 
-@command("legal")
+@COMMANDS("legal")
 def legal_command(
     game_ref: str = GameArgument,
     catalog_file: Optional[Path] = CatalogOption,
@@ -171,7 +162,7 @@ def legal_command(
         console.print(table)
 
 
-@command("import")
+@COMMANDS("import")
 def import_command(
     file: Path = typer.Argument(..., help="A JSON game log."),
     name: Optional[str] = typer.Option(None, "--name", help="The game's name (default: from the players)."),
@@ -202,7 +193,7 @@ def import_command(
     err_console.print(f"imported {len(game.events)} events from {file} into {store.location}; {due(game)}", style="dim")
 
 
-@command("export")
+@COMMANDS("export")
 def export_command(
     game_ref: str = GameArgument,
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the log here instead of standard output."),
@@ -228,7 +219,7 @@ def export_command(
     err_console.print(f"wrote {output}: {len(log.events)} events", style="dim")
 
 
-@command("games")
+@COMMANDS("games")
 def games_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> None:
     """List the stored games: name, players, status, when created, seed, parent.
 
@@ -260,7 +251,7 @@ def games_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> 
     console.print(table)
 
 
-@command("verify")
+@COMMANDS("verify")
 def verify_command(game_ref: str = GameArgument, db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> None:
     """Check the hash chain of a log file or a stored game; name the first event that does not match.
 

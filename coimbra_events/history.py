@@ -181,3 +181,27 @@ def replay(state: GameState, line: Line, stop_at_violation: bool) -> Replay:
         state = apply(state, play.event)
         applied += 1
     return Replay(state, applied, tuple(skipped), tuple(overrides))
+
+
+def states_per_entry(initial: GameState, events: Sequence[GameEvent]) -> tuple[GameState, ...]:
+    """The table after each entry of a record (index 0: before the first), for stepping through it.
+
+    Plain entries fold on (an illegal one is skipped, as in ``replay``); where a
+    history entry changes the line of play, the line is resolved and replayed
+    again, so the cost is one fold plus one per correction, retraction or
+    override, never one per step. Notes and bookmarks leave the table as it was.
+    """
+    states = [initial]
+    state = initial
+    introducing = False
+    for k, event in enumerate(events, 1):
+        kind = type(event)
+        if kind is Corrected or kind is RuleOverridden:
+            introducing = True
+        elif introducing or kind is Retracted:
+            introducing = False
+            state = replay(initial, resolve(events[:k]), stop_at_violation=False).state
+        elif kind not in _HISTORY and check(state, event) is None:
+            state = apply(state, event)
+        states.append(state)
+    return tuple(states)

@@ -118,4 +118,21 @@ def board_view(state: GameState) -> dict[str, Any]:
         "deck": deck_size(cat, state.dealt),
         "discard": len(state.discard),
         "players": [_player(state, pl, flags.get(i)) for i, pl in enumerate(state.players)],
+        "legend": _legend(state),
+    }
+
+
+def _legend(state: GameState) -> dict[str, Any]:
+    """Catalog facts that name the bare ids of the view (tiles held, scoring tiles, start cards).
+
+    Not a thing on the table: a lookup, so a view renders without the
+    catalog. It only depends on the catalog, the player count and the start
+    groups dealt, which is why ``projections.diff`` leaves it out.
+    """
+    cat = state.catalog
+    side = "4" if len(state.players) == 4 else "2-3"
+    return {
+        "favor_tiles": {t.id: {"name": t.name, "crowns": t.crowns} for t in cat.favor_tiles.values()},
+        "scoring_tiles": {t.id: {"name": t.name, "points": list(t.points.get(side, ()))} for t in cat.scoring_tiles.values()},
+        "cards": {c: cat.characters[c].name for group in state.start_groups for c in group},
     }

@@ -1,0 +1,230 @@
+"""Commands that change the record without losing anything: fork, correct, undo, accept, note, roll.
+
+A correction, an undo, a table-accepted rule break and a note are entries of
+their own in the log; the entries they refer to stay where they were.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Optional, TypeVar
+
+import typer
+from rich.markup import escape
+
+from cli.common import (
+    Commands,
+    CatalogOption,
+    DbOption,
+    GameArgument,
+    JsonOption,
+    console,
+    due,
+    due_json,
+    game_ref_opened,
+    notation,
+    opened,
+    print_json,
+    store_errors,
+    with_player_name,
+)
+from cli.exits import fail
+from coimbra_events import log as game_log
+from coimbra_events.application import BadFork, TableInputNeeded, log_file
+from coimbra_events.game import Game, NothingToOverride
+from coimbra_events.history import Play
+from coimbra_events.notation import parse
+from coimbra_events.violations import RuleViolation
+
+T = TypeVar("T")
+
+COMMANDS = Commands()
+
+
+def _changed(game_ref: str, db: Optional[Path], catalog_file: Optional[Path], change: Callable[[Game], T]) -> tuple[Game, T]:
+    """Apply a change to a stored game (one transaction) or to a log file (rewritten in place)."""
+    if log_file(game_ref) is None:
+        with opened(db) as store, store_errors("nothing stored"):
+            return store.update(game_ref, change)
+    with game_ref_opened(game_ref, db, catalog_file) as (game, _):
+        with store_errors("nothing stored"):
+            result = change(game)
+            game_log.write(game_ref, game.to_log())
+    return game, result
+
+
+def _decision(text: str, game: Game):
+    with store_errors("nothing stored"):
+        return with_player_name(parse(text, game.pending.actor if game.pending else None), game)
+
+
+def _play_json(play: Play, violation: RuleViolation) -> dict[str, Any]:
+    return {"seq": play.seq, "entry": play.source, "notation": notation(play.event), "rule": violation.rule,
+            "message": violation.reason}
+
+
+@COMMANDS("fork")
+def fork_command(
+    game_ref: str = GameArgument,
+    at: int = typer.Option(..., "--at", help="Share entries 1..N of the game (0: only its players)."),
+    name: Optional[str] = typer.Option(None, "--name", help="The fork's name (default: from the players)."),
+    rolls: str = typer.Option(
+        "parent", "--rolls", help="Later table outcomes: 'parent' (reuse the parent's where they still fit), 'manual', or 'seed:S'."
+    ),
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Start an alternative line: a new game sharing the first N entries, with its lineage recorded.
+
+    Example: [bold]coimbra fork ana-bruno --at 57 --name what-if --rolls parent[/]
+    """
+    with opened(db) as store, store_errors("nothing stored"):
+        try:
+            game = store.fork(game_ref, at, name, rolls)
+        except BadFork as exc:
+            fail(str(exc))
+    if as_json:
+        print_json({"name": game.name, "parent": game_ref, "at": at, "rolls": rolls, "pending": due_json(game)})
+        return
+    console.print(game.name)
+    console.print(f"forked from {escape(game_ref)} after entry {at}; next: {escape(due(game))}", style="dim")
+
+
+@COMMANDS("correct")
+def correct_command(
+    game_ref: str = GameArgument,
+    seq: int = typer.Option(..., "--seq", help="The entry whose content is replaced (it stays in the log)."),
+    decision: str = typer.Argument(..., metavar="DECISION", help="What entry SEQ should have said, in notation."),
+    catalog_file: Optional[Path] = CatalogOption,
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Replace what an entry said, with a correction entry; every later play is checked again.
+
+    The replacement must be legal where the original stood (exit 1 otherwise,
+    nothing stored). Later plays that the correction made illegal are listed;
+    they stay in the log, skipped from the line of play, until corrected,
+    undone or accepted.
+
+    Example: [bold]coimbra correct ana-bruno --seq 12 "Ana: place gray-2 castle"[/]
+    """
+
+    def fix(game: Game):
+        return game.correct(seq, _decision_at(decision, game, seq))
+
+    game, broken = _changed(game_ref, db, catalog_file, fix)
+    report = {"game": game.name, "corrected": seq, "entry": len(game.events),
+              "now_illegal": [_play_json(p, v) for p, v in broken], "pending": due_json(game)}
+    if as_json:
+        print_json(report)
+        return
+    console.print(f"corrected entry {seq} (correction is entry {len(game.events) - 1}, replacement entry {len(game.events)})")
+    for item in report["now_illegal"]:
+        console.print(f"  now illegal: entry {item['seq']} {escape(item['notation'])}: rule {item['rule']}: {escape(item['message'])}")
+    if not broken:
+        console.print("every later play is still legal")
+    console.print(f"next: {escape(due(game))}")
+
+
+def _decision_at(text: str, game: Game, seq: int):
+    """A replacement decision; without ``Name:`` it is the actor of the entry it replaces."""
+    k = game.line.index_of(seq)
+    actor = game.line.plays[k].event.actor if k is not None else None
+    with store_errors("nothing stored"):
+        return with_player_name(parse(text, actor), game)
+
+
+@COMMANDS("undo")
+def undo_command(
+    game_ref: str = GameArgument,
+    catalog_file: Optional[Path] = CatalogOption,
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Withdraw the latest play with a retraction entry (the play itself stays in the log).
+
+    Example: [bold]coimbra undo ana-bruno[/]
+    """
+    game, play = _changed(game_ref, db, catalog_file, lambda g: g.undo())
+    if as_json:
+        print_json({"game": game.name, "undone": play.seq, "notation": notation(play.event), "pending": due_json(game)})
+        return
+    console.print(f"undone: entry {play.seq} {escape(notation(play.event))}; next: {escape(due(game))}")
+
+
+@COMMANDS("accept")
+def accept_command(
+    game_ref: str = GameArgument,
+    decision: str = typer.Argument(..., metavar="DECISION", help="The move the table accepted, in notation."),
+    reason: str = typer.Option(..., "--reason", help="Why the table accepted it (kept in the record)."),
+    catalog_file: Optional[Path] = CatalogOption,
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Record a move the table accepted although it breaks a rule, flagged with that rule and the reason.
+
+    Example: [bold]coimbra accept ana-bruno "buy c-II-05" --reason "we misread the price, play on"[/]
+    """
+
+    def override(game: Game) -> RuleViolation:
+        event = _decision(decision, game)
+        try:
+            return game.accept(event, reason)
+        except NothingToOverride as exc:
+            fail(f"{exc} (coimbra act {game_ref} \"{decision}\")")
+
+    game, violation = _changed(game_ref, db, catalog_file, override)
+    if as_json:
+        print_json({"game": game.name, "entry": len(game.events), "overridden": violation.to_json(), "reason": reason,
+                     "pending": due_json(game)})
+        return
+    console.print(f"accepted against rule {violation.rule} ({escape(violation.reason)}) as entry {len(game.events)}")
+    console.print(f"next: {escape(due(game))}")
+
+
+@COMMANDS("note")
+def note_command(
+    game_ref: str = GameArgument,
+    at: int = typer.Option(..., "--at", help="The entry the note is about."),
+    text: str = typer.Argument(..., metavar="TEXT", help="The note (or the bookmark's label)."),
+    bookmark: bool = typer.Option(False, "--bookmark", help="Mark the entry as a place to jump to in a replay."),
+    catalog_file: Optional[Path] = CatalogOption,
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Comment on an entry, or bookmark it; notes are entries of their own.
+
+    Example: [bold]coimbra note ana-bruno --at 40 "ruling: token ties take the leftmost card"[/]
+    """
+    game, _ = _changed(game_ref, db, catalog_file, lambda g: g.note(at, text, bookmark))
+    if as_json:
+        print_json({"game": game.name, "entry": len(game.events), "at": at, "text": text, "bookmark": bookmark})
+        return
+    console.print(f"{'bookmarked' if bookmark else 'noted'} entry {at} (entry {len(game.events)})")
+
+
+@COMMANDS("roll")
+def roll_command(
+    game_ref: str = GameArgument,
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Draw the table's pending outcome (dice, rows) from the game's seed or its parent, and record it.
+
+    For games started with --seed, and forks with --rolls parent or seed:S.
+    Outcomes seen at a physical table are entered with [bold]coimbra act[/] instead.
+
+    Example: [bold]coimbra roll ana-bruno[/]
+    """
+    with opened(db) as store, store_errors("nothing stored"):
+        try:
+            event = store.roll(game_ref)
+        except TableInputNeeded as exc:
+            fail(str(exc))
+        game = store.get(game_ref)
+    if as_json:
+        print_json({"game": game.name, "entry": len(game.events), "notation": notation(event), "pending": due_json(game)})
+        return
+    console.print(f"recorded {len(game.events)}: {escape(notation(event))}", soft_wrap=True)
+    console.print(f"next: {escape(due(game))}")
+

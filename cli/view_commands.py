@@ -1,0 +1,205 @@
+"""Commands that look at a game without changing it: show (the board at any point) and diff (two games).
+
+Both read a game once and fold it at most once more (``projections.timeline``),
+whatever point is asked for: the latest state needs no fold at all, since the
+opened game already holds it.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.markup import escape
+
+from cli.board_views import board_panel
+from cli.common import (
+    CatalogOption,
+    Commands,
+    DbOption,
+    GameArgument,
+    JsonOption,
+    console,
+    game_ref_opened,
+    notation,
+    print_json,
+)
+from cli.exits import fail
+from coimbra_events.game import Game
+from coimbra_events.state import GameState
+from projections.board import board_view
+from projections.diff import Difference, common_prefix, first_divergence, state_differences, table_moves
+from projections.timeline import TimelineError, timeline
+
+COMMANDS = Commands()
+
+
+def event_words(game: Game, n: int) -> dict[str, Any]:
+    """Event ``n`` of the game (0: none yet) in notation and in words: what ``show`` prints above the board."""
+    out: dict[str, Any] = {"seq": n, "of": len(game.events)}
+    if n:
+        event = game.events[n - 1]
+        doc = (type(event).__doc__ or event.TYPE).strip().splitlines()[0]
+        out.update(type=event.TYPE, actor=event.actor, notation=notation(event), about=doc)
+    return out
+
+
+def point_of(game: Game, at: Optional[int], round_: Optional[int], phase: Optional[str]) -> tuple[int, GameState]:
+    """The number of events and the state that ``--at``, ``--round`` and ``--phase`` choose (default: the latest).
+
+    The latest state is the opened game's own; any other point folds the game
+    once into its timeline. Exit 2 for a point the game does not have.
+    """
+    if at is None and round_ is None and phase is None:
+        return len(game.events), game.state
+    try:
+        line = timeline(game)
+        n = at if at is not None else line.index_of(round_, phase or "A")
+        return n, line.at(n)
+    except TimelineError as exc:
+        fail(str(exc))
+
+
+@COMMANDS("show")
+def show_command(
+    game_ref: str = GameArgument,
+    at: Optional[int] = typer.Option(None, "--at", help="After this many events (0: before the first one)."),
+    round_: Optional[int] = typer.Option(None, "--round", help="At the start of this round (phase A unless --phase)."),
+    phase: Optional[str] = typer.Option(
+        None, "--phase", help="At the start of this phase: setup, start, A-F or over (alone: the first time it begins)."
+    ),
+    catalog_file: Optional[Path] = CatalogOption,
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Show the whole table at one point of a game: the latest, or a chosen one.
+
+    Without options: the latest table. --json prints the board read model
+    with the game's name, the point ("at": events applied), the number of
+    events, and the last event applied ("event", null before the first).
+
+    Example: [bold]coimbra show demo --round 2 --phase C[/]
+    """
+    if at is not None and (round_ is not None or phase is not None):
+        fail("--at cannot be combined with --round or --phase: choose one way to say where")
+    with game_ref_opened(game_ref, db, catalog_file) as (game, _):
+        n, state = point_of(game, at, round_, phase)
+    view = board_view(state)
+    event = event_words(game, n)
+    if as_json:
+        print_json({"game": game.name, "at": n, "events": len(game.events), **view, "event": event if n else None})
+        return
+    console.print(board_panel(view, title=escape(f"{game.name} · after {n} of {len(game.events)} events"), event=event))
+
+
+def _check_comparable(a: Game, b: Game) -> None:
+    """Exit 2 unless the two games have the same players and catalog: otherwise a diff says nothing useful."""
+    if sorted(a.header.players) != sorted(b.header.players):
+        who = {g.name: ", ".join(f"{n} ({c})" for n, c in g.header.players) for g in (a, b)}
+        fail(f"cannot compare {a.name} and {b.name}: different players ({'; '.join(f'{k}: {v}' for k, v in who.items())})")
+    if a.header.catalog_sha256 != b.header.catalog_sha256:
+        fail(f"cannot compare {a.name} and {b.name}: different catalogs "
+             f"({a.header.catalog_id} {a.header.catalog_sha256[:12]}… vs {b.header.catalog_id} {b.header.catalog_sha256[:12]}…)")
+
+
+def _state_at(game: Game, at: Optional[int]) -> GameState:
+    if at is None:
+        return game.state
+    try:
+        return timeline(game).at(at)
+    except TimelineError as exc:
+        fail(f"{game.name}: {exc}")
+
+
+@COMMANDS("diff")
+def diff_command(
+    a_ref: str = typer.Argument(..., metavar="A", help="A stored game's name, or a JSON log file."),
+    b_ref: str = typer.Argument(..., metavar="B", help="The game to compare with A (a fork of it, or another game)."),
+    at: Optional[int] = typer.Option(None, "--at", help="Compare the tables after this many events of each (default: the ends)."),
+    table: bool = typer.Option(False, "--table", help="List the physical moves that turn table A into table B."),
+    catalog_file: Optional[Path] = CatalogOption,
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Compare two games (or a game and its fork): shared events, where they part, and how the tables differ.
+
+    Exit 2 if the games have different players or catalogs.
+
+    Example: [bold]coimbra diff demo demo-fork --table[/]
+    """
+    with ExitStack() as stack:
+        a, _ = stack.enter_context(game_ref_opened(a_ref, db, catalog_file))
+        b, _ = stack.enter_context(game_ref_opened(b_ref, db, catalog_file))
+    _check_comparable(a, b)
+    prefix = common_prefix(a.events, b.events)
+    parted = first_divergence(a.events, b.events, prefix)
+    for side, game in (("a", a), ("b", b)):
+        if parted is not None and parted[side] is not None:
+            parted[side]["notation"] = notation(game.events[prefix])
+    differences = state_differences(_state_at(a, at), _state_at(b, at))
+    moves = table_moves(differences)
+    if as_json:
+        print_json({
+            "a": {"game": a.name, "events": len(a.events)}, "b": {"game": b.name, "events": len(b.events)},
+            "at": at, "common_prefix": prefix, "first_divergence": parted,
+            "differences": [d.to_json() for d in differences], "table_moves": moves,
+        })
+        return
+    _print_diff(a, b, at, prefix, parted, differences, moves if table else None)
+
+
+def _print_diff(a: Game, b: Game, at: Optional[int], prefix: int, parted: dict[str, Any] | None,
+                differences: list[Difference], moves: list[str] | None) -> None:
+    """The diff as text: prefix, the first event where the lines part, then the differences (or the moves)."""
+    console.print(f"A = {escape(a.name)} ({len(a.events)} events), B = {escape(b.name)} ({len(b.events)} events)")
+    console.print(f"common prefix: {prefix} events")
+    if parted is None:
+        console.print("the two games have the same events")
+    else:
+        console.print(f"first divergence at event {parted['seq']}:")
+        for side in ("a", "b"):
+            e = parted[side]
+            console.print(f"  {side.upper()}: " + (escape(e["notation"]) if e else "(no more events)"), soft_wrap=True)
+    where = f"after event {at} of each" if at is not None else "at the end of each"
+    if moves is not None:
+        console.print(f"to turn table A into table B ({where}): {len(moves)} moves")
+        for move in moves:
+            console.print(f"  {escape(move)}", soft_wrap=True)
+        return
+    if not differences:
+        console.print(f"no differences on the table ({where})")
+        return
+    console.print(f"{len(differences)} differences on the table ({where}), A → B:")
+    for group, items in _grouped(differences).items():
+        console.print(f"  {escape(group)}")
+        for label, d in items:
+            console.print(f"    {escape(label)}: {escape(_change(d))}", soft_wrap=True)
+
+
+def _grouped(differences: list[Difference]) -> dict[str, list[tuple[str, Difference]]]:
+    """Differences per player (``players.Ana.coins`` under ``Ana`` as ``coins``), then the board's."""
+    groups: dict[str, list[tuple[str, Difference]]] = {}
+    for d in differences:
+        parts = d.path.split(".")
+        group, label = (parts[1], parts[2:]) if parts[0] == "players" and len(parts) > 2 else ("board", parts)
+        groups.setdefault(group, []).append((".".join(label), d))
+    return groups
+
+
+def _change(d: Difference) -> str:
+    """``1 → 11``; for lists, what only A has and what only B has (or the new order)."""
+    if isinstance(d.a, list) and isinstance(d.b, list):
+        gone, new = [x for x in d.a if x not in d.b], [x for x in d.b if x not in d.a]
+        if not gone and not new:
+            return f"order {_value(d.a)} → {_value(d.b)}"
+        return "; ".join(part for part in (f"only A: {_value(gone)}" if gone else "",
+                                            f"only B: {_value(new)}" if new else "") if part)
+    return f"{_value(d.a)} → {_value(d.b)}"
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_value(v) for v in value) or "none"
+    return "none" if value is None else str(value)
