@@ -128,9 +128,8 @@ def correct_command(
 
 def _decision_at(text: str, game: Game, seq: int):
     """A replacement decision; without ``Name:`` it is the actor of the entry it replaces."""
-    k = game.line.index_of(seq)
-    actor = game.line.plays[k].event.actor if k is not None else None
     with store_errors("nothing stored"):
+        actor = game.line.plays[game.play_index(seq)].event.actor
         return with_player_name(parse(text, actor), game)
 
 

@@ -309,7 +309,8 @@ class GameStore(Application):
 
         def build(index: GamesIndex) -> Game:
             game = Game.from_log(self._name_for(index, name, players), log, catalog, source)
-            index.list_game(game)
+            parent = log.meta.get("parent")
+            index.list_game(game, parent=parent if isinstance(parent, str) else None)
             return game
 
         return self._commit(build, with_index=True)
@@ -345,7 +346,9 @@ class GameStore(Application):
                 raise BadFork(f"--at {at}: {name} has entries 0 to {len(parent.events)}")
             if at and type(parent.events[at - 1]) in (Corrected, RuleOverridden):
                 raise BadFork(f"entry {at} introduces entry {at + 1}; fork at {at + 1} or {at - 1}")
-            meta = {**parent.header.meta, "parent": name, "forked_at": at, "rolls": rolls}
+            mode, seed = parse_rolls(rolls)
+            meta = {k: v for k, v in parent.header.meta.items() if k != "seed"}
+            meta.update({"parent": name, "forked_at": at, "rolls": rolls, **({"seed": seed} if mode == "seed" else {})})
             game = Game.start(self._name_for(index, new_name, parent.header.players), parent.catalog,
                               parent.header.players, meta, parent.header.ruleset)
             for event in parent.events[:at]:
@@ -392,7 +395,11 @@ class GameStore(Application):
         """The parent's outcome of the same kind with the same ordinal, if it is legal here."""
         kind = type_of_due(game)
         ordinal = sum(1 for p in game.line.plays if type(p.event) is kind)
-        parent = self.get(str(game.header.meta["parent"]))
+        try:
+            parent = self.get(str(game.header.meta["parent"]))
+        except UnknownGame:
+            raise TableInputNeeded(f"{game.name}: its parent {game.header.meta['parent']!r} is not in this store; "
+                                   "enter the outcome by hand") from None
         same = [p.event for p in parent.line.plays if type(p.event) is kind]
         if ordinal < len(same) and rules.check(game.state, same[ordinal]) is None:
             return same[ordinal]

@@ -30,7 +30,7 @@ from coimbra_events.events import (
     RuleOverridden,
     decode_event,
 )
-from coimbra_events.history import Line, Play, Replay, play_override, replay, resolve
+from coimbra_events.history import Line, Play, Replay, is_plain, play_override, replay, resolve
 from coimbra_events.log import GameLog, event_hash, header_hash
 from coimbra_events.rules import core as rules
 from coimbra_events.state import TABLE, GameState, Pending
@@ -82,6 +82,16 @@ def resolve_catalog(catalog_id: str, sha256: str, data: Mapping[str, Any] | None
         raise CatalogError(f"catalog {catalog_id!r}", f"sha256={sha256}", f"sha256={catalog.sha256}")
     remember_catalog(catalog)
     return catalog
+
+
+def _pending_fixes(log: GameLog) -> bool:
+    """Whether a log's only problem can be plays its own corrections made illegal.
+
+    Such a record is kept as it is (nothing recorded is lost): its skipped plays
+    are listed until they are corrected, undone or accepted. A plain log with an
+    illegal event, or a record whose history entries name nothing, is refused.
+    """
+    return not is_plain(log.events) and resolve(log.events).problem is None
 
 
 def _is_shipped(catalog: Catalog) -> bool:
@@ -210,9 +220,11 @@ class Game(Aggregate):
 
         Raises ``LogError`` (catalog not available, bad players) or
         ``IllegalLog`` (an event breaks a rule); either way nothing is triggered.
+        A record whose corrections left later plays illegal is kept as it is
+        (those plays are skipped and listed, see ``replay``).
         """
         result = validate(log, catalog, source)
-        if not result.valid:
+        if not result.valid and not _pending_fixes(log):
             raise IllegalLog(result)
         game = cls.start(name, result.state.catalog, log.players, log.meta, log.ruleset)
         for event in log.events:
@@ -242,7 +254,8 @@ class Game(Aggregate):
 
     # -- the record's own history: nothing is deleted, every change is an entry of its own
 
-    def _play_index(self, seq: int) -> int:
+    def play_index(self, seq: int) -> int:
+        """Position in the line of play of entry ``seq``; ``RuleViolation`` (HISTORY.target) if it is not a play."""
         k = self.line.index_of(seq)
         if k is None:
             raise RuleViolation("HISTORY.target", f"entry {seq} is not a game event in the line of play",
@@ -251,7 +264,7 @@ class Game(Aggregate):
 
     def state_before(self, seq: int) -> GameState:
         """The table just before the play first recorded as entry ``seq``."""
-        k = self._play_index(seq)
+        k = self.play_index(seq)
         before = Line(self.line.plays[:k])
         return replay(self.initial, before, stop_at_violation=False).state
 
@@ -294,7 +307,7 @@ class Game(Aggregate):
 
     def note(self, seq: int, text: str, bookmark: bool = False, by: str = TABLE) -> None:
         """Comment on a play, or mark it as a named place to jump to."""
-        self._play_index(seq)
+        self.play_index(seq)
         self._trigger(Bookmarked(by, seq, text) if bookmark else Noted(by, seq, text))
 
     def _trigger(self, event: GameEvent) -> None:

@@ -59,9 +59,9 @@ class Line:
     problem: tuple[int, RuleViolation] | None = None
 
     def index_of(self, seq: int) -> int | None:
-        """Position in the line of the play first recorded as entry ``seq``."""
+        """Position in the line of the play recorded as entry ``seq`` (first or as corrected)."""
         for k, play in enumerate(self.plays):
-            if play.seq == seq:
+            if play.seq == seq or play.source == seq:
                 return k
         return None
 
@@ -83,7 +83,7 @@ def resolve(events: Sequence[GameEvent]) -> Line:
         return Line(tuple(plays), _frozen(notes), dict(bookmarks), _frozen(corrections), (seq, RuleViolation(rule, reason, facts)))
 
     def target(entry: int) -> int | None:
-        return next((k for k, p in enumerate(plays) if p.seq == entry), None)
+        return next((k for k, p in enumerate(plays) if entry in (p.seq, p.source)), None)
 
     for seq, event in enumerate(events, 1):
         kind = type(event)
@@ -101,13 +101,13 @@ def resolve(events: Sequence[GameEvent]) -> Line:
             if kind is Retracted:
                 del plays[k]
             elif kind is Noted:
-                notes.setdefault(event.seq, []).append(event.text)
+                notes.setdefault(plays[k].seq, []).append(event.text)
             else:
-                bookmarks[event.seq] = event.label
+                bookmarks[plays[k].seq] = event.label
         elif type(introduced) is Corrected:
             k = target(introduced.seq)
             plays[k] = Play(plays[k].seq, seq, event)
-            corrections.setdefault(introduced.seq, []).append(seq)
+            corrections.setdefault(plays[k].seq, []).append(seq)
             introduced = None
         elif type(introduced) is RuleOverridden:
             plays.append(Play(seq, seq, event, (introduced.rule, introduced.reason)))
@@ -131,34 +131,56 @@ class Replay:
     state: GameState
     applied: int
     skipped: tuple[tuple[Play, RuleViolation], ...] = ()
-    overrides: tuple[tuple[Play, RuleViolation | None], ...] = ()
+    overrides: tuple[tuple[Play, RuleViolation], ...] = ()
 
     @property
     def first_violation(self) -> tuple[Play, RuleViolation] | None:
         return self.skipped[0] if self.skipped else None
 
 
-def play_override(state: GameState, play: Play) -> tuple[GameState, RuleViolation | None]:
+OVERRIDABLE: frozenset[str] = frozenset(
+    {"C.cost", "C.alternative", "E.track", "E.exchange", "F.once", "F.cost", "PILGRIM.adjacent", "START.space"}
+)
+"""Rules a table can break with what is on the table: paying what one lacks, taking too much,
+a pilgrim jumping, a second disc on a voyage. The other rules name a die, card, tile, space or
+turn that is not there: no table can play such a move, so it cannot be accepted either."""
+
+
+def _names_real_spaces(state: GameState, event: GameEvent) -> bool:
+    space = getattr(event, "to", None) or getattr(event, "space", None)
+    return space is None or space in state.catalog.map.spaces
+
+
+def play_override(state: GameState, play: Play) -> tuple[GameState, RuleViolation]:
     """Apply a table-accepted move without its rule check; the violation it was accepted against.
 
-    A move the rules core cannot even lay out (it names a die, card or space not
-    on the table) raises ``RuleViolation`` (``HISTORY.override``).
+    ``RuleViolation`` (``HISTORY.override``) when the entry does not hold up: the
+    move breaks no rule (it should be an ordinary entry), breaks another rule
+    than the one named, or cannot be laid out on a table at all.
     """
     violation = check(state, play.event)
-    if violation is not None and violation.rule in ("TURN.actor", "TURN.kind", "GAME.over"):
-        raise RuleViolation("HISTORY.override", f"{play.event.TYPE} cannot be played now even as an accepted rule break: {violation.reason}",
-                            {"entry": play.seq, "rule": violation.rule})
+    named = play.override[0] if play.override else None
+    facts = {"entry": play.seq, "named": named}
+    if violation is None:
+        raise RuleViolation("HISTORY.override", f"entry {play.seq} ({play.event.TYPE}) breaks no rule here; "
+                            "it belongs in the record as an ordinary entry", facts)
+    if violation.rule != named:
+        raise RuleViolation("HISTORY.override", f"entry {play.seq} is accepted against rule {named}, but it breaks "
+                            f"{violation.rule}: {violation.reason}", {**facts, "breaks": violation.rule})
+    if violation.rule not in OVERRIDABLE or not _names_real_spaces(state, play.event):
+        raise RuleViolation("HISTORY.override", f"{play.event.TYPE} cannot be played on the table even as an accepted "
+                            f"rule break: {violation.reason}", {**facts, "breaks": violation.rule})
     try:
         return apply(state, play.event), violation
     except (KeyError, ValueError, IndexError, TypeError) as exc:
-        raise RuleViolation("HISTORY.override", f"{play.event.TYPE} names something not on the table ({exc}); it cannot be played even as an accepted rule break",
-                            {"entry": play.seq}) from None
+        raise RuleViolation("HISTORY.override", f"{play.event.TYPE} names something not on the table ({exc}); "
+                            "it cannot be played even as an accepted rule break", facts) from None
 
 
 def replay(state: GameState, line: Line, stop_at_violation: bool) -> Replay:
     """Fold a line of play from ``state``: stop at the first illegal play, or skip and list them."""
     skipped: list[tuple[Play, RuleViolation]] = []
-    overrides: list[tuple[Play, RuleViolation | None]] = []
+    overrides: list[tuple[Play, RuleViolation]] = []
     applied = 0
     for play in line.plays:
         if play.override is not None:
