@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Optional
 
@@ -21,10 +22,11 @@ from cli.common import (
     store_errors,
     validated,
 )
-from cli.exits import RULE_VIOLATION, fail
-from cli.views import rules_table, score_details, score_table, validation_panel
+from cli.exits import BAD_INPUT, RULE_VIOLATION, fail
+from cli.views import progress_bar, rules_table, score_details, score_table, validation_panel, validation_summary
 from coimbra_events import log as game_log
-from coimbra_events.application import log_file
+from coimbra_events.application import UnknownGame, log_file
+from coimbra_events.log import LogError
 from coimbra_events.validation import Validation, validate
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
@@ -69,18 +71,25 @@ def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Pat
 
 @COMMANDS("validate")
 def validate_command(
-    game_ref: str = GameArgument,
+    game_refs: list[str] = typer.Argument(..., metavar="GAME|FILE...", help="JSON logs or stored games (several: a summary)."),
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Fold a log (or a stored game) through the rules and say whether every event is legal.
+    """Fold logs (or stored games) through the rules and say whether every event is legal.
 
     Exit 0 if all events are legal; 1 at the first illegal event, naming its
-    sequence number, rule id and reason; 2 if the log cannot be read.
+    sequence number, rule id and reason; 2 if a log cannot be read. With
+    several logs: a progress bar, one summary row each, and the worst exit code.
 
     Example: [bold]coimbra validate fixtures/games/standin-3p-seed2.json --json[/]
+
+    Example: [bold]coimbra validate fixtures/games/*.json fixtures/invalid/*-*.json[/]
     """
+    if len(game_refs) > 1:
+        _validate_many(game_refs, db, catalog_file, as_json)
+        return
+    game_ref = game_refs[0]
     result = _validated_ref(game_ref, db, catalog_file)
     report = result.to_json()
     if as_json:
@@ -88,6 +97,32 @@ def validate_command(
     else:
         console.print(validation_panel(game_ref, report))
     if not result.valid:
+        raise typer.Exit(RULE_VIOLATION)
+
+
+def _validate_many(game_refs: list[str], db: Optional[Path], catalog_file: Optional[Path], as_json: bool) -> None:
+    """Validate each log in turn (a bad one does not stop the others) and summarise."""
+    catalog = catalog_option(catalog_file)
+    reports = []
+    with ExitStack() as stack, progress_bar("validating") as progress:
+        task = progress.add_task("validating", total=len(game_refs))
+        store = None
+        for ref in game_refs:
+            try:
+                if log_file(ref) is None and store is None:
+                    store = stack.enter_context(opened(db))
+                log = game_log.read(ref) if log_file(ref) else store.export(ref)
+                reports.append({"source": ref, **validate(log, catalog, ref).to_json()})
+            except (LogError, UnknownGame) as exc:
+                reports.append({"source": ref, "valid": False, "error": str(exc)})
+            progress.advance(task)
+    if as_json:
+        print_json(reports)
+    else:
+        console.print(validation_summary(reports))
+    if any("error" in r for r in reports):
+        raise typer.Exit(BAD_INPUT)
+    if not all(r["valid"] for r in reports):
         raise typer.Exit(RULE_VIOLATION)
 
 

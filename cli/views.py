@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from cli.exits import err_console
 from coimbra_events.violations import Rule
 
 from rich.console import Group
 from rich.panel import Panel
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -66,4 +68,29 @@ def rules_table(rules: Iterable[Rule]) -> Table:
     table.add_column("source", style="dim")
     for r in rules:
         table.add_row(r.id, r.statement, r.source)
+    return table
+
+
+def progress_bar(what: str) -> Progress:
+    """A progress bar on stderr for long runs over many logs (hidden when stderr is not a terminal)."""
+    return Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err_console, transient=True)
+
+
+def validation_summary(reports: list[dict[str, Any]]) -> Table:
+    """One row per log: legal, illegal (where and which rule) or unreadable (why)."""
+    table = Table(title=f"{len(reports)} logs")
+    table.add_column("log", overflow="fold")
+    table.add_column("result")
+    table.add_column("events", justify="right")
+    table.add_column("first problem")
+    for r in reports:
+        if "error" in r:
+            table.add_row(r["source"], Text("unreadable", style="bold red"), "-", r["error"])
+        elif r["valid"]:
+            table.add_row(r["source"], Text("valid", style="green"), str(r["events"]), "")
+        else:
+            v = r["violation"]
+            table.add_row(r["source"], Text("illegal", style="red"), str(r["events"]),
+                          f"event {v['seq']}: {v['rule']}: {v['message']}")
     return table

@@ -143,3 +143,19 @@ def test_every_rule_id_is_checked_somewhere_in_the_engine():
     domain = FIXTURES.parent / "coimbra_events"
     engine = "".join(p.read_text() for p in domain.rglob("*.py") if p.name != "violations.py")
     assert [r for r in RULES if f'"{r}"' not in engine] == []
+
+
+def test_validate_many_logs_summarises_and_returns_the_worst_exit_code(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{nope")
+    games = [str(p) for p in sorted((FIXTURES / "games").glob("*.json"))]
+    illegal = str(FIXTURES / "invalid" / sorted(EXPECTED)[0])
+    assert run("validate", *games).returncode == 0
+    out = run("validate", *games, illegal, "--json")
+    assert out.returncode == 1
+    reports = orjson.loads(out.stdout)
+    assert [r["valid"] for r in reports] == [True] * len(games) + [False]
+    assert reports[-1]["violation"]["rule"] == EXPECTED[sorted(EXPECTED)[0]]["rule"]
+    mixed = run("validate", *games, illegal, str(bad))
+    assert mixed.returncode == 2 and "unreadable" in mixed.stdout and "illegal" in mixed.stdout
+    assert "Traceback" not in mixed.stdout + mixed.stderr
