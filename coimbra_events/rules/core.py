@@ -73,6 +73,40 @@ CHECKS: dict[type, Callable[[GameState, GameEvent], RuleViolation | None]] = {
     ev.VoyageInvested: voyages.check_invest,
 }
 
+TURN_RULES: tuple[str, ...] = ("GAME.over", "TURN.actor", "TURN.kind")
+"""What ``check`` verifies for every event before its type's own checker runs."""
+
+RULES_CHECKED: dict[type[GameEvent], tuple[str, ...]] = {
+    ev.MonasteriesDrawn: TURN_RULES + ("SETUP.monasteries",),
+    ev.ScoringTilesPlaced: TURN_RULES + ("SETUP.scoring-tiles",),
+    ev.VoyagesDrawn: TURN_RULES + ("SETUP.voyages",),
+    ev.SeatingDrawn: TURN_RULES + ("SETUP.seating",),
+    ev.CharacterRowsDealt: TURN_RULES + ("SETUP.rows",),
+    ev.StartGroupsDealt: TURN_RULES + ("SETUP.start-groups",),
+    ev.DiceRolled: TURN_RULES + ("A.dice",),
+    ev.StartGroupTaken: TURN_RULES + ("START.once", "START.group"),
+    ev.PilgrimPlaced: TURN_RULES + ("START.once", "START.space"),
+    ev.TrackChosen: TURN_RULES + ("CHOICE.track",),
+    ev.PilgrimStepped: TURN_RULES + ("PILGRIM.adjacent",),
+    ev.PilgrimStopped: TURN_RULES,
+    ev.DiePlaced: TURN_RULES + ("B.die", "B.location"),
+    ev.FavorTileTaken: TURN_RULES + ("C.location", "C.tile"),
+    ev.CardBought: TURN_RULES + ("C.location", "C.card", "C.cost"),
+    ev.AlternativeTaken: TURN_RULES + ("C.alternative",),
+    ev.IncomeActivated: TURN_RULES + ("E.die", "E.track"),
+    ev.PointsExchanged: TURN_RULES + ("E.exchange",),
+    ev.IncomeEnded: TURN_RULES,
+    ev.VoyageInvested: TURN_RULES + ("F.voyage", "F.once", "F.cost"),
+    ev.VoyagePassed: TURN_RULES,
+}
+"""Rule ids ``check`` covers for each event type, in the order they are checked.
+
+Declarative on purpose: the audit trail (``projections.audit``) cites these as
+the reasons an accepted event was legal, without running rule logic of its
+own. ``tests/test_explain.py`` keeps the map equal to the ids each checker can
+raise, so it cannot drift from ``CHECKS``.
+"""
+
 APPLY: dict[type, Callable[[Tx, GameEvent], None]] = {
     **setup.APPLY,
     ev.DiceRolled: dice.apply_dice,
@@ -177,7 +211,15 @@ def apply(state: GameState, event: GameEvent) -> GameState:
 
     ``apply`` does not check; fold untrusted events through ``step``.
     """
-    tx = Tx(state)
+    return apply_in(Tx(state), event)
+
+
+def apply_in(tx: Tx, event: GameEvent) -> GameState:
+    """``apply`` in a given working copy of the state before the event.
+
+    A ``Tx`` subclass sees every gain, payment and point the rules make (the
+    audit trail uses this to say where each one came from); the rules are the same.
+    """
     APPLY[type(event)](tx, event)
     _settle(tx)
     return tx.freeze()
