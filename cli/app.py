@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from cli import history_commands, log_commands, store_commands, view_commands
+from cli import explain_commands, history_commands, log_commands, record_command, replay_command, store_commands, view_commands
 from cli.catalog_commands import catalog_app
 
 app = typer.Typer(
@@ -25,7 +25,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-for module in (store_commands, history_commands, view_commands, log_commands):
+for module in (store_commands, history_commands, record_command, view_commands, replay_command, explain_commands, log_commands):
     for name, fn in module.COMMANDS.items():
         app.command(name=name)(fn)
 app.add_typer(catalog_app, name="catalog")

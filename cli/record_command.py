@@ -1,0 +1,392 @@
+"""``coimbra record``: a guided, line-based recorder for a game played at a physical table.
+
+A terminal companion, not a full-screen program: it says who acts and what is
+due, lists the legal options, and reads one line at a time (a number, the start
+of an option, a notation line, the dice in pool order, or a command). Every
+confirmed input is saved at once in its own transaction, so a crash, Ctrl-C or
+the end of the input loses nothing and ``coimbra record GAME`` carries on.
+
+What a line means is decided in ``projections.recording`` (pure); this module
+only reads and prints through an ``Io`` (the terminal here, a script in the
+tests) and stores through ``GameStore``, whose ``Game`` methods run the rules
+core, so a refusal here is the same refusal as ``coimbra act``'s.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import sys
+from contextlib import suppress
+from pathlib import Path
+from typing import Callable, Optional, Protocol, Sequence, TypeVar
+
+import typer
+from rich.console import Console, RenderableType
+from rich.text import Text
+
+from cli.board_views import board_panel
+from cli.common import Commands, DbOption, console, due, notation, opened, players_option, store_errors, with_player_name
+from cli.exits import fail
+from coimbra_events.application import BadPlayers, GameStore, StoreConflict, TableInputNeeded, log_file, rolls_of
+from coimbra_events.catalog import standin_catalog
+from coimbra_events.events import GameEvent
+from coimbra_events.game import Game, NothingToOverride
+from coimbra_events.rules import core as rules
+from coimbra_events.rules.outcomes import OutcomeSpace
+from coimbra_events.state import TABLE
+from coimbra_events.violations import RuleViolation
+from projections.board import PHASE_NAMES, board_view
+from projections.recording import (
+    COMMANDS_HELP,
+    Ambiguous,
+    Choice,
+    Command,
+    Reading,
+    Unreadable,
+    option_lines,
+    option_texts,
+    outcome_prompt,
+    outcome_words,
+    read_line,
+    refusal_lines,
+    step_header,
+)
+
+T = TypeVar("T")
+
+COMMANDS = Commands()
+
+RECENT = 5
+"""Entries shown when a game is resumed."""
+INTERRUPTED = 130
+"""Exit code after Ctrl-C (128 + SIGINT), as shells expect; the end of the input exits 0."""
+
+
+class Io(Protocol):
+    """Where the recorder reads and writes: the terminal, or a script in the tests."""
+
+    def ask(self, prompt: str) -> str:
+        """One line typed after ``prompt``; ``EOFError`` at the end of the input, ``KeyboardInterrupt`` on Ctrl-C."""
+
+    def say(self, text: str = "") -> None:
+        """One line of plain text (no markup)."""
+
+    def show(self, renderable: RenderableType) -> None:
+        """A Rich renderable (the board)."""
+
+
+class ConsoleIo:
+    """The terminal through a Rich console; prompts and text are printed literally, never as markup."""
+
+    def __init__(self, out: Console) -> None:
+        self.out = out
+
+    def ask(self, prompt: str) -> str:
+        return self.out.input(Text(prompt, style="bold"))
+
+    def say(self, text: str = "") -> None:
+        self.out.print(text, markup=False, highlight=False, soft_wrap=True)
+
+    def show(self, renderable: RenderableType) -> None:
+        self.out.print(renderable)
+
+
+class Stop(Exception):
+    """The session ends here (quit, end of input, Ctrl-C) with this exit code; everything is stored."""
+
+    def __init__(self, why: str, code: int = 0) -> None:
+        super().__init__(why)
+        self.why, self.code = why, code
+
+
+class Recorder:
+    """One session on one stored game: announce what is due, read a line, store it or say why not."""
+
+    def __init__(self, store: GameStore, io: Io, name: str, resume: str) -> None:
+        self.store, self.io, self.name, self.resume = store, io, name, resume
+        self.game = store.get(name)
+        self._announced: object = None
+
+    def run(self) -> int:
+        """Until the game is over or the table stops; the exit code (0, or 130 after Ctrl-C)."""
+        try:
+            while self.game.pending is not None:
+                self._announce()
+                self.handle(read_line(self._ask(), self.game.state))
+        except Stop as stop:
+            return self._stopped(stop)
+        except KeyboardInterrupt:
+            return self._stopped(Stop("interrupted", INTERRUPTED))
+        self.io.say(f"the game is over after {len(self.game.events)} entries: coimbra score {self.name} "
+                    f"for the scores, coimbra explain {self.name} --player NAME for where the points came from")
+        return 0
+
+    def _ask(self) -> str:
+        actor = self.game.pending.actor if self.game.pending else TABLE
+        try:
+            return self.io.ask(f"{len(self.game.events) + 1} {actor}> ")
+        except EOFError:
+            raise Stop("end of input") from None
+
+    def _stopped(self, stop: Stop) -> int:
+        """Say how much is stored (read again: Ctrl-C may have come just after a save) and how to go on."""
+        self.io.say()
+        self.io.say(f"stopped ({stop.why}): {len(self.store.get(self.name).events)} entries stored; "
+                    f"resume with: {self.resume}")
+        return stop.code
+
+    # -- what is due
+
+    def _announce(self) -> None:
+        """Who acts, on what, and the options; once per new step (not again after a refusal)."""
+        game = self.game
+        key = (len(game.line.plays), game.pending)
+        if key == self._announced:
+            return
+        self._announced = key
+        self.io.say()
+        self.io.say(f"{due(game)}: {step_header(game.state)}")
+        for line in self._options():
+            self.io.say(line)
+
+    def _options(self, grouped: bool = True) -> list[str]:
+        """The legal options (grouped when many), or what the table must enter."""
+        options = rules.legal(self.game.state)
+        if isinstance(options, OutcomeSpace):
+            lines = outcome_prompt(self.game.state, options, options.sample(random.Random(0)))
+            return lines + (["  r: draw it from the game's seed"] if rolls_of(self.game)[0] != "manual" else [])
+        texts = option_texts(options)
+        return option_lines(texts) if grouped else option_lines(texts, limit=None, flat=True)
+
+    # -- one line
+
+    def handle(self, reading: Reading) -> None:
+        """Do what a line asked: store an event, run a command, or say why nothing happened."""
+        if isinstance(reading, Choice):
+            self._record(reading.event)
+        elif isinstance(reading, Ambiguous):
+            self.io.say(f"{len(reading.matches)} options start with '{reading.typed}'; type more, or a number:")
+            for k, text in reading.matches:
+                self.io.say(f"  {k:>3}  {text}")
+        elif isinstance(reading, Unreadable):
+            self.io.say(reading.message)
+        else:
+            getattr(self, f"_{reading.word}")(reading)
+
+    def _record(self, event: GameEvent) -> None:
+        event = with_player_name(event, self.game)
+        game = self._saved(lambda: self.store.record(self.name, event), notation(event))
+        if game is not None:
+            self.game = game
+            self.io.say(f"recorded {len(game.events)}: {notation(event)}")
+
+    def _saved(self, save: Callable[[], T], text: str) -> T | None:
+        """Run one save (one transaction); a refusal or a conflict is said, nothing is stored."""
+        try:
+            return save()
+        except RuleViolation as v:
+            for line in refusal_lines(text, v):
+                self.io.say(line)
+        except (StoreConflict, TableInputNeeded) as exc:
+            self.io.say(f"{exc}; nothing stored")
+        return None
+
+    def _event_in(self, text: str, seq: int | None = None) -> GameEvent | None:
+        """A decision typed after a command, read where it would stand (before entry ``seq``, or now)."""
+        try:
+            state = self.game.state if seq is None else self.game.state_before(seq)
+        except RuleViolation as v:
+            self.handle(Unreadable(f"refused: rule {v.rule}: {v.reason}; nothing stored"))
+            return None
+        reading = read_line(text, state)
+        if isinstance(reading, Choice):
+            return with_player_name(reading.event, self.game)
+        self.handle(reading if not isinstance(reading, Command) else Unreadable(f"'{text}' is a command, not a decision"))
+        return None
+
+    # -- commands (``Command.word`` names the method)
+
+    def _roll(self, _: Command) -> None:
+        if rolls_of(self.game)[0] == "manual" and self.game.pending and self.game.pending.actor == TABLE:
+            self.io.say("this game has no seed to draw from: type what the table rolled or dealt (see above)")
+            return
+        event = self._saved(lambda: self.store.roll(self.name), "roll")
+        if event is not None:
+            self.game = self.store.get(self.name)
+            self.io.say(f"recorded {len(self.game.events)}: {notation(event)}")
+            for line in outcome_words(event, self.game.state):
+                self.io.say(line)
+
+    def _undo(self, _: Command) -> None:
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.undo()), "undo")
+        if done is not None:
+            self.game, play = done
+            self.io.say(f"undone: entry {play.seq} {notation(play.event)} (withdrawn by entry {len(self.game.events)}; "
+                        "it stays in the log)")
+
+    def _correct(self, cmd: Command) -> None:
+        assert cmd.seq is not None
+        event = self._event_in(cmd.text, cmd.seq)
+        if event is None:
+            return
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.correct(cmd.seq, event)), notation(event))
+        if done is None:
+            return
+        self.game, broken = done
+        n = len(self.game.events)
+        self.io.say(f"corrected entry {cmd.seq} to {notation(event)} (entries {n - 1} and {n})")
+        for play, v in broken:
+            self.io.say(f"  now illegal: entry {play.seq} {notation(play.event)}: rule {v.rule}: {v.reason} "
+                        "(correct, undo or accept it)")
+        self._announced = None
+
+    def _accept(self, cmd: Command) -> None:
+        event = self._event_in(cmd.text)
+        if event is None:
+            return
+        try:
+            done = self._saved(lambda: self.store.update(self.name, lambda g: g.accept(event, cmd.reason)), notation(event))
+        except NothingToOverride:
+            self.io.say(f"'{notation(event)}' breaks no rule here: type it as an ordinary decision; nothing stored")
+            return
+        if done is not None:
+            self.game, v = done
+            self.io.say(f"accepted against rule {v.rule} ({v.reason}): entry {len(self.game.events)} "
+                        f"{notation(event)}, because {cmd.reason}")
+
+    def _note(self, cmd: Command, bookmark: bool = False) -> None:
+        assert cmd.seq is not None
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.note(cmd.seq, cmd.text, bookmark)), cmd.word)
+        if done is not None:
+            self.game = done[0]
+            self.io.say(f"{'bookmarked' if bookmark else 'noted'} entry {cmd.seq} (entry {len(self.game.events)})")
+
+    def _bookmark(self, cmd: Command) -> None:
+        self._note(cmd, bookmark=True)
+
+    def _show(self, _: Command) -> None:
+        self.io.show(board_panel(board_view(self.game.state), title=f"{self.name} · after {len(self.game.events)} entries"))
+
+    def _legal(self, _: Command) -> None:
+        self.io.say(f"{due(self.game)}: {step_header(self.game.state)}")
+        for line in self._options(grouped=False):
+            self.io.say(line)
+
+    def _help(self, _: Command) -> None:
+        width = max(len(usage) for usage, _ in COMMANDS_HELP)
+        for usage, what in COMMANDS_HELP:
+            self.io.say(f"  {usage:<{width}}  {what}")
+
+    def _quit(self, _: Command) -> None:
+        raise Stop("quit")
+
+    # -- starting
+
+    def intro(self, recent: int = RECENT) -> None:
+        """Where a resumed game stands and its last entries."""
+        game, state = self.game, self.game.state
+        where = PHASE_NAMES[state.phase]
+        if state.round and not state.over:
+            where = f"round {state.round}, phase {where}"
+        self.io.say(f"{self.name}: {len(game.events)} entries; {where}")
+        for seq, event in list(enumerate(game.events, 1))[-recent:]:
+            self.io.say(f"  {seq:>4}  {notation(event)}")
+
+
+def ask_players(io: Io) -> list[tuple[str, str]]:
+    """Players typed one a line (``Ana red`` or ``Ana:red``) until an empty line; checked as ``new`` checks them."""
+    most = standin_catalog().max_players
+    io.say(f"Who plays? One player a line, name and colour (e.g. 'Ana red'); an empty line when all are in (2 to {most}).")
+    players: list[tuple[str, str]] = []
+    while len(players) < most:
+        line = " ".join(io.ask(f"player {len(players) + 1}> ").split())
+        if not line:
+            if len(players) >= 2:
+                break
+            io.say("at least 2 players")
+            continue
+        name, sep, color = line.partition(":") if ":" in line else line.rpartition(" ")
+        if not sep or not name.strip() or not color.strip():
+            io.say(f"expected a name and a colour, e.g. 'Ana red', got '{line}'")
+            continue
+        players.append((name.strip(), color.strip()))
+    return players
+
+
+def start(store: GameStore, io: Io, players: Sequence[tuple[str, str]] | None, seed: int | None) -> Game:
+    """A new game; with a seed, the setup is drawn and the players are told what to lay out."""
+    while True:
+        people = players if players is not None else ask_players(io)
+        try:
+            game = store.new_game(people, seed=seed)
+            break
+        except BadPlayers as exc:
+            if players is not None:
+                raise
+            io.say(f"{exc}; again, please")
+    io.say(f"new game {game.name}: {', '.join(f'{n} ({c})' for n, c in game.header.players)}")
+    if seed is None:
+        io.say("enter the setup as it lies on the table, step by step")
+        return game
+    io.say(f"drawn from seed {seed}; lay out the table:")
+    for event in game.events:
+        for line in outcome_words(event, game.state):
+            io.say(line)
+    return game
+
+
+def record_session(
+    store: GameStore,
+    io: Io,
+    game_ref: str | None = None,
+    players: Sequence[tuple[str, str]] | None = None,
+    seed: int | None = None,
+    resume_options: str = "",
+) -> int:
+    """A whole session: create or resume the game, then record until it is over or the table stops.
+
+    Raises ``UnknownGame`` for a name the store does not hold and ``BadPlayers``
+    for ``players`` that cannot play (the command turns both into exit 2).
+    """
+    try:
+        name = game_ref if game_ref is not None else start(store, io, players, seed).name
+    except (EOFError, KeyboardInterrupt) as exc:
+        io.say()
+        io.say("stopped before the game was created; nothing stored")
+        return INTERRUPTED if isinstance(exc, KeyboardInterrupt) else 0
+    recorder = Recorder(store, io, name, f"coimbra record {name}{resume_options}")
+    if game_ref is not None:
+        recorder.intro()
+    io.say(f"every input is stored at once; 'help' lists the commands; resume any time with: {recorder.resume}")
+    return recorder.run()
+
+
+@COMMANDS("record")
+def record_command(
+    game_ref: Optional[str] = typer.Argument(None, metavar="GAME", help="A stored game to resume (default: start a new one)."),
+    players: Optional[str] = typer.Option(None, "--players", "-p", help='Players of a new game: "Ana:red,Bruno:blue" (else asked).'),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Draw a new game's setup (and 'r' rolls) from this seed."),
+    db: Optional[Path] = DbOption,
+) -> None:
+    """Record a game at the table, step by step: who acts, the legal options, one line each.
+
+    Type a number, the start of an option, a decision in notation, or the dice
+    rolled ('3 5 1 ...' in pool order); 'help' lists undo, correct, accept,
+    note, show, legal and quit. Every input is stored at once: stop any time
+    (quit, Ctrl-D, Ctrl-C) and carry on with [bold]coimbra record GAME[/].
+
+    Example: [bold]coimbra record --players "Ana:red,Bruno:blue" --seed 7[/]
+    """
+    if game_ref is not None and (players is not None or seed is not None):
+        fail("--players and --seed start a new game; GAME resumes a stored one: give one or the other")
+    if game_ref is not None and log_file(game_ref) is not None:
+        fail(f"{game_ref}: record works on stored games; coimbra import {game_ref} first")
+    people = players_option(players) if players is not None else None
+    if sys.stdin.isatty():
+        with suppress(ImportError):
+            importlib.import_module("readline")  # line editing and ↑ for the lines typed before
+    with opened(db) as store, store_errors("nothing stored"):
+        code = record_session(store, ConsoleIo(console), game_ref, people, seed, f" --db {db}" if db else "")
+    if code:
+        raise typer.Exit(code)

@@ -1,0 +1,287 @@
+"""Moving through a folded game: a position and a key give the next position.
+
+The replayer (``coimbra replay``) keeps a ``Cursor`` (the number of entries
+applied, plus a half-typed ``g 12`` or ``p`` prompt) and hands every key to
+``press``. Everything here is pure and works on a ``Navigator``, which indexes a
+``Timeline`` once (phase and round starts, bookmarks and notes, each player's
+decisions) so that every move is a binary search, never a fold: the states
+themselves were folded once by ``projections.timeline``.
+
+Position ``n`` is the table after ``n`` entries of the record (0: before the
+first); the entry shown as "current" at ``n`` is entry ``n``. Keys are named as
+``cli.replay_command`` reads them: ``left``, ``right``, ``up``, ``down``,
+``pgup``, ``pgdn``, ``home``, ``end``, ``enter``, ``escape``, ``backspace``,
+or the character typed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+from coimbra_events.events import HISTORY_TYPES
+from coimbra_events.game import Game
+from coimbra_events.history import is_plain
+from coimbra_events.state import TABLE
+from projections.timeline import Timeline
+
+_HISTORY = frozenset(HISTORY_TYPES)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """What the record says about one entry besides the move: notes, a bookmark, a table-accepted rule break."""
+
+    notes: tuple[str, ...] = ()
+    bookmark: str | None = None
+    override: tuple[str, str] | None = None
+    """``(rule, reason)``: the rule the table accepted this move against, and why."""
+
+    @property
+    def is_jump_target(self) -> bool:
+        """Whether ``b`` / ``B`` stop here: a bookmark or a note."""
+        return bool(self.notes) or self.bookmark is not None
+
+
+def merge_marks(*sources: Mapping[int, Mark]) -> dict[int, Mark]:
+    """Marks by position from several sources, combined per position."""
+    out: dict[int, Mark] = {}
+    for source in sources:
+        for n, m in source.items():
+            old = out.get(n, Mark())
+            out[n] = Mark(old.notes + m.notes, m.bookmark if m.bookmark is not None else old.bookmark,
+                          m.override if m.override is not None else old.override)
+    return out
+
+
+def marks_by_entry(notes: Mapping[int, Sequence[str]] = {}, bookmarks: Mapping[int, str] = {},
+                   overrides: Iterable[tuple[int, str, str]] = ()) -> dict[int, Mark]:
+    """Marks keyed by entry number, from a line of play's notes and bookmarks and ``(entry, rule, reason)`` overrides."""
+    return merge_marks(
+        {seq: Mark(notes=tuple(texts)) for seq, texts in notes.items()},
+        {seq: Mark(bookmark=label) for seq, label in bookmarks.items()},
+        {seq: Mark(override=(rule, reason)) for seq, rule, reason in overrides},
+    )
+
+
+def marks_of(game: Game) -> dict[int, Mark]:
+    """Notes, bookmarks and table-accepted rule breaks of a game, by entry; read from its line of play, no fold."""
+    if is_plain(game.events):
+        return {}
+    line = game.line
+    overrides = [(p.source, *p.override) for p in line.plays if p.override is not None]
+    return marks_by_entry(line.notes, line.bookmarks, overrides)
+
+
+def _previous(starts: Sequence[int], n: int) -> int | None:
+    """The largest start strictly before ``n``."""
+    k = bisect_left(starts, n)
+    return starts[k - 1] if k else None
+
+
+def _next(starts: Sequence[int], n: int) -> int | None:
+    """The smallest start strictly after ``n``."""
+    k = bisect_right(starts, n)
+    return starts[k] if k < len(starts) else None
+
+
+class Navigator:
+    """A timeline indexed for moving: where phases and rounds begin, marks, and each player's decisions.
+
+    Building it reads each state's round and phase once (no fold); every
+    move afterwards is a lookup.
+    """
+
+    def __init__(self, line: Timeline, marks: Mapping[int, Mark] | None = None) -> None:
+        self.line = line
+        self.last = len(line.states) - 1
+        self.marks: dict[int, Mark] = {n: m for n, m in (marks or {}).items() if 0 < n <= self.last}
+        self.players: tuple[str, ...] = tuple(name for name, _ in line.log.players)
+        keys = [(s.round, s.phase) for s in line.states]
+        self.phase_starts: tuple[int, ...] = tuple(n for n in range(len(keys)) if n == 0 or keys[n] != keys[n - 1])
+        self.round_starts: tuple[int, ...] = tuple(n for n in range(len(keys)) if n == 0 or keys[n][0] != keys[n - 1][0])
+        self.mark_stops: tuple[int, ...] = tuple(sorted(n for n, m in self.marks.items() if m.is_jump_target))
+        decisions: dict[str, list[int]] = {name: [] for name in self.players}
+        for n, event in enumerate(line.events, 1):
+            if event.actor != TABLE and type(event) not in _HISTORY and event.actor in decisions:
+                decisions[event.actor].append(n)
+        self.decisions: dict[str, tuple[int, ...]] = {k: tuple(v) for k, v in decisions.items()}
+
+    def clamp(self, n: int) -> int:
+        return max(0, min(self.last, n))
+
+    def phase_start(self, n: int) -> int:
+        """Where the phase shown at ``n`` began."""
+        return self.phase_starts[bisect_right(self.phase_starts, n) - 1]
+
+    def next_phase(self, n: int) -> int | None:
+        return _next(self.phase_starts, n)
+
+    def previous_phase(self, n: int) -> int | None:
+        """The start of the phase ``n`` is in, or of the one before if ``n`` is where it starts."""
+        return _previous(self.phase_starts, n)
+
+    def next_round(self, n: int) -> int | None:
+        return _next(self.round_starts, n)
+
+    def previous_round(self, n: int) -> int | None:
+        """The start of the round ``n`` is in, or of the one before if ``n`` is where it starts."""
+        return _previous(self.round_starts, n)
+
+    def next_mark(self, n: int) -> int | None:
+        return _next(self.mark_stops, n)
+
+    def previous_mark(self, n: int) -> int | None:
+        return _previous(self.mark_stops, n)
+
+    def next_decision(self, n: int, player: str) -> int | None:
+        return _next(self.decisions.get(player, ()), n)
+
+    def previous_decision(self, n: int, player: str) -> int | None:
+        return _previous(self.decisions.get(player, ()), n)
+
+    def player(self, text: str) -> tuple[str | None, str]:
+        """The player ``text`` names (a number in seating order of the log, or an initial); else ``None`` and why."""
+        text = text.strip()
+        if text.isdigit():
+            k = int(text)
+            if 1 <= k <= len(self.players):
+                return self.players[k - 1], ""
+            return None, f"no player {k}: choose 1 to {len(self.players)}"
+        found = [p for p in self.players if p.casefold().startswith(text.casefold())] if text else []
+        if len(found) == 1:
+            return found[0], ""
+        if found:
+            return None, f"{text!r} matches {', '.join(found)}: type the player's number instead"
+        return None, f"no player starts with {text!r}: {self.player_keys()}"
+
+    def player_keys(self) -> str:
+        """``1 Ana · 2 Bruno · 3 Carla``: what ``p`` accepts."""
+        return " · ".join(f"{k} {p}" for k, p in enumerate(self.players, 1))
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """Where the replayer stands, plus what is being typed.
+
+    ``prompt`` is ``None`` (keys move at once), ``"goto"`` (``g`` was pressed:
+    digits, then Enter), ``"next-player"`` / ``"previous-player"`` (``p`` /
+    ``P``: a player's initial or number). ``message`` says why the last key
+    did not move (or is empty); ``help`` shows the key overlay; ``quit`` ends
+    the replayer.
+    """
+
+    at: int = 0
+    prompt: str | None = None
+    typed: str = ""
+    message: str = ""
+    help: bool = False
+    quit: bool = False
+
+
+KEYS: tuple[tuple[str, str], ...] = (
+    ("→ / l", "next entry"),
+    ("← / h", "previous entry"),
+    ("↓ / j", "next phase (its first table)"),
+    ("↑ / k", "start of this phase, or the previous phase"),
+    ("PgDn / ]", "next round"),
+    ("PgUp / [", "start of this round, or the previous round"),
+    ("Home / End", "before the first entry / after the last"),
+    ("g N Enter", "go to entry N (0: before the first)"),
+    ("b / B", "next / previous bookmark or note"),
+    ("p X", "next decision of player X (initial or number)"),
+    ("P X", "previous decision of player X"),
+    ("?", "this help (any key closes it)"),
+    ("q", "quit"),
+)
+"""Every key of the replayer and what it does, for the help overlay."""
+
+FOOTER = "←→ entry  ↑↓ phase  PgUp/PgDn round  Home/End  g N⏎ go to  b/B mark  p/P player  ? help  q quit"
+
+
+def _moved(cursor: Cursor, to: int | None, nothing: str) -> Cursor:
+    if to is None:
+        return dataclasses.replace(cursor, message=nothing, prompt=None, typed="")
+    return dataclasses.replace(cursor, at=to, message="", prompt=None, typed="")
+
+
+def press(nav: Navigator, cursor: Cursor, key: str) -> Cursor:
+    """The cursor after one key; unknown keys leave it where it is, with a message."""
+    if cursor.help:
+        cursor = dataclasses.replace(cursor, help=False)
+        if key in ("?", "escape", "enter"):
+            return cursor
+    if cursor.prompt == "goto":
+        return _goto_key(nav, cursor, key)
+    if cursor.prompt in ("next-player", "previous-player"):
+        return _player_key(nav, cursor, key)
+    n = cursor.at
+    if key in ("right", "l"):
+        return _moved(cursor, n + 1 if n < nav.last else None, "already after the last entry")
+    if key in ("left", "h"):
+        return _moved(cursor, n - 1 if n > 0 else None, "already before the first entry")
+    if key in ("down", "j"):
+        return _moved(cursor, nav.next_phase(n), "no later phase: this is the last one")
+    if key in ("up", "k"):
+        return _moved(cursor, nav.previous_phase(n), "already at the start of the first phase")
+    if key in ("pgdn", "]"):
+        return _moved(cursor, nav.next_round(n), "no later round")
+    if key in ("pgup", "["):
+        return _moved(cursor, nav.previous_round(n), "already at the start of the first round")
+    if key == "home":
+        return _moved(cursor, 0, "")
+    if key == "end":
+        return _moved(cursor, nav.last, "")
+    if key == "b":
+        return _moved(cursor, nav.next_mark(n), "no later bookmark or note" if nav.mark_stops else "this game has no bookmarks or notes")
+    if key == "B":
+        return _moved(cursor, nav.previous_mark(n), "no earlier bookmark or note" if nav.mark_stops else "this game has no bookmarks or notes")
+    if key == "g":
+        return dataclasses.replace(cursor, prompt="goto", typed="", message="")
+    if key in ("p", "P"):
+        return dataclasses.replace(cursor, prompt="next-player" if key == "p" else "previous-player", typed="", message="")
+    if key == "?":
+        return dataclasses.replace(cursor, help=True, message="")
+    if key in ("q", "ctrl-c"):
+        return dataclasses.replace(cursor, quit=True)
+    if key == "escape":
+        return dataclasses.replace(cursor, message="")
+    return dataclasses.replace(cursor, message=f"unknown key {key!r}: press ? for the keys")
+
+
+def _goto_key(nav: Navigator, cursor: Cursor, key: str) -> Cursor:
+    if key == "escape" or key == "ctrl-c":
+        return dataclasses.replace(cursor, prompt=None, typed="", message="")
+    if key == "backspace":
+        return dataclasses.replace(cursor, typed=cursor.typed[:-1])
+    if len(key) == 1 and key.isdigit():
+        if len(cursor.typed) >= 9:
+            return cursor
+        return dataclasses.replace(cursor, typed=cursor.typed + key, message="")
+    if key == "enter":
+        if not cursor.typed:
+            return dataclasses.replace(cursor, prompt=None, message="")
+        n = int(cursor.typed)
+        if n > nav.last:
+            return dataclasses.replace(cursor, prompt=None, typed="",
+                                       message=f"no entry {n}: the game has {nav.last}; choose 0 to {nav.last}")
+        return _moved(cursor, n, "")
+    return dataclasses.replace(cursor, message="type the entry number, then Enter (Esc cancels)")
+
+
+def _player_key(nav: Navigator, cursor: Cursor, key: str) -> Cursor:
+    if key in ("escape", "enter", "ctrl-c"):
+        return dataclasses.replace(cursor, prompt=None, typed="", message="")
+    if len(key) != 1:
+        return dataclasses.replace(cursor, message=f"type a player's initial or number: {nav.player_keys()} (Esc cancels)")
+    player, why = nav.player(key)
+    if player is None:
+        return dataclasses.replace(cursor, prompt=None, typed="", message=why)
+    if cursor.prompt == "next-player":
+        return _moved(cursor, nav.next_decision(cursor.at, player), f"no later decision of {player}")
+    return _moved(cursor, nav.previous_decision(cursor.at, player), f"no earlier decision of {player}")
+
+
+__all__ = ["Cursor", "FOOTER", "KEYS", "Mark", "Navigator", "marks_by_entry", "marks_of", "merge_marks", "press"]

@@ -1,0 +1,340 @@
+"""The pure half of ``coimbra record``: what a typed line means, and what to tell the table.
+
+At a physical table the recorder must read whatever is quickest to type (an
+option's number, the start of an option, a whole notation line, the dice in
+pool order) and tell the players in words what the tool drew. Those are plain
+functions of the game state and the text, kept here so they are tested without
+a terminal or a store; ``cli/record_command.py`` only reads lines, stores and
+prints. Legality is never decided here: the options come from
+``rules.core.legal``, and every event this module builds is checked by the rules
+core when it is stored (``Game.record``), which also makes the table outcome
+plausibility checks (``rules.outcomes``) the only ones there are.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.events import (
+    CharacterRowsDealt,
+    DiceRolled,
+    GameEvent,
+    MonasteriesDrawn,
+    ScoringTilesPlaced,
+    SeatingDrawn,
+    StartGroupsDealt,
+    VoyagesDrawn,
+)
+from coimbra_events.notation import BY_TYPE, NotationError, parse, render
+from coimbra_events.rules import core as rules
+from coimbra_events.rules.outcomes import OutcomeSpace
+from coimbra_events.state import CITIES, SETUP, TABLE, GameState, Pending
+from coimbra_events.violations import RULES, RuleViolation
+
+SHOWN_GROUPS = 10
+"""Lines of grouped options printed at each step; the rest are a prefix or ``legal`` away."""
+FLAT_LIMIT = 10
+"""Up to this many options are listed one per line; more are grouped by all but their last word."""
+
+SETUP_KINDS = ("monasteries", "scoring-tiles", "voyages", "seating", "rows", "start-groups")
+"""The table's setup outcomes in the order the rules ask for them (for "setup 2 of 6")."""
+
+KIND_WORDS: Mapping[str, str] = {
+    "start-choice": "take a start group or place your pilgrim",
+    "track-choice": "choose the track this reward goes to",
+    "steps": "move your pilgrim one step, or stop",
+    "draft": "take a die from the dice area and place it in a location",
+    "retrieve": "take back your die: a favor tile (castle), a card (city), or the alternative",
+    "income": "collect income with a die, exchange, or end",
+    "voyage": "invest in a voyage, or pass",
+    "monasteries": "draw the monastery tiles onto the map",
+    "scoring-tiles": "lay a scoring tile above each influence track",
+    "voyages": "draw the voyage cards onto the voyage spaces",
+    "seating": "draw the player order (lion flags)",
+    "rows": "deal the character cards beside the three cities",
+    "start-groups": "deal the groups of start cards",
+    "dice": "roll the dice",
+}
+"""What each kind of pending input asks of the table, in words."""
+
+COMMANDS_HELP: tuple[tuple[str, str], ...] = (
+    ("N", "the option numbered N"),
+    ("place gray-1 castle", "a decision in notation (docs/notation.md); 'Name:' may be left out"),
+    ("place gray-1 c", "the start of an option: taken if only one option starts so, else they are listed"),
+    ("roll gray-1=3 ...  or  3 5 1 ...", "the dice rolled at the table: notation, or one value per die in pool order"),
+    ("r, roll", "draw the table's outcome from the game's seed (games started with --seed)"),
+    ("undo", "withdraw the latest entry (it stays in the log, marked as withdrawn)"),
+    ("correct N DECISION", "replace what entry N said (a correction entry; later entries are checked again)"),
+    ("accept DECISION because REASON", "record a move the table accepted although it breaks a rule"),
+    ("note N TEXT", "a comment on entry N (bookmark N LABEL: a place to jump to in a replay)"),
+    ("show", "the whole board"),
+    ("legal", "every legal option, numbered"),
+    ("help", "this list"),
+    ("quit", "stop here; everything entered is stored (so do Ctrl-C and Ctrl-D)"),
+)
+
+
+# --- what a typed line means -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A game event to record; ``how`` says how it was read (number, exact, prefix, notation, dice)."""
+
+    event: GameEvent
+    how: str
+
+
+@dataclass(frozen=True)
+class Ambiguous:
+    """Several legal options start with what was typed: they are listed, nothing is taken."""
+
+    typed: str
+    matches: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A line that is neither a command nor readable input; the message says what was expected."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class Command:
+    """A recorder command: undo, correct, accept, note, bookmark, show, legal, help, quit, roll."""
+
+    word: str
+    seq: int | None = None
+    text: str = ""
+    reason: str = ""
+
+
+Reading = Choice | Ambiguous | Unreadable | Command
+
+_ALONE = {"undo": "undo", "show": "show", "legal": "legal", "help": "help", "?": "help", "quit": "quit",
+          "q": "quit", "exit": "quit", "r": "roll", "roll": "roll"}
+_SEQ_TEXT = re.compile(r"(correct|note|bookmark)\s+(\d+)\s+(\S.*)", re.IGNORECASE)
+_USAGE = {
+    "correct": "write 'correct N DECISION', e.g. 'correct 16 place white-1 central'",
+    "note": "write 'note N TEXT', e.g. 'note 16 dice knocked over, re-rolled'",
+    "bookmark": "write 'bookmark N LABEL', e.g. 'bookmark 40 the big castle turn'",
+    "accept": "write 'accept DECISION because REASON', e.g. 'accept buy c-II-05 because we misread the price'",
+}
+
+
+def read_line(line: str, state: GameState) -> Reading:
+    """What a line typed at the prompt asks for, given the table now."""
+    text = " ".join(line.split())
+    word = text.split(" ", 1)[0].lower() if text else ""
+    if text.lower() in _ALONE:
+        return Command(_ALONE[text.lower()])
+    if word in _USAGE:
+        return _command(word, text)
+    due = state.pending
+    if due is None:
+        return Unreadable("the game is over: nothing more can be entered")
+    if not text:
+        return Unreadable("type a number, a decision, or 'help'")
+    if due.actor == TABLE:
+        return _outcome(text, state, due)
+    return _decision(text, state, due)
+
+
+def _command(word: str, text: str) -> Reading:
+    if word == "accept":
+        decision, sep, reason = text[len(word):].partition(" because ")
+        if not sep or not decision.strip() or not reason.strip():
+            return Unreadable(_USAGE[word])
+        return Command("accept", text=decision.strip(), reason=reason.strip())
+    match = _SEQ_TEXT.fullmatch(text)
+    if not match:
+        return Unreadable(_USAGE[word])
+    return Command(word, int(match.group(2)), match.group(3))
+
+
+def _outcome(text: str, state: GameState, due: Pending) -> Reading:
+    words = text.split()
+    if due.kind == "dice" and all(w.isdigit() for w in words):
+        return dice_form(words, state)
+    try:
+        return Choice(parse(text, TABLE), "notation")
+    except NotationError as exc:
+        return Unreadable(str(exc))
+
+
+def dice_form(values: Sequence[str], state: GameState) -> Reading:
+    """``3 5 1 …``: one value per die of the pool, in pool order (``pool_order``).
+
+    Only the count is checked here (values cannot be matched to dice
+    otherwise); whether the values can be rolled is the rules core's call.
+    """
+    pool = pool_order(state)
+    if len(values) != len(pool):
+        return Unreadable(f"the dice form takes one value per die, {len(pool)} for {len(state.players)} players "
+                          f"({' '.join(pool)}); got {len(values)}. Or write 'roll DIE=VALUE ...'")
+    return Choice(DiceRolled(TABLE, tuple(sorted(zip(pool, (int(v) for v in values))))), "dice")
+
+
+def pool_order(state: GameState) -> tuple[str, ...]:
+    """The dice of this player count, in the catalog's order: the order of the dice form."""
+    return state.catalog.dice_for(len(state.players))
+
+
+def _decision(text: str, state: GameState, due: Pending) -> Reading:
+    options = rules.legal(state)
+    assert not isinstance(options, OutcomeSpace)
+    texts = option_texts(options)
+    if text.isdigit():
+        k = int(text)
+        if 1 <= k <= len(options):
+            return Choice(options[k - 1], "number")
+        return Unreadable(f"there is no option {k}: choose 1 to {len(options)} ('legal' lists them)")
+    typed = _bare(text, due.actor).lower()
+    exact = [k for k, t in enumerate(texts) if t.lower() == typed]
+    if exact:
+        return Choice(options[exact[0]], "exact")
+    starting = tuple((k + 1, t) for k, t in enumerate(texts) if t.lower().startswith(typed))
+    if len(starting) == 1:
+        return Choice(options[starting[0][0] - 1], "prefix")
+    if starting:
+        return Ambiguous(text, starting)
+    try:
+        return Choice(parse(text, due.actor), "notation")
+    except NotationError as exc:
+        return Unreadable(str(exc))
+
+
+def _bare(text: str, actor: str) -> str:
+    """The line without its ``Name:`` when the name is the player due (options are listed without it)."""
+    name, sep, rest = text.partition(":")
+    return " ".join(rest.split()) if sep and name.strip().lower() == actor.lower() else text
+
+
+# --- what to show -----------------------------------------------------------------------------
+
+
+def option_texts(options: Sequence[GameEvent]) -> list[str]:
+    """The options in notation without the actor: the header already says who acts."""
+    return [render(o).split(": ", 1)[1] for o in options]
+
+
+def option_lines(texts: Sequence[str], limit: int | None = SHOWN_GROUPS, flat: bool = False) -> list[str]:
+    """The options numbered; a long list grouped by all but the last word, at most ``limit`` lines.
+
+    ``place gray-1   1 castle  2 upper  3 central  4 lower``: 28 drafting
+    options fit in seven lines and every number stays visible. ``flat``: one
+    option a line, however many (what ``legal`` prints).
+    """
+    width = len(str(len(texts)))
+    if flat or len(texts) <= FLAT_LIMIT:
+        return [f"  {k:>{width}}  {t}" for k, t in enumerate(texts, 1)]
+    groups: dict[str, list[str]] = {}
+    for k, t in enumerate(texts, 1):
+        head, _, last = t.rpartition(" ")
+        groups.setdefault(head, []).append(f"{k:>{width}} {last}")
+    pad = max(len(h) for h in groups)
+    lines = [f"  {head:<{pad}}  {'  '.join(items)}" for head, items in groups.items()]
+    if limit is not None and len(lines) > limit:
+        hidden = sum(len(items) for items in list(groups.values())[limit:])
+        lines = lines[:limit] + [f"  … {hidden} more: type the start of one, or 'legal' for all"]
+    return lines
+
+
+def step_header(state: GameState) -> str:
+    """What kind of input is due, in words, with the setup step when the table is setting up."""
+    due = state.pending
+    if due is None:
+        return "the game is over"
+    words = KIND_WORDS.get(due.kind, due.kind)
+    if state.phase == SETUP and due.kind in SETUP_KINDS:
+        words = f"setup {SETUP_KINDS.index(due.kind) + 1} of {len(SETUP_KINDS)}: {words}"
+    return words
+
+
+def outcome_prompt(state: GameState, space: OutcomeSpace, example: GameEvent) -> list[str]:
+    """What the table must enter for ``space``: what is drawn, how to write it, where it can come from."""
+    verb = BY_TYPE[rules.ACCEPTS[space.kind][0].TYPE]
+    lines = [f"  {space.description}", f"  write: {verb.usage}", f"  e.g.:  {render(example).split(': ', 1)[1]}"]
+    cat = state.catalog
+    if space.kind == "dice":
+        lines.append(f"  or the values in pool order: {' '.join(pool_order(state))}  (e.g. 3 5 1 6 2 4 4)")
+    elif space.kind == "monasteries":
+        lines += [f"  pile {pile} tiles go on: {' '.join(spaces)}" for pile, spaces in cat.map.monastery_spaces.items()]
+    elif space.kind == "scoring-tiles":
+        lines.append(f"  tracks: {' '.join(TRACKS)}; tiles: {' '.join(cat.scoring_tiles)}")
+    elif space.kind == "voyages":
+        lines.append(f"  voyage spaces 1 to {len(cat.voyage_spaces)}, left to right; cards {min(cat.voyages)} to {max(cat.voyages)}")
+    elif space.kind == "seating":
+        lines.append(f"  players: {', '.join(p.name for p in state.players)}; the holder of lion flag 1 first")
+    elif space.kind == "rows":
+        lines.append(f"  cities {', '.join(CITIES)}: {cat.cards_per_row} cards each, left to right")
+    elif space.kind == "start-groups":
+        lines.append(f"  group 1 first; the cards of a group joined by '+' (start cards are {cat.pile('I')[0]} …)")
+    return lines
+
+
+def refusal_lines(text: str, violation: RuleViolation) -> list[str]:
+    """A refused input: the rule id, why, what the rule says, and the facts it checked."""
+    rule = RULES[violation.rule]
+    facts = ", ".join(f"{k}={_short(v)}" for k, v in violation.facts.items())
+    lines = [f"refused '{text}': rule {violation.rule}: {violation.reason}; nothing stored",
+             f"  {rule.id}: {rule.statement} ({rule.source})"]
+    return lines + ([f"  facts: {facts}"] if facts else [])
+
+
+def _short(value: Any, most: int = 8) -> str:
+    """A fact's value on one line; long lists are cut (the full facts are in ``coimbra act --json``)."""
+    if isinstance(value, (list, tuple, frozenset, set)):
+        items = list(value)
+        tail = f", … {len(items) - most} more" if len(items) > most else ""
+        return "[" + ", ".join(str(v) for v in items[:most]) + tail + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_short(v, most)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+# --- telling the table what was drawn --------------------------------------------------------
+
+
+def outcome_words(event: GameEvent, state: GameState) -> list[str]:
+    """What the players lay out for an outcome the tool drew, in words, catalog names beside ids."""
+    catalog = state.catalog
+    if isinstance(event, MonasteriesDrawn):
+        placed = dict(event.placement)
+        return ["Monastery tiles on the map:"] + [
+            f"  pile {pile}: " + ", ".join(f"{s} {_named(catalog.monasteries, placed[s])}" for s in spaces)
+            for pile, spaces in catalog.map.monastery_spaces.items()
+        ]
+    if isinstance(event, ScoringTilesPlaced):
+        tiles = dict(event.tiles)
+        return ["Scoring tiles above the influence tracks: "
+                + ", ".join(f"{t} track {_named(catalog.scoring_tiles, tiles[t])}" for t in TRACKS)]
+    if isinstance(event, VoyagesDrawn):
+        return ["Voyage cards on the voyage spaces, left to right: " + ", ".join(
+            f"space {k} ({s.cost} {s.resource}) {_named(catalog.voyages, v)}"
+            for k, (v, s) in enumerate(zip(event.voyages, catalog.voyage_spaces), 1))]
+    if isinstance(event, SeatingDrawn):
+        return ["Seating (player order): " + ", ".join(f"lion flag {k} {name}" for k, name in enumerate(event.order, 1))]
+    if isinstance(event, CharacterRowsDealt):
+        rows = dict(event.rows)
+        return ["Character cards beside the cities, left to right:"] + [
+            f"  {city}: " + ", ".join(_named(catalog.characters, c) for c in rows[city]) for city in CITIES
+        ]
+    if isinstance(event, StartGroupsDealt):
+        return ["Start groups: " + "; ".join(
+            f"group {k} " + " + ".join(_named(catalog.characters, c) for c in group)
+            for k, group in enumerate(event.groups, 1))]
+    if isinstance(event, DiceRolled):
+        values = dict(event.values)
+        return ["Dice: " + ", ".join(f"{d} shows {values[d]}" for d in pool_order(state) if d in values)]
+    return [render(event)]
+
+
+def _named(items: Mapping[str, Any], key: str) -> str:
+    item = items.get(key)
+    return f"{item.name} ({key})" if item is not None else key
+

@@ -1,0 +1,267 @@
+"""End to end: ``coimbra replay`` driven in a real terminal (tmux), as a person would use it.
+
+The installed command runs in a detached tmux session of 160x60 on a private
+tmux server; keys are sent with ``send-keys`` and the screen is read with
+``capture-pane -p``, polled until the expected text shows (never a fixed sleep).
+Skipped, with the reason, only where tmux is not installed (``.ci/run``
+installs it).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shlex
+import shutil
+import subprocess
+import time
+import uuid
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+
+from coimbra_events import log as game_log
+from coimbra_events.notation import render
+from tests.conftest import FIXTURES
+from tests.test_cli import coimbra_command, run
+
+GAME = FIXTURES / "games" / "standin-3p-seed2.json"
+EVENTS = game_log.read(GAME).events
+LAST = len(EVENTS)
+EXIT_MARK = "REPLAY-EXITED-WITH"
+TIMEOUT = 15.0
+
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None,
+                                reason="tmux is not installed: apt-get install tmux (.ci/run installs it)")
+
+
+class Terminal:
+    """A tmux session of its own private server, running one command."""
+
+    def __init__(self, command: str) -> None:
+        self.socket = f"coimbra-test-{uuid.uuid4().hex[:12]}"
+        self.env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
+        self.env.pop("NO_COLOR", None)
+        self.env.pop("TMUX", None)
+        self.tmux("new-session", "-d", "-s", "replay", "-x", "160", "-y", "60", command)
+
+    def tmux(self, *args: str) -> str:
+        out = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, env=self.env, timeout=30)
+        assert out.returncode == 0, f"tmux {' '.join(args)}: {out.stderr}"
+        return out.stdout
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "replay", *keys)
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", "replay")
+
+    def wait_for(self, *texts: str, absent: tuple[str, ...] = (), timeout: float = TIMEOUT) -> str:
+        """The screen once it shows every one of ``texts`` (and none of ``absent``); fails after ``timeout`` s."""
+        return self.wait_until(lambda s: all(t in s for t in texts) and not any(t in s for t in absent),
+                               f"{texts} (without {absent})", timeout)
+
+    def wait_until(self, ok: Callable[[str], bool], what: str, timeout: float = TIMEOUT) -> str:
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if ok(screen):
+                return screen
+            time.sleep(0.05)
+        pytest.fail(f"the screen did not show {what} within {timeout} s; it shows:\n{screen}")
+
+    def close(self) -> None:
+        """Stop this test's tmux server and remove its socket."""
+        path = subprocess.run(["tmux", "-L", self.socket, "display-message", "-p", "#{socket_path}"],
+                              capture_output=True, text=True, env=self.env, timeout=30).stdout.strip()
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, env=self.env, timeout=30)
+        if path.endswith(self.socket):
+            Path(path).unlink(missing_ok=True)
+
+
+@pytest.fixture
+def replayer() -> Iterator[Terminal]:
+    """The replayer on the fixture game; once it ends, its exit status and the terminal's modes show."""
+    command = (f"{shlex.quote(coimbra_command())} replay {shlex.quote(str(GAME))}; echo {EXIT_MARK}=$?; "
+               "stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e icanon -e -echo -e -icanon | sed 's/^/mode: /'; sleep 60")
+    terminal = Terminal(command)
+    try:
+        yield terminal
+    finally:
+        terminal.close()
+
+
+def header(n: int, where: str = "") -> str:
+    """The event panel's title at entry ``n``: ``entry 3 of 175 · round 0 · phase setup``."""
+    return f"entry {n} of {LAST} · {where}" if where else f"entry {n} of {LAST} ·"
+
+
+@needs_tmux
+def test_replay_in_a_terminal(replayer: Terminal) -> None:
+    t = replayer
+    first = t.wait_for(header(0, "round 0 · phase setup"), "before the first entry", "q quit")
+    assert "standin-3p-seed2 · after 0 of 175 entries" in first  # the board as `show` draws it
+    assert "City" in first and "Players" in first
+    assert first.rstrip().splitlines()[-1].startswith("←→ entry")  # the key line at the bottom
+
+    # one entry at a time: number and notation of the entry shown
+    t.keys("Right", "Right", "Right")
+    screen = t.wait_for(header(3, "round 0 · phase setup"))
+    assert render(EVENTS[2]) in screen
+    t.keys("Left")
+    assert render(EVENTS[1]) in t.wait_for(header(2))
+    t.keys("l", "l")
+    t.wait_for(header(4))
+
+    # phases: down to the next, up to the start of this one, then the one before
+    t.keys("Down")
+    t.wait_for(header(6, "round 0 · phase start choices"))
+    t.keys("Down")
+    t.wait_for(header(13, "round 1 · phase A: rolling dice"))
+    t.keys("Down")
+    t.wait_for(header(14, "round 1 · phase B: drafting and placing dice"))
+    t.keys("Right", "Right", "Up")
+    t.wait_for(header(14, "round 1 · phase B"))
+    t.keys("Up")
+    t.wait_for(header(13, "round 1 · phase A"))
+
+    # rounds: page down twice, page up from the start of round 2 goes to round 1
+    t.keys("NPage")
+    t.wait_for(header(53, "round 2 · phase A"))
+    t.keys("NPage")
+    t.wait_for(header(96, "round 3 · phase A"))
+    t.keys("Right", "PPage")
+    t.wait_for(header(96, "round 3 · phase A"))
+    t.keys("PPage")
+    t.wait_for(header(53, "round 2 · phase A"))
+    t.keys("]")
+    t.wait_for(header(96, "round 3"))
+    t.keys("[")
+    t.wait_for(header(53, "round 2"))
+
+    # go to an entry by number
+    t.keys("g", "1", "0", "0")
+    t.wait_for("go to entry: 100")
+    t.keys("Enter")
+    screen = t.wait_for(header(100, "round 3 · phase B"))
+    assert render(EVENTS[99]) in screen
+
+    # next decision of a player
+    t.keys("p")
+    t.wait_for("next decision of: 1 Ana · 2 Bruno · 3 Carla")
+    t.keys("a")
+    ana = next(n for n in range(101, LAST + 1) if EVENTS[n - 1].actor == "Ana")
+    assert render(EVENTS[ana - 1]) in t.wait_for(header(ana))
+
+    # both ends, and a message past the end
+    t.keys("End")
+    t.wait_for(header(LAST, "round 4 · game over"))
+    t.keys("Right")
+    t.wait_for("already after the last entry")
+    t.keys("Home")
+    t.wait_for(header(0, "round 0 · phase setup"), "before the first entry")
+
+    # the help overlay, closed by any key
+    t.keys("?")
+    t.wait_for("next decision of player X", "this help")
+    t.keys("Escape")
+    t.wait_for("City", absent=("this help",))
+
+    t.keys("q")
+    screen = t.wait_for(f"{EXIT_MARK}=0")
+    assert "City" not in screen  # the alternate screen is gone with the replayer
+
+
+@needs_tmux
+def test_ctrl_c_leaves_the_terminal_as_it_was(replayer: Terminal) -> None:
+    replayer.wait_for(header(0))
+    replayer.keys("C-c")
+    screen = replayer.wait_for(f"{EXIT_MARK}=", "mode: icanon", "mode: echo")
+    assert "mode: -icanon" not in screen and "mode: -echo" not in screen
+
+
+def test_without_a_terminal_one_frame_is_printed() -> None:
+    out = run("replay", str(GAME))
+    assert out.returncode == 0, out.stderr
+    assert header(0, "round 0 · phase setup") in out.stdout and "City" in out.stdout
+    assert "q quit" not in out.stdout
+
+
+def test_at_prints_the_frame_at_that_entry() -> None:
+    out = run("replay", str(GAME), "--at", "100", COLUMNS="160")
+    assert out.returncode == 0, out.stderr
+    assert header(100, "round 3 · phase B") in out.stdout and render(EVENTS[99]) in out.stdout
+    assert "standin-3p-seed2 · after 100 of 175 entries" in out.stdout
+
+
+def test_help_lists_the_keys() -> None:
+    out = run("replay", "--help")
+    assert out.returncode == 0, out.stderr
+    for words in ("PgUp/PgDn", "g N Enter", "bookmark", "decision of player", "Example"):
+        assert words in out.stdout
+
+
+def test_a_game_with_notes_shows_them_in_its_frame(tmp_path) -> None:
+    copy = tmp_path / "noted.json"
+    copy.write_bytes(GAME.read_bytes())
+    assert run("note", str(copy), "--at", "60", "start of the comeback", "--bookmark").returncode == 0
+    assert run("note", str(copy), "--at", "60", "Bruno thought hard").returncode == 0
+    out = run("replay", str(copy), "--at", "60")
+    assert out.returncode == 0, out.stderr
+    assert "bookmark: start of the comeback" in out.stdout and "note: Bruno thought hard" in out.stdout
+    assert f"entry 60 of {LAST + 2}" in out.stdout
+
+
+def test_at_outside_the_game_is_bad_input() -> None:
+    out = run("replay", str(GAME), "--at", "999")
+    assert out.returncode == 2 and "choose 0 to 175" in out.stderr
+
+
+# --- the keyboard reader's escape sequences (no terminal needed) --------------------------------------
+
+
+@pytest.mark.parametrize("typed, keys", [
+    ("\x1b[C\x1b[D\x1b[A\x1b[B", ["right", "left", "up", "down"]),
+    ("\x1bOC\x1bOD\x1bOH\x1bOF", ["right", "left", "home", "end"]),  # application cursor mode
+    ("\x1b[5~\x1b[6~\x1b[H\x1b[F\x1b[1~\x1b[4~\x1b[7~\x1b[8~", ["pgup", "pgdn", "home", "end", "home", "end", "home", "end"]),
+    ("\x1b[1;5C", ["right"]),  # with a modifier
+    ("g100\r", ["g", "1", "0", "0", "enter"]),
+    ("pB?q", ["p", "B", "?", "q"]),
+    ("\x7f\x08\x03", ["backspace", "backspace", "ctrl-c"]),
+])
+def test_keys_are_read_from_what_the_terminal_sends(typed, keys):
+    from cli.replay_command import parse_keys
+
+    assert parse_keys(typed) == (keys, "")
+
+
+def test_an_escape_sequence_cut_in_two_waits_for_its_end():
+    from cli.replay_command import parse_keys
+
+    assert parse_keys("l\x1b[") == (["l"], "\x1b[")
+    assert parse_keys("\x1b") == ([], "\x1b")
+    assert parse_keys("\x1b[5") == ([], "\x1b[5")
+
+
+def test_an_accepted_rule_break_shows_its_rule_and_reason() -> None:
+    from rich.console import Console
+
+    from cli.replay_command import Replayer
+    from coimbra_events import events as ev
+    from coimbra_events.catalog import standin_catalog
+    from coimbra_events.game import Game
+    from coimbra_events.simulator import simulate
+
+    catalog, players = standin_catalog(), (("Ana", "red"), ("Bruno", "blue"))
+    log, _ = simulate(catalog, players, 1)
+    game = Game.start("g", catalog, players)
+    for event in log.events[:24]:
+        game.record(event)
+    game.accept(ev.CardBought("Ana", "c-II-20"), "we misread the price")  # entries 25 and 26
+    console = Console(width=120, record=True, file=io.StringIO())
+    console.print(Replayer(game).event_panel(26))
+    text = console.export_text()
+    assert "entry 26 of 26" in text and "Ana: buy c-II-20" in text
+    assert "accepted against rule C.cost: we misread the price" in text
