@@ -19,9 +19,7 @@ Usage: ``python bench/replay.py [--repeat N] [--json]``
 
 from __future__ import annotations
 
-import argparse
 import gc
-import json
 import sys
 import time
 from pathlib import Path
@@ -31,6 +29,9 @@ import orjson
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # measure this checkout, installed or not
+sys.path.insert(0, str(ROOT / "bench"))
+
+import harness  # noqa: E402
 
 from coimbra_events.log import LogError, dumps, loads  # noqa: E402
 from coimbra_events.validation import validate  # noqa: E402
@@ -164,13 +165,7 @@ def report(result: dict) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeat", type=int, default=300, help="timed passes per run; the best counts (default 300)")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args(argv)
-    result = measure(max(1, args.repeat))
-    print(json.dumps(result, indent=2) if args.json else report(result))
-    return 0
+    return harness.run(argv, __doc__, measure, report, 300, "timed passes per run; the best counts")
 
 
 if __name__ == "__main__":

@@ -25,10 +25,8 @@ Usage: ``python bench/stepping.py [--repeat N] [--json]``
 
 from __future__ import annotations
 
-import argparse
 import gc
 import io
-import json
 import statistics
 import sys
 import time
@@ -37,6 +35,9 @@ from typing import Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # measure this checkout, installed or not
+sys.path.insert(0, str(ROOT / "bench"))
+
+import harness  # noqa: E402
 
 import rich  # noqa: E402
 from rich.console import Console  # noqa: E402
@@ -150,13 +151,7 @@ def report(result: dict) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeat", type=int, default=3, help="passes per run; the one with the lowest mean counts (default 3)")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args(argv)
-    result = measure(max(1, args.repeat))
-    print(json.dumps(result, indent=2) if args.json else report(result))
-    return 0
+    return harness.run(argv, __doc__, measure, report, 3, "passes per run; the one with the lowest mean counts")
 
 
 if __name__ == "__main__":

@@ -32,8 +32,6 @@ collect the figures. Usage: ``python bench/store.py [--repeat N] [--json]``
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import tempfile
 from pathlib import Path
@@ -47,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import harness  # noqa: E402
 from replay import best_times  # noqa: E402  (the same interleaved best-of-N timing as the replay benchmark)
 
 from coimbra_events.application import GameStore  # noqa: E402
@@ -201,13 +200,7 @@ def report(result: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeat", type=int, default=100, help="timed passes per run; the best counts (default 100)")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args(argv)
-    result = measure(max(1, args.repeat))
-    print(json.dumps(result, indent=2) if args.json else report(result))
-    return 0
+    return harness.run(argv, __doc__, measure, report, 100, "timed passes per run; the best counts")
 
 
 if __name__ == "__main__":
