@@ -31,9 +31,11 @@ from cli.common import (
     store_errors,
     with_player_name,
 )
-from cli.exits import RULE_VIOLATION, err_console, fail
+from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail
+from cli.views import import_summary, progress_bar
 from coimbra_events import log as game_log
-from coimbra_events.application import log_file
+from coimbra_events.application import BadGameName, BadPlayers, log_file
+from coimbra_events.game import IllegalLog
 from coimbra_events.log import LogError, header_hash
 from coimbra_events.notation import BY_TYPE, parse
 from coimbra_events.rules import core as rules
@@ -164,8 +166,8 @@ def legal_command(
 
 @COMMANDS("import")
 def import_command(
-    file: Path = typer.Argument(..., help="A JSON game log."),
-    name: Optional[str] = typer.Option(None, "--name", help="The game's name (default: from the players)."),
+    files: list[Path] = typer.Argument(..., metavar="FILE...", help="JSON game logs (several: one game each, a summary)."),
+    name: Optional[str] = typer.Option(None, "--name", help="The game's name (default: from the players); one file only."),
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,
@@ -173,10 +175,20 @@ def import_command(
     """Store a whole log as a game, in one transaction, and print its name.
 
     Every event is checked by the rules first: an illegal one is refused (exit 1),
-    a damaged log lists every problem found (exit 2); either way nothing is stored.
+    a damaged log lists every problem found (exit 2); either way nothing of that
+    log is stored. Several logs: each its own game and transaction, a progress
+    bar, one summary row each, and the worst exit code.
 
     Example: [bold]coimbra import fixtures/games/standin-3p-seed2.json --name demo[/]
+
+    Example: [bold]coimbra import club-games/*.json[/]
     """
+    if len(files) > 1:
+        if name is not None:
+            fail("--name names one game; leave it out when importing several logs")
+        _import_many(files, db, catalog_file, as_json)
+        return
+    file = files[0]
     try:
         log = game_log.read(file)
     except LogError as exc:
@@ -191,6 +203,30 @@ def import_command(
         return
     console.print(game.name)
     err_console.print(f"imported {len(game.events)} events from {file} into {store.location}; {due(game)}", style="dim")
+
+
+def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[Path], as_json: bool) -> None:
+    """Import each log as its own game; a refused one does not stop the others."""
+    catalog = catalog_option(catalog_file)
+    rows: list[dict[str, Any]] = []
+    with opened(db) as store, progress_bar("importing") as progress:
+        task = progress.add_task("importing", total=len(files))
+        for file in files:
+            try:
+                game = store.import_log(game_log.read(file), None, catalog, str(file))
+                rows.append({"source": str(file), "imported": True, "name": game.name, "events": len(game.events)})
+            except (LogError, BadGameName, BadPlayers) as exc:
+                rows.append({"source": str(file), "imported": False, "code": BAD_INPUT, "error": str(exc)})
+            except IllegalLog as exc:
+                rows.append({"source": str(file), "imported": False, "code": RULE_VIOLATION, "error": str(exc)})
+            progress.advance(task)
+    if as_json:
+        print_json(rows)
+    else:
+        console.print(import_summary(rows))
+    worst = max((r.get("code", 0) for r in rows), default=0)
+    if worst:
+        raise typer.Exit(worst)
 
 
 @COMMANDS("export")

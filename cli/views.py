@@ -94,3 +94,18 @@ def validation_summary(reports: list[dict[str, Any]]) -> Table:
             table.add_row(r["source"], Text("illegal", style="red"), str(r["events"]),
                           f"event {v['seq']}: {v['rule']}: {v['message']}")
     return table
+
+
+def import_summary(rows: list[dict[str, Any]]) -> Table:
+    """One row per log imported: the game's name, or why nothing of it was stored."""
+    table = Table(title=f"{len(rows)} logs")
+    table.add_column("log", overflow="fold")
+    table.add_column("game", no_wrap=True)
+    table.add_column("events", justify="right")
+    table.add_column("problem")
+    for r in rows:
+        if r["imported"]:
+            table.add_row(r["source"], r["name"], str(r["events"]), "")
+        else:
+            table.add_row(r["source"], Text("not stored", style="red"), "-", r["error"])
+    return table

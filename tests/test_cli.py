@@ -159,3 +159,21 @@ def test_validate_many_logs_summarises_and_returns_the_worst_exit_code(tmp_path)
     mixed = run("validate", *games, illegal, str(bad))
     assert mixed.returncode == 2 and "unreadable" in mixed.stdout and "illegal" in mixed.stdout
     assert "Traceback" not in mixed.stdout + mixed.stderr
+
+
+def test_import_many_logs_stores_the_legal_ones_and_reports_the_rest(tmp_path):
+    db = str(tmp_path / "games.sqlite")
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]")
+    games = [str(p) for p in sorted((FIXTURES / "games").glob("*.json"))]
+    illegal = str(FIXTURES / "invalid" / "turn-actor.json")
+    out = run("import", *games, illegal, "--db", db, "--json")
+    assert out.returncode == 1
+    rows = orjson.loads(out.stdout)
+    assert [r["imported"] for r in rows] == [True, True, True, False]
+    listed = orjson.loads(run("games", "--db", db, "--json").stdout)
+    assert sorted(g["name"] for g in listed) == sorted(r["name"] for r in rows[:3])
+    worse = run("import", illegal, str(bad), "--db", db)
+    assert worse.returncode == 2 and "not stored" in worse.stdout and "Traceback" not in worse.stdout + worse.stderr
+    assert len(orjson.loads(run("games", "--db", db, "--json").stdout)) == 3
+    assert run("import", *games, "--name", "x", "--db", db).returncode == 2
