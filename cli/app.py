@@ -15,11 +15,15 @@ from cli.catalog_commands import catalog_app
 app = typer.Typer(
     name="coimbra",
     help=(
-        "Record, replay and audit games of Coimbra from JSON event logs.\n\n"
-        "Start with [bold]coimbra validate[/] and [bold]coimbra score[/] on a log from fixtures/games; "
+        "Record, replay and audit games of Coimbra as event logs.\n\n"
+        "At the table: [bold]coimbra record[/] walks you through a game. Afterwards: [bold]coimbra replay GAME[/] "
+        "steps through it, [bold]coimbra explain GAME --seq N[/] settles a dispute, [bold]coimbra fork[/] and "
+        "[bold]coimbra diff[/] explore other lines. Try it on a recorded game: "
+        "[bold]coimbra replay fixtures/games/standin-3p-seed2.json[/]. "
         "[bold]coimbra rules[/] lists the rules every refusal cites.\n\n"
-        "Exit codes: 0 ok; 1 a rule violation; 2 bad input (unreadable or malformed log, "
-        "unknown event type, bad payload, broken hash chain, catalog problem, bad arguments)."
+        "Exit codes: 0 ok; 1 a rule violation (nothing stored); 2 bad input: unreadable or malformed log, "
+        "unknown event type, bad payload, broken hash chain, catalog problem, unknown game, bad arguments "
+        "(nothing stored)."
     ),
     no_args_is_help=True,
     pretty_exceptions_enable=False,
