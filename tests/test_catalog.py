@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.catalog_commands import catalog_app
-from coimbra_events import catalog as catalog_module
+from coimbra_events import catalog_parsing
 from coimbra_events.catalog import (
     PROVENANCES,
     Catalog,
@@ -341,7 +341,7 @@ def test_find_catalog(standin: Catalog) -> None:
 
 def test_every_param_type_of_the_vocabulary_has_a_parser() -> None:
     types = {p.type for kind in KINDS.values() for p in kind.params.values()}
-    assert types <= set(catalog_module._PARAM_PARSERS)
+    assert types <= set(catalog_parsing._PARAM_PARSERS)
 
 
 def test_docs_hold_the_current_effect_table() -> None:

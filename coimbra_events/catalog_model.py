@@ -1,0 +1,242 @@
+"""The component catalog's model: frozen values the rules read, and the catalog's constants.
+
+Parsed from JSON by ``catalog_parsing``; loaded, found and shipped by ``catalog``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from coimbra_events.effect_kinds import END_GAME, HELD, IMMEDIATE, PHASE_C, PHASE_E, PILES, TRACKS, Effect
+
+FORMAT = "coimbra-catalog"
+SCHEMA = 1
+RULES_TEXT = "rules-text"
+STAND_IN = "stand-in"
+PRINTED = "printed"
+PROVENANCES: tuple[str, ...] = (RULES_TEXT, STAND_IN, PRINTED)
+"""Where a value comes from: the rule texts, the project's stand-in (GAPS.md), or
+transcribed from the printed components by a group that owns the game."""
+
+DIE_COLORS: tuple[str, ...] = TRACKS + ("white",)
+CITIES: tuple[str, ...] = ("upper", "central", "lower")
+MIN_PLAYERS, MAX_PLAYERS = 2, 4  # rules text: 2-, 3- and 4-player games
+DICE_PER_PLAYER = 3  # die holders per player (rules text)
+START_SPACES = 4  # starting corners around Coimbra (rules text)
+SPACE_KINDS: tuple[str, ...] = ("start", "monastery", "road")
+
+NO_BONUS = "none"
+TIMING_CONTEXTS: Mapping[str, str] = {
+    "immediate": IMMEDIATE,
+    "phase_c": PHASE_C,
+    "phase_e": PHASE_E,
+    "end_game": END_GAME,
+}
+CARD_TIMINGS: Mapping[str, tuple[str, ...]] = {
+    "I": ("immediate", "phase_c"),
+    "II": ("immediate", "phase_e", "end_game", NO_BONUS),
+    "III": ("immediate", "phase_e", "end_game", NO_BONUS),
+}
+MONASTERY_TIMINGS: tuple[str, ...] = ("immediate", "end_game")
+FAVOR_CONTEXTS: tuple[str, ...] = (IMMEDIATE, HELD)
+SCORING_SIDES: Mapping[str, int] = {"2-3": 3, "4": 4}
+TIE_BREAKS: tuple[str, ...] = ("resources", "shared")
+
+
+
+class CatalogError(Exception):
+    """A catalog that cannot be used. ``str(e)`` is one line:
+    ``"[<source>: ]<where>: expected <expected>, got <got>"``.
+
+    ``source`` (the file, when loaded by :func:`load_catalog` or named in
+    :func:`parse_catalog`) is ``None`` for data parsed under the default source.
+    """
+
+    def __init__(self, where: str, expected: str, got: str, source: str | None = None):
+        self.where, self.expected, self.got, self.source = where, expected, got, source
+        place = ": ".join(part for part in (source, where) if part)
+        super().__init__(f"{place}: expected {expected}, got {got}")
+
+    def __reduce__(self) -> tuple[Any, ...]:  # picklable despite the custom signature
+        return (CatalogError, (self.where, self.expected, self.got, self.source))
+
+    def at_source(self, source: str) -> CatalogError:
+        """The same error, named as coming from ``source``."""
+        return CatalogError(self.where, self.expected, self.got, source)
+
+
+# --------------------------------------------------------------------------- model
+
+
+@dataclass(frozen=True)
+class IncomeTier:
+    """One row of the income table: disc positions ``low``..``high`` (inclusive)."""
+
+    low: int
+    high: int
+    rewards: Mapping[str, tuple[int, int]]  # track -> (base, bonus_points)
+
+
+@dataclass(frozen=True)
+class FavorTile:
+    id: str
+    name: str
+    crowns: int
+    effects: tuple[Effect, ...]  # contexts immediate or held
+
+
+@dataclass(frozen=True)
+class CharacterCard:
+    id: str
+    name: str
+    pile: str
+    category: str
+    cost: str
+    influence: int
+    timing: str  # immediate | phase_c | phase_e | end_game | none
+    effects: tuple[Effect, ...]
+    symbols: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Monastery:
+    id: str
+    name: str
+    pile: str
+    timing: str  # immediate | end_game
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True)
+class VoyageSpace:
+    resource: str
+    cost: int
+
+
+@dataclass(frozen=True)
+class Voyage:
+    id: str
+    name: str
+    effects: tuple[Effect, ...]  # the end-game task
+
+
+@dataclass(frozen=True)
+class ScoringTile:
+    id: str
+    name: str
+    points: Mapping[str, tuple[int, ...]]  # "2-3" -> 3 ranks, "4" -> 4 ranks
+
+
+@dataclass(frozen=True)
+class MapSpace:
+    id: str
+    kind: str
+    pile: str | None
+
+
+@dataclass(frozen=True)
+class PilgrimMap:
+    spaces: Mapping[str, MapSpace]
+    neighbours: Mapping[str, tuple[str, ...]]  # sorted neighbour ids
+    start_spaces: tuple[str, ...]  # file order
+    monastery_spaces: Mapping[str, tuple[str, ...]]  # pile -> space ids, file order
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Catalog:
+    """A validated catalog. Two catalogs are equal when their ``sha256`` is."""
+
+    id: str
+    title: str
+    schema: int
+    sha256: str
+    data: Mapping[str, Any]
+    min_players: int
+    max_players: int
+    die_colors: Mapping[str, str]
+    start_coins: int
+    start_guards: int
+    max_coins: int
+    max_guards: int
+    max_influence: int
+    income: tuple[IncomeTier, ...]
+    flag_crowns: tuple[int, ...]
+    crown_token_crowns: int
+    alternative_coins: int
+    alternative_guards: int
+    cards_per_row: int
+    cards_per_group: int
+    favor_tiles: Mapping[str, FavorTile]
+    characters: Mapping[str, CharacterCard]
+    monasteries: Mapping[str, Monastery]
+    voyage_spaces: tuple[VoyageSpace, ...]
+    voyages: Mapping[str, Voyage]
+    scoring_tiles: Mapping[str, ScoringTile]
+    leftover_coins_per_point: int
+    leftover_guards_per_point: int
+    map: PilgrimMap
+    provenance: Mapping[str, str]
+    # Beyond the engine's core API: what the helpers below read, and the tie break.
+    dice_removed: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    die_tokens: Mapping[int, Mapping[str, tuple[int, ...]]] = field(default_factory=dict)
+    tie_break: str = "resources"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Catalog) and other.sha256 == self.sha256
+
+    def __hash__(self) -> int:
+        return hash(self.sha256)
+
+    def __repr__(self) -> str:
+        return f"Catalog(id={self.id!r}, sha256={self.sha256[:12]!r}...)"
+
+    def _check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"catalog {self.id!r} is for {self.min_players}-{self.max_players} players, "
+                f"not {players}"
+            )
+
+    def dice_for(self, players: int) -> tuple[str, ...]:
+        """Die ids in the pool for ``players`` (file order; highest numbers removed)."""
+        self._check_players(players)
+        removed = self.dice_removed.get(players, {})
+        kept = {c: n - removed.get(c, 0) for c, n in Counter(self.die_colors.values()).items()}
+        return tuple(d for d, c in self.die_colors.items() if _die_number(d) <= kept[c])
+
+    def die_tokens_for(self, players: int) -> Mapping[str, tuple[int, ...]]:
+        """City -> die token values, left to right; ``{}`` when no tokens are used."""
+        self._check_players(players)
+        return self.die_tokens.get(players, {})
+
+    def income_for(self, track: str, position: int) -> tuple[int, int]:
+        """(base, bonus_points) paid by ``track`` to a disc on ``position``."""
+        if track not in TRACKS:
+            raise ValueError(f"unknown track {track!r} (one of {', '.join(TRACKS)})")
+        for tier in self.income:
+            if tier.low <= position <= tier.high:
+                return tier.rewards[track]
+        raise ValueError(f"influence position {position!r} outside 0-{self.max_influence}")
+
+    def pile(self, pile: str) -> tuple[str, ...]:
+        """Character ids of a pile, in file order."""
+        return _ids_of_pile(self.characters, pile)
+
+    def monasteries_of(self, pile: str) -> tuple[str, ...]:
+        """Monastery ids of a pile, in file order."""
+        return _ids_of_pile(self.monasteries, pile)
+
+
+def _die_number(die_id: str) -> int:
+    return int(die_id.rsplit("-", 1)[1])
+
+
+def _ids_of_pile(entries: Mapping[str, Any], pile: str) -> tuple[str, ...]:
+    if pile not in PILES:
+        raise ValueError(f"unknown pile {pile!r} (one of {', '.join(PILES)})")
+    return tuple(i for i, e in entries.items() if e.pile == pile)
+
+
