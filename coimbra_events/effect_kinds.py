@@ -34,7 +34,6 @@ PHASE_C = "phase_c"  # start cards: when the owner acquires a matching card
 PHASE_E = "phase_e"  # every round, in the owner's phase E
 END_GAME = "end_game"  # scored once at the end of the game
 HELD = "held"  # favor tiles: in force while the tile is held this round
-CONTEXTS: tuple[str, ...] = (IMMEDIATE, PHASE_C, PHASE_E, END_GAME, HELD)
 
 
 @dataclass(frozen=True)

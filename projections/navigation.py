@@ -109,13 +109,6 @@ class Navigator:
                 decisions[event.actor].append(n)
         self.decisions: dict[str, tuple[int, ...]] = {k: tuple(v) for k, v in decisions.items()}
 
-    def clamp(self, n: int) -> int:
-        return max(0, min(self.last, n))
-
-    def phase_start(self, n: int) -> int:
-        """Where the phase shown at ``n`` began."""
-        return self.phase_starts[bisect_right(self.phase_starts, n) - 1]
-
     def next_phase(self, n: int) -> int | None:
         return _next(self.phase_starts, n)
 
