@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,3 +27,12 @@ def catalog():
     from coimbra_events.catalog import standin_catalog
 
     return standin_catalog()
+
+
+def installed_coimbra() -> str:
+    """The ``coimbra`` console script of this environment, as a user would run it."""
+    beside = Path(sys.executable).parent / "coimbra"
+    found = str(beside) if beside.exists() else shutil.which("coimbra")
+    if not found:
+        pytest.fail("the coimbra console script is not installed (pip install -e .)")
+    return found

@@ -3,31 +3,20 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import orjson
 import pytest
 
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, installed_coimbra
 
 GAME = FIXTURES / "games" / "standin-3p-seed2.json"
 EXPECTED = orjson.loads((FIXTURES / "invalid" / "expected.json").read_bytes())
 
 
-def coimbra_command() -> str:
-    beside = Path(sys.executable).parent / "coimbra"
-    found = str(beside) if beside.exists() else shutil.which("coimbra")
-    if not found:
-        pytest.fail("the coimbra console script is not installed (pip install -e .)")
-    return found
-
-
 def run(*args: str, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [coimbra_command(), *args], capture_output=True, text=True, timeout=120,
+        [installed_coimbra(), *args], capture_output=True, text=True, timeout=120,
         env={**os.environ, "NO_COLOR": "1", "COLUMNS": "120", **env},
     )
 

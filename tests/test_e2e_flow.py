@@ -10,10 +10,8 @@ game's seed), so the flow is the same on every run.
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 import subprocess
-import sys
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -22,15 +20,8 @@ import orjson
 import pytest
 
 from coimbra_events import log as game_log
+from tests.conftest import installed_coimbra
 from coimbra_events.validation import validate
-
-
-def coimbra() -> str:
-    beside = Path(sys.executable).parent / "coimbra"
-    found = str(beside) if beside.exists() else shutil.which("coimbra")
-    if not found:
-        pytest.fail("the coimbra console script is not installed (pip install -e .)")
-    return found
 
 
 class Cli:
@@ -41,7 +32,7 @@ class Cli:
 
     def __call__(self, *args: str, code: int | None = 0, one_line: bool = True) -> subprocess.CompletedProcess:
         out = subprocess.run(
-            [coimbra(), *args], capture_output=True, timeout=120,
+            [installed_coimbra(), *args], capture_output=True, timeout=120,
             env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "COIMBRA_DB": str(self.db)},
         )
         out.stdout_text = out.stdout.decode()
