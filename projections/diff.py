@@ -1,9 +1,9 @@
 """Comparing two games or two lines of one game.
 
-``diff_games`` finds the common prefix of two event lists and the first event
-where they part, then compares the two boards at a chosen point (by default the
-end of each line): every difference per player and on the board, and the
-physical moves that turn table A into table B.
+``common_prefix`` and ``first_divergence`` say how far two event lists agree and
+where they part; ``state_differences`` compares two boards (every difference per
+player and on the board), and ``table_moves`` turns those differences into the
+physical moves that make table A look like table B.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 from coimbra_events.events import GameEvent
-from projections.board import board_view
 from coimbra_events.state import GameState
+from projections.board import board_view
 
 
 @dataclass(frozen=True)
