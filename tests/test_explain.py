@@ -32,7 +32,7 @@ from coimbra_events.violations import RULES
 from projections.audit import FACTS, Audit, explain_entry, fold_line, game_overview, player_ledger
 from projections.scores import score_report
 from tests.conftest import FIXTURES
-from tests.test_cli import coimbra_command
+from tests.conftest import installed_coimbra
 
 GAMES = sorted((FIXTURES / "games").glob("*.json"))
 
@@ -287,7 +287,7 @@ def run(*args: str, db: Path | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "160"}
     if db is not None:
         env["COIMBRA_DB"] = str(db)
-    out = subprocess.run([coimbra_command(), *args], capture_output=True, text=True, timeout=120, env=env)
+    out = subprocess.run([installed_coimbra(), *args], capture_output=True, text=True, timeout=120, env=env)
     assert "Traceback" not in out.stderr, out.stderr
     return out
 

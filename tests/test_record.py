@@ -30,7 +30,7 @@ from coimbra_events.rules import core as rules
 from coimbra_events.state import TABLE
 from projections.recording import Ambiguous, Choice, Command, Unreadable, option_lines, option_texts, read_line
 from tests.conftest import FIXTURES
-from tests.test_e2e_flow import coimbra
+from tests.conftest import installed_coimbra
 
 LOG = game_log.read(FIXTURES / "games" / "standin-2p-seed1.json")
 EVENTS = LOG.events
@@ -188,7 +188,7 @@ def test_whole_game_through_the_installed_command_with_stdin_piped(tmp_path: Pat
 
     def run(*args: str, lines: list[str] | None = None) -> subprocess.CompletedProcess:
         stdin = "".join(f"{line}\n" for line in lines).encode() if lines is not None else b""
-        out = subprocess.run([coimbra(), *args], input=stdin, capture_output=True, timeout=300, env=env)
+        out = subprocess.run([installed_coimbra(), *args], input=stdin, capture_output=True, timeout=300, env=env)
         assert "Traceback" not in out.stderr.decode(), out.stderr.decode()
         assert out.returncode == 0, (args, out.stdout.decode()[-2000:], out.stderr.decode())
         return out

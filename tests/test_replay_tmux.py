@@ -24,7 +24,8 @@ import pytest
 from coimbra_events import log as game_log
 from coimbra_events.notation import render
 from tests.conftest import FIXTURES
-from tests.test_cli import coimbra_command, run
+from tests.conftest import installed_coimbra
+from tests.test_cli import run
 
 GAME = FIXTURES / "games" / "standin-3p-seed2.json"
 EVENTS = game_log.read(GAME).events
@@ -84,7 +85,7 @@ class Terminal:
 @pytest.fixture
 def replayer() -> Iterator[Terminal]:
     """The replayer on the fixture game; once it ends, its exit status and the terminal's modes show."""
-    command = (f"{shlex.quote(coimbra_command())} replay {shlex.quote(str(GAME))}; echo {EXIT_MARK}=$?; "
+    command = (f"{shlex.quote(installed_coimbra())} replay {shlex.quote(str(GAME))}; echo {EXIT_MARK}=$?; "
                "stty -a | tr ' ;' '\\n\\n' | grep -x -e echo -e icanon -e -echo -e -icanon | sed 's/^/mode: /'; sleep 60")
     terminal = Terminal(command)
     try:

@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import FIXTURES
 from tests.store.conftest import GAMES, INVALID
-from tests.test_cli import coimbra_command
+from tests.conftest import installed_coimbra
 
 EXPECTED = orjson.loads((FIXTURES / "invalid" / "expected.json").read_bytes())
 
@@ -25,7 +25,7 @@ def db(tmp_path: Path) -> Path:
 def run(db: Path, *args: str) -> subprocess.CompletedProcess:
     """Run ``coimbra`` with the store in ``db``; never a traceback, whatever happens."""
     out = subprocess.run(
-        [coimbra_command(), *args], capture_output=True, text=True, timeout=120,
+        [installed_coimbra(), *args], capture_output=True, text=True, timeout=120,
         env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "COIMBRA_DB": str(db)},
     )
     assert "Traceback" not in out.stderr, out.stderr
@@ -79,7 +79,7 @@ def test_new_legal_act_export_import_games_verify(db, tmp_path):
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
 def test_import_then_export_is_byte_identical(db, path):
     name = run(db, "import", str(path)).stdout.strip()
-    out = subprocess.run([coimbra_command(), "export", name], capture_output=True, env={**os.environ, "COIMBRA_DB": str(db)})
+    out = subprocess.run([installed_coimbra(), "export", name], capture_output=True, env={**os.environ, "COIMBRA_DB": str(db)})
     assert out.returncode == 0 and out.stdout == path.read_bytes()
 
 
