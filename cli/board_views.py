@@ -17,7 +17,8 @@ DIE_STYLE = {"gray": "white on grey37", "orange": "black on dark_orange", "purpl
 
 def _die(d: dict[str, Any]) -> Text:
     owner = d["owner"] or "token"
-    return Text(f" {d['value']} {owner} ", style=DIE_STYLE.get(d["color"], ""))
+    value = "·" if d["value"] is None else d["value"]  # not rolled yet
+    return Text(f" {value} {owner} ", style=DIE_STYLE.get(d["color"], ""))
 
 
 def _dice_row(dice: list[dict[str, Any]]) -> Text:

@@ -48,6 +48,20 @@ def _card(state: GameState, card_id: str) -> dict[str, Any]:
     return out
 
 
+ROLLED_PHASES = ("B", "C", "D", "E")
+"""Phases in which the dice area holds this round's rolled, undrafted dice."""
+
+
+def _dice_area(state: GameState) -> list[dict[str, Any]]:
+    """The dice beside the board: this round's undrafted dice with their values while the round's
+    dice are out (phases B-E); otherwise the whole pool, not rolled (``value`` ``None``), since
+    after phase E every die goes back to the dice area for the next roll."""
+    colors = state.catalog.die_colors
+    if state.phase in ROLLED_PHASES:
+        return [{"die": d, "color": colors[d], "value": v} for d, v in state.dice if d in state.pool]
+    return [{"die": d, "color": colors[d], "value": None} for d in state.catalog.dice_for(len(state.players))]
+
+
 def _locations(state: GameState) -> dict[str, list[dict[str, Any]]]:
     colors = state.catalog.die_colors
     out = {}
@@ -97,7 +111,7 @@ def board_view(state: GameState) -> dict[str, Any]:
         "phase_name": PHASE_NAMES[state.phase],
         "pending": _pending(state),
         "player_order": [state.players[i].name for i in state.order],
-        "dice_area": [{"die": d, "color": cat.die_colors[d], "value": v} for d, v in state.dice if d in state.pool],
+        "dice_area": _dice_area(state),
         "locations": _locations(state),
         "character_rows": {city: [_card(state, c) for c in row] for city, row in zip(CITIES, state.rows)},
         "favor_tiles": [{"id": t, "name": cat.favor_tiles[t].name, "crowns": cat.favor_tiles[t].crowns} for t in state.favor_available],

@@ -59,7 +59,7 @@ def _comparable(view: dict[str, Any]) -> dict[str, Any]:
     legend (a lookup of catalog names) is left out.
     """
     out = {k: v for k, v in view.items() if k not in ("players", "legend")}
-    out["dice_area"] = {d["die"]: d["value"] for d in view["dice_area"]}
+    out["dice_area"] = {d["die"]: "not rolled" if d["value"] is None else d["value"] for d in view["dice_area"]}
     out["locations"] = {loc: [_die(d) for d in dice] for loc, dice in view["locations"].items()}
     out["character_rows"] = {city: [_card(c) for c in row] for city, row in view["character_rows"].items()}
     out["favor_tiles"] = [t["id"] for t in view["favor_tiles"]]

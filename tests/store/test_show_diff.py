@@ -357,3 +357,22 @@ def test_records_with_history_entries_step_one_state_per_entry(catalog):
     assert states[42] != before  # the replacement changed the table
     assert states[43] == states[42]  # a note changes nothing
     assert states[44] == game.state
+
+
+def test_the_dice_area_holds_the_undrafted_dice_during_a_round_and_every_die_between_rounds(catalog):
+    from coimbra_events.rules.core import apply, initial_state
+    from projections.board import board_view
+
+    log, _ = simulate(catalog, DEFAULT_PLAYERS[:3], 2)
+    state = initial_state(catalog, log.players)
+    seen = set()
+    for event in log.events:
+        state = apply(state, event)
+        area = board_view(state)["dice_area"]
+        if state.phase in ("B", "C", "D", "E"):
+            assert [d["die"] for d in area] == list(state.pool)
+            assert all(d["value"] == state.die_value(d["die"]) for d in area)
+        else:
+            assert [d["die"] for d in area] == list(catalog.dice_for(3)) and all(d["value"] is None for d in area)
+        seen.add(state.phase)
+    assert {"B", "F", "over"} <= seen
