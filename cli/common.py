@@ -167,7 +167,7 @@ def due_json(game: Game) -> dict[str, Any] | None:
     due = game.pending
     if due is None:
         return None
-    return {**dataclasses.asdict(due), "round": game.state.round, "phase": game.state.phase}
+    return {**due.as_dict(), "round": game.state.round, "phase": game.state.phase}
 
 
 def with_player_name(event: GameEvent, game: Game) -> GameEvent:

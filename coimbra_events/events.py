@@ -12,9 +12,27 @@ payload is refused as bad input (``PayloadError``) before any rule runs.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping, TypeVar
 
-from coimbra_events.state import TABLE, adopt
+from coimbra_events.state import TABLE
+
+
+_new = object.__new__
+_set_attribute = object.__setattr__
+"""The plain ``object`` methods, which frozen dataclasses leave usable for building."""
+
+
+def _adopt(cls: type[E], fields: dict[str, Any]) -> E:
+    """A frozen dataclass instance whose fields are ``fields`` itself, without the dataclass ``__init__``.
+
+    Every event of a log is built here when it is read; the generated
+    ``__init__`` of a frozen dataclass pays one ``object.__setattr__`` per
+    field, which costs more than decoding the payload. ``fields`` must be a
+    dict made for this instance alone: it becomes the instance's state.
+    """
+    obj = _new(cls)
+    _set_attribute(obj, "__dict__", fields)
+    return obj
 
 
 class PayloadError(ValueError):
@@ -113,20 +131,22 @@ class GameEvent:
         values = {"actor": actor}
         for name, decode in cls.FIELDS:
             values[name] = decode(payload[name], name)
-        return adopt(cls, values)
+        return _adopt(cls, values)
 
 
 EVENT_TYPES: dict[str, type[GameEvent]] = {}
 
 
-def _event(type_name: str, random: bool = False) -> Callable[[type], type]:
-    """Register an event class under its stable type name, with its field kinds."""
+E = TypeVar("E", bound="GameEvent")
 
-    def register(cls: type) -> type:
-        cls = dataclass(frozen=True)(cls)
+
+def _event(type_name: str, random: bool = False) -> Callable[[type[E]], type[E]]:
+    """Register an event class (a frozen dataclass) under its stable type name, with its field kinds."""
+
+    def register(cls: type[E]) -> type[E]:
         cls.TYPE = type_name
         cls.RANDOM = random
-        cls.KINDS = {f.name: _KIND_OF[f.type] for f in fields(cls) if f.name != "actor"}
+        cls.KINDS = {f.name: _KIND_OF[str(f.type)] for f in fields(cls) if f.name != "actor"}
         cls.FIELDS = tuple((name, _DECODERS[kind]) for name, kind in cls.KINDS.items())
         EVENT_TYPES[type_name] = cls
         return cls
@@ -149,6 +169,7 @@ _KIND_OF = {
 
 
 @_event("MonasteriesDrawn", random=True)
+@dataclass(frozen=True)
 class MonasteriesDrawn(GameEvent):
     """Monastery tiles drawn onto the map: map space -> monastery id (setup step 2)."""
 
@@ -156,6 +177,7 @@ class MonasteriesDrawn(GameEvent):
 
 
 @_event("ScoringTilesPlaced", random=True)
+@dataclass(frozen=True)
 class ScoringTilesPlaced(GameEvent):
     """Influence scoring tiles above the four tracks: track -> tile id (setup step 3)."""
 
@@ -163,6 +185,7 @@ class ScoringTilesPlaced(GameEvent):
 
 
 @_event("VoyagesDrawn", random=True)
+@dataclass(frozen=True)
 class VoyagesDrawn(GameEvent):
     """The six voyage cards, by voyage space left to right (setup step 5)."""
 
@@ -170,6 +193,7 @@ class VoyagesDrawn(GameEvent):
 
 
 @_event("SeatingDrawn", random=True)
+@dataclass(frozen=True)
 class SeatingDrawn(GameEvent):
     """The random player order: names by flag, flag 1 first (setup step 8)."""
 
@@ -177,6 +201,7 @@ class SeatingDrawn(GameEvent):
 
 
 @_event("CharacterRowsDealt", random=True)
+@dataclass(frozen=True)
 class CharacterRowsDealt(GameEvent):
     """Four character cards beside each city, left to right (setup step 11, every round)."""
 
@@ -184,6 +209,7 @@ class CharacterRowsDealt(GameEvent):
 
 
 @_event("StartGroupsDealt", random=True)
+@dataclass(frozen=True)
 class StartGroupsDealt(GameEvent):
     """The groups of start cards laid out (setup step 13)."""
 
@@ -191,6 +217,7 @@ class StartGroupsDealt(GameEvent):
 
 
 @_event("DiceRolled", random=True)
+@dataclass(frozen=True)
 class DiceRolled(GameEvent):
     """Phase A: the value each die of the pool shows: die id -> 1..6."""
 
@@ -201,6 +228,7 @@ class DiceRolled(GameEvent):
 
 
 @_event("StartGroupTaken")
+@dataclass(frozen=True)
 class StartGroupTaken(GameEvent):
     """Start choice a): take the two start cards of group N (1-based)."""
 
@@ -208,6 +236,7 @@ class StartGroupTaken(GameEvent):
 
 
 @_event("PilgrimPlaced")
+@dataclass(frozen=True)
 class PilgrimPlaced(GameEvent):
     """Start choice b): put the pilgrim on a free start space of the map."""
 
@@ -215,6 +244,7 @@ class PilgrimPlaced(GameEvent):
 
 
 @_event("TrackChosen")
+@dataclass(frozen=True)
 class TrackChosen(GameEvent):
     """A reward 'on a track of your choice' goes to this track."""
 
@@ -222,6 +252,7 @@ class TrackChosen(GameEvent):
 
 
 @_event("PilgrimStepped")
+@dataclass(frozen=True)
 class PilgrimStepped(GameEvent):
     """The pilgrim takes one step to an adjacent map space."""
 
@@ -229,11 +260,13 @@ class PilgrimStepped(GameEvent):
 
 
 @_event("PilgrimStopped")
+@dataclass(frozen=True)
 class PilgrimStopped(GameEvent):
     """The pilgrim stops early; the remaining steps are forfeited."""
 
 
 @_event("DiePlaced")
+@dataclass(frozen=True)
 class DiePlaced(GameEvent):
     """Phase B: a die drafted from the pool and placed in a city location."""
 
@@ -242,6 +275,7 @@ class DiePlaced(GameEvent):
 
 
 @_event("FavorTileTaken")
+@dataclass(frozen=True)
 class FavorTileTaken(GameEvent):
     """Phase C, castle: the favor tile chosen."""
 
@@ -249,6 +283,7 @@ class FavorTileTaken(GameEvent):
 
 
 @_event("CardBought")
+@dataclass(frozen=True)
 class CardBought(GameEvent):
     """Phase C, city: the character card bought from the row beside the location."""
 
@@ -256,6 +291,7 @@ class CardBought(GameEvent):
 
 
 @_event("AlternativeTaken")
+@dataclass(frozen=True)
 class AlternativeTaken(GameEvent):
     """Phase C: instead of the location's action, up to 2 coins and up to 2 guards."""
 
@@ -264,6 +300,7 @@ class AlternativeTaken(GameEvent):
 
 
 @_event("IncomeActivated")
+@dataclass(frozen=True)
 class IncomeActivated(GameEvent):
     """Phase E: one die (or the extra-die tile) collects the income of a track."""
 
@@ -272,6 +309,7 @@ class IncomeActivated(GameEvent):
 
 
 @_event("PointsExchanged")
+@dataclass(frozen=True)
 class PointsExchanged(GameEvent):
     """Phase E: coins or guards exchanged for victory points, TIMES times."""
 
@@ -280,11 +318,13 @@ class PointsExchanged(GameEvent):
 
 
 @_event("IncomeEnded")
+@dataclass(frozen=True)
 class IncomeEnded(GameEvent):
     """Phase E: the player is done; income not yet collected is forfeited."""
 
 
 @_event("VoyageInvested")
+@dataclass(frozen=True)
 class VoyageInvested(GameEvent):
     """Phase F: invest in the voyage card with this id."""
 
@@ -292,6 +332,7 @@ class VoyageInvested(GameEvent):
 
 
 @_event("VoyagePassed")
+@dataclass(frozen=True)
 class VoyagePassed(GameEvent):
     """Phase F: no investment this round."""
 
@@ -312,6 +353,7 @@ def decode_event(type_name: str, actor: Any, payload: Any) -> GameEvent:
 
 
 @_event("Corrected")
+@dataclass(frozen=True)
 class Corrected(GameEvent):
     """The next log entry replaces what entry SEQ said (SEQ itself stays in the log)."""
 
@@ -319,6 +361,7 @@ class Corrected(GameEvent):
 
 
 @_event("Retracted")
+@dataclass(frozen=True)
 class Retracted(GameEvent):
     """Entry SEQ is withdrawn from the line of play (an undo when it is the latest)."""
 
@@ -326,6 +369,7 @@ class Retracted(GameEvent):
 
 
 @_event("RuleOverridden")
+@dataclass(frozen=True)
 class RuleOverridden(GameEvent):
     """The next log entry breaks RULE, and the table accepted it anyway, for REASON."""
 
@@ -334,6 +378,7 @@ class RuleOverridden(GameEvent):
 
 
 @_event("Noted")
+@dataclass(frozen=True)
 class Noted(GameEvent):
     """A comment on entry SEQ: what the table said, why a ruling was made."""
 
@@ -342,6 +387,7 @@ class Noted(GameEvent):
 
 
 @_event("Bookmarked")
+@dataclass(frozen=True)
 class Bookmarked(GameEvent):
     """Entry SEQ marked as a named place to jump to in a replay."""
 

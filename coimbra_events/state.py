@@ -1,74 +1,97 @@
 """The immutable game state the rules core folds events into.
 
-States are frozen dataclasses holding only tuples, ints and strings, so a state
-can be shared, compared and kept for every step of a replay without copying.
-The rules build a new state per event through ``rules.tx.Tx``, which copies the
-changed parts once; nothing ever mutates a state that has been returned.
+States hold only tuples, ints, strings and other states, so a state can be
+shared, compared and kept for every step of a replay without copying. The
+rules build a new state per event through ``rules.tx.Tx``, which works on
+mutable drafts and freezes them once; nothing ever changes a state that has
+been returned.
+
+The classes are plain classes with ``Final`` attributes rather than frozen
+dataclasses because this module is compiled with mypyc (see README, "Compiled
+rules core"): compiled, a plain class is built in a few dozen nanoseconds and
+its ``Final`` attributes are read-only at run time, while a compiled frozen
+dataclass costs ten times as much to build. In plain Python, mypy (run by every
+compiled build) keeps the attributes from being assigned.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, ClassVar, Final, Mapping, TypeVar
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACKS
 
-TABLE = "table"
+TABLE: Final = "table"
 """The actor of random outcomes: dice rolled, cards dealt, tiles drawn."""
 
-LOCATIONS: tuple[str, ...] = ("castle", "upper", "central", "lower")
+LOCATIONS: Final[tuple[str, ...]] = ("castle", "upper", "central", "lower")
 """The four city locations, in the order phase C evaluates them (rules text)."""
-CITIES: tuple[str, ...] = LOCATIONS[1:]
-CASTLE = "castle"
-EXTRA_DIE = "extra"
+CITIES: Final[tuple[str, ...]] = ("upper", "central", "lower")
+CASTLE: Final = "castle"
+EXTRA_DIE: Final = "extra"
 """The income source granted by the extra-die tile (GAPS decision 4)."""
 
-# Phases of the game; rounds run A..F (rules text 002).
-SETUP, START, PHASE_A, PHASE_B, PHASE_C, PHASE_D, PHASE_E, PHASE_F, GAME_OVER = (
-    "setup",
-    "start",
-    "A",
-    "B",
-    "C",
-    "D",
-    "E",
-    "F",
-    "over",
-)
+# Phases of the game; rounds run A..F (rules text 002). ``Final`` lets compiled code use them as constants.
+SETUP: Final = "setup"
+START: Final = "start"
+PHASE_A: Final = "A"
+PHASE_B: Final = "B"
+PHASE_C: Final = "C"
+PHASE_D: Final = "D"
+PHASE_E: Final = "E"
+PHASE_F: Final = "F"
+GAME_OVER: Final = "over"
 
 
-def build(cls: type, fields: Mapping[str, Any]) -> Any:
-    """Make a frozen dataclass instance from a complete field mapping, fast.
+class Record:
+    """Value semantics for the state classes: equality, hashing, a readable repr.
 
-    ``dataclasses.replace`` costs several microseconds per call and even the
-    generated ``__init__`` of a frozen dataclass pays one ``object.__setattr__``
-    per field; the rules make a few instances per event, so they go through
-    this instead. The copy of ``fields`` becomes the instance's ``__dict__`` in
-    one step, which is about twice as fast for the 26 fields of ``GameState``
-    as filling the instance's own dict key by key.
+    ``FIELDS`` names every attribute in constructor order; ``COMPARED`` the
+    ones equality and hashing look at (a state's catalog and name index are
+    the game's setting, not its position).
     """
-    return adopt(cls, dict(fields))
+
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+    COMPARED: ClassVar[tuple[str, ...]] = ()
+
+    def values(self) -> tuple[Any, ...]:
+        """The compared attributes, in order."""
+        return tuple(getattr(self, name) for name in self.COMPARED)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Record)
+        return self.values() == other.values()
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self.values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.COMPARED)
+        return f"{type(self).__name__}({shown})"
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every attribute by name (the fields a replacement may change)."""
+        return {name: getattr(self, name) for name in self.FIELDS}
 
 
-def adopt(cls: type, fields: dict[str, Any]) -> Any:
-    """Like ``build``, but the instance takes over ``fields`` itself, saving the copy.
-
-    For a dict made just for this instance; whoever passes it must never touch
-    it again, since it now is the frozen instance's state.
-    """
-    obj = _new(cls)
-    _set_attribute(obj, "__dict__", fields)
-    return obj
+R = TypeVar("R", bound=Record)
 
 
-_new = object.__new__
-_set_attribute = object.__setattr__
-"""The plain ``object`` methods, which frozen dataclasses leave usable for building."""
+def replace(record: R, **changes: Any) -> R:
+    """A copy of a state object with some attributes changed (tests and tools set up positions with it)."""
+    unknown = set(changes) - set(record.FIELDS)
+    if unknown:
+        raise TypeError(f"{type(record).__name__} has no field(s) {sorted(unknown)}")
+    return type(record)(**{**record.as_dict(), **changes})
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(Record):
     """What the game waits for: who acts and what kind of input is due.
 
     ``kind`` names the decision (``draft``, ``retrieve``, ``steps`` ...) or, for
@@ -78,59 +101,86 @@ class Pending:
     die being retrieved in phase C.
     """
 
-    actor: str
-    kind: str
-    amount: int = 0
-    source: str = ""
-    location: str = ""
-    die: str = ""
+    FIELDS = ("actor", "kind", "amount", "source", "location", "die")
+    COMPARED = FIELDS
+
+    def __init__(self, actor: str, kind: str, amount: int = 0, source: str = "", location: str = "", die: str = "") -> None:
+        self.actor: Final = actor
+        self.kind: Final = kind
+        self.amount: Final = amount
+        self.source: Final = source
+        self.location: Final = location
+        self.die: Final = die
 
 
-def make_pending(actor: str, kind: str, amount: int = 0, source: str = "", location: str = "", die: str = "") -> Pending:
-    """``Pending(...)``, built at half the cost of the dataclass ``__init__``.
-
-    The rules make one or more per event (the next input due), which made the
-    generated ``__init__`` one of the larger costs of a replay.
-    """
-    return adopt(Pending, {"actor": actor, "kind": kind, "amount": amount, "source": source, "location": location, "die": die})
-
-
-@dataclass(frozen=True)
-class Slot:
+class Slot(Record):
     """One die in a city location: a player's die, or a neutral die token."""
 
-    die: str
-    value: int
-    owner: int  # player index, or -1 for a die token
+    FIELDS = ("die", "value", "owner")
+    COMPARED = FIELDS
+
+    def __init__(self, die: str, value: int, owner: int) -> None:
+        self.die: Final = die
+        self.value: Final = value
+        self.owner: Final = owner
+        """Player index, or -1 for a die token."""
 
     @property
     def is_token(self) -> bool:
         return self.owner < 0
 
 
-@dataclass(frozen=True)
-class PlayerState:
+class PlayerState(Record):
     """One player's board: resources, tracks, cards, pilgrim, discs."""
 
-    name: str
-    color: str
-    coins: int
-    guards: int
-    points: int
-    influence: tuple[int, ...]
-    arrivals: tuple[int, ...]
-    pilgrim: str | None
-    start_cards: tuple[str, ...]
-    cards: tuple[str, ...]
-    monasteries: tuple[str, ...]
-    voyages: tuple[str, ...]
-    shutter: tuple[str, ...]
-    favor_tiles: tuple[str, ...]
-    crown_tokens: tuple[str, ...]
-    crowns_total: int
-    income_left: tuple[str, ...]
-    points_by_source: tuple[tuple[str, int], ...]
-    start_choices: tuple[str, ...]
+    FIELDS = (
+        "name", "color", "coins", "guards", "points", "influence", "arrivals", "pilgrim", "start_cards", "cards",
+        "monasteries", "voyages", "shutter", "favor_tiles", "crown_tokens", "crowns_total", "income_left",
+        "points_by_source", "start_choices",
+    )
+    COMPARED = FIELDS
+
+    def __init__(
+        self,
+        name: str,
+        color: str,
+        coins: int,
+        guards: int,
+        points: int,
+        influence: tuple[int, ...],
+        arrivals: tuple[int, ...],
+        pilgrim: str | None,
+        start_cards: tuple[str, ...],
+        cards: tuple[str, ...],
+        monasteries: tuple[str, ...],
+        voyages: tuple[str, ...],
+        shutter: tuple[str, ...],
+        favor_tiles: tuple[str, ...],
+        crown_tokens: tuple[str, ...],
+        crowns_total: int,
+        income_left: tuple[str, ...],
+        points_by_source: tuple[tuple[str, int], ...],
+        start_choices: tuple[str, ...],
+    ) -> None:
+        self.name: Final = name
+        self.color: Final = color
+        self.coins: Final = coins
+        self.guards: Final = guards
+        self.points: Final = points
+        self.influence: Final = influence
+        self.arrivals: Final = arrivals
+        self.pilgrim: Final = pilgrim
+        self.start_cards: Final = start_cards
+        self.cards: Final = cards
+        self.monasteries: Final = monasteries
+        self.voyages: Final = voyages
+        self.shutter: Final = shutter
+        self.favor_tiles: Final = favor_tiles
+        self.crown_tokens: Final = crown_tokens
+        self.crowns_total: Final = crowns_total
+        self.income_left: Final = income_left
+        self.points_by_source: Final = points_by_source
+        self.start_choices: Final = start_choices
 
     def influence_on(self, track: str) -> int:
         """The disc's space on an influence track."""
@@ -142,35 +192,69 @@ class PlayerState:
         return self.start_cards + self.cards
 
 
-@dataclass(frozen=True)
-class GameState:
+class GameState(Record):
     """The whole table at one point of the game."""
 
-    catalog: Catalog = field(compare=False, repr=False)
-    index: Mapping[str, int] = field(compare=False, repr=False)
-    players: tuple[PlayerState, ...]
-    order: tuple[int, ...]
-    round: int
-    phase: str
-    cursor: tuple[int, ...]
-    monasteries: tuple[tuple[str, str], ...]
-    scoring_tiles: tuple[str, ...]
-    voyages: tuple[str, ...]
-    voyage_discs: tuple[tuple[str, ...], ...]
-    start_groups: tuple[tuple[str, ...], ...]
-    start_groups_taken: tuple[str, ...]
-    pilgrims_placed: tuple[str, ...]
-    dealt: frozenset[str]
-    rows: tuple[tuple[str, ...], ...]
-    crowns_on_cards: tuple[tuple[str, str], ...]
-    discard: tuple[str, ...]
-    favor_available: tuple[str, ...]
-    dice: tuple[tuple[str, int], ...]
-    pool: tuple[str, ...]
-    locations: tuple[tuple[Slot, ...], ...]
-    stack: tuple[Pending, ...]
-    pending: Pending | None
-    tick: int
+    FIELDS = (
+        "catalog", "index", "players", "order", "round", "phase", "cursor", "monasteries", "scoring_tiles",
+        "voyages", "voyage_discs", "start_groups", "start_groups_taken", "pilgrims_placed", "dealt", "rows",
+        "crowns_on_cards", "discard", "favor_available", "dice", "pool", "locations", "stack", "pending", "tick",
+    )
+    COMPARED = FIELDS[2:]
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        index: Mapping[str, int],
+        players: tuple[PlayerState, ...],
+        order: tuple[int, ...],
+        round: int,
+        phase: str,
+        cursor: tuple[int, ...],
+        monasteries: tuple[tuple[str, str], ...],
+        scoring_tiles: tuple[str, ...],
+        voyages: tuple[str, ...],
+        voyage_discs: tuple[tuple[str, ...], ...],
+        start_groups: tuple[tuple[str, ...], ...],
+        start_groups_taken: tuple[str, ...],
+        pilgrims_placed: tuple[str, ...],
+        dealt: frozenset[str],
+        rows: tuple[tuple[str, ...], ...],
+        crowns_on_cards: tuple[tuple[str, str], ...],
+        discard: tuple[str, ...],
+        favor_available: tuple[str, ...],
+        dice: tuple[tuple[str, int], ...],
+        pool: tuple[str, ...],
+        locations: tuple[tuple[Slot, ...], ...],
+        stack: tuple[Pending, ...],
+        pending: Pending | None,
+        tick: int,
+    ) -> None:
+        self.catalog: Final = catalog
+        self.index: Final = index
+        self.players: Final = players
+        self.order: Final = order
+        self.round: Final = round
+        self.phase: Final = phase
+        self.cursor: Final = cursor
+        self.monasteries: Final = monasteries
+        self.scoring_tiles: Final = scoring_tiles
+        self.voyages: Final = voyages
+        self.voyage_discs: Final = voyage_discs
+        self.start_groups: Final = start_groups
+        self.start_groups_taken: Final = start_groups_taken
+        self.pilgrims_placed: Final = pilgrims_placed
+        self.dealt: Final = dealt
+        self.rows: Final = rows
+        self.crowns_on_cards: Final = crowns_on_cards
+        self.discard: Final = discard
+        self.favor_available: Final = favor_available
+        self.dice: Final = dice
+        self.pool: Final = pool
+        self.locations: Final = locations
+        self.stack: Final = stack
+        self.pending: Final = pending
+        self.tick: Final = tick
 
     def player(self, name: str) -> PlayerState:
         """The player with this name."""

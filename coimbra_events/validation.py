@@ -36,7 +36,7 @@ class Validation:
     def to_json(self) -> dict:
         """``{"valid", "events", "violation": {"seq", "rule", "message", ...}}``."""
         v = None
-        if self.violation is not None:
+        if self.violation is not None and self.violation_seq is not None:
             v = {"seq": self.violation_seq, "type": self.log.events[self.violation_seq - 1].TYPE, **self.violation.to_json()}
         return {
             "valid": self.valid,

@@ -104,9 +104,9 @@ class _Recorder(Tx):
         if amount <= 0 or resource not in ("coins", "guards"):
             super().gain(i, resource, amount, source)  # points arrive through add_points; steps are a decision
             return
-        had = self.pl(i)[resource]
+        had = getattr(self.pl(i), resource)
         super().gain(i, resource, amount, source)
-        kept = self.pl(i)[resource] - had
+        kept = getattr(self.pl(i), resource) - had
         self.moves.append(Move(i, resource, amount, GAIN, source))
         if kept < amount:
             self.moves.append(Move(i, resource, kept - amount, LOST, source))

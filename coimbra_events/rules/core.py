@@ -11,7 +11,7 @@ through these functions and no others.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Any, Callable, Final, Sequence
 
 from coimbra_events import events as ev
 from coimbra_events.catalog import Catalog
@@ -34,11 +34,10 @@ from coimbra_events.state import (
     GameState,
     Pending,
     PlayerState,
-    build,
 )
 from coimbra_events.violations import RuleViolation
 
-ACCEPTS: dict[str, tuple[type[GameEvent], ...]] = {
+ACCEPTS: Final[dict[str, tuple[type[GameEvent], ...]]] = {
     "monasteries": (ev.MonasteriesDrawn,),
     "scoring-tiles": (ev.ScoringTilesPlaced,),
     "voyages": (ev.VoyagesDrawn,),
@@ -56,9 +55,9 @@ ACCEPTS: dict[str, tuple[type[GameEvent], ...]] = {
 }
 """Which event types answer each kind of pending input."""
 
-_ACCEPTED = {kind: frozenset(types) for kind, types in ACCEPTS.items()}
+_ACCEPTED: Final = {kind: frozenset(types) for kind, types in ACCEPTS.items()}
 
-CHECKS: dict[type, Callable[[GameState, GameEvent], RuleViolation | None]] = {
+CHECKS: Final[dict[type, Callable[[GameState, Any], RuleViolation | None]]] = {
     **outcomes.CHECKS,
     ev.StartGroupTaken: setup.check_group,
     ev.PilgrimPlaced: setup.check_pilgrim,
@@ -73,10 +72,10 @@ CHECKS: dict[type, Callable[[GameState, GameEvent], RuleViolation | None]] = {
     ev.VoyageInvested: voyages.check_invest,
 }
 
-TURN_RULES: tuple[str, ...] = ("GAME.over", "TURN.actor", "TURN.kind")
+TURN_RULES: Final[tuple[str, ...]] = ("GAME.over", "TURN.actor", "TURN.kind")
 """What ``check`` verifies for every event before its type's own checker runs."""
 
-RULES_CHECKED: dict[type[GameEvent], tuple[str, ...]] = {
+RULES_CHECKED: Final[dict[type[GameEvent], tuple[str, ...]]] = {
     ev.MonasteriesDrawn: TURN_RULES + ("SETUP.monasteries",),
     ev.ScoringTilesPlaced: TURN_RULES + ("SETUP.scoring-tiles",),
     ev.VoyagesDrawn: TURN_RULES + ("SETUP.voyages",),
@@ -107,7 +106,7 @@ own. ``tests/test_explain.py`` keeps the map equal to the ids each checker can
 raise, so it cannot drift from ``CHECKS``.
 """
 
-APPLY: dict[type, Callable[[Tx, GameEvent], None]] = {
+APPLY: Final[dict[type, Callable[[Tx, Any], None]]] = {
     **setup.APPLY,
     ev.DiceRolled: dice.apply_dice,
     ev.StartGroupTaken: setup.apply_group,
@@ -126,7 +125,7 @@ APPLY: dict[type, Callable[[Tx, GameEvent], None]] = {
     ev.VoyagePassed: voyages.apply_pass,
 }
 
-LEGAL: dict[str, Callable[[GameState, Pending], list[GameEvent]]] = {
+LEGAL: Final[dict[str, Callable[[GameState, Pending], list[GameEvent]]]] = {
     "start-choice": setup.legal_start,
     "track-choice": choices.legal_track,
     "steps": pilgrim.legal_steps,
@@ -136,7 +135,7 @@ LEGAL: dict[str, Callable[[GameState, Pending], list[GameEvent]]] = {
     "voyage": voyages.legal_voyage,
 }
 
-AUTOMATA: dict[str, Callable[[Tx], Pending | None]] = {
+AUTOMATA: Final[dict[str, Callable[[Tx], Pending | None]]] = {
     SETUP: setup.auto_setup,
     START: setup.auto_start,
     PHASE_A: dice.auto_a,
@@ -251,17 +250,17 @@ def _settle(tx: Tx) -> None:
     g = tx.g
     while True:
         tx.flush()
-        stack = g["stack"]
+        stack = g.stack
         if stack:
-            g["pending"] = stack[-1]
+            g.pending = stack[-1]
             return
-        phase = g["phase"]
+        phase = g.phase
         if phase == GAME_OVER:
-            g["pending"] = None
+            g.pending = None
             return
         due = AUTOMATA[phase](tx)
         if due is not None:
-            g["pending"] = due
+            g.pending = due
             return
 
 
@@ -272,4 +271,4 @@ def fold(state: GameState, events: Sequence[GameEvent]) -> GameState:
     return state
 
 
-__all__ = ["initial_state", "pending", "legal", "check", "apply", "step", "fold", "build", "PlayerState"]
+__all__ = ["initial_state", "pending", "legal", "check", "apply", "step", "fold", "PlayerState"]

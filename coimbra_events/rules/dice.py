@@ -9,12 +9,14 @@ the die and the location.
 
 from __future__ import annotations
 
+from typing import Final, Mapping
+
 from coimbra_events.events import DiceRolled, DiePlaced, GameEvent
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import CASTLE, LOCATIONS, PHASE_B, PHASE_C, TABLE, GameState, Pending, Slot, make_pending
+from coimbra_events.state import CASTLE, LOCATIONS, PHASE_B, PHASE_C, TABLE, GameState, Pending, Slot
 from coimbra_events.violations import RuleViolation
 
-DICE_PER_PLAYER = 3
+DICE_PER_PLAYER: Final = 3
 """Each player places 3 dice a round (rules text: three die holders)."""
 
 
@@ -30,7 +32,7 @@ def insert_position(row: tuple[Slot, ...], location: str, value: int) -> int:
     return next((k for k, s in enumerate(row) if s.value < value), len(row))
 
 
-def token_slots(values_by_city: dict[str, tuple[int, ...]]) -> tuple[tuple[Slot, ...], ...]:
+def token_slots(values_by_city: Mapping[str, tuple[int, ...]]) -> tuple[tuple[Slot, ...], ...]:
     """The four location rows at the start of the game: die tokens in the cities."""
     rows = []
     for location in LOCATIONS:
@@ -45,10 +47,10 @@ def token_slots(values_by_city: dict[str, tuple[int, ...]]) -> tuple[tuple[Slot,
 
 def apply_dice(tx: Tx, e: DiceRolled) -> None:
     """Phase A: the rolled pool becomes this round's dice area."""
-    tx.g["dice"] = e.values
-    tx.g["pool"] = tuple(d for d, _ in e.values)
-    tx.g["phase"] = PHASE_B
-    tx.g["cursor"] = (0,)
+    tx.g.dice = e.values
+    tx.g.pool = tuple(d for d, _ in e.values)
+    tx.g.phase = PHASE_B
+    tx.g.cursor = (0,)
 
 
 def check_place(state: GameState, e: DiePlaced) -> RuleViolation | None:
@@ -65,13 +67,13 @@ def apply_place(tx: Tx, e: DiePlaced) -> None:
     i = tx.index(e.actor)
     value = tx.die_value(e.die)
     k = LOCATIONS.index(e.location)
-    locations = tx.g["locations"]
+    locations = tx.g.locations
     row = locations[k]
     at = insert_position(row, e.location, value)
     row = row[:at] + (Slot(e.die, value, i),) + row[at:]
-    tx.g["locations"] = locations[:k] + (row,) + locations[k + 1 :]
-    tx.g["pool"] = tuple(d for d in tx.g["pool"] if d != e.die)
-    tx.g["cursor"] = (tx.g["cursor"][0] + 1,)
+    tx.g.locations = locations[:k] + (row,) + locations[k + 1 :]
+    tx.g.pool = tuple(d for d in tx.g.pool if d != e.die)
+    tx.g.cursor = (tx.g.cursor[0] + 1,)
 
 
 def legal_place(state: GameState, pending: Pending) -> list[GameEvent]:
@@ -80,15 +82,15 @@ def legal_place(state: GameState, pending: Pending) -> list[GameEvent]:
 
 def auto_a(tx: Tx) -> Pending:
     """Phase A waits for the table: new character rows (after round 1), then the roll."""
-    return make_pending(TABLE, "dice" if tx.g["rows"] and any(tx.g["rows"]) else "rows")
+    return Pending(TABLE, "dice" if tx.g.rows and any(tx.g.rows) else "rows")
 
 
 def auto_b(tx: Tx) -> Pending | None:
     """Phase B: players place in turn until each has placed three dice."""
-    turn = tx.g["cursor"][0]
-    order = tx.g["order"]
+    turn = tx.g.cursor[0]
+    order = tx.g.order
     if turn < DICE_PER_PLAYER * len(order):
-        return make_pending(tx.name(order[turn % len(order)]), "draft")
-    tx.g["phase"] = PHASE_C
-    tx.g["cursor"] = (0, 0)
+        return Pending(tx.name(order[turn % len(order)]), "draft")
+    tx.g.phase = PHASE_C
+    tx.g.cursor = (0, 0)
     return None

@@ -11,7 +11,7 @@ the table for its moment.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Final, Iterable, Mapping
 
 from coimbra_events.catalog import Catalog, CharacterCard
 from coimbra_events.effect_kinds import TRACKS, Effect
@@ -31,11 +31,11 @@ def _advance(tx: Tx, i: int, p: Mapping[str, Any], source: str) -> None:
 
 def _if_no_die(tx: Tx, i: int, p: Mapping[str, Any], source: str) -> None:
     colors = tx.catalog.die_colors
-    if all(colors[d] != p["color"] for d in tx.pl(i)["shutter"]):
+    if all(colors[d] != p["color"] for d in tx.pl(i).shutter):
         run(tx, i, p["effects"], source)
 
 
-GAINED: Mapping[str, Callable[[Tx, int, Mapping[str, Any], str], None]] = {
+GAINED: Final[Mapping[str, Callable[[Tx, int, Mapping[str, Any], str], None]]] = {
     "gain": _gain,
     "advance": _advance,
     "if_no_die": _if_no_die,
@@ -123,7 +123,7 @@ def _per_crown(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
     return pl.crowns_total * p["points"]
 
 
-SCORED: Mapping[str, Callable[[Catalog, PlayerState, Mapping[str, Any]], int]] = {
+SCORED: Final[Mapping[str, Callable[[Catalog, PlayerState, Mapping[str, Any]], int]]] = {
     "points": _points,
     "points_per_card": _per_card,
     "points_per_symbol_set": _per_symbol_set,

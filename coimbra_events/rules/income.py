@@ -10,17 +10,17 @@ player chooses; exchanges can be made between activations.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Final, Sequence
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACK_RESOURCE, TRACKS
 from coimbra_events.events import GameEvent, IncomeActivated, IncomeEnded, PointsExchanged
 from coimbra_events.rules import effects
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import EXTRA_DIE, PHASE_E, PHASE_F, GameState, Pending, PlayerState, make_pending
+from coimbra_events.state import EXTRA_DIE, PHASE_E, PHASE_F, GameState, Pending, PlayerState
 from coimbra_events.violations import RuleViolation
 
-WHITE = "white"
+WHITE: Final = "white"
 
 
 # --- phase D ---------------------------------------------------------------------------------
@@ -44,10 +44,10 @@ def new_order(catalog: Catalog, players: Sequence[PlayerState], order: tuple[int
 
 
 def auto_d(tx: Tx) -> None:
-    players = [tx.view(i) for i in range(len(tx.g["players"]))]
-    tx.g["order"] = new_order(tx.catalog, players, tx.g["order"])
-    tx.g["phase"] = PHASE_E
-    tx.g["cursor"] = (0, 0)
+    players = [tx.view(i) for i in range(len(tx.g.players))]
+    tx.g.order = new_order(tx.catalog, players, tx.g.order)
+    tx.g.phase = PHASE_E
+    tx.g.cursor = (0, 0)
 
 
 # --- phase E ----------------------------------------------------------------------------------
@@ -67,7 +67,7 @@ def _begin(tx: Tx, i: int) -> None:
     """A player's phase E starts: dice to activate, then 'at the beginning of phase E' bonuses."""
     pl = tx.view(i)
     left = pl.shutter + ((EXTRA_DIE,) if effects.has_extra_die(tx.catalog, pl) else ())
-    tx.pl(i)["income_left"] = left
+    tx.pl(i).income_left = left
     for card in pl.owned_cards:
         c = tx.catalog.characters[card]
         if c.timing == "phase_e":
@@ -82,23 +82,23 @@ def can_exchange(catalog: Catalog, pl: PlayerState) -> bool:
 
 def auto_e(tx: Tx) -> Pending | None:
     """Phase E: begin the next player's income, wait for their choices, then move on."""
-    pos, begun = tx.g["cursor"]
-    order = tx.g["order"]
+    pos, begun = tx.g.cursor
+    order = tx.g.order
     if pos == len(order):
         for i in order:
-            tx.pl(i)["shutter"] = ()
-        tx.g["phase"] = PHASE_F
-        tx.g["cursor"] = (0,)
+            tx.pl(i).shutter = ()
+        tx.g.phase = PHASE_F
+        tx.g.cursor = (0,)
         return None
     i = order[pos]
     if not begun:
         _begin(tx, i)
-        tx.g["cursor"] = (pos, 1)
+        tx.g.cursor = (pos, 1)
         return None
     p = tx.pl(i)
-    if p["income_left"] or can_exchange(tx.catalog, tx.view(i)):
-        return make_pending(p["name"], "income")
-    tx.g["cursor"] = (pos + 1, 0)
+    if p.income_left or can_exchange(tx.catalog, tx.view(i)):
+        return Pending(p.name, "income")
+    tx.g.cursor = (pos + 1, 0)
     return None
 
 
@@ -118,10 +118,10 @@ def check_activate(state: GameState, e: IncomeActivated) -> RuleViolation | None
 def apply_activate(tx: Tx, e: IncomeActivated) -> None:
     i = tx.index(e.actor)
     p = tx.pl(i)
-    left = list(p["income_left"])
+    left = list(p.income_left)
     left.remove(e.die)
-    p["income_left"] = tuple(left)
-    resource, amount, bonus = income(tx.catalog, e.track, p["influence"][TRACKS.index(e.track)])
+    p.income_left = tuple(left)
+    resource, amount, bonus = income(tx.catalog, e.track, p.influence[TRACKS.index(e.track)])
     tx.gain(i, resource, amount, "income")
     tx.gain(i, "points", bonus, "income")
     color = die_color(tx.catalog, e.die)
@@ -147,16 +147,18 @@ def check_exchange(state: GameState, e: PointsExchanged) -> RuleViolation | None
 def apply_exchange(tx: Tx, e: PointsExchanged) -> None:
     i = tx.index(e.actor)
     pl = tx.view(i)
-    rate, points = effects.exchange_for(effects.phase_e_effects(tx.catalog, pl), e.give, e.times, getattr(pl, e.give))
+    offer = effects.exchange_for(effects.phase_e_effects(tx.catalog, pl), e.give, e.times, getattr(pl, e.give))
+    assert offer is not None  # check_exchange has found the offer
+    rate, points = offer
     tx.pay(i, e.give, rate * e.times)
     tx.add_points(i, points * e.times, "exchange")
 
 
 def apply_end(tx: Tx, e: IncomeEnded) -> None:
     i = tx.index(e.actor)
-    tx.pl(i)["income_left"] = ()
-    pos, _ = tx.g["cursor"]
-    tx.g["cursor"] = (pos + 1, 0)
+    tx.pl(i).income_left = ()
+    pos, _ = tx.g.cursor
+    tx.g.cursor = (pos + 1, 0)
 
 
 def legal_income(state: GameState, pending: Pending) -> list[GameEvent]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable, Final
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACKS
@@ -158,7 +158,7 @@ def check_dice(state: GameState, e: DiceRolled) -> RuleViolation | None:
     return None
 
 
-CHECKS: dict[type, Callable] = {
+CHECKS: Final[dict[type, Callable[[GameState, Any], RuleViolation | None]]] = {
     MonasteriesDrawn: check_monasteries,
     ScoringTilesPlaced: check_scoring_tiles,
     VoyagesDrawn: check_voyages,
@@ -175,7 +175,7 @@ def _monasteries(state: GameState) -> OutcomeSpace:
     cat = state.catalog
 
     def sample(rng: random.Random) -> GameEvent:
-        placement = {}
+        placement: dict[str, str] = {}
         for pile, spaces in cat.map.monastery_spaces.items():
             tiles = rng.sample(cat.monasteries_of(pile), len(spaces))
             placement.update(zip(spaces, tiles))
@@ -247,7 +247,7 @@ def _dice(state: GameState) -> OutcomeSpace:
     return OutcomeSpace("dice", f"each of the {len(pool)} dice shows 1-6", sample)
 
 
-SPACES: dict[str, Callable[[GameState], OutcomeSpace]] = {
+SPACES: Final[dict[str, Callable[[GameState], OutcomeSpace]]] = {
     "monasteries": _monasteries,
     "scoring-tiles": _scoring_tiles,
     "voyages": _voyages,

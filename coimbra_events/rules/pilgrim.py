@@ -11,13 +11,13 @@ from __future__ import annotations
 from coimbra_events.events import GameEvent, PilgrimStepped, PilgrimStopped
 from coimbra_events.rules import effects
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import GameState, Pending, make_pending
+from coimbra_events.state import GameState, Pending
 from coimbra_events.violations import RuleViolation
 
 
 def check_step(state: GameState, e: PilgrimStepped) -> RuleViolation | None:
     here = state.player(e.actor).pilgrim
-    neighbours = state.catalog.map.neighbours.get(here, ())
+    neighbours = state.catalog.map.neighbours.get(here or "", ())
     if e.to not in neighbours:
         return RuleViolation("PILGRIM.adjacent", f"{e.to!r} is not adjacent to the pilgrim's space {here!r}",
                              {"from": here, "to": e.to, "adjacent": neighbours})
@@ -28,15 +28,15 @@ def apply_step(tx: Tx, e: PilgrimStepped) -> None:
     steps = tx.pop()
     i = tx.index(e.actor)
     p = tx.pl(i)
-    p["pilgrim"] = e.to
-    monastery = dict(tx.g["monasteries"]).get(e.to)
-    if monastery and monastery not in p["monasteries"]:
-        p["monasteries"] = p["monasteries"] + (monastery,)
+    p.pilgrim = e.to
+    monastery = dict(tx.g.monasteries).get(e.to)
+    if monastery and monastery not in p.monasteries:
+        p.monasteries = p.monasteries + (monastery,)
         m = tx.catalog.monasteries[monastery]
         if m.timing == "immediate":
             effects.run(tx, i, m.effects, monastery)
     if steps.amount > 1:
-        tx.push(make_pending(steps.actor, "steps", steps.amount - 1, steps.source))
+        tx.push(Pending(steps.actor, "steps", steps.amount - 1, steps.source))
 
 
 def apply_stop(tx: Tx, e: PilgrimStopped) -> None:
@@ -45,5 +45,5 @@ def apply_stop(tx: Tx, e: PilgrimStopped) -> None:
 
 def legal_steps(state: GameState, pending: Pending) -> list[GameEvent]:
     here = state.player(pending.actor).pilgrim
-    moves: list[GameEvent] = [PilgrimStepped(pending.actor, s) for s in state.catalog.map.neighbours.get(here, ())]
+    moves: list[GameEvent] = [PilgrimStepped(pending.actor, s) for s in state.catalog.map.neighbours.get(here or "", ())]
     return moves + [PilgrimStopped(pending.actor)]

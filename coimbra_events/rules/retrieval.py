@@ -13,20 +13,21 @@ from __future__ import annotations
 from coimbra_events.events import AlternativeTaken, CardBought, FavorTileTaken, GameEvent
 from coimbra_events.rules import effects
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import CASTLE, CITIES, LOCATIONS, PHASE_D, GameState, Pending, make_pending
+from coimbra_events.state import CASTLE, CITIES, LOCATIONS, PHASE_D, GameState, Pending
 from coimbra_events.violations import RuleViolation
 
 
 def _retrieve_die(tx: Tx, i: int, die: str) -> None:
     """The activated die goes back to its owner's shutter spaces; the next die is up."""
     p = tx.pl(i)
-    p["shutter"] = p["shutter"] + (die,)
-    loc, k = tx.g["cursor"]
-    tx.g["cursor"] = (loc, k + 1)
+    p.shutter = p.shutter + (die,)
+    loc, k = tx.g.cursor
+    tx.g.cursor = (loc, k + 1)
 
 
 def check_tile(state: GameState, e: FavorTileTaken) -> RuleViolation | None:
     pending = state.pending
+    assert pending is not None  # check() runs this only for the input due
     if pending.location != CASTLE:
         return RuleViolation("C.location", f"a die in the {pending.location} city buys a card; favor tiles are taken from the castle",
                              {"location": pending.location, "die": pending.die})
@@ -39,12 +40,12 @@ def check_tile(state: GameState, e: FavorTileTaken) -> RuleViolation | None:
 def apply_tile(tx: Tx, e: FavorTileTaken) -> None:
     i = tx.index(e.actor)
     tile = tx.catalog.favor_tiles[e.tile]
-    tx.g["favor_available"] = tuple(t for t in tx.g["favor_available"] if t != e.tile)
+    tx.g.favor_available = tuple(t for t in tx.g.favor_available if t != e.tile)
     p = tx.pl(i)
-    p["favor_tiles"] = p["favor_tiles"] + (e.tile,)
-    p["crowns_total"] = p["crowns_total"] + tile.crowns
+    p.favor_tiles = p.favor_tiles + (e.tile,)
+    p.crowns_total = p.crowns_total + tile.crowns
     effects.run(tx, i, tile.effects, e.tile)
-    _retrieve_die(tx, i, tx.g["pending"].die)
+    _retrieve_die(tx, i, tx.answered().die)
 
 
 def card_price(state: GameState, pending: Pending) -> int:
@@ -54,6 +55,7 @@ def card_price(state: GameState, pending: Pending) -> int:
 
 def check_card(state: GameState, e: CardBought) -> RuleViolation | None:
     pending = state.pending
+    assert pending is not None  # check() runs this only for the input due
     if pending.location == CASTLE:
         return RuleViolation("C.location", "a die in the castle takes a favor tile; cards are bought in the cities",
                              {"location": pending.location, "die": pending.die})
@@ -74,23 +76,23 @@ def apply_card(tx: Tx, e: CardBought) -> None:
     i = tx.index(e.actor)
     cat = tx.catalog
     card = cat.characters[e.card]
-    pending = tx.g["pending"]
+    pending = tx.answered()
     tx.pay(i, card.cost, tx.die_value(pending.die))
     k = CITIES.index(pending.location)
-    rows = tx.g["rows"]
-    tx.g["rows"] = rows[:k] + (tuple(c for c in rows[k] if c != e.card),) + rows[k + 1 :]
+    rows = tx.g.rows
+    tx.g.rows = rows[:k] + (tuple(c for c in rows[k] if c != e.card),) + rows[k + 1 :]
     p = tx.pl(i)
-    p["cards"] = p["cards"] + (e.card,)
+    p.cards = p.cards + (e.card,)
     tx.advance(i, card.category, card.influence, e.card)
     if card.timing == "immediate":
         effects.run(tx, i, card.effects, e.card)
-    for start_card in p["start_cards"]:
+    for start_card in p.start_cards:
         effects.on_acquire(tx, i, start_card, cat.characters[start_card].effects, card)
-    crowns = tx.g["crowns_on_cards"]
+    crowns = tx.g.crowns_on_cards
     if any(c == e.card for c, _ in crowns):
-        tx.g["crowns_on_cards"] = tuple((c, cat_) for c, cat_ in crowns if c != e.card)
-        p["crown_tokens"] = p["crown_tokens"] + (card.category,)
-        p["crowns_total"] = p["crowns_total"] + cat.crown_token_crowns
+        tx.g.crowns_on_cards = tuple((c, cat_) for c, cat_ in crowns if c != e.card)
+        p.crown_tokens = p.crown_tokens + (card.category,)
+        p.crowns_total = p.crowns_total + cat.crown_token_crowns
     _retrieve_die(tx, i, pending.die)
 
 
@@ -107,7 +109,7 @@ def apply_alternative(tx: Tx, e: AlternativeTaken) -> None:
     i = tx.index(e.actor)
     tx.gain(i, "coins", e.coins, "alternative")
     tx.gain(i, "guards", e.guards, "alternative")
-    _retrieve_die(tx, i, tx.g["pending"].die)
+    _retrieve_die(tx, i, tx.answered().die)
 
 
 def legal_retrieve(state: GameState, pending: Pending) -> list[GameEvent]:
@@ -134,33 +136,33 @@ def token_discard(row: tuple[str, ...], characters) -> str | None:
 
 
 def _discard(tx: Tx, city: int, cards: tuple[str, ...]) -> None:
-    rows = tx.g["rows"]
-    tx.g["rows"] = rows[:city] + (tuple(c for c in rows[city] if c not in cards),) + rows[city + 1 :]
-    tx.g["discard"] = tx.g["discard"] + cards
-    tx.g["crowns_on_cards"] = tuple(cc for cc in tx.g["crowns_on_cards"] if cc[0] not in cards)
+    rows = tx.g.rows
+    tx.g.rows = rows[:city] + (tuple(c for c in rows[city] if c not in cards),) + rows[city + 1 :]
+    tx.g.discard = tx.g.discard + cards
+    tx.g.crowns_on_cards = tuple(cc for cc in tx.g.crowns_on_cards if cc[0] not in cards)
 
 
 def auto_c(tx: Tx) -> Pending | None:
     """Phase C: activate the next die of the current location, or close the location."""
-    loc, k = tx.g["cursor"]
+    loc, k = tx.g.cursor
     if loc == len(LOCATIONS):
-        tx.g["phase"] = PHASE_D
-        tx.g["cursor"] = ()
+        tx.g.phase = PHASE_D
+        tx.g.cursor = ()
         return None
-    row = tx.g["locations"][loc]
+    row = tx.g.locations[loc]
     if k < len(row):
         slot = row[k]
         if not slot.is_token:
-            return make_pending(tx.name(slot.owner), "retrieve", location=LOCATIONS[loc], die=slot.die)
+            return Pending(tx.name(slot.owner), "retrieve", location=LOCATIONS[loc], die=slot.die)
         city = loc - 1
-        removed = token_discard(tx.g["rows"][city], tx.catalog.characters)
+        removed = token_discard(tx.g.rows[city], tx.catalog.characters)
         if removed:
             _discard(tx, city, (removed,))
-        tx.g["cursor"] = (loc, k + 1)
+        tx.g.cursor = (loc, k + 1)
         return None
     if loc > 0:
-        _discard(tx, loc - 1, tx.g["rows"][loc - 1])
-    locations = tx.g["locations"]
-    tx.g["locations"] = locations[:loc] + (tuple(s for s in row if s.is_token),) + locations[loc + 1 :]
-    tx.g["cursor"] = (loc + 1, 0)
+        _discard(tx, loc - 1, tx.g.rows[loc - 1])
+    locations = tx.g.locations
+    tx.g.locations = locations[:loc] + (tuple(s for s in row if s.is_token),) + locations[loc + 1 :]
+    tx.g.cursor = (loc + 1, 0)
     return None

@@ -8,6 +8,8 @@ each does the other; finally, in player order, each uses their start cards.
 
 from __future__ import annotations
 
+from typing import Any, Callable, Final
+
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.events import (
     CharacterRowsDealt,
@@ -22,47 +24,47 @@ from coimbra_events.events import (
 )
 from coimbra_events.rules import effects
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import CITIES, PHASE_A, SETUP, START, TABLE, GameState, Pending, make_pending
+from coimbra_events.state import CITIES, PHASE_A, SETUP, START, TABLE, GameState, Pending
 from coimbra_events.violations import RuleViolation
 
-SETUP_STEPS: tuple[str, ...] = ("monasteries", "scoring-tiles", "voyages", "seating", "rows", "start-groups")
+SETUP_STEPS: Final[tuple[str, ...]] = ("monasteries", "scoring-tiles", "voyages", "seating", "rows", "start-groups")
 """The table's setup outcomes, in the order of the rulebook's setup steps."""
 
 CARDS, PILGRIM = "cards", "pilgrim"
 
 
 def _next_setup_step(tx: Tx) -> None:
-    tx.g["cursor"] = (tx.g["cursor"][0] + 1,)
+    tx.g.cursor = (tx.g.cursor[0] + 1,)
 
 
 def apply_monasteries(tx: Tx, e: MonasteriesDrawn) -> None:
-    tx.g["monasteries"] = e.placement
+    tx.g.monasteries = e.placement
     _next_setup_step(tx)
 
 
 def apply_scoring_tiles(tx: Tx, e: ScoringTilesPlaced) -> None:
     placed = dict(e.tiles)
-    tx.g["scoring_tiles"] = tuple(placed[t] for t in TRACKS)
+    tx.g.scoring_tiles = tuple(placed[t] for t in TRACKS)
     _next_setup_step(tx)
 
 
 def apply_voyages(tx: Tx, e: VoyagesDrawn) -> None:
-    tx.g["voyages"] = e.voyages
-    tx.g["voyage_discs"] = tuple(() for _ in e.voyages)
+    tx.g.voyages = e.voyages
+    tx.g.voyage_discs = tuple(() for _ in e.voyages)
     _next_setup_step(tx)
 
 
 def apply_seating(tx: Tx, e: SeatingDrawn) -> None:
-    tx.g["order"] = tuple(tx.index(name) for name in e.order)
+    tx.g.order = tuple(tx.index(name) for name in e.order)
     _next_setup_step(tx)
 
 
 def apply_rows(tx: Tx, e: CharacterRowsDealt) -> None:
     rows = dict(e.rows)
-    tx.g["rows"] = tuple(rows[c] for c in CITIES)
-    tx.g["dealt"] = tx.g["dealt"] | {c for r in rows.values() for c in r}
-    tx.g["crowns_on_cards"] = crown_tokens(tx.g["rows"], tx.catalog.characters)
-    if tx.g["phase"] == SETUP:
+    tx.g.rows = tuple(rows[c] for c in CITIES)
+    tx.g.dealt = tx.g.dealt | {c for r in rows.values() for c in r}
+    tx.g.crowns_on_cards = crown_tokens(tx.g.rows, tx.catalog.characters)
+    if tx.g.phase == SETUP:
         _next_setup_step(tx)
 
 
@@ -83,14 +85,14 @@ def crown_tokens(rows: tuple[tuple[str, ...], ...], characters) -> tuple[tuple[s
 
 
 def apply_start_groups(tx: Tx, e: StartGroupsDealt) -> None:
-    tx.g["start_groups"] = e.groups
-    tx.g["start_groups_taken"] = tuple("" for _ in e.groups)
-    tx.g["dealt"] = tx.g["dealt"] | {c for g in e.groups for c in g}
-    tx.g["phase"] = START
-    tx.g["cursor"] = (0,)
+    tx.g.start_groups = e.groups
+    tx.g.start_groups_taken = tuple("" for _ in e.groups)
+    tx.g.dealt = tx.g.dealt | {c for g in e.groups for c in g}
+    tx.g.phase = START
+    tx.g.cursor = (0,)
 
 
-APPLY = {
+APPLY: Final[dict[type, Callable[[Tx, Any], None]]] = {
     MonasteriesDrawn: apply_monasteries,
     ScoringTilesPlaced: apply_scoring_tiles,
     VoyagesDrawn: apply_voyages,
@@ -149,20 +151,20 @@ def free_start_spaces(state: GameState) -> list[str]:
 def apply_group(tx: Tx, e: StartGroupTaken) -> None:
     i = tx.index(e.actor)
     k = e.group - 1
-    taken = tx.g["start_groups_taken"]
-    tx.g["start_groups_taken"] = taken[:k] + (e.actor,) + taken[k + 1 :]
+    taken = tx.g.start_groups_taken
+    tx.g.start_groups_taken = taken[:k] + (e.actor,) + taken[k + 1 :]
     p = tx.pl(i)
-    p["start_cards"] = tx.g["start_groups"][k]
-    p["start_choices"] = p["start_choices"] + (CARDS,)
-    tx.g["cursor"] = (tx.g["cursor"][0] + 1,)
+    p.start_cards = tx.g.start_groups[k]
+    p.start_choices = p.start_choices + (CARDS,)
+    tx.g.cursor = (tx.g.cursor[0] + 1,)
 
 
 def apply_pilgrim(tx: Tx, e: PilgrimPlaced) -> None:
     p = tx.pl(tx.index(e.actor))
-    p["pilgrim"] = e.space
-    p["start_choices"] = p["start_choices"] + (PILGRIM,)
-    tx.g["pilgrims_placed"] = tx.g["pilgrims_placed"] + (e.space,)
-    tx.g["cursor"] = (tx.g["cursor"][0] + 1,)
+    p.pilgrim = e.space
+    p.start_choices = p.start_choices + (PILGRIM,)
+    tx.g.pilgrims_placed = tx.g.pilgrims_placed + (e.space,)
+    tx.g.cursor = (tx.g.cursor[0] + 1,)
 
 
 def legal_start(state: GameState, pending: Pending) -> list[GameEvent]:
@@ -178,7 +180,7 @@ def legal_start(state: GameState, pending: Pending) -> list[GameEvent]:
 def use_start_cards(tx: Tx, i: int) -> None:
     """A player's start cards take effect, one at a time: influence, then immediate bonus."""
     cards = tx.catalog.characters
-    for card_id in tx.pl(i)["start_cards"]:
+    for card_id in tx.pl(i).start_cards:
         card = cards[card_id]
         tx.advance(i, card.category, card.influence, card_id)
         if card.timing == "immediate":
@@ -189,22 +191,22 @@ def use_start_cards(tx: Tx, i: int) -> None:
 
 
 def auto_setup(tx: Tx) -> Pending:
-    return make_pending(TABLE, SETUP_STEPS[tx.g["cursor"][0]])
+    return Pending(TABLE, SETUP_STEPS[tx.g.cursor[0]])
 
 
 def auto_start(tx: Tx) -> Pending | None:
     """Next start choice; once all are made, each player (in order) uses their start cards."""
-    n = len(tx.g["players"])
-    turn = tx.g["cursor"][0]
-    order = tx.g["order"]
+    n = len(tx.g.players)
+    turn = tx.g.cursor[0]
+    order = tx.g.order
     if turn < 2 * n:
-        return make_pending(tx.name(chooser(order, turn)), "start-choice")
+        return Pending(tx.name(chooser(order, turn)), "start-choice")
     j = turn - 2 * n
     if j < n:
         use_start_cards(tx, order[j])
-        tx.g["cursor"] = (turn + 1,)
+        tx.g.cursor = (turn + 1,)
         return None
-    tx.g["round"] = 1
-    tx.g["phase"] = PHASE_A
-    tx.g["cursor"] = (0,)
+    tx.g.round = 1
+    tx.g.phase = PHASE_A
+    tx.g.cursor = (0,)
     return None

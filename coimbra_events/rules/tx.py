@@ -1,39 +1,119 @@
 """A working copy of one state while one event is applied.
 
-``Tx`` copies the game's fields once and each player's fields on first touch,
-lets the rule functions change those copies, and freezes them into a new
-``GameState``. The state it started from is never modified, which keeps
-``apply`` pure while costing one dict copy per touched object instead of one
-dataclass rebuild per change.
+``Tx`` copies the game's fields into a mutable ``StateDraft`` once and each
+player's into a ``PlayerDraft`` on first touch, lets the rule functions change
+those drafts, and freezes them into a new ``GameState``. The state it started
+from is never modified, which keeps ``apply`` pure while costing one copy per
+touched object instead of one rebuild per change.
+
+The drafts repeat the state classes' attributes on purpose: under mypyc
+(README, "Compiled rules core") each is a native class whose attributes are
+C struct slots, so copying a state and freezing it are a few dozen stores.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from mypy_extensions import mypyc_attr
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACKS
-from coimbra_events.state import GameState, Pending, PlayerState, adopt, build, make_pending
+from coimbra_events.state import GameState, Pending, PlayerState
 
 
+class PlayerDraft:
+    """One player's board while an event is applied; ``freeze`` makes the ``PlayerState``."""
+
+    def __init__(self, p: PlayerState) -> None:
+        self.name = p.name
+        self.color = p.color
+        self.coins = p.coins
+        self.guards = p.guards
+        self.points = p.points
+        self.influence = p.influence
+        self.arrivals = p.arrivals
+        self.pilgrim = p.pilgrim
+        self.start_cards = p.start_cards
+        self.cards = p.cards
+        self.monasteries = p.monasteries
+        self.voyages = p.voyages
+        self.shutter = p.shutter
+        self.favor_tiles = p.favor_tiles
+        self.crown_tokens = p.crown_tokens
+        self.crowns_total = p.crowns_total
+        self.income_left = p.income_left
+        self.points_by_source = p.points_by_source
+        self.start_choices = p.start_choices
+
+    def freeze(self) -> PlayerState:
+        return PlayerState(
+            self.name, self.color, self.coins, self.guards, self.points, self.influence, self.arrivals,
+            self.pilgrim, self.start_cards, self.cards, self.monasteries, self.voyages, self.shutter,
+            self.favor_tiles, self.crown_tokens, self.crowns_total, self.income_left, self.points_by_source,
+            self.start_choices,
+        )
+
+
+class StateDraft:
+    """The table while an event is applied; ``freeze`` makes the ``GameState``."""
+
+    def __init__(self, g: GameState) -> None:
+        self.catalog = g.catalog
+        self.index = g.index
+        self.players = g.players
+        self.order = g.order
+        self.round = g.round
+        self.phase = g.phase
+        self.cursor = g.cursor
+        self.monasteries = g.monasteries
+        self.scoring_tiles = g.scoring_tiles
+        self.voyages = g.voyages
+        self.voyage_discs = g.voyage_discs
+        self.start_groups = g.start_groups
+        self.start_groups_taken = g.start_groups_taken
+        self.pilgrims_placed = g.pilgrims_placed
+        self.dealt = g.dealt
+        self.rows = g.rows
+        self.crowns_on_cards = g.crowns_on_cards
+        self.discard = g.discard
+        self.favor_available = g.favor_available
+        self.dice = g.dice
+        self.pool = g.pool
+        self.locations = g.locations
+        self.stack = g.stack
+        self.pending = g.pending
+        self.tick = g.tick
+
+    def freeze(self) -> GameState:
+        return GameState(
+            self.catalog, self.index, self.players, self.order, self.round, self.phase, self.cursor,
+            self.monasteries, self.scoring_tiles, self.voyages, self.voyage_discs, self.start_groups,
+            self.start_groups_taken, self.pilgrims_placed, self.dealt, self.rows, self.crowns_on_cards,
+            self.discard, self.favor_available, self.dice, self.pool, self.locations, self.stack, self.pending,
+            self.tick,
+        )
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Tx:
-    """Mutable scratch space for building the state that follows one event."""
+    """Mutable scratch space for building the state that follows one event.
 
-    __slots__ = ("g", "_players", "catalog", "_new")
+    Open to subclasses that are not compiled: the audit trail's recorder
+    overrides ``gain``, ``pay`` and ``add_points`` to note every movement.
+    """
 
     def __init__(self, state: GameState) -> None:
-        self.g: dict[str, Any] = state.__dict__.copy()
-        self._players: dict[int, dict[str, Any]] = {}
+        self.g = StateDraft(state)
+        self._players: dict[int, PlayerDraft] = {}
         self.catalog: Catalog = state.catalog
         self._new: list[Pending] = []
 
     # --- reading and writing --------------------------------------------------------
 
-    def pl(self, i: int) -> dict[str, Any]:
-        """Player ``i``'s fields, copied on first touch and free to change."""
+    def pl(self, i: int) -> PlayerDraft:
+        """Player ``i``'s board, copied on first touch and free to change."""
         p = self._players.get(i)
         if p is None:
-            p = self.g["players"][i].__dict__.copy()
+            p = PlayerDraft(self.g.players[i])
             self._players[i] = p
         return p
 
@@ -45,40 +125,41 @@ class Tx:
         """
         p = self._players.get(i)
         if p is None:
-            return self.g["players"][i]
-        return build(PlayerState, p)
+            return self.g.players[i]
+        return p.freeze()
+
+    def answered(self) -> Pending:
+        """The input the event being applied answers (``check`` has made sure there is one)."""
+        pending = self.g.pending
+        assert pending is not None
+        return pending
 
     def index(self, name: str) -> int:
-        return self.g["index"][name]
+        return self.g.index[name]
 
     def name(self, i: int) -> str:
-        return self.g["players"][i].name
+        return self.g.players[i].name
 
     def die_value(self, die: str) -> int:
         """The value rolled this round for a die, found without building a dict of the roll.
 
         Searched from the end, so a die listed twice reads as ``dict(dice)[die]`` would.
         """
-        for d, value in reversed(self.g["dice"]):
+        for d, value in reversed(self.g.dice):
             if d == die:
                 return value
         raise KeyError(die)
 
     def freeze(self) -> GameState:
-        """The new immutable state; this ends the transaction.
-
-        The working dicts become the new state's and players' own fields
-        (nothing else holds them), so freezing copies nothing; the
-        transaction must not be used afterwards.
-        """
+        """The new immutable state; this ends the transaction."""
         self.flush()
         g = self.g
         if self._players:
-            players = list(g["players"])
-            for i, fields in self._players.items():
-                players[i] = adopt(PlayerState, fields)
-            g["players"] = tuple(players)
-        return adopt(GameState, g)
+            players = list(g.players)
+            for i, draft in self._players.items():
+                players[i] = draft.freeze()
+            g.players = tuple(players)
+        return g.freeze()
 
     # --- sub-decisions ----------------------------------------------------------------
 
@@ -88,14 +169,14 @@ class Tx:
 
     def pop(self) -> Pending:
         """Remove and return the sub-decision on top of the stack."""
-        stack = self.g["stack"]
-        self.g["stack"] = stack[:-1]
+        stack = self.g.stack
+        self.g.stack = stack[:-1]
         return stack[-1]
 
     def flush(self) -> None:
         """Put queued sub-decisions on the stack, the first queued on top."""
         if self._new:
-            self.g["stack"] = self.g["stack"] + tuple(reversed(self._new))
+            self.g.stack = self.g.stack + tuple(reversed(self._new))
             self._new = []
 
     # --- resources, points and tracks -------------------------------------------------
@@ -105,28 +186,31 @@ class Tx:
         if amount <= 0:
             return
         if resource == "steps":
-            self.push(make_pending(self.name(i), "steps", amount, source))
+            self.push(Pending(self.name(i), "steps", amount, source))
             return
         p = self.pl(i)
         if resource == "points":
             self.add_points(i, amount, source)
         elif resource == "coins":
-            p["coins"] = min(self.catalog.max_coins, p["coins"] + amount)
+            p.coins = min(self.catalog.max_coins, p.coins + amount)
         else:
-            p["guards"] = min(self.catalog.max_guards, p["guards"] + amount)
+            p.guards = min(self.catalog.max_guards, p.guards + amount)
 
     def pay(self, i: int, resource: str, amount: int) -> None:
         """Pay coins or guards (the caller has checked they suffice)."""
         p = self.pl(i)
-        p[resource] -= amount
+        if resource == "coins":
+            p.coins -= amount
+        else:
+            p.guards -= amount
 
     def add_points(self, i: int, amount: int, source: str) -> None:
         """Advance the scoring-track disc, remembering where the points came from."""
         p = self.pl(i)
-        p["points"] += amount
-        by_source = dict(p["points_by_source"])
+        p.points += amount
+        by_source = dict(p.points_by_source)
         by_source[source] = by_source.get(source, 0) + amount
-        p["points_by_source"] = tuple(by_source.items())
+        p.points_by_source = tuple(by_source.items())
 
     def advance(self, i: int, track: str, amount: int, source: str) -> None:
         """Move a disc up an influence track (never above the limit; excess is lost).
@@ -137,14 +221,14 @@ class Tx:
         if amount <= 0:
             return
         if track == "choice":
-            self.push(make_pending(self.name(i), "track-choice", amount, source))
+            self.push(Pending(self.name(i), "track-choice", amount, source))
             return
         p = self.pl(i)
         k = TRACKS.index(track)
-        influence = p["influence"]
+        influence = p.influence
         new = min(self.catalog.max_influence, influence[k] + amount)
         if new != influence[k]:
-            p["influence"] = influence[:k] + (new,) + influence[k + 1 :]
-            tick = self.g["tick"] + 1
-            self.g["tick"] = tick
-            p["arrivals"] = p["arrivals"][:k] + (tick,) + p["arrivals"][k + 1 :]
+            p.influence = influence[:k] + (new,) + influence[k + 1 :]
+            tick = self.g.tick + 1
+            self.g.tick = tick
+            p.arrivals = p.arrivals[:k] + (tick,) + p.arrivals[k + 1 :]

@@ -14,7 +14,7 @@ from coimbra_events.events import GameEvent, VoyageInvested, VoyagePassed
 from coimbra_events.rules import effects
 from coimbra_events.rules.outcomes import deck_size
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import GAME_OVER, PHASE_A, GameState, Pending, PlayerState, make_pending
+from coimbra_events.state import GAME_OVER, PHASE_A, GameState, Pending, PlayerState
 from coimbra_events.violations import RuleViolation
 
 
@@ -42,14 +42,14 @@ def check_invest(state: GameState, e: VoyageInvested) -> RuleViolation | None:
 
 
 def apply_invest(tx: Tx, e: VoyageInvested) -> None:
-    space = tx.g["voyages"].index(e.voyage)
+    space = tx.g.voyages.index(e.voyage)
     i = tx.index(e.actor)
     resource, cost = voyage_cost(tx.catalog, tx.view(i), space)
     tx.pay(i, resource, cost)
-    discs = tx.g["voyage_discs"]
-    tx.g["voyage_discs"] = discs[:space] + (discs[space] + (e.actor,),) + discs[space + 1 :]
+    discs = tx.g.voyage_discs
+    tx.g.voyage_discs = discs[:space] + (discs[space] + (e.actor,),) + discs[space + 1 :]
     p = tx.pl(i)
-    p["voyages"] = p["voyages"] + (e.voyage,)
+    p.voyages = p.voyages + (e.voyage,)
     _next_player(tx)
 
 
@@ -58,7 +58,7 @@ def apply_pass(tx: Tx, e: VoyagePassed) -> None:
 
 
 def _next_player(tx: Tx) -> None:
-    tx.g["cursor"] = (tx.g["cursor"][0] + 1,)
+    tx.g.cursor = (tx.g.cursor[0] + 1,)
 
 
 def legal_voyage(state: GameState, pending: Pending) -> list[GameEvent]:
@@ -73,26 +73,26 @@ def legal_voyage(state: GameState, pending: Pending) -> list[GameEvent]:
 
 def auto_f(tx: Tx) -> Pending | None:
     """Phase F: each player in order invests or passes; then the round ends."""
-    pos = tx.g["cursor"][0]
-    order = tx.g["order"]
+    pos = tx.g.cursor[0]
+    order = tx.g.order
     if pos < len(order):
-        return make_pending(tx.name(order[pos]), "voyage")
+        return Pending(tx.name(order[pos]), "voyage")
     _end_round(tx)
     return None
 
 
 def _end_round(tx: Tx) -> None:
     """Favor tiles return; the game ends when the character deck is empty (GAPS 17)."""
-    for i in range(len(tx.g["players"])):
+    for i in range(len(tx.g.players)):
         p = tx.pl(i)
-        p["favor_tiles"] = ()
-        p["crown_tokens"] = ()
-    tx.g["favor_available"] = tuple(tx.catalog.favor_tiles)
-    tx.g["crowns_on_cards"] = ()
-    if deck_size(tx.catalog, tx.g["dealt"]) < 3 * tx.catalog.cards_per_row:
-        tx.g["phase"] = GAME_OVER
-        tx.g["cursor"] = ()
+        p.favor_tiles = ()
+        p.crown_tokens = ()
+    tx.g.favor_available = tuple(tx.catalog.favor_tiles)
+    tx.g.crowns_on_cards = ()
+    if deck_size(tx.catalog, tx.g.dealt) < 3 * tx.catalog.cards_per_row:
+        tx.g.phase = GAME_OVER
+        tx.g.cursor = ()
         return
-    tx.g["round"] += 1
-    tx.g["phase"] = PHASE_A
-    tx.g["cursor"] = (0,)
+    tx.g.round += 1
+    tx.g.phase = PHASE_A
+    tx.g.cursor = (0,)

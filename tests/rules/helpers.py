@@ -21,7 +21,7 @@ from coimbra_events.catalog import Catalog, parse_catalog, standin_catalog
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
 from coimbra_events.rules.core import apply, check, initial_state, legal, step
-from coimbra_events.state import TABLE, GameState
+from coimbra_events.state import TABLE, GameState, Record, replace
 from coimbra_events.violations import RuleViolation
 
 CAT = standin_catalog()
@@ -287,12 +287,12 @@ def with_player(state: GameState, name: str, **fields: Any) -> GameState:
         ticks = dict(zip(TRACKS, pl.arrivals)) | dict(fields["arrivals"])
         fields["arrivals"] = tuple(ticks[t] for t in TRACKS)
     k = state.index[name]
-    people = state.players[:k] + (dataclasses.replace(pl, **fields),) + state.players[k + 1:]
-    return dataclasses.replace(state, players=people)
+    people = state.players[:k] + (replace(pl, **fields),) + state.players[k + 1:]
+    return replace(state, players=people)
 
 
 def with_state(state: GameState, **fields: Any) -> GameState:
-    return dataclasses.replace(state, **fields)
+    return replace(state, **fields)
 
 
 
@@ -341,10 +341,10 @@ def accepted(state: GameState, event: GameEvent) -> GameState:
 
 def snapshot(obj: Any) -> Any:
     """A deep structural copy of a state made of plain tuples (the catalog left out)."""
+    if isinstance(obj, Record):
+        return (type(obj).__name__,) + tuple((name, snapshot(value)) for name, value in obj.as_dict().items() if name != "catalog")
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return (type(obj).__name__,) + tuple(
-            (f.name, snapshot(getattr(obj, f.name))) for f in dataclasses.fields(obj) if f.name != "catalog"
-        )
+        return (type(obj).__name__,) + tuple((f.name, snapshot(getattr(obj, f.name))) for f in dataclasses.fields(obj))
     if isinstance(obj, Mapping):
         return ("map",) + tuple(sorted((k, snapshot(v)) for k, v in obj.items()))
     if isinstance(obj, (set, frozenset)):
