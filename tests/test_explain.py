@@ -8,7 +8,7 @@ skipped entry names its rule; the JSON keys are a contract.
 
 from __future__ import annotations
 
-import inspect
+import ast
 import os
 import re
 import subprocess
@@ -95,18 +95,34 @@ def test_random_games_add_up(catalog, seed, players):
 _RAISE_OR_CALL = re.compile(r'(?:RuleViolation|_violation)\(\s*"([A-Z]+\.[\w-]+)"|\b([A-Za-z_]\w*)\(')
 
 
-def raised(fn: Callable[..., Any], seen: set[Any] | None = None) -> list[str]:
+def _functions(module_name: str) -> dict[str, str]:
+    """The source of each top-level function of a module, read from its ``.py`` file.
+
+    Read from the file, not through ``inspect``: the rules modules may be
+    compiled (README, "Compiled rules core"), and compiled functions carry no source.
+    """
+    module = sys.modules[module_name]
+    path = Path(module.__file__).with_name(module_name.rsplit(".", 1)[-1] + ".py")
+    text = path.read_text(encoding="utf-8")
+    return {
+        node.name: ast.get_source_segment(text, node) or ""
+        for node in ast.parse(text).body
+        if isinstance(node, ast.FunctionDef)
+    }
+
+
+def raised(fn: Callable[..., Any], seen: set[str] | None = None) -> list[str]:
     """Rule ids a checker can raise, in source order, following calls to functions of its own module (``_already``)."""
     seen = set() if seen is None else seen
-    seen.add(fn)
+    seen.add(fn.__name__)
+    functions = _functions(fn.__module__)
     module = sys.modules[fn.__module__]
     out: list[str] = []
-    for rule, name in _RAISE_OR_CALL.findall(inspect.getsource(fn)):
-        callee = getattr(module, name, None) if name else None
+    for rule, name in _RAISE_OR_CALL.findall(functions[fn.__name__]):
         if rule:
             out.append(rule)
-        elif inspect.isfunction(callee) and callee.__module__ == module.__name__ and callee not in seen:
-            out += raised(callee, seen)
+        elif name in functions and name not in seen:
+            out += raised(getattr(module, name), seen)
     return list(dict.fromkeys(out))
 
 
