@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import sys
+import textwrap
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -88,7 +89,7 @@ class BuildCore(build_ext):
                 Path(self.build_lib, self.get_ext_filename(ext.name)).unlink(missing_ok=True)
             Path(root, MANIFEST).unlink(missing_ok=True)
             self.extensions = []
-            pure(f"the C build failed ({error})")
+            pure(f"the C build failed ({textwrap.shorten(str(error), 160)})")
             return
         Path(root, MANIFEST).write_text(json.dumps({"modules": self.hashes}, indent=2) + "\n")
 
