@@ -1,4 +1,99 @@
-"""Coimbra domain: catalog, events, the pure rules core and the JSON game log."""
+"""Coimbra domain: catalog, events, the pure rules core and the JSON game log.
+
+The rules core may be compiled with mypyc (setup.py). This file, never compiled, runs
+before any of its modules is imported and decides whether the compiled build can be
+trusted: not when ``COIMBRA_PURE=1`` is set, nor when its manifest
+(``_compiled.json``) is missing or a module's source no longer has the hash it was
+compiled from (an in-place build older than an edit). Then every compiled module is
+loaded from its ``.py`` source instead: mypyc puts them in one shared library whose
+modules call each other directly, so one stale module means none can be trusted.
+"""
+
+import hashlib
+import json
+import os
+import sys
+from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec, SourceFileLoader
+from importlib.util import spec_from_file_location
+from pathlib import Path
 
 RULESET = "coimbra-rules-texts-000-002-003+gaps-1"
 """The ruleset this engine implements: the three rule texts and GAPS.md decisions."""
+
+_ROOT = Path(__file__).resolve().parent.parent
+_MANIFEST = _ROOT / "coimbra_events" / "_compiled.json"
+
+
+def _source(module: str) -> Path:
+    return _ROOT / (module.replace(".", "/") + ".py")
+
+
+def _with_extension() -> set[str]:
+    """This package's modules that have both a compiled extension and a ``.py`` source."""
+    found = set()
+    for directory in (_ROOT / "coimbra_events", _ROOT / "coimbra_events" / "rules"):
+        for file in directory.iterdir():
+            for suffix in EXTENSION_SUFFIXES:
+                if file.name.endswith(suffix):
+                    module = file.relative_to(_ROOT).as_posix()[: -len(suffix)].replace("/", ".")
+                    if _source(module).is_file():
+                        found.add(module)
+    return found
+
+
+def _changed(module: str, digest: str) -> bool:
+    try:
+        return hashlib.sha256(_source(module).read_bytes()).hexdigest() != digest
+    except FileNotFoundError:
+        return True
+
+
+def _decide() -> tuple[str, set[str]]:
+    """(what ``core_build`` answers, the modules to load from their source)."""
+    compiled = _with_extension()
+    try:
+        listed: dict[str, str] = json.loads(_MANIFEST.read_text())["modules"]
+    except (OSError, ValueError, KeyError):
+        listed = {}
+    everything = compiled | listed.keys()
+    if os.environ.get("COIMBRA_PURE") == "1":
+        return "python (COIMBRA_PURE=1)", everything
+    if not listed:
+        return ("python (compiled modules without a build manifest)" if compiled else "python (no compiled build)"), everything
+    if missing := sorted(listed.keys() - compiled):
+        return f"python (compiled module {missing[0]} is missing)", everything
+    if changed := sorted(m for m, digest in listed.items() if _changed(m, digest)):
+        where = _source(changed[0]).relative_to(_ROOT).as_posix()
+        print(
+            f"coimbra: the compiled rules core is older than its source ({where} changed); "
+            "using the Python source. Run 'pip install -e .' to rebuild.",
+            file=sys.stderr,
+        )
+        return f"python (compiled core older than {where})", everything
+    # An extension the manifest does not list is left over from an earlier build.
+    return "compiled", compiled - listed.keys()
+
+
+class _SourceFinder:
+    """Finds exactly the given modules as their ``.py`` source, ahead of the path
+    finder that would prefer their compiled extension."""
+
+    def __init__(self, modules: set[str]) -> None:
+        self.modules = modules
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> ModuleSpec | None:
+        if name not in self.modules:
+            return None
+        source = str(_source(name))
+        return spec_from_file_location(name, source, loader=SourceFileLoader(name, source))
+
+
+_BUILD, _FROM_SOURCE = _decide()
+if _FROM_SOURCE:
+    sys.meta_path.insert(0, _SourceFinder(_FROM_SOURCE))
+
+
+def core_build() -> str:
+    """``"compiled"`` when the rules core runs compiled, else ``"python"`` or
+    ``"python (why)"``; the benchmarks report it."""
+    return _BUILD
