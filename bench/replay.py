@@ -33,6 +33,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import harness  # noqa: E402
 
+from coimbra_events import core_build  # noqa: E402
+
 from coimbra_events.log import LogError, dumps, loads  # noqa: E402
 from coimbra_events.validation import validate  # noqa: E402
 
@@ -134,6 +136,7 @@ def measure(repeat: int) -> dict:
         "events": events,
         "repeat": repeat,
         "python": sys.version.split()[0],
+        "rules_core": core_build(),
         "orjson": orjson.__version__,
         "runs": figures,
         "ratio": ratio,
@@ -148,7 +151,8 @@ def report(result: dict) -> str:
     """The figures as a small table."""
     lines = [
         f"{result['events']} events in {len(result['games'])} games ({result['source']}), "
-        f"best of {result['repeat']}; Python {result['python']}, orjson {result['orjson']}",
+        f"best of {result['repeat']}; Python {result['python']}, orjson {result['orjson']}, "
+        f"rules core {result['rules_core']}",
         "",
         f"{'run':<12}{'µs/event':>10}{'events/s':>12}",
     ]

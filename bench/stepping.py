@@ -43,6 +43,7 @@ import rich  # noqa: E402
 from rich.console import Console  # noqa: E402
 
 from cli.replay_command import Replayer  # noqa: E402
+from coimbra_events import core_build  # noqa: E402
 from coimbra_events.application import game_from_file  # noqa: E402
 from projections.navigation import Cursor, press  # noqa: E402
 
@@ -115,6 +116,7 @@ def measure(repeat: int) -> dict:
         "console": f"{WIDTH}x{HEIGHT}",
         "repeat": repeat,
         "python": sys.version.split()[0],
+        "rules_core": core_build(),
         "rich": _version("rich"),
         "open_ms": opened * 1000,
         "build_ms": build * 1000,
@@ -136,7 +138,7 @@ def report(result: dict) -> str:
     verdict = {True: "PASS", False: "FAIL"}
     lines = [
         f"{result['game']}: {result['entries']} entries, frames of {result['console']}, best of {result['repeat']}; "
-        f"Python {result['python']}, rich {result['rich']}",
+        f"Python {result['python']}, rich {result['rich']}, rules core {result['rules_core']}",
         f"open the log (read, validate, load): {result['open_ms']:.1f} ms; "
         f"build once (timeline fold + navigation index): {result['build_ms']:.2f} ms",
         "",

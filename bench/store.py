@@ -48,6 +48,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import harness  # noqa: E402
 from replay import best_times  # noqa: E402  (the same interleaved best-of-N timing as the replay benchmark)
 
+from coimbra_events import core_build  # noqa: E402
 from coimbra_events.application import GameStore  # noqa: E402
 from coimbra_events.events import decode_event  # noqa: E402
 from coimbra_events.game import NAMESPACE, Game, resolve_catalog  # noqa: E402
@@ -174,6 +175,7 @@ def measure(repeat: int) -> dict[str, Any]:
         "events": events,
         "repeat": repeat,
         "python": sys.version.split()[0],
+        "rules_core": core_build(),
         "runs": figures,
         "targets": {
             "store_ratio": {"what": "ours / theirs", "target": TARGET_STORE_RATIO, "value": store_ratio,
@@ -188,7 +190,7 @@ def report(result: dict[str, Any]) -> str:
     """The figures as a small table, then each target with PASS/FAIL."""
     lines = [
         f"{result['events']} events in {len(result['games'])} games (fixtures/games in a SQLite store), "
-        f"best of {result['repeat']}; Python {result['python']}",
+        f"best of {result['repeat']}; Python {result['python']}, rules core {result['rules_core']}",
         "",
         f"{'run':<42}{'µs/event':>10}",
     ]

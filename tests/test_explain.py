@@ -101,8 +101,8 @@ def _functions(module_name: str) -> dict[str, str]:
     Read from the file, not through ``inspect``: the rules modules may be
     compiled (README, "Compiled rules core"), and compiled functions carry no source.
     """
-    module = sys.modules[module_name]
-    path = Path(module.__file__).with_name(module_name.rsplit(".", 1)[-1] + ".py")
+    root = Path(sys.modules["coimbra_events"].__file__).parent.parent  # a compiled module's __file__ is the shared library
+    path = root / (module_name.replace(".", "/") + ".py")
     text = path.read_text(encoding="utf-8")
     return {
         node.name: ast.get_source_segment(text, node) or ""
