@@ -26,7 +26,7 @@ TABLE: Final = "table"
 
 LOCATIONS: Final[tuple[str, ...]] = ("castle", "upper", "central", "lower")
 """The four city locations, in the order phase C evaluates them (rules text)."""
-CITIES: Final[tuple[str, ...]] = ("upper", "central", "lower")
+CITIES: Final[tuple[str, ...]] = LOCATIONS[1:]
 CASTLE: Final = "castle"
 EXTRA_DIE: Final = "extra"
 """The income source granted by the extra-die tile (GAPS decision 4)."""
@@ -122,8 +122,7 @@ class Slot(Record):
     def __init__(self, die: str, value: int, owner: int) -> None:
         self.die: Final = die
         self.value: Final = value
-        self.owner: Final = owner
-        """Player index, or -1 for a die token."""
+        self.owner: Final = owner  # player index, or -1 for a die token
 
     @property
     def is_token(self) -> bool:
