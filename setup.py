@@ -27,6 +27,8 @@ from setuptools.errors import BaseError, CCompilerError
 
 COMPILED = [
     "coimbra_events/state.py",
+    "coimbra_events/events.py",
+    "coimbra_events/log.py",
     *sorted(p.as_posix() for p in Path("coimbra_events/rules").glob("*.py") if p.name != "__init__.py"),
     "coimbra_events/validation.py",
 ]

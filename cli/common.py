@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sys
 from contextlib import contextmanager
@@ -31,6 +30,7 @@ from coimbra_events.events import GameEvent, PayloadError
 from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError
 from coimbra_events.notation import NotationError, render
+from coimbra_events.state import replace
 from coimbra_events.validation import Validation, validate
 from coimbra_events.violations import RuleViolation
 
@@ -174,7 +174,7 @@ def with_player_name(event: GameEvent, game: Game) -> GameEvent:
     """``ana: pass`` means Ana: actors are matched to the players' names regardless of case."""
     names = {n.lower(): n for n, _ in game.header.players}
     actor = names.get(event.actor.lower())
-    return dataclasses.replace(event, actor=actor) if actor and actor != event.actor else event
+    return replace(event, actor=actor) if actor and actor != event.actor else event
 
 
 def players_option(spec: str) -> list[tuple[str, str]]:

@@ -5,38 +5,31 @@ carries only what was decided or observed. Everything that follows from the
 rules (income amounts, crown tokens, die-token removals, scoring) is derived by
 the rules core and never logged as input.
 
-Payloads are decoded with explicit field kinds, so a log with a wrong type in a
-payload is refused as bad input (``PayloadError``) before any rule runs.
+Payloads are decoded with explicit field kinds (``KINDS``), so a log with a
+wrong type in a payload is refused as bad input (``PayloadError``) before any
+rule runs.
+
+The events are plain classes with ``Final`` attributes, like the state, because
+this module is part of the compiled rules core (README, "Compiled rules core"):
+every event of a log is built once when it is read and its fields are read by
+the rules, and a compiled plain class does both in a few nanoseconds. Each
+class spells out its ``__init__``; ``tests/test_events.py`` keeps the
+annotations of those parameters equal to the class's ``KINDS``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, Callable, ClassVar, Mapping, TypeVar
+from typing import Any, Callable, ClassVar, Final, Mapping
 
-from coimbra_events.state import TABLE
-
-
-_new = object.__new__
-_set_attribute = object.__setattr__
-"""The plain ``object`` methods, which frozen dataclasses leave usable for building."""
-
-
-def _adopt(cls: type[E], fields: dict[str, Any]) -> E:
-    """A frozen dataclass instance whose fields are ``fields`` itself, without the dataclass ``__init__``.
-
-    Every event of a log is built here when it is read; the generated
-    ``__init__`` of a frozen dataclass pays one ``object.__setattr__`` per
-    field, which costs more than decoding the payload. ``fields`` must be a
-    dict made for this instance alone: it becomes the instance's state.
-    """
-    obj = _new(cls)
-    _set_attribute(obj, "__dict__", fields)
-    return obj
+from coimbra_events.state import TABLE, Record
 
 
 class PayloadError(ValueError):
     """A payload that does not have the shape its event type requires."""
+
+
+Decoder = Callable[[Any, str], Any]
+"""Checks one payload value (named for the message) and returns it in the event's form."""
 
 
 def _str(value: Any, name: str) -> str:
@@ -54,25 +47,25 @@ def _int(value: Any, name: str) -> int:
 def _strs(value: Any, name: str) -> tuple[str, ...]:
     if type(value) is not list:
         raise PayloadError(f"field '{name}' must be a list of strings, got {value!r}")
-    return tuple(_str(v, name) for v in value)
+    return tuple([_str(v, name) for v in value])
 
 
 def _groups(value: Any, name: str) -> tuple[tuple[str, ...], ...]:
     if type(value) is not list:
         raise PayloadError(f"field '{name}' must be a list of lists, got {value!r}")
-    return tuple(_strs(v, name) for v in value)
+    return tuple([_strs(v, name) for v in value])
 
 
-def _pairs(decode: Callable[[Any, str], Any]) -> Callable[[Any, str], tuple]:
+def _pairs(decode: Decoder) -> Decoder:
     def pairs(value: Any, name: str) -> tuple[tuple[str, Any], ...]:
         if type(value) is not dict:
             raise PayloadError(f"field '{name}' must be an object, got {value!r}")
-        return tuple(sorted((_str(k, name), decode(v, f"{name}.{k}")) for k, v in value.items()))
+        return tuple(sorted([(_str(k, name), decode(v, f"{name}.{k}")) for k, v in value.items()]))
 
     return pairs
 
 
-_DECODERS: Mapping[str, Callable[[Any, str], Any]] = {
+DECODERS: Final[Mapping[str, Decoder]] = {
     "str": _str,
     "int": _int,
     "strs": _strs,
@@ -81,19 +74,44 @@ _DECODERS: Mapping[str, Callable[[Any, str], Any]] = {
     "int_map": _pairs(_int),
     "strs_map": _pairs(_strs),
 }
+"""The decoder of each field kind a ``KINDS`` table may name."""
 
 
-@dataclass(frozen=True)
-class GameEvent:
-    """Base of all events: who acted. Subclasses add their payload fields."""
+def has_exactly(obj: dict[str, Any], keys: tuple[str, ...]) -> bool:
+    """Whether a JSON object has these keys and no others (``keys`` without repeats).
 
-    actor: str
+    Every event of a log is checked twice like this; looking the keys up is
+    several times faster than comparing key views.
+    """
+    if len(obj) != len(keys):
+        return False
+    for key in keys:
+        if key not in obj:
+            return False
+    return True
+
+
+class GameEvent(Record):
+    """Base of all events: who acted. Subclasses add their payload fields.
+
+    ``TYPE`` is the stable name in logs; ``KINDS`` lists the payload fields, in
+    ``__init__`` order, with the kind of each (a key of ``DECODERS``).
+    """
 
     TYPE: ClassVar[str] = ""
     KINDS: ClassVar[Mapping[str, str]] = {}
-    FIELDS: ClassVar[tuple[tuple[str, Callable[[Any, str], Any]], ...]] = ()
-    """Each payload field with the decoder of its kind, in ``KINDS`` order."""
     RANDOM: ClassVar[bool] = False
+
+    def __init__(self, actor: str) -> None:
+        self.actor: Final = actor
+
+    def key(self) -> tuple[Any, ...]:
+        """The actor, then the payload field values in ``KINDS`` order."""
+        return (self.actor, *[getattr(self, name) for name in self.KINDS])
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every field by name: the actor, then the payload fields."""
+        return {"actor": self.actor, **{name: getattr(self, name) for name in self.KINDS}}
 
     def payload(self) -> dict[str, Any]:
         """The JSON payload of this event (everything but the actor)."""
@@ -110,290 +128,342 @@ class GameEvent:
                 out[name] = value
         return out
 
-    @classmethod
-    def from_payload(cls, actor: str, payload: Any) -> "GameEvent":
-        """Decode a payload, refusing missing, unknown or mistyped fields.
-
-        Every event of a log goes through here, so the field decoders are
-        looked up once per class (``FIELDS``) and the instance is built without
-        the dataclass ``__init__``, whose per-field ``object.__setattr__`` would
-        cost more than the decoding itself.
-        """
-        if type(payload) is not dict:
-            raise PayloadError(f"payload must be an object, got {payload!r}")
-        if payload.keys() != cls.KINDS.keys():
-            missing = sorted(set(cls.KINDS) - set(payload))
-            extra = sorted(set(payload) - set(cls.KINDS))
-            what = "; ".join(
-                p for p in (missing and f"missing {missing}", extra and f"unexpected {extra}") if p
-            )
-            raise PayloadError(f"{cls.TYPE} payload: {what}")
-        values = {"actor": actor}
-        for name, decode in cls.FIELDS:
-            values[name] = decode(payload[name], name)
-        return _adopt(cls, values)
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in self.as_dict().items())
+        return f"{type(self).__name__}({shown})"
 
 
-EVENT_TYPES: dict[str, type[GameEvent]] = {}
+class RandomOutcome(GameEvent):
+    """An event the table observes rather than decides: its actor is always ``"table"``."""
 
-
-E = TypeVar("E", bound="GameEvent")
-
-
-def _event(type_name: str, random: bool = False) -> Callable[[type[E]], type[E]]:
-    """Register an event class (a frozen dataclass) under its stable type name, with its field kinds."""
-
-    def register(cls: type[E]) -> type[E]:
-        cls.TYPE = type_name
-        cls.RANDOM = random
-        cls.KINDS = {f.name: _KIND_OF[str(f.type)] for f in fields(cls) if f.name != "actor"}
-        cls.FIELDS = tuple((name, _DECODERS[kind]) for name, kind in cls.KINDS.items())
-        EVENT_TYPES[type_name] = cls
-        return cls
-
-    return register
-
-
-_KIND_OF = {
-    "str": "str",
-    "int": "int",
-    "tuple[str, ...]": "strs",
-    "tuple[tuple[str, ...], ...]": "groups",
-    "tuple[tuple[str, str], ...]": "str_map",
-    "tuple[tuple[str, int], ...]": "int_map",
-    "tuple[tuple[str, tuple[str, ...]], ...]": "strs_map",
-}
+    RANDOM = True
 
 
 # --- Random outcomes (actor: the table) -------------------------------------------------
 
 
-@_event("MonasteriesDrawn", random=True)
-@dataclass(frozen=True)
-class MonasteriesDrawn(GameEvent):
+class MonasteriesDrawn(RandomOutcome):
     """Monastery tiles drawn onto the map: map space -> monastery id (setup step 2)."""
 
-    placement: tuple[tuple[str, str], ...]
+    TYPE = "MonasteriesDrawn"
+    KINDS = {"placement": "str_map"}
+
+    def __init__(self, actor: str, placement: tuple[tuple[str, str], ...]) -> None:
+        super().__init__(actor)
+        self.placement: Final = placement
 
 
-@_event("ScoringTilesPlaced", random=True)
-@dataclass(frozen=True)
-class ScoringTilesPlaced(GameEvent):
+class ScoringTilesPlaced(RandomOutcome):
     """Influence scoring tiles above the four tracks: track -> tile id (setup step 3)."""
 
-    tiles: tuple[tuple[str, str], ...]
+    TYPE = "ScoringTilesPlaced"
+    KINDS = {"tiles": "str_map"}
+
+    def __init__(self, actor: str, tiles: tuple[tuple[str, str], ...]) -> None:
+        super().__init__(actor)
+        self.tiles: Final = tiles
 
 
-@_event("VoyagesDrawn", random=True)
-@dataclass(frozen=True)
-class VoyagesDrawn(GameEvent):
+class VoyagesDrawn(RandomOutcome):
     """The six voyage cards, by voyage space left to right (setup step 5)."""
 
-    voyages: tuple[str, ...]
+    TYPE = "VoyagesDrawn"
+    KINDS = {"voyages": "strs"}
+
+    def __init__(self, actor: str, voyages: tuple[str, ...]) -> None:
+        super().__init__(actor)
+        self.voyages: Final = voyages
 
 
-@_event("SeatingDrawn", random=True)
-@dataclass(frozen=True)
-class SeatingDrawn(GameEvent):
+class SeatingDrawn(RandomOutcome):
     """The random player order: names by flag, flag 1 first (setup step 8)."""
 
-    order: tuple[str, ...]
+    TYPE = "SeatingDrawn"
+    KINDS = {"order": "strs"}
+
+    def __init__(self, actor: str, order: tuple[str, ...]) -> None:
+        super().__init__(actor)
+        self.order: Final = order
 
 
-@_event("CharacterRowsDealt", random=True)
-@dataclass(frozen=True)
-class CharacterRowsDealt(GameEvent):
+class CharacterRowsDealt(RandomOutcome):
     """Four character cards beside each city, left to right (setup step 11, every round)."""
 
-    rows: tuple[tuple[str, tuple[str, ...]], ...]
+    TYPE = "CharacterRowsDealt"
+    KINDS = {"rows": "strs_map"}
+
+    def __init__(self, actor: str, rows: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+        super().__init__(actor)
+        self.rows: Final = rows
 
 
-@_event("StartGroupsDealt", random=True)
-@dataclass(frozen=True)
-class StartGroupsDealt(GameEvent):
+class StartGroupsDealt(RandomOutcome):
     """The groups of start cards laid out (setup step 13)."""
 
-    groups: tuple[tuple[str, ...], ...]
+    TYPE = "StartGroupsDealt"
+    KINDS = {"groups": "groups"}
+
+    def __init__(self, actor: str, groups: tuple[tuple[str, ...], ...]) -> None:
+        super().__init__(actor)
+        self.groups: Final = groups
 
 
-@_event("DiceRolled", random=True)
-@dataclass(frozen=True)
-class DiceRolled(GameEvent):
+class DiceRolled(RandomOutcome):
     """Phase A: the value each die of the pool shows: die id -> 1..6."""
 
-    values: tuple[tuple[str, int], ...]
+    TYPE = "DiceRolled"
+    KINDS = {"values": "int_map"}
+
+    def __init__(self, actor: str, values: tuple[tuple[str, int], ...]) -> None:
+        super().__init__(actor)
+        self.values: Final = values
 
 
 # --- Player decisions --------------------------------------------------------------------
 
 
-@_event("StartGroupTaken")
-@dataclass(frozen=True)
 class StartGroupTaken(GameEvent):
     """Start choice a): take the two start cards of group N (1-based)."""
 
-    group: int
+    TYPE = "StartGroupTaken"
+    KINDS = {"group": "int"}
+
+    def __init__(self, actor: str, group: int) -> None:
+        super().__init__(actor)
+        self.group: Final = group
 
 
-@_event("PilgrimPlaced")
-@dataclass(frozen=True)
 class PilgrimPlaced(GameEvent):
     """Start choice b): put the pilgrim on a free start space of the map."""
 
-    space: str
+    TYPE = "PilgrimPlaced"
+    KINDS = {"space": "str"}
+
+    def __init__(self, actor: str, space: str) -> None:
+        super().__init__(actor)
+        self.space: Final = space
 
 
-@_event("TrackChosen")
-@dataclass(frozen=True)
 class TrackChosen(GameEvent):
     """A reward 'on a track of your choice' goes to this track."""
 
-    track: str
+    TYPE = "TrackChosen"
+    KINDS = {"track": "str"}
+
+    def __init__(self, actor: str, track: str) -> None:
+        super().__init__(actor)
+        self.track: Final = track
 
 
-@_event("PilgrimStepped")
-@dataclass(frozen=True)
 class PilgrimStepped(GameEvent):
     """The pilgrim takes one step to an adjacent map space."""
 
-    to: str
+    TYPE = "PilgrimStepped"
+    KINDS = {"to": "str"}
+
+    def __init__(self, actor: str, to: str) -> None:
+        super().__init__(actor)
+        self.to: Final = to
 
 
-@_event("PilgrimStopped")
-@dataclass(frozen=True)
 class PilgrimStopped(GameEvent):
     """The pilgrim stops early; the remaining steps are forfeited."""
 
+    TYPE = "PilgrimStopped"
 
-@_event("DiePlaced")
-@dataclass(frozen=True)
 class DiePlaced(GameEvent):
     """Phase B: a die drafted from the pool and placed in a city location."""
 
-    die: str
-    location: str
+    TYPE = "DiePlaced"
+    KINDS = {"die": "str", "location": "str"}
+
+    def __init__(self, actor: str, die: str, location: str) -> None:
+        super().__init__(actor)
+        self.die: Final = die
+        self.location: Final = location
 
 
-@_event("FavorTileTaken")
-@dataclass(frozen=True)
 class FavorTileTaken(GameEvent):
     """Phase C, castle: the favor tile chosen."""
 
-    tile: str
+    TYPE = "FavorTileTaken"
+    KINDS = {"tile": "str"}
+
+    def __init__(self, actor: str, tile: str) -> None:
+        super().__init__(actor)
+        self.tile: Final = tile
 
 
-@_event("CardBought")
-@dataclass(frozen=True)
 class CardBought(GameEvent):
     """Phase C, city: the character card bought from the row beside the location."""
 
-    card: str
+    TYPE = "CardBought"
+    KINDS = {"card": "str"}
+
+    def __init__(self, actor: str, card: str) -> None:
+        super().__init__(actor)
+        self.card: Final = card
 
 
-@_event("AlternativeTaken")
-@dataclass(frozen=True)
 class AlternativeTaken(GameEvent):
     """Phase C: instead of the location's action, up to 2 coins and up to 2 guards."""
 
-    coins: int
-    guards: int
+    TYPE = "AlternativeTaken"
+    KINDS = {"coins": "int", "guards": "int"}
+
+    def __init__(self, actor: str, coins: int, guards: int) -> None:
+        super().__init__(actor)
+        self.coins: Final = coins
+        self.guards: Final = guards
 
 
-@_event("IncomeActivated")
-@dataclass(frozen=True)
 class IncomeActivated(GameEvent):
     """Phase E: one die (or the extra-die tile) collects the income of a track."""
 
-    die: str
-    track: str
+    TYPE = "IncomeActivated"
+    KINDS = {"die": "str", "track": "str"}
+
+    def __init__(self, actor: str, die: str, track: str) -> None:
+        super().__init__(actor)
+        self.die: Final = die
+        self.track: Final = track
 
 
-@_event("PointsExchanged")
-@dataclass(frozen=True)
 class PointsExchanged(GameEvent):
     """Phase E: coins or guards exchanged for victory points, TIMES times."""
 
-    give: str
-    times: int
+    TYPE = "PointsExchanged"
+    KINDS = {"give": "str", "times": "int"}
+
+    def __init__(self, actor: str, give: str, times: int) -> None:
+        super().__init__(actor)
+        self.give: Final = give
+        self.times: Final = times
 
 
-@_event("IncomeEnded")
-@dataclass(frozen=True)
 class IncomeEnded(GameEvent):
     """Phase E: the player is done; income not yet collected is forfeited."""
 
+    TYPE = "IncomeEnded"
 
-@_event("VoyageInvested")
-@dataclass(frozen=True)
 class VoyageInvested(GameEvent):
     """Phase F: invest in the voyage card with this id."""
 
-    voyage: str
+    TYPE = "VoyageInvested"
+    KINDS = {"voyage": "str"}
+
+    def __init__(self, actor: str, voyage: str) -> None:
+        super().__init__(actor)
+        self.voyage: Final = voyage
 
 
-@_event("VoyagePassed")
-@dataclass(frozen=True)
 class VoyagePassed(GameEvent):
     """Phase F: no investment this round."""
 
-
-def decode_event(type_name: str, actor: Any, payload: Any) -> GameEvent:
-    """Build an event from its log form; ``KeyError`` for an unknown type."""
-    cls = EVENT_TYPES[type_name]
-    if type(actor) is not str or not actor:
-        raise PayloadError(f"actor must be a non-empty string, got {actor!r}")
-    if cls.RANDOM and actor != TABLE:
-        raise PayloadError(f"{type_name} is a random outcome; its actor must be '{TABLE}', got {actor!r}")
-    return cls.from_payload(actor, payload)
-
+    TYPE = "VoyagePassed"
 
 # --- History: corrections, retractions, table-accepted rule breaks, notes -----------------------
 # These record what happened to the record itself. Nothing is ever deleted or rewritten: a
 # correction or an override introduces the game event that follows it in the log.
 
 
-@_event("Corrected")
-@dataclass(frozen=True)
 class Corrected(GameEvent):
     """The next log entry replaces what entry SEQ said (SEQ itself stays in the log)."""
 
-    seq: int
+    TYPE = "Corrected"
+    KINDS = {"seq": "int"}
+
+    def __init__(self, actor: str, seq: int) -> None:
+        super().__init__(actor)
+        self.seq: Final = seq
 
 
-@_event("Retracted")
-@dataclass(frozen=True)
 class Retracted(GameEvent):
     """Entry SEQ is withdrawn from the line of play (an undo when it is the latest)."""
 
-    seq: int
+    TYPE = "Retracted"
+    KINDS = {"seq": "int"}
+
+    def __init__(self, actor: str, seq: int) -> None:
+        super().__init__(actor)
+        self.seq: Final = seq
 
 
-@_event("RuleOverridden")
-@dataclass(frozen=True)
 class RuleOverridden(GameEvent):
     """The next log entry breaks RULE, and the table accepted it anyway, for REASON."""
 
-    rule: str
-    reason: str
+    TYPE = "RuleOverridden"
+    KINDS = {"rule": "str", "reason": "str"}
+
+    def __init__(self, actor: str, rule: str, reason: str) -> None:
+        super().__init__(actor)
+        self.rule: Final = rule
+        self.reason: Final = reason
 
 
-@_event("Noted")
-@dataclass(frozen=True)
 class Noted(GameEvent):
     """A comment on entry SEQ: what the table said, why a ruling was made."""
 
-    seq: int
-    text: str
+    TYPE = "Noted"
+    KINDS = {"seq": "int", "text": "str"}
+
+    def __init__(self, actor: str, seq: int, text: str) -> None:
+        super().__init__(actor)
+        self.seq: Final = seq
+        self.text: Final = text
 
 
-@_event("Bookmarked")
-@dataclass(frozen=True)
 class Bookmarked(GameEvent):
     """Entry SEQ marked as a named place to jump to in a replay."""
 
-    seq: int
-    label: str
+    TYPE = "Bookmarked"
+    KINDS = {"seq": "int", "label": "str"}
+
+    def __init__(self, actor: str, seq: int, label: str) -> None:
+        super().__init__(actor)
+        self.seq: Final = seq
+        self.label: Final = label
 
 
-HISTORY_TYPES: tuple[type[GameEvent], ...] = (Corrected, Retracted, RuleOverridden, Noted, Bookmarked)
+HISTORY_TYPES: Final[tuple[type[GameEvent], ...]] = (Corrected, Retracted, RuleOverridden, Noted, Bookmarked)
 """Events about the record rather than the game; ``coimbra_events.history`` resolves them."""
+
+
+EVENT_TYPES: Final[dict[str, type[GameEvent]]] = {
+    cls.TYPE: cls
+    for cls in (
+        MonasteriesDrawn, ScoringTilesPlaced, VoyagesDrawn, SeatingDrawn, CharacterRowsDealt, StartGroupsDealt,
+        DiceRolled, StartGroupTaken, PilgrimPlaced, TrackChosen, PilgrimStepped, PilgrimStopped, DiePlaced,
+        FavorTileTaken, CardBought, AlternativeTaken, IncomeActivated, PointsExchanged, IncomeEnded,
+        VoyageInvested, VoyagePassed, Corrected, Retracted, RuleOverridden, Noted, Bookmarked,
+    )
+}
+"""Every event class by its stable type name."""
+
+_DECODING: Final[dict[str, tuple[type[GameEvent], bool, tuple[str, ...], tuple[Decoder, ...]]]] = {
+    name: (cls, cls.RANDOM, tuple(cls.KINDS), tuple(DECODERS[kind] for kind in cls.KINDS.values()))
+    for name, cls in EVENT_TYPES.items()
+}
+"""For each type name: the class, whether it is a random outcome, its payload fields and
+their decoders, looked up once."""
+
+
+def decode_event(type_name: str, actor: Any, payload: Any) -> GameEvent:
+    """Build an event from its log form; ``KeyError`` for an unknown type.
+
+    Refuses a missing or non-string actor, a random outcome not by the table,
+    and a payload with missing, unknown or mistyped fields (``PayloadError``).
+    """
+    cls, random, names, decoders = _DECODING[type_name]
+    if type(actor) is not str or not actor:
+        raise PayloadError(f"actor must be a non-empty string, got {actor!r}")
+    if random and actor != TABLE:
+        raise PayloadError(f"{type_name} is a random outcome; its actor must be '{TABLE}', got {actor!r}")
+    if type(payload) is not dict:
+        raise PayloadError(f"payload must be an object, got {payload!r}")
+    if not has_exactly(payload, names):
+        missing = sorted(set(cls.KINDS) - set(payload))
+        extra = sorted(set(payload) - set(cls.KINDS))
+        what = "; ".join(p for p in (missing and f"missing {missing}", extra and f"unexpected {extra}") if p)
+        raise PayloadError(f"{type_name} payload: {what}")
+    return cls(actor, *[decode(payload[name], name) for name, decode in zip(names, decoders)])

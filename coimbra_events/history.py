@@ -68,7 +68,7 @@ class Line:
 
 def is_plain(events: Sequence[GameEvent]) -> bool:
     """Whether a record has no history entries (its line of play is the record itself)."""
-    return not any(type(e) in _HISTORY for e in events)
+    return _HISTORY.isdisjoint(map(type, events))
 
 
 def resolve(events: Sequence[GameEvent]) -> Line:

@@ -17,13 +17,13 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Final, Mapping, Sequence
 
 import orjson
 
 from coimbra_events import RULESET
 from coimbra_events.catalog import Catalog
-from coimbra_events.events import EVENT_TYPES, GameEvent, PayloadError, decode_event
+from coimbra_events.events import EVENT_TYPES, GameEvent, PayloadError, decode_event, has_exactly
 
 FORMAT = "coimbra-log"
 SCHEMA = 1
@@ -106,15 +106,19 @@ def header_hash(header: Mapping[str, Any]) -> str:
 
 def event_hash(prev: str, seq: int, type_name: str, actor: str, payload: Any) -> str:
     """The hash of one event, chained to the previous hash."""
-    body = orjson.dumps({"seq": seq, "type": type_name, "actor": actor, "payload": payload}, option=orjson.OPT_SORT_KEYS)
+    # Keys already in sorted order: orjson then only has the payload's keys to sort.
+    body = _dumps({"actor": actor, "payload": payload, "seq": seq, "type": type_name}, option=_SORT_KEYS)
     sha = _SHA256.copy()
     sha.update(prev.encode())
     sha.update(body)
     return sha.hexdigest()
 
 
-_SHA256 = hashlib.sha256()
-"""A fresh SHA-256 to copy: copying one costs less than looking the digest up and initialising a new one."""
+_dumps: Final = orjson.dumps
+_SORT_KEYS: Final = orjson.OPT_SORT_KEYS
+_SHA256: Final = hashlib.sha256()
+"""Bound once, as every event of every log read is hashed with these; the fresh SHA-256 is
+copied, which costs less than looking the digest up and initialising a new one."""
 
 
 def dumps(log: GameLog) -> bytes:
@@ -188,7 +192,7 @@ def _upcast(doc: Any, source: str) -> dict[str, Any]:
 def _header(doc: dict[str, Any], source: str) -> tuple[dict[str, Any], tuple[tuple[str, str], ...]]:
     """Check the header and return it in canonical form, with the players."""
     problems = []
-    catalog = doc.get("catalog")
+    catalog: Any = doc.get("catalog")
     if type(catalog) is not dict or type(catalog.get("id")) is not str or type(catalog.get("sha256")) is not str:
         problems.append(LogProblem(0, "bad catalog identity", "expected {\"id\": str, \"sha256\": str}"))
     if type(doc.get("ruleset")) is not str:
@@ -214,12 +218,12 @@ def _header(doc: dict[str, Any], source: str) -> tuple[dict[str, Any], tuple[tup
     return log.header(), log.players
 
 
-_EVENT_FIELDS = frozenset(("seq", "type", "actor", "payload", "hash"))
+_EVENT_FIELDS: Final = ("seq", "type", "actor", "payload", "hash")
 
 
 def _event(raw: Any, k: int, prev: str, problems: list[LogProblem]) -> tuple[GameEvent | None, str]:
     """Decode the k-th event and check its place in the chain; returns the event and the next link."""
-    if type(raw) is not dict or raw.keys() != _EVENT_FIELDS:
+    if type(raw) is not dict or not has_exactly(raw, _EVENT_FIELDS):
         problems.append(LogProblem(k, "bad event", "expected an object with seq, type, actor, payload, hash"))
         return None, prev
     seq, type_name, actor, payload, stated = raw["seq"], raw["type"], raw["actor"], raw["payload"], raw["hash"]

@@ -44,17 +44,18 @@ GAME_OVER: Final = "over"
 
 
 class Record:
-    """Value semantics for the state classes: equality, hashing, a readable repr.
+    """Value semantics for the state and event classes: equality, hashing, a readable repr.
 
     ``FIELDS`` names every attribute in constructor order; ``COMPARED`` the
     ones equality and hashing look at (a state's catalog and name index are
-    the game's setting, not its position).
+    the game's setting, not its position). A subclass may instead override
+    ``key`` and ``as_dict`` (the events derive theirs from ``KINDS``).
     """
 
     FIELDS: ClassVar[tuple[str, ...]] = ()
     COMPARED: ClassVar[tuple[str, ...]] = ()
 
-    def values(self) -> tuple[Any, ...]:
+    def key(self) -> tuple[Any, ...]:
         """The compared attributes, in order."""
         return tuple(getattr(self, name) for name in self.COMPARED)
 
@@ -62,14 +63,17 @@ class Record:
         if type(other) is not type(self):
             return NotImplemented
         assert isinstance(other, Record)
-        return self.values() == other.values()
+        return self.key() == other.key()
 
     def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
+        # Not via ``self.__eq__``: compiled, that call must return a bool, never NotImplemented.
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Record)
+        return self.key() != other.key()
 
     def __hash__(self) -> int:
-        return hash(self.values())
+        return hash(self.key())
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.COMPARED)
@@ -84,11 +88,12 @@ R = TypeVar("R", bound=Record)
 
 
 def replace(record: R, **changes: Any) -> R:
-    """A copy of a state object with some attributes changed (tests and tools set up positions with it)."""
-    unknown = set(changes) - set(record.FIELDS)
+    """A copy of a state object or event with some attributes changed (tests and tools set up positions with it)."""
+    fields = record.as_dict()
+    unknown = set(changes) - set(fields)
     if unknown:
         raise TypeError(f"{type(record).__name__} has no field(s) {sorted(unknown)}")
-    return type(record)(**{**record.as_dict(), **changes})
+    return type(record)(**{**fields, **changes})
 
 
 class Pending(Record):

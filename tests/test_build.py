@@ -34,11 +34,14 @@ print(json.dumps({"build": coimbra_events.core_build(), "files": files}))
 
 def core_modules(package: Path) -> list[str]:
     """The modules the build compiles: as its manifest lists them, else setup.py's list
-    (state, every rules module, validation)."""
+    (state, events, log, every rules module, validation)."""
     if (package / MANIFEST).is_file():
         return sorted(json.loads((package / MANIFEST).read_text())["modules"])
     rules = sorted(p.stem for p in (package / "rules").glob("*.py") if p.name != "__init__.py")
-    return ["coimbra_events.state", *(f"coimbra_events.rules.{r}" for r in rules), "coimbra_events.validation"]
+    return [
+        "coimbra_events.state", "coimbra_events.events", "coimbra_events.log",
+        *(f"coimbra_events.rules.{r}" for r in rules), "coimbra_events.validation",
+    ]
 
 
 def probe(modules: list[str], *, pure: bool = False, path: Path | None = None) -> tuple[dict, str]:
