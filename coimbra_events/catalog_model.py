@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from coimbra_events.effect_kinds import END_GAME, HELD, IMMEDIATE, PHASE_C, PHASE_E, PILES, TRACKS, Effect
@@ -203,9 +204,7 @@ class Catalog:
     def dice_for(self, players: int) -> tuple[str, ...]:
         """Die ids in the pool for ``players`` (file order; highest numbers removed)."""
         self._check_players(players)
-        removed = self.dice_removed.get(players, {})
-        kept = {c: n - removed.get(c, 0) for c, n in Counter(self.die_colors.values()).items()}
-        return tuple(d for d, c in self.die_colors.items() if _die_number(d) <= kept[c])
+        return self._dice_pools[players]
 
     def die_tokens_for(self, players: int) -> Mapping[str, tuple[int, ...]]:
         """City -> die token values, left to right; ``{}`` when no tokens are used."""
@@ -214,29 +213,68 @@ class Catalog:
 
     def income_for(self, track: str, position: int) -> tuple[int, int]:
         """(base, bonus_points) paid by ``track`` to a disc on ``position``."""
-        if track not in TRACKS:
+        by_position = self._income_table.get(track)
+        if by_position is None:
             raise ValueError(f"unknown track {track!r} (one of {', '.join(TRACKS)})")
-        for tier in self.income:
-            if tier.low <= position <= tier.high:
-                return tier.rewards[track]
-        raise ValueError(f"influence position {position!r} outside 0-{self.max_influence}")
+        rewards = by_position.get(position)
+        if rewards is None:
+            raise ValueError(f"influence position {position!r} outside 0-{self.max_influence}")
+        return rewards
 
     def pile(self, pile: str) -> tuple[str, ...]:
         """Character ids of a pile, in file order."""
-        return _ids_of_pile(self.characters, pile)
+        return _of_pile(self._character_piles, pile)
 
     def monasteries_of(self, pile: str) -> tuple[str, ...]:
         """Monastery ids of a pile, in file order."""
-        return _ids_of_pile(self.monasteries, pile)
+        return _of_pile(self._monastery_piles, pile)
+
+    def card_effects_at(self, timing: str) -> dict[str, tuple[Effect, ...]]:
+        """The effects of every character card whose bonus has this timing, by card id."""
+        return self._card_effects_by_timing.get(timing, {})
+
+    # The rules ask these in every round of every replay; a catalog never changes, so
+    # each answer is worked out once per catalog, on first use.
+
+    @cached_property
+    def _dice_pools(self) -> Mapping[int, tuple[str, ...]]:
+        per_color = Counter(self.die_colors.values())
+        pools = {}
+        for players in range(self.min_players, self.max_players + 1):
+            removed = self.dice_removed.get(players, {})
+            kept = {c: n - removed.get(c, 0) for c, n in per_color.items()}
+            pools[players] = tuple(d for d, c in self.die_colors.items() if _die_number(d) <= kept[c])
+        return pools
+
+    @cached_property
+    def _income_table(self) -> Mapping[str, Mapping[int, tuple[int, int]]]:
+        return {
+            # reversed: where tiers would overlap, the first one listed pays, as a scan would find it
+            track: {p: tier.rewards[track] for tier in reversed(self.income) for p in range(tier.low, tier.high + 1)}
+            for track in TRACKS
+        }
+
+    @cached_property
+    def _card_effects_by_timing(self) -> dict[str, dict[str, tuple[Effect, ...]]]:
+        by_timing: dict[str, dict[str, tuple[Effect, ...]]] = {}
+        for i, card in self.characters.items():
+            by_timing.setdefault(card.timing, {})[i] = card.effects
+        return by_timing
+
+    @cached_property
+    def _character_piles(self) -> Mapping[str, tuple[str, ...]]:
+        return {pile: tuple(i for i, c in self.characters.items() if c.pile == pile) for pile in PILES}
+
+    @cached_property
+    def _monastery_piles(self) -> Mapping[str, tuple[str, ...]]:
+        return {pile: tuple(i for i, m in self.monasteries.items() if m.pile == pile) for pile in PILES}
 
 
 def _die_number(die_id: str) -> int:
     return int(die_id.rsplit("-", 1)[1])
 
 
-def _ids_of_pile(entries: Mapping[str, Any], pile: str) -> tuple[str, ...]:
+def _of_pile(piles: Mapping[str, tuple[str, ...]], pile: str) -> tuple[str, ...]:
     if pile not in PILES:
         raise ValueError(f"unknown pile {pile!r} (one of {', '.join(PILES)})")
-    return tuple(i for i, e in entries.items() if e.pile == pile)
-
-
+    return piles[pile]

@@ -214,7 +214,7 @@ def _income_track(s: GameState, e: Any) -> dict[str, Any]:
 
 def _exchange(s: GameState, e: Any) -> dict[str, Any]:
     pl = s.player(e.actor)
-    fx = effects.phase_e_effects(s.catalog, pl)
+    fx = effects.phase_e_effects(s.catalog, pl.owned_cards)
     have = getattr(pl, e.give)
     rate = effects.exchange_for(fx, e.give, e.times, have)
     return {"give": e.give, "times": e.times, "have": have,

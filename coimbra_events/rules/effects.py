@@ -143,15 +143,25 @@ def score(catalog: Catalog, pl: PlayerState, effects: Iterable[Effect]) -> int:
 # --- capabilities looked up by the rules --------------------------------------------------
 
 
-def phase_e_effects(catalog: Catalog, pl: PlayerState) -> tuple[Effect, ...]:
-    """Effects of the cards in the player's phase E zone, in the order acquired."""
-    cards = catalog.characters
-    return tuple(e for c in pl.owned_cards if cards[c].timing == "phase_e" for e in cards[c].effects)
+def phase_e_effects(catalog: Catalog, owned_cards: tuple[str, ...]) -> tuple[Effect, ...]:
+    """Effects of the cards in a player's phase E zone (of ``owned_cards``), in the order acquired."""
+    phase_e = catalog.card_effects_at("phase_e")
+    found: list[Effect] = []
+    for c in owned_cards:
+        effects = phase_e.get(c)
+        if effects:
+            found.extend(effects)
+    return tuple(found)
 
 
 def exchange_offers(effects: Iterable[Effect], give: str) -> list[tuple[int, int]]:
     """Every (rate, points) exchange of ``give`` the effects allow, best rate first."""
-    offers = {(e.params["rate"], e.params["points"]) for e in effects if e.kind == "exchange" and e.params["give"] == give}
+    offers: set[tuple[int, int]] = set()
+    for e in effects:
+        if e.kind == "exchange" and e.params["give"] == give:
+            offers.add((e.params["rate"], e.params["points"]))
+    if len(offers) < 2:  # the rules ask every player in phase E; most have one exchange card or none
+        return list(offers)
     return sorted(offers, key=lambda o: (-o[1] / o[0], -o[1]))
 
 
@@ -162,7 +172,10 @@ def exchange_for(effects: Iterable[Effect], give: str, times: int, have: int) ->
     the best affordable one is used (a player never prefers a worse rate), and
     separate exchanges can use different cards.
     """
-    return next(((rate, points) for rate, points in exchange_offers(effects, give) if rate * times <= have), None)
+    for rate, points in exchange_offers(effects, give):
+        if rate * times <= have:
+            return rate, points
+    return None
 
 
 def held_effects(catalog: Catalog, pl: PlayerState) -> tuple[Effect, ...]:

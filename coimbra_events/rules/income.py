@@ -16,7 +16,7 @@ from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACK_RESOURCE, TRACKS
 from coimbra_events.events import GameEvent, IncomeActivated, IncomeEnded, PointsExchanged
 from coimbra_events.rules import effects
-from coimbra_events.rules.tx import Tx
+from coimbra_events.rules.tx import PlayerDraft, Tx
 from coimbra_events.state import EXTRA_DIE, PHASE_E, PHASE_F, GameState, Pending, PlayerState
 from coimbra_events.violations import RuleViolation
 
@@ -74,10 +74,11 @@ def _begin(tx: Tx, i: int) -> None:
             effects.run(tx, i, c.effects, card)
 
 
-def can_exchange(catalog: Catalog, pl: PlayerState) -> bool:
+def can_exchange(catalog: Catalog, p: PlayerDraft) -> bool:
     """Whether the player could still exchange coins or guards for points."""
-    fx = effects.phase_e_effects(catalog, pl)
-    return any(effects.exchange_for(fx, give, 1, getattr(pl, give)) for give in ("coins", "guards"))
+    fx = effects.phase_e_effects(catalog, p.owned_cards)
+    return (effects.exchange_for(fx, "coins", 1, p.coins) is not None
+            or effects.exchange_for(fx, "guards", 1, p.guards) is not None)
 
 
 def auto_e(tx: Tx) -> Pending | None:
@@ -96,7 +97,7 @@ def auto_e(tx: Tx) -> Pending | None:
         tx.g.cursor = (pos, 1)
         return None
     p = tx.pl(i)
-    if p.income_left or can_exchange(tx.catalog, tx.view(i)):
+    if p.income_left or can_exchange(tx.catalog, p):
         return Pending(p.name, "income")
     tx.g.cursor = (pos + 1, 0)
     return None
@@ -126,12 +127,12 @@ def apply_activate(tx: Tx, e: IncomeActivated) -> None:
     tx.gain(i, "points", bonus, "income")
     color = die_color(tx.catalog, e.die)
     if color != WHITE:
-        effects.on_die(tx, i, effects.phase_e_effects(tx.catalog, tx.view(i)), color, "phase E bonus")
+        effects.on_die(tx, i, effects.phase_e_effects(tx.catalog, p.owned_cards), color, "phase E bonus")
 
 
 def check_exchange(state: GameState, e: PointsExchanged) -> RuleViolation | None:
     pl = state.player(e.actor)
-    fx = effects.phase_e_effects(state.catalog, pl)
+    fx = effects.phase_e_effects(state.catalog, pl.owned_cards)
     offers = effects.exchange_offers(fx, e.give) if e.give in ("coins", "guards") else []
     if not offers:
         return RuleViolation("E.exchange", f"{e.actor} has no card that exchanges {e.give!r} for points",
@@ -147,7 +148,7 @@ def check_exchange(state: GameState, e: PointsExchanged) -> RuleViolation | None
 def apply_exchange(tx: Tx, e: PointsExchanged) -> None:
     i = tx.index(e.actor)
     pl = tx.view(i)
-    offer = effects.exchange_for(effects.phase_e_effects(tx.catalog, pl), e.give, e.times, getattr(pl, e.give))
+    offer = effects.exchange_for(effects.phase_e_effects(tx.catalog, pl.owned_cards), e.give, e.times, getattr(pl, e.give))
     assert offer is not None  # check_exchange has found the offer
     rate, points = offer
     tx.pay(i, e.give, rate * e.times)
@@ -169,7 +170,7 @@ def legal_income(state: GameState, pending: Pending) -> list[GameEvent]:
         color = die_color(state.catalog, die)
         tracks = TRACKS if color == WHITE else (color,)
         out += [IncomeActivated(who, die, t) for t in tracks]
-    fx = effects.phase_e_effects(state.catalog, pl)
+    fx = effects.phase_e_effects(state.catalog, pl.owned_cards)
     for give in ("coins", "guards"):
         offers = effects.exchange_offers(fx, give)
         if offers:

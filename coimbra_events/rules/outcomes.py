@@ -47,17 +47,16 @@ def _rows_source(state: GameState) -> tuple[tuple[str, ...], tuple[str, ...]]:
     cat = state.catalog
     need = 3 * cat.cards_per_row
     dealt = state.dealt
-    # Filtering the characters directly (not via ``cat.pile``) halves the cost of this per-round check.
-    upper = tuple(c for c, card in cat.characters.items() if card.pile == "II" and c not in dealt)
-    lower = tuple(c for c, card in cat.characters.items() if card.pile == "III" and c not in dealt)
+    upper = tuple(c for c in cat.pile("II") if c not in dealt)
+    lower = tuple(c for c in cat.pile("III") if c not in dealt)
     if len(upper) >= need:
         return (), upper
     return upper, lower
 
 
 def deck_size(catalog: Catalog, dealt: frozenset[str]) -> int:
-    """Character cards still in the deck (one pass over the characters: run at every round's end)."""
-    return sum(1 for c, card in catalog.characters.items() if card.pile in ("II", "III") and c not in dealt)
+    """Character cards still in the deck (piles II and III, less those dealt)."""
+    return sum(1 for pile in ("II", "III") for c in catalog.pile(pile) if c not in dealt)
 
 
 def _violation(rule: str, reason: str, **facts: object) -> RuleViolation:

@@ -44,6 +44,11 @@ class PlayerDraft:
         self.points_by_source = p.points_by_source
         self.start_choices = p.start_choices
 
+    @property
+    def owned_cards(self) -> tuple[str, ...]:
+        """Every character card the player owns, start cards first (as ``PlayerState.owned_cards``)."""
+        return self.start_cards + self.cards
+
     def freeze(self) -> PlayerState:
         return PlayerState(
             self.name, self.color, self.coins, self.guards, self.points, self.influence, self.arrivals,
@@ -103,7 +108,9 @@ class Tx:
 
     def __init__(self, state: GameState) -> None:
         self.g = StateDraft(state)
-        self._players: dict[int, PlayerDraft] = {}
+        # Each player's draft once touched (by index), else None; a list, as it is read at every step.
+        self._players: list[PlayerDraft | None] = [None] * len(state.players)
+        self._touched = False
         self.catalog: Catalog = state.catalog
         self._new: list[Pending] = []
 
@@ -111,10 +118,11 @@ class Tx:
 
     def pl(self, i: int) -> PlayerDraft:
         """Player ``i``'s board, copied on first touch and free to change."""
-        p = self._players.get(i)
+        p = self._players[i]
         if p is None:
             p = PlayerDraft(self.g.players[i])
             self._players[i] = p
+            self._touched = True
         return p
 
     def view(self, i: int) -> PlayerState:
@@ -123,7 +131,7 @@ class Tx:
         A player not touched yet is still the frozen one of the old state,
         which is returned as it is rather than copied.
         """
-        p = self._players.get(i)
+        p = self._players[i]
         if p is None:
             return self.g.players[i]
         return p.freeze()
@@ -154,11 +162,8 @@ class Tx:
         """The new immutable state; this ends the transaction."""
         self.flush()
         g = self.g
-        if self._players:
-            players = list(g.players)
-            for i, draft in self._players.items():
-                players[i] = draft.freeze()
-            g.players = tuple(players)
+        if self._touched:
+            g.players = tuple([p if draft is None else draft.freeze() for p, draft in zip(g.players, self._players)])
         return g.freeze()
 
     # --- sub-decisions ----------------------------------------------------------------
