@@ -23,7 +23,7 @@ import orjson
 
 from coimbra_events import RULESET
 from coimbra_events.catalog import Catalog
-from coimbra_events.events import EVENT_TYPES, GameEvent, PayloadError, decode_event, has_exactly
+from coimbra_events.events import EVENT_TYPES, GameEvent, PayloadError, decode_event
 
 FORMAT = "coimbra-log"
 SCHEMA = 1
@@ -104,8 +104,11 @@ def header_hash(header: Mapping[str, Any]) -> str:
     return hashlib.sha256(orjson.dumps(header, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def event_hash(prev: str, seq: int, type_name: str, actor: str, payload: Any) -> str:
-    """The hash of one event, chained to the previous hash."""
+def event_hash(prev: str, seq: int, type_name: Any, actor: Any, payload: Any) -> str:
+    """The hash of one event, chained to the previous hash.
+
+    Any JSON values: a log is hashed as recorded, before its fields are checked.
+    """
     # Keys already in sorted order: orjson then only has the payload's keys to sort.
     body = _dumps({"actor": actor, "payload": payload, "seq": seq, "type": type_name}, option=_SORT_KEYS)
     sha = _SHA256.copy()
@@ -218,15 +221,16 @@ def _header(doc: dict[str, Any], source: str) -> tuple[dict[str, Any], tuple[tup
     return log.header(), log.players
 
 
-_EVENT_FIELDS: Final = ("seq", "type", "actor", "payload", "hash")
-
-
 def _event(raw: Any, k: int, prev: str, problems: list[LogProblem]) -> tuple[GameEvent | None, str]:
     """Decode the k-th event and check its place in the chain; returns the event and the next link."""
-    if type(raw) is not dict or not has_exactly(raw, _EVENT_FIELDS):
-        problems.append(LogProblem(k, "bad event", "expected an object with seq, type, actor, payload, hash"))
+    if type(raw) is not dict or len(raw) != 5:
+        problems.append(_bad_event(k))
         return None, prev
-    seq, type_name, actor, payload, stated = raw["seq"], raw["type"], raw["actor"], raw["payload"], raw["hash"]
+    try:  # five keys, each of these: exactly these
+        seq, type_name, actor, payload, stated = raw["seq"], raw["type"], raw["actor"], raw["payload"], raw["hash"]
+    except KeyError:
+        problems.append(_bad_event(k))
+        return None, prev
     if seq != k:
         problems.append(LogProblem(k, "sequence broken", f"expected seq {k}, found {seq!r}"))
     expected = event_hash(prev, k, type_name, actor, payload)
@@ -235,7 +239,7 @@ def _event(raw: Any, k: int, prev: str, problems: list[LogProblem]) -> tuple[Gam
                                    "the event does not match its recorded hash (changed, inserted or removed after recording)"))
         if type(stated) is str:
             expected = stated  # keep checking the rest against the recorded chain: one edit, one problem
-    if type_name not in EVENT_TYPES:
+    if type(type_name) is not str or type_name not in EVENT_TYPES:
         problems.append(LogProblem(k, "unknown event type", repr(type_name)))
         return None, expected
     try:
@@ -243,3 +247,7 @@ def _event(raw: Any, k: int, prev: str, problems: list[LogProblem]) -> tuple[Gam
     except PayloadError as exc:
         problems.append(LogProblem(k, f"bad {type_name} payload", str(exc)))
         return None, expected
+
+
+def _bad_event(k: int) -> LogProblem:
+    return LogProblem(k, "bad event", "expected an object with seq, type, actor, payload, hash")

@@ -80,6 +80,29 @@ def test_random_outcome_must_come_from_the_table(game):
     assert problem.startswith("event 4:") and "actor must be 'table'" in problem
 
 
+@pytest.mark.parametrize("field, value, expected", [
+    ("type", ["DiePlaced"], "event 4: unknown event type: ['DiePlaced']"),
+    ("type", 7, "event 4: unknown event type: 7"),
+    ("actor", 7, "event 4: bad SeatingDrawn payload: actor must be a non-empty string, got 7"),
+    ("actor", None, "event 4: bad SeatingDrawn payload: actor must be a non-empty string, got None"),
+])
+def test_a_type_or_actor_that_is_not_a_string_is_bad_input(game, field, value, expected):
+    doc = _doc(game)
+    assert doc["events"][3]["type"] == "SeatingDrawn"
+    doc["events"][3][field] = value
+    assert _problems(_resign(doc)) == [expected]
+
+
+def test_an_event_with_other_keys_is_a_bad_event(game):
+    doc = _doc(game)
+    doc["events"][1]["sequence"] = doc["events"][1].pop("seq")
+    doc["events"][2]["extra"] = 1
+    assert _problems(orjson.dumps(doc))[:2] == [
+        "event 2: bad event: expected an object with seq, type, actor, payload, hash",
+        "event 3: bad event: expected an object with seq, type, actor, payload, hash",
+    ]
+
+
 def test_tampered_event_breaks_the_chain_at_that_event_only(game):
     doc = _doc(game)
     doc["events"][10]["payload"] = dict(doc["events"][10]["payload"])

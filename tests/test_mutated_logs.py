@@ -19,15 +19,19 @@ runner = CliRunner()
 
 
 def _mutate(events: list, rng: random.Random) -> str:
-    """Delete, duplicate, swap with the neighbour, or alter one payload field of a random event."""
+    """Delete, duplicate, swap with the neighbour, or alter one payload field or the type, actor or
+    sequence number of a random event (to any JSON value: a log is read before it is trusted)."""
     k = rng.randrange(len(events) - 1)
-    how = rng.choice(["delete", "duplicate", "swap", "alter"])
+    how = rng.choice(["delete", "duplicate", "swap", "alter", "alter-entry"])
     if how == "delete":
         del events[k]
     elif how == "duplicate":
         events.insert(k, dict(events[k]))
     elif how == "swap":
         events[k], events[k + 1] = events[k + 1], events[k]
+    elif how == "alter-entry":
+        field = rng.choice(["type", "actor", "seq"])
+        events[k] = {**events[k], field: rng.choice([None, 0, 7, True, "", "x", [], {}, ["DiePlaced"], "DiePlaced", "table"])}
     else:
         payload = dict(events[k]["payload"])
         if payload:
