@@ -4,8 +4,8 @@ One entry (``--seq``): why it was legal (each rule checked, with the values it
 read), what it changed, or the rule the table overrode or the reason a play
 was skipped. One player (``--player``): every point, coin and guard, entry by
 entry, adding up to the score. Neither: what happened to the record itself and
-each player's totals. The data comes from ``projections.audit``; this module
-only lays it out.
+each player's totals. The data comes from ``projections.explain`` and
+``projections.ledger``; this module only lays it out.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from rich.text import Text
 
 from cli.common import CatalogOption, DbOption, GameArgument, JsonOption, console, game_ref_opened, print_json
 from cli.exits import fail
-from projections.audit import RESOURCES, AuditError, explain_entry, fold_line, game_overview, player_ledger
+from projections.audit import RESOURCES, AuditError, fold_line
+from projections.explain import explain_entry, game_overview
+from projections.ledger import player_ledger
 
 COMMANDS: dict[str, Callable[..., None]] = {}
 

@@ -29,7 +29,10 @@ from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.validation import catalog_for
 from coimbra_events.violations import RULES
-from projections.audit import FACTS, Audit, explain_entry, fold_line, game_overview, player_ledger
+from projections.audit import Audit, fold_line
+from projections.explain import explain_entry, game_overview
+from projections.ledger import player_ledger
+from projections.rule_facts import FACTS
 from projections.scores import score_report
 from tests.conftest import FIXTURES
 from tests.conftest import installed_coimbra

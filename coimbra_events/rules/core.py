@@ -100,7 +100,7 @@ RULES_CHECKED: Final[dict[type[GameEvent], tuple[str, ...]]] = {
 }
 """Rule ids ``check`` covers for each event type, in the order they are checked.
 
-Declarative on purpose: the audit trail (``projections.audit``) cites these as
+Declarative on purpose: the audit trail (``projections.rule_facts``) cites these as
 the reasons an accepted event was legal, without running rule logic of its
 own. ``tests/test_explain.py`` keeps the map equal to the ids each checker can
 raise, so it cannot drift from ``CHECKS``.
