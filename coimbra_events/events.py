@@ -464,13 +464,6 @@ def decode_event(type_name: str, actor: Any, payload: Any) -> GameEvent:
         raise PayloadError(f"payload must be an object, got {payload!r}")
     try:
         if len(payload) == len(fields):  # as many fields as KINDS, each of them: exactly those
-            # Unrolled for the usual sizes (every event type has at most two payload fields).
-            if not fields:
-                return build(actor)
-            if len(fields) == 1:
-                return build(actor, _field(payload, *fields[0]))
-            if len(fields) == 2:
-                return build(actor, _field(payload, *fields[0]), _field(payload, *fields[1]))
             return build(actor, *[_field(payload, name, kind) for name, kind in fields])
     except KeyError:
         pass

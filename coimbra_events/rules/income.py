@@ -147,8 +147,8 @@ def check_exchange(state: GameState, e: PointsExchanged) -> RuleViolation | None
 
 def apply_exchange(tx: Tx, e: PointsExchanged) -> None:
     i = tx.index(e.actor)
-    pl = tx.view(i)
-    offer = effects.exchange_for(effects.phase_e_effects(tx.catalog, pl.owned_cards), e.give, e.times, getattr(pl, e.give))
+    p = tx.pl(i)
+    offer = effects.exchange_for(effects.phase_e_effects(tx.catalog, p.owned_cards), e.give, e.times, getattr(p, e.give))
     assert offer is not None  # check_exchange has found the offer
     rate, points = offer
     tx.pay(i, e.give, rate * e.times)
