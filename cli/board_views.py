@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
+import orjson
 from rich import box
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.panel import Panel
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -155,12 +158,71 @@ def event_line(event: dict[str, Any]) -> Text:
     )
 
 
-def board_panel(view: dict[str, Any], title: str = "", event: dict[str, Any] | None = None) -> RenderableType:
+class DrawnParts:
+    """Parts of boards already drawn, kept as lines by what they show and the width they were drawn at.
+
+    From one step of a game to the next most of the board does not change, and
+    the parts that change least (voyages, favor and scoring tiles, the map) cost
+    the most to draw; a replayer keeps one of these so a new frame draws only
+    what changed. Keyed by the part's own inputs, never by position, so a part
+    is reused exactly when it would be drawn the same.
+    """
+
+    LIMIT = 1024
+
+    def __init__(self) -> None:
+        self.lines: dict[tuple[str, bytes, int, str | None, bool], list[list[Segment]]] = {}
+
+    def part(self, name: str, shows: Any, make: Callable[[], RenderableType]) -> RenderableType:
+        """``make()``, drawn once for what ``shows`` holds (JSON values) and reused while that stays the same."""
+        return _DrawnPart(self, (name, orjson.dumps(shows, option=orjson.OPT_SORT_KEYS)), make)
+
+
+class _DrawnPart:
+    def __init__(self, parts: DrawnParts, key: tuple[str, bytes], make: Callable[[], RenderableType]) -> None:
+        self.parts, self.key, self.make = parts, key, make
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        options = options.update(height=None)  # a part is as tall as it is, whatever the panel's height
+        key = (*self.key, options.max_width, console.color_system, options.ascii_only)
+        lines = self.parts.lines.get(key)
+        if lines is None:
+            if len(self.parts.lines) >= DrawnParts.LIMIT:
+                self.parts.lines.clear()
+            lines = self.parts.lines[key] = console.render_lines(self.make(), options, pad=True)
+        new_line = Segment.line()
+        for line in lines:
+            yield from line
+            yield new_line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.make())
+
+
+def _tiles_and_voyages(view: dict[str, Any]) -> RenderableType:
+    return Columns([voyages_table(view), favor_tiles_table(view), scoring_tiles_table(view)])
+
+
+def _shown_by_tiles_and_voyages(view: dict[str, Any]) -> Any:
+    """What ``voyages_table``, ``favor_tiles_table`` and ``scoring_tiles_table`` read."""
+    return [view["voyages"], view["favor_tiles"], [p["favor_tiles"] for p in view["players"]], view["scoring_tiles"],
+            view["legend"]["favor_tiles"], view["legend"]["scoring_tiles"], [p["name"] for p in view["players"]]]
+
+
+def _shown_by_map(view: dict[str, Any]) -> Any:
+    """What ``map_table`` reads."""
+    return [view["monasteries"], [(p["name"], p["pilgrim"]) for p in view["players"]]]
+
+
+def board_panel(
+    view: dict[str, Any], title: str = "", event: dict[str, Any] | None = None, drawn: DrawnParts | None = None
+) -> RenderableType:
     """The whole board as one renderable, with the event that led to it on top when given.
 
     ``event`` is ``{"seq", "of", "notation", "about"}`` (``seq`` 0: before
     the first event). Start groups are shown while they matter: until the
-    first round begins.
+    first round begins. With ``drawn``, the parts that change least are drawn
+    once for what they show and reused (see ``DrawnParts``).
     """
     dice_area = _dice_row([{**d, "owner": d["die"]} for d in view["dice_area"]])
     parts: list[RenderableType] = [event_line(event)] if event is not None else []
@@ -172,7 +234,10 @@ def board_panel(view: dict[str, Any], title: str = "", event: dict[str, Any] | N
     ]
     if view["phase"] in ("setup", "start") and view["start_groups"]:
         parts.append(start_groups_table(view))
-    parts.append(Columns([voyages_table(view), favor_tiles_table(view), scoring_tiles_table(view)]))
+    if drawn is None:
+        parts.append(_tiles_and_voyages(view))
+    else:
+        parts.append(drawn.part("tiles", _shown_by_tiles_and_voyages(view), lambda: _tiles_and_voyages(view)))
     if view["monasteries"]:
-        parts.append(map_table(view))
+        parts.append(map_table(view) if drawn is None else drawn.part("map", _shown_by_map(view), lambda: map_table(view)))
     return Panel(Group(*parts), title=title or "Board")

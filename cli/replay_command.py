@@ -34,7 +34,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from cli.board_views import board_panel
+from cli.board_views import DrawnParts, board_panel
 from cli.common import CatalogOption, Commands, DbOption, GameArgument, console, game_ref_opened
 from cli.exits import fail
 from cli.view_commands import event_words
@@ -54,7 +54,9 @@ class Replayer:
     """A game, its timeline and the index to move through it, with the frames drawn from them.
 
     Board views are made once per position and kept, so going back to a
-    table already seen only draws it again.
+    table already seen only draws it again; the parts of a board that did not
+    change since a board drawn before (tiles, voyages, the map) are not drawn
+    again either (``DrawnParts``).
     """
 
     def __init__(self, game: Game) -> None:
@@ -63,6 +65,7 @@ class Replayer:
         self.nav = Navigator(self.line, marks_of(game))
         self._views: dict[int, dict[str, Any]] = {}
         self._drawn: dict[tuple, list[list[Segment]]] = {}
+        self._parts = DrawnParts()
         self._prepared: set[tuple] = set()
         self.ahead: list[int] = []
         self._unsettled = False
@@ -123,7 +126,7 @@ class Replayer:
 
     def board(self, n: int) -> RenderableType:
         title = f"{self.game.name} · after {n} of {len(self.game.events)} entries"
-        return board_panel(self.view(n), title=escape(title))
+        return board_panel(self.view(n), title=escape(title), drawn=self._parts)
 
     def drawn_board(self, n: int) -> RenderableType:
         """The board at ``n`` as lines drawn once per position and screen size, then reused."""
