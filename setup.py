@@ -26,6 +26,7 @@ from setuptools.command.build_ext import build_ext
 from setuptools.errors import BaseError, CCompilerError
 
 COMPILED = [
+    "coimbra_events/catalog_model.py",
     "coimbra_events/state.py",
     "coimbra_events/events.py",
     "coimbra_events/log.py",

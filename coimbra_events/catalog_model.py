@@ -1,6 +1,11 @@
 """The component catalog's model: frozen values the rules read, and the catalog's constants.
 
 Parsed from JSON by ``catalog_parsing``; loaded, found and shipped by ``catalog``.
+
+Compiled with the rules core (``setup.py``): the rules read the catalog at almost
+every step, and native classes make each read a field access instead of an
+attribute lookup and each helper a C call instead of an interpreted frame. The
+lookup tables are plain ``dict`` for the same reason.
 """
 
 from __future__ import annotations
@@ -8,7 +13,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from coimbra_events.effect_kinds import END_GAME, HELD, IMMEDIATE, PHASE_C, PHASE_E, PILES, TRACKS, Effect
@@ -140,10 +144,10 @@ class MapSpace:
 
 @dataclass(frozen=True)
 class PilgrimMap:
-    spaces: Mapping[str, MapSpace]
-    neighbours: Mapping[str, tuple[str, ...]]  # sorted neighbour ids
+    spaces: dict[str, MapSpace]
+    neighbours: dict[str, tuple[str, ...]]  # sorted neighbour ids
     start_spaces: tuple[str, ...]  # file order
-    monastery_spaces: Mapping[str, tuple[str, ...]]  # pile -> space ids, file order
+    monastery_spaces: dict[str, tuple[str, ...]]  # pile -> space ids, file order
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -157,7 +161,7 @@ class Catalog:
     data: Mapping[str, Any]
     min_players: int
     max_players: int
-    die_colors: Mapping[str, str]
+    die_colors: dict[str, str]
     start_coins: int
     start_guards: int
     max_coins: int
@@ -170,12 +174,12 @@ class Catalog:
     alternative_guards: int
     cards_per_row: int
     cards_per_group: int
-    favor_tiles: Mapping[str, FavorTile]
-    characters: Mapping[str, CharacterCard]
-    monasteries: Mapping[str, Monastery]
+    favor_tiles: dict[str, FavorTile]
+    characters: dict[str, CharacterCard]
+    monasteries: dict[str, Monastery]
     voyage_spaces: tuple[VoyageSpace, ...]
-    voyages: Mapping[str, Voyage]
-    scoring_tiles: Mapping[str, ScoringTile]
+    voyages: dict[str, Voyage]
+    scoring_tiles: dict[str, ScoringTile]
     leftover_coins_per_point: int
     leftover_guards_per_point: int
     map: PilgrimMap
@@ -184,6 +188,19 @@ class Catalog:
     dice_removed: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
     die_tokens: Mapping[int, Mapping[str, tuple[int, ...]]] = field(default_factory=dict)
     tie_break: str = "resources"
+    _dice_pools: dict[int, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    _income_table: dict[str, dict[int, tuple[int, int]]] = field(init=False, repr=False, compare=False)
+    _card_effects_by_timing: dict[str, dict[str, tuple[Effect, ...]]] = field(init=False, repr=False, compare=False)
+    _character_piles: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    _monastery_piles: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # A frozen dataclass: the derived tables are set past its guard, once.
+        object.__setattr__(self, "_dice_pools", self._build_dice_pools())
+        object.__setattr__(self, "_income_table", self._build_income_table())
+        object.__setattr__(self, "_card_effects_by_timing", self._build_card_effects_by_timing())
+        object.__setattr__(self, "_character_piles", self._build_character_piles())
+        object.__setattr__(self, "_monastery_piles", self._build_monastery_piles())
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Catalog) and other.sha256 == self.sha256
@@ -234,10 +251,9 @@ class Catalog:
         return self._card_effects_by_timing.get(timing, {})
 
     # The rules ask these in every round of every replay; a catalog never changes, so
-    # each answer is worked out once per catalog, on first use.
+    # each table is built once, with the catalog (``__post_init__``).
 
-    @cached_property
-    def _dice_pools(self) -> Mapping[int, tuple[str, ...]]:
+    def _build_dice_pools(self) -> dict[int, tuple[str, ...]]:
         per_color = Counter(self.die_colors.values())
         pools = {}
         for players in range(self.min_players, self.max_players + 1):
@@ -246,27 +262,23 @@ class Catalog:
             pools[players] = tuple(d for d, c in self.die_colors.items() if _die_number(d) <= kept[c])
         return pools
 
-    @cached_property
-    def _income_table(self) -> Mapping[str, Mapping[int, tuple[int, int]]]:
+    def _build_income_table(self) -> dict[str, dict[int, tuple[int, int]]]:
         return {
             # reversed: where tiers would overlap, the first one listed pays, as a scan would find it
             track: {p: tier.rewards[track] for tier in reversed(self.income) for p in range(tier.low, tier.high + 1)}
             for track in TRACKS
         }
 
-    @cached_property
-    def _card_effects_by_timing(self) -> dict[str, dict[str, tuple[Effect, ...]]]:
+    def _build_card_effects_by_timing(self) -> dict[str, dict[str, tuple[Effect, ...]]]:
         by_timing: dict[str, dict[str, tuple[Effect, ...]]] = {}
         for i, card in self.characters.items():
             by_timing.setdefault(card.timing, {})[i] = card.effects
         return by_timing
 
-    @cached_property
-    def _character_piles(self) -> Mapping[str, tuple[str, ...]]:
+    def _build_character_piles(self) -> dict[str, tuple[str, ...]]:
         return {pile: tuple(i for i, c in self.characters.items() if c.pile == pile) for pile in PILES}
 
-    @cached_property
-    def _monastery_piles(self) -> Mapping[str, tuple[str, ...]]:
+    def _build_monastery_piles(self) -> dict[str, tuple[str, ...]]:
         return {pile: tuple(i for i, m in self.monasteries.items() if m.pile == pile) for pile in PILES}
 
 
@@ -274,7 +286,7 @@ def _die_number(die_id: str) -> int:
     return int(die_id.rsplit("-", 1)[1])
 
 
-def _of_pile(piles: Mapping[str, tuple[str, ...]], pile: str) -> tuple[str, ...]:
+def _of_pile(piles: dict[str, tuple[str, ...]], pile: str) -> tuple[str, ...]:
     if pile not in PILES:
         raise ValueError(f"unknown pile {pile!r} (one of {', '.join(PILES)})")
     return piles[pile]
