@@ -21,11 +21,18 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Final, Mapping
 
+from mypy_extensions import mypyc_attr
+
 from coimbra_events.state import TABLE, Record
 
 
 class PayloadError(ValueError):
     """A payload that does not have the shape its event type requires."""
+
+
+@mypyc_attr(native_class=False)  # compiled, a native class cannot subclass KeyError
+class UnknownEventType(KeyError):
+    """A type name that names no event class."""
 
 
 Decoder = Callable[[Any, str], Any]
@@ -450,12 +457,15 @@ payload fields with their kinds, looked up once."""
 
 
 def decode_event(type_name: str, actor: Any, payload: Any) -> GameEvent:
-    """Build an event from its log form; ``KeyError`` for an unknown type.
+    """Build an event from its log form; ``UnknownEventType`` (a ``KeyError``) for an unknown type.
 
     Refuses a missing or non-string actor, a random outcome not by the table,
     and a payload with missing, unknown or mistyped fields (``PayloadError``).
     """
-    build, random, fields = _DECODING[type_name]
+    try:
+        build, random, fields = _DECODING[type_name]
+    except KeyError:
+        raise UnknownEventType(type_name) from None
     if type(actor) is not str or not actor:
         raise PayloadError(f"actor must be a non-empty string, got {actor!r}")
     if random and actor != TABLE:

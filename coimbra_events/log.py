@@ -23,7 +23,7 @@ import orjson
 
 from coimbra_events import RULESET
 from coimbra_events.catalog import Catalog
-from coimbra_events.events import EVENT_TYPES, GameEvent, PayloadError, decode_event
+from coimbra_events.events import GameEvent, PayloadError, UnknownEventType, decode_event
 
 FORMAT = "coimbra-log"
 SCHEMA = 1
@@ -110,18 +110,21 @@ def event_hash(prev: str, seq: int, type_name: Any, actor: Any, payload: Any) ->
     Any JSON values: a log is hashed as recorded, before its fields are checked.
     """
     # Keys already in sorted order: orjson then only has the payload's keys to sort.
-    body = _dumps({"actor": actor, "payload": payload, "seq": seq, "type": type_name}, option=_SORT_KEYS)
-    sha = _SHA256.copy()
-    sha.update(prev.encode())
-    sha.update(body)
-    return sha.hexdigest()
+    body = _dumps({"actor": actor, "payload": payload, "seq": seq, "type": type_name}, None, _SORT_KEYS)
+    sha = _fresh_sha256()
+    _update(sha, prev.encode())
+    _update(sha, body)
+    return _hexdigest(sha)
 
 
 _dumps: Final = orjson.dumps
 _SORT_KEYS: Final = orjson.OPT_SORT_KEYS
-_SHA256: Final = hashlib.sha256()
-"""Bound once, as every event of every log read is hashed with these; the fresh SHA-256 is
-copied, which costs less than looking the digest up and initialising a new one."""
+_fresh_sha256: Final = hashlib.sha256().copy
+_update: Final = type(hashlib.sha256()).update
+_hexdigest: Final = type(hashlib.sha256()).hexdigest
+"""Bound once, as every event of every log read is hashed with these: a fresh SHA-256 is a
+copy of an empty one (cheaper than looking the digest up and initialising a new one), and
+calling the hash type's methods directly saves looking each up on every event (≈ 35 ns)."""
 
 
 def dumps(log: GameLog) -> bytes:
@@ -239,14 +242,16 @@ def _event(raw: Any, k: int, prev: str, problems: list[LogProblem]) -> tuple[Gam
                                    "the event does not match its recorded hash (changed, inserted or removed after recording)"))
         if type(stated) is str:
             expected = stated  # keep checking the rest against the recorded chain: one edit, one problem
-    if type(type_name) is not str or type_name not in EVENT_TYPES:
-        problems.append(LogProblem(k, "unknown event type", repr(type_name)))
-        return None, expected
     try:
-        return decode_event(type_name, actor, payload), expected
+        if type(type_name) is str:
+            return decode_event(type_name, actor, payload), expected
+    except UnknownEventType:
+        pass
     except PayloadError as exc:
         problems.append(LogProblem(k, f"bad {type_name} payload", str(exc)))
         return None, expected
+    problems.append(LogProblem(k, "unknown event type", repr(type_name)))
+    return None, expected
 
 
 def _bad_event(k: int) -> LogProblem:

@@ -112,7 +112,7 @@ class Tx:
         self._players: list[PlayerDraft | None] = [None] * len(state.players)
         self._touched = False
         self.catalog: Catalog = state.catalog
-        self._new: list[Pending] = []
+        self._new: list[Pending] | None = None  # sub-decisions queued by this event; most queue none
 
     # --- reading and writing --------------------------------------------------------
 
@@ -170,7 +170,10 @@ class Tx:
 
     def push(self, pending: Pending) -> None:
         """Queue a sub-decision; those queued by one event are taken in queue order."""
-        self._new.append(pending)
+        if self._new is None:
+            self._new = [pending]
+        else:
+            self._new.append(pending)
 
     def pop(self) -> Pending:
         """Remove and return the sub-decision on top of the stack."""
@@ -180,9 +183,10 @@ class Tx:
 
     def flush(self) -> None:
         """Put queued sub-decisions on the stack, the first queued on top."""
-        if self._new:
-            self.g.stack = self.g.stack + tuple(reversed(self._new))
-            self._new = []
+        new = self._new
+        if new is not None:
+            self.g.stack = self.g.stack + tuple(reversed(new))
+            self._new = None
 
     # --- resources, points and tracks -------------------------------------------------
 
