@@ -63,11 +63,11 @@ def _income_track(s: GameState, e: Any) -> dict[str, Any]:
 
 def _exchange(s: GameState, e: Any) -> dict[str, Any]:
     pl = s.player(e.actor)
-    fx = effects.phase_e_effects(s.catalog, pl.owned_cards)
+    zone = effects.phase_e(s.catalog, pl.owned_cards)
     have = getattr(pl, e.give)
-    rate = effects.exchange_for(fx, e.give, e.times, have)
+    rate = zone.offer_for(e.give, e.times, have)
     return {"give": e.give, "times": e.times, "have": have,
-            "offers": [{"rate": r, "points": p} for r, p in effects.exchange_offers(fx, e.give)],
+            "offers": [{"rate": r, "points": p} for r, p in zone.offers(e.give)],
             "rate_used": None if rate is None else {"rate": rate[0], "points": rate[1], "costs": rate[0] * e.times}}
 
 

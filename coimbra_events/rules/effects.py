@@ -69,11 +69,10 @@ def on_acquire(tx: Tx, i: int, start_card: str, effects: Iterable[Effect], card:
 # --- per die activated in phase E -----------------------------------------------------
 
 
-def on_die(tx: Tx, i: int, effects: Iterable[Effect], color: str, source: str) -> None:
+def on_die(tx: Tx, i: int, zone: PhaseE, color: str, source: str) -> None:
     """Fire 'per die of a colour' bonuses for one activated die (never the white die)."""
-    for e in effects:
-        if e.kind == "per_die" and e.params["color"] == color:
-            run(tx, i, e.params["effects"], source)
+    for e in zone.per_die(color):
+        run(tx, i, e.params["effects"], source)
 
 
 # --- end of the game ---------------------------------------------------------------------
@@ -165,17 +164,66 @@ def exchange_offers(effects: Iterable[Effect], give: str) -> list[tuple[int, int
     return sorted(offers, key=lambda o: (-o[1] / o[0], -o[1]))
 
 
-def exchange_for(effects: Iterable[Effect], give: str, times: int, have: int) -> tuple[int, int] | None:
-    """The exchange an exchange of ``times`` uses: the best rate the player can pay for.
+EXCHANGED: Final[tuple[str, ...]] = ("coins", "guards")
+"""What phase E exchanges can give for victory points."""
 
-    Each ``PointsExchanged`` uses one card's rate; with several exchange cards,
-    the best affordable one is used (a player never prefers a worse rate), and
-    separate exchanges can use different cards.
+
+class PhaseE:
+    """What the cards in a player's phase E zone do there: per-die bonuses and exchanges.
+
+    The rules ask at every income step (after each die, whether the player may
+    still exchange), so ``phase_e`` works a zone out once per set of cards.
     """
-    for rate, points in exchange_offers(effects, give):
-        if rate * times <= have:
-            return rate, points
-    return None
+
+    def __init__(self, effects: tuple[Effect, ...]) -> None:
+        self.effects: Final = effects
+        self._offers: Final = {give: tuple(exchange_offers(effects, give)) for give in EXCHANGED}
+        per_die: dict[str, list[Effect]] = {}
+        for e in effects:
+            if e.kind == "per_die":
+                per_die.setdefault(e.params["color"], []).append(e)
+        self._per_die: Final = {color: tuple(found) for color, found in per_die.items()}
+
+    def per_die(self, color: str) -> tuple[Effect, ...]:
+        """The 'per die of a colour' bonuses of the zone for one die of ``color``."""
+        return self._per_die.get(color, ())
+
+    def offers(self, give: str) -> tuple[tuple[int, int], ...]:
+        """Every (rate, points) exchange of ``give``, best rate first; none for what cannot be given."""
+        return self._offers.get(give, ())
+
+    def offer_for(self, give: str, times: int, have: int) -> tuple[int, int] | None:
+        """The exchange an exchange of ``times`` uses: the best rate the player can pay for.
+
+        Each ``PointsExchanged`` uses one card's rate; with several exchange cards,
+        the best affordable one is used (a player never prefers a worse rate), and
+        separate exchanges can use different cards.
+        """
+        for rate, points in self.offers(give):
+            if rate * times <= have:
+                return rate, points
+        return None
+
+
+def phase_e(catalog: Catalog, owned_cards: tuple[str, ...]) -> PhaseE:
+    """The phase E zone of a player who owns ``owned_cards`` (in the order acquired).
+
+    A pure function of its arguments, remembered for the last catalog it was
+    asked about, for up to ``_ZONES_KEPT`` sets of cards.
+    """
+    known = _ZONES.get(owned_cards)
+    if known is not None and known[0] is catalog:
+        return known[1]
+    zone = PhaseE(phase_e_effects(catalog, owned_cards))
+    if len(_ZONES) >= _ZONES_KEPT:
+        _ZONES.clear()
+    _ZONES[owned_cards] = (catalog, zone)
+    return zone
+
+
+_ZONES: Final[dict[tuple[str, ...], tuple[Catalog, PhaseE]]] = {}
+_ZONES_KEPT: Final = 4096
+"""A game holds a few dozen sets of cards; the bound keeps a long-running process's memory flat."""
 
 
 def held_effects(catalog: Catalog, pl: PlayerState) -> tuple[Effect, ...]:

@@ -76,9 +76,8 @@ def _begin(tx: Tx, i: int) -> None:
 
 def can_exchange(catalog: Catalog, p: PlayerDraft) -> bool:
     """Whether the player could still exchange coins or guards for points."""
-    fx = effects.phase_e_effects(catalog, p.owned_cards)
-    return (effects.exchange_for(fx, "coins", 1, p.coins) is not None
-            or effects.exchange_for(fx, "guards", 1, p.guards) is not None)
+    zone = effects.phase_e(catalog, p.owned_cards)
+    return zone.offer_for("coins", 1, p.coins) is not None or zone.offer_for("guards", 1, p.guards) is not None
 
 
 def auto_e(tx: Tx) -> Pending | None:
@@ -127,18 +126,18 @@ def apply_activate(tx: Tx, e: IncomeActivated) -> None:
     tx.gain(i, "points", bonus, "income")
     color = die_color(tx.catalog, e.die)
     if color != WHITE:
-        effects.on_die(tx, i, effects.phase_e_effects(tx.catalog, p.owned_cards), color, "phase E bonus")
+        effects.on_die(tx, i, effects.phase_e(tx.catalog, p.owned_cards), color, "phase E bonus")
 
 
 def check_exchange(state: GameState, e: PointsExchanged) -> RuleViolation | None:
     pl = state.player(e.actor)
-    fx = effects.phase_e_effects(state.catalog, pl.owned_cards)
-    offers = effects.exchange_offers(fx, e.give) if e.give in ("coins", "guards") else []
+    zone = effects.phase_e(state.catalog, pl.owned_cards)
+    offers = zone.offers(e.give)
     if not offers:
         return RuleViolation("E.exchange", f"{e.actor} has no card that exchanges {e.give!r} for points",
                              {"give": e.give})
     have = getattr(pl, e.give)
-    if e.times < 1 or effects.exchange_for(fx, e.give, e.times, have) is None:
+    if e.times < 1 or zone.offer_for(e.give, e.times, have) is None:
         cheapest = min(rate for rate, _ in offers)
         return RuleViolation("E.exchange", f"exchanging {e.times} times costs at least {cheapest * max(e.times, 1)} {e.give}; {e.actor} has {have}",
                              {"give": e.give, "times": e.times, "rate": cheapest, "rates": [r for r, _ in offers], "have": have})
@@ -148,7 +147,7 @@ def check_exchange(state: GameState, e: PointsExchanged) -> RuleViolation | None
 def apply_exchange(tx: Tx, e: PointsExchanged) -> None:
     i = tx.index(e.actor)
     p = tx.pl(i)
-    offer = effects.exchange_for(effects.phase_e_effects(tx.catalog, p.owned_cards), e.give, e.times, getattr(p, e.give))
+    offer = effects.phase_e(tx.catalog, p.owned_cards).offer_for(e.give, e.times, getattr(p, e.give))
     assert offer is not None  # check_exchange has found the offer
     rate, points = offer
     tx.pay(i, e.give, rate * e.times)
@@ -170,9 +169,9 @@ def legal_income(state: GameState, pending: Pending) -> list[GameEvent]:
         color = die_color(state.catalog, die)
         tracks = TRACKS if color == WHITE else (color,)
         out += [IncomeActivated(who, die, t) for t in tracks]
-    fx = effects.phase_e_effects(state.catalog, pl.owned_cards)
-    for give in ("coins", "guards"):
-        offers = effects.exchange_offers(fx, give)
+    zone = effects.phase_e(state.catalog, pl.owned_cards)
+    for give in effects.EXCHANGED:
+        offers = zone.offers(give)
         if offers:
             most = getattr(pl, give) // min(rate for rate, _ in offers)
             out += [PointsExchanged(who, give, k) for k in range(1, most + 1)]
