@@ -39,22 +39,22 @@ Decoder = Callable[[Any, str], Any]
 """Checks one payload value (named for the message) and returns it in the event's form."""
 
 
-def _str(value: Any, name: str) -> str:
+def _str(value: Any, name: str, entry: str = "") -> str:
     if type(value) is not str or not value:
-        raise PayloadError(f"field '{name}' must be a non-empty string, got {value!r}")
+        raise PayloadError(f"field '{_where(name, entry)}' must be a non-empty string, got {value!r}")
     return value
 
 
-def _int(value: Any, name: str) -> int:
+def _int(value: Any, name: str, entry: str = "") -> int:
     if type(value) is not int:
-        raise PayloadError(f"field '{name}' must be an integer, got {value!r}")
+        raise PayloadError(f"field '{_where(name, entry)}' must be an integer, got {value!r}")
     return value
 
 
-def _strs(value: Any, name: str) -> tuple[str, ...]:
+def _strs(value: Any, name: str, entry: str = "") -> tuple[str, ...]:
     if type(value) is not list:
-        raise PayloadError(f"field '{name}' must be a list of strings, got {value!r}")
-    return tuple([_str(v, name) for v in value])
+        raise PayloadError(f"field '{_where(name, entry)}' must be a list of strings, got {value!r}")
+    return tuple([_str(v, name, entry) for v in value])
 
 
 def _groups(value: Any, name: str) -> tuple[tuple[str, ...], ...]:
@@ -63,13 +63,32 @@ def _groups(value: Any, name: str) -> tuple[tuple[str, ...], ...]:
     return tuple([_strs(v, name) for v in value])
 
 
-def _pairs(decode: Decoder) -> Decoder:
-    def pairs(value: Any, name: str) -> tuple[tuple[str, Any], ...]:
-        if type(value) is not dict:
-            raise PayloadError(f"field '{name}' must be an object, got {value!r}")
-        return tuple(sorted([(_str(k, name), decode(v, f"{name}.{k}")) for k, v in value.items()]))
+def _where(name: str, entry: str) -> str:
+    """A field's name in a message: ``name``, or ``name.entry`` for one entry of an object.
 
-    return pairs
+    Built only for the message, as the maps (dice rolled, rows dealt) have many entries."""
+    return f"{name}.{entry}" if entry else name
+
+
+def _entries(value: Any, name: str) -> dict[str, Any]:
+    """An object field whose keys are all non-empty strings."""
+    if type(value) is not dict:
+        raise PayloadError(f"field '{name}' must be an object, got {value!r}")
+    for key in value:
+        _str(key, name)
+    return value
+
+
+def _str_map(value: Any, name: str) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted([(k, _str(v, name, k)) for k, v in _entries(value, name).items()]))
+
+
+def _int_map(value: Any, name: str) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted([(k, _int(v, name, k)) for k, v in _entries(value, name).items()]))
+
+
+def _strs_map(value: Any, name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return tuple(sorted([(k, _strs(v, name, k)) for k, v in _entries(value, name).items()]))
 
 
 DECODERS: Final[Mapping[str, Decoder]] = {
@@ -77,9 +96,9 @@ DECODERS: Final[Mapping[str, Decoder]] = {
     "int": _int,
     "strs": _strs,
     "groups": _groups,
-    "str_map": _pairs(_str),
-    "int_map": _pairs(_int),
-    "strs_map": _pairs(_strs),
+    "str_map": _str_map,
+    "int_map": _int_map,
+    "strs_map": _strs_map,
 }
 """The decoder of each field kind a ``KINDS`` table may name."""
 
