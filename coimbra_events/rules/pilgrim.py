@@ -29,7 +29,7 @@ def apply_step(tx: Tx, e: PilgrimStepped) -> None:
     i = tx.index(e.actor)
     p = tx.pl(i)
     p.pilgrim = e.to
-    monastery = dict(tx.g.monasteries).get(e.to)
+    monastery = _tile_on(tx.g.monasteries, e.to)
     if monastery and monastery not in p.monasteries:
         p.monasteries = p.monasteries + (monastery,)
         m = tx.catalog.monasteries[monastery]
@@ -37,6 +37,15 @@ def apply_step(tx: Tx, e: PilgrimStepped) -> None:
             effects.run(tx, i, m.effects, monastery)
     if steps.amount > 1:
         tx.push(Pending(steps.actor, "steps", steps.amount - 1, steps.source))
+
+
+def _tile_on(monasteries: tuple[tuple[str, str], ...], space: str) -> str | None:
+    """The monastery tile drawn onto a map space, if it is a monastery space (read per step,
+    so the pairs are searched rather than made into a dict)."""
+    for on, tile in monasteries:
+        if on == space:
+            return tile
+    return None
 
 
 def apply_stop(tx: Tx, e: PilgrimStopped) -> None:

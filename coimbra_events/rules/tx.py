@@ -185,7 +185,8 @@ class Tx:
         """Put queued sub-decisions on the stack, the first queued on top."""
         new = self._new
         if new is not None:
-            self.g.stack = self.g.stack + tuple(reversed(new))
+            new.reverse()
+            self.g.stack = self.g.stack + tuple(new)
             self._new = None
 
     # --- resources, points and tracks -------------------------------------------------
@@ -217,9 +218,7 @@ class Tx:
         """Advance the scoring-track disc, remembering where the points came from."""
         p = self.pl(i)
         p.points += amount
-        by_source = dict(p.points_by_source)
-        by_source[source] = by_source.get(source, 0) + amount
-        p.points_by_source = tuple(by_source.items())
+        p.points_by_source = _added(p.points_by_source, source, amount)
 
     def advance(self, i: int, track: str, amount: int, source: str) -> None:
         """Move a disc up an influence track (never above the limit; excess is lost).
@@ -241,3 +240,14 @@ class Tx:
             tick = self.g.tick + 1
             self.g.tick = tick
             p.arrivals = p.arrivals[:k] + (tick,) + p.arrivals[k + 1 :]
+
+
+def _added(totals: tuple[tuple[str, int], ...], source: str, amount: int) -> tuple[tuple[str, int], ...]:
+    """``totals`` (source, points) with ``amount`` more for ``source``: a new source goes last.
+
+    The same pairs as ``tuple(dict)`` after adding to the dict, without building one per gain.
+    """
+    for k, (name, total) in enumerate(totals):
+        if name == source:
+            return totals[:k] + ((name, total + amount),) + totals[k + 1 :]
+    return totals + ((source, amount),)
