@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog
 from coimbra_events.history import is_plain, replay, resolve
@@ -33,7 +34,7 @@ class Validation:
     def valid(self) -> bool:
         return self.violation is None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """``{"valid", "events", "violation": {"seq", "rule", "message", ...}}``."""
         v = None
         if self.violation is not None and self.violation_seq is not None:

@@ -10,6 +10,7 @@ discarded.
 
 from __future__ import annotations
 
+from coimbra_events.catalog import CharacterCard
 from coimbra_events.events import AlternativeTaken, CardBought, FavorTileTaken, GameEvent
 from coimbra_events.rules import effects
 from coimbra_events.rules.tx import Tx
@@ -127,12 +128,15 @@ def legal_retrieve(state: GameState, pending: Pending) -> list[GameEvent]:
     return out
 
 
-def token_discard(row: tuple[str, ...], characters) -> str | None:
+def token_discard(row: tuple[str, ...], characters: dict[str, CharacterCard]) -> str | None:
     """The card a die token removes: highest influence, the leftmost on a tie."""
-    if not row:
-        return None
-    best = max(characters[c].influence for c in row)
-    return next(c for c in row if characters[c].influence == best)
+    chosen: str | None = None
+    best = 0
+    for c in row:
+        influence = characters[c].influence
+        if chosen is None or influence > best:  # strictly more: the leftmost of equals stays chosen
+            chosen, best = c, influence
+    return chosen
 
 
 def _discard(tx: Tx, city: int, cards: tuple[str, ...]) -> None:

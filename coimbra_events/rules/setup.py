@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Final
 
+from coimbra_events.catalog import CharacterCard
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.events import (
     CharacterRowsDealt,
@@ -68,7 +69,7 @@ def apply_rows(tx: Tx, e: CharacterRowsDealt) -> None:
         _next_setup_step(tx)
 
 
-def crown_tokens(rows: tuple[tuple[str, ...], ...], characters) -> tuple[tuple[str, str], ...]:
+def crown_tokens(rows: tuple[tuple[str, ...], ...], characters: dict[str, CharacterCard]) -> tuple[tuple[str, str], ...]:
     """Place the crown tokens: scan columns 4..1, each top to bottom; first card of each category.
 
     Rules text 000 setup step 12 and GAPS decision 14: a category with no card
