@@ -90,6 +90,33 @@ def test_payload_and_decoding_are_inverse_for_every_field_kind():
         assert decode_event(event.TYPE, event.actor, event.payload()) == event
 
 
+# For each field kind: a payload value of that kind, and one of another shape.
+GOOD_AND_BAD = {
+    "str": ("x-1", 3),
+    "int": (2, "2"),
+    "strs": (["a", "b"], "a"),
+    "groups": ([["a"], ["b", "c"]], ["a"]),
+    "str_map": ({"k": "v"}, {"k": 1}),
+    "int_map": ({"k": 1}, {"k": "1"}),
+    "strs_map": ({"k": ["a"]}, {"k": "a"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EVENT_TYPES))
+def test_each_type_reads_every_field_by_its_kind(name):
+    """Each type has its own reader (for speed); it must read exactly what ``KINDS`` says."""
+    cls = EVENT_TYPES[name]
+    actor = TABLE if cls.RANDOM else "Ana"
+    payload = {field: GOOD_AND_BAD[kind][0] for field, kind in cls.KINDS.items()}
+    event = decode_event(name, actor, payload)
+    assert type(event) is cls and event.actor == actor and event.payload() == payload
+    for field, kind in cls.KINDS.items():
+        with pytest.raises(PayloadError, match=f"field '{field}"):
+            decode_event(name, actor, {**payload, field: GOOD_AND_BAD[kind][1]})
+        with pytest.raises(PayloadError, match=f"missing \\['{field}'\\]"):
+            decode_event(name, actor, {f: v for f, v in payload.items() if f != field})
+
+
 @pytest.mark.skipif(coimbra_events.core_build() != "compiled", reason="read-only at run time only when compiled (mypy checks it always)")
 def test_compiled_events_cannot_be_changed():
     placed = ev.DiePlaced("Ana", "red-1", "castle")
