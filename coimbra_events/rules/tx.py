@@ -13,9 +13,11 @@ C struct slots, so copying a state and freezing it are a few dozen stores.
 
 from __future__ import annotations
 
+from typing import Final
+
 from mypy_extensions import mypyc_attr
 
-from coimbra_events.catalog import Catalog
+from coimbra_events.catalog import MAX_PLAYERS, Catalog
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.state import GameState, Pending, PlayerState
 
@@ -98,6 +100,10 @@ class StateDraft:
         )
 
 
+_UNTOUCHED: Final = tuple(tuple(None for _ in range(n)) for n in range(MAX_PLAYERS + 1))
+"""No player touched yet, by player count (copying a tuple is cheaper than repeating a list)."""
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Tx:
     """Mutable scratch space for building the state that follows one event.
@@ -109,7 +115,7 @@ class Tx:
     def __init__(self, state: GameState) -> None:
         self.g = StateDraft(state)
         # Each player's draft once touched (by index), else None; a list, as it is read at every step.
-        self._players: list[PlayerDraft | None] = [None] * len(state.players)
+        self._players: list[PlayerDraft | None] = list(_UNTOUCHED[len(state.players)])
         self._touched = False
         self.catalog: Catalog = state.catalog
         self._new: list[Pending] | None = None  # sub-decisions queued by this event; most queue none
