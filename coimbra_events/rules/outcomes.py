@@ -119,13 +119,18 @@ def check_rows(state: GameState, e: CharacterRowsDealt) -> RuleViolation | None:
     cards = [c for r in rows.values() for c in r]
     if len(set(cards)) != len(cards):
         return _violation("SETUP.rows", "a card was dealt twice", cards=cards)
-    must, may = _rows_source(state)
-    deck_top = set(must).union(may)
-    stray = sorted(c for c in cards if c not in deck_top)
+    # The deck's top as _rows_source says, without building it: pile II while it has
+    # enough cards, else all of pile II and the rest from pile III, nothing dealt already.
+    dealt = state.dealt
+    upper = [c for c in cat.pile("II") if c not in dealt]
+    piles = ("II",) if len(upper) >= 3 * cat.cards_per_row else ("II", "III")
+    characters = cat.characters
+    stray = sorted(c for c in cards if c in dealt or c not in characters or characters[c].pile not in piles)
     if stray:
+        must, may = _rows_source(state)
         return _violation("SETUP.rows", "cards must come from the top of the character deck and not be dealt already",
                           cards=stray, deck_top=sorted(must or may))
-    missing = sorted(set(must) - set(cards))
+    missing = sorted(set(upper) - set(cards)) if len(piles) == 2 else []
     if missing:
         return _violation("SETUP.rows", "pile II must be used up before pile III is dealt", missing=missing)
     return None
