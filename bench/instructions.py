@@ -1,0 +1,107 @@
+"""Instructions per event of the replay benchmark's runs, counted by valgrind.
+
+Wall-clock figures on a shared machine move by about 5 % from run to run, so a
+change worth 1 % cannot be seen in them. The number of instructions executed
+does not move (well under 1 %), which makes it the measure to compare two
+versions of the rules core by; it is not a time (cache misses and the cost of
+each instruction differ between the runs), so ``bench/replay.py`` stays the
+benchmark the targets are judged by.
+
+Each run of ``bench/replay.py`` (baseline, read, validated) is executed under
+``valgrind --tool=callgrind`` twice, with no pass and with N passes over the
+games after the same warm-up; the difference divided by N and by the number
+of events is the cost per event, without the interpreter's start-up.
+
+Usage: ``python bench/instructions.py [--repeat N] [--json]`` (needs valgrind on
+the PATH; without it, says so and exits 0, like every benchmark here).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # measure this checkout, installed or not
+sys.path.insert(0, str(HERE))
+
+import harness  # noqa: E402
+import replay  # noqa: E402
+
+RUNS = {"baseline": replay.baseline, "read": replay.read_only, "validated": replay.validated_replay}
+CHILD = "--child"
+
+
+def games() -> list[bytes]:
+    """The log bytes ``bench/replay.py`` measures: the fixture games, else simulated ones."""
+    found = replay.fixture_games() or replay.simulated_games()
+    return [data for _, data in found]
+
+
+def child(run: str, passes: int) -> None:
+    """In the process valgrind counts: warm up as the replay benchmark does, then ``passes`` passes."""
+    logs = games()
+    for warm in RUNS.values():
+        warm(logs)
+    for _ in range(passes):
+        RUNS[run](logs)
+
+
+def instructions(run: str, passes: int) -> int:
+    """Instructions valgrind counts for a child process doing ``passes`` passes of ``run``."""
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+         sys.executable, __file__, CHILD, run, str(passes)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
+    if found is None:
+        raise RuntimeError(f"valgrind reported no instruction count:\n{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def measure(repeat: int) -> dict[str, Any]:
+    """Instructions per event of each run, and the validated/baseline ratio of them."""
+    if shutil.which("valgrind") is None:
+        return {"skipped": "valgrind is not on the PATH"}
+    events = sum(len(replay.loads(data).events) for data in games())
+    per_event = {run: (instructions(run, repeat) - instructions(run, 0)) / (repeat * events) for run in RUNS}
+    return {
+        "events": events,
+        "repeat": repeat,
+        "python": sys.version.split()[0],
+        "rules_core": replay.core_build(),
+        "instructions_per_event": per_event,
+        "ratio": per_event["validated"] / per_event["baseline"],
+    }
+
+
+def report(result: dict[str, Any]) -> str:
+    """The counts as a small table."""
+    if "skipped" in result:
+        return f"instruction counts skipped: {result['skipped']}"
+    lines = [
+        f"{result['events']} events, {result['repeat']} passes; Python {result['python']}, "
+        f"rules core {result['rules_core']}",
+        "",
+        f"{'run':<12}{'instructions/event':>20}",
+    ]
+    lines += [f"{run:<12}{count:>20,.0f}" for run, count in result["instructions_per_event"].items()]
+    lines += ["", f"ratio validated/baseline, in instructions: {result['ratio']:.1f} (not a time: see the docstring)"]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args[:1] == [CHILD]:
+        child(args[1], int(args[2]))
+        return 0
+    return harness.run(args, __doc__, measure, report, 10, "passes counted (after the warm-up)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
