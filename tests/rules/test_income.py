@@ -8,11 +8,11 @@ import pytest
 
 from coimbra_events import events as ev
 from coimbra_events.effect_kinds import TRACKS
-from coimbra_events.rules import income
+from coimbra_events.rules import effects, income
 from coimbra_events.rules.core import legal
 from coimbra_events.state import EXTRA_DIE
 
-from .helpers import CAT, accepted, do, drive, placed, refused, to_income, waiting_for, with_player
+from .helpers import CAT, accepted, catalog_with, do, drive, placed, refused, to_income, waiting_for, with_player
 
 # The income table of rules text 003, written out: (first space, last space) -> track -> (amount, bonus points)
 TABLE_003 = {
@@ -296,6 +296,22 @@ def test_E_exchange_legal_as_often_as_affordable():
     refused(state, ev.PointsExchanged("Bruno", "points", 1), "E.exchange", give="points")
     after = accepted(state, ev.PointsExchanged("Bruno", "guards", 2)).player("Bruno")
     assert (after.guards, after.points) == (0, points + 2)
+
+
+def test_E_phase_e_zone_is_the_catalogs_own():
+    """The zone of a set of cards is remembered; another catalog with the same card ids gets its own."""
+    def dearer_armourer(data: dict) -> None:
+        card = next(c for c in data["characters"] if c["id"] == "c-II-04")
+        card["bonus"]["effects"][0]["rate"] = 3
+
+    variant = catalog_with(dearer_armourer)
+    cards = ("c-I-01", "c-II-04")
+    for _ in range(2):  # alternately, each catalog's zone each time
+        assert effects.phase_e(CAT, cards).offers("guards") == ((2, 1),)
+        assert effects.phase_e(variant, cards).offers("guards") == ((3, 1),)
+    assert effects.phase_e(CAT, cards).offer_for("guards", 2, 4) == (2, 1)
+    assert effects.phase_e(CAT, cards).offer_for("guards", 3, 4) is None
+    assert effects.phase_e(CAT, cards).offers("points") == ()
 
 
 def test_E_exchange_at_any_time_in_phase_E_keeps_the_turn():

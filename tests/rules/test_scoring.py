@@ -8,6 +8,7 @@ import pytest
 
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.rules.scoring import final_scores, track_ranking
+from coimbra_events.rules.tx import Tx
 
 from .helpers import CAT, catalog_with, names, started, with_player, with_state
 
@@ -198,3 +199,15 @@ def test_tie_break_shared_set_by_a_catalog():
     assert state.catalog.tie_break == "shared"
     places = {s.name: s.place for s in final_scores(state)}
     assert places == {"Ana": 1, "Bruno": 1, "Carla": 3}
+
+
+def test_points_by_source_keep_the_order_sources_first_scored_in():
+    """Each source's points add up in place; a source scoring for the first time goes last."""
+    state = with_player(started(2), "Ana", points=3, points_by_source=(("income", 2), ("exchange", 1)))
+    tx = Tx(state)
+    tx.add_points(0, 4, "income")
+    tx.add_points(0, 2, "c-II-24")
+    tx.add_points(0, 1, "exchange")
+    ana = tx.freeze().player("Ana")
+    assert ana.points_by_source == (("income", 6), ("exchange", 2), ("c-II-24", 2))
+    assert ana.points == 10
