@@ -166,13 +166,14 @@ def loads(data: bytes | str, source: str = "<log>") -> GameLog:
         raise LogError(source, [LogProblem(0, "malformed JSON", str(exc))]) from None
     doc = _upcast(doc, source)
     header, players = _header(doc, source)
-    raw_events = doc.get("events")
+    raw_events: Any = doc.get("events")
     if type(raw_events) is not list:
         raise LogError(source, [LogProblem(0, "bad log", "'events' must be a list")])
     problems: list[LogProblem] = []
     events: list[GameEvent] = []
     prev = header_hash(header)
-    for k, raw in enumerate(raw_events, 1):
+    entries: list[Any] = raw_events  # typed, so the loop below runs natively when compiled
+    for k, raw in enumerate(entries, 1):
         event, prev = _event(raw, k, prev, problems)
         if event is not None:
             events.append(event)
