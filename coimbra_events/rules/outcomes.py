@@ -44,14 +44,20 @@ def _rows_source(state: GameState) -> tuple[tuple[str, ...], tuple[str, ...]]:
     The deck is pile II shuffled on top of pile III (setup step 9): the next
     rows come from pile II while it lasts, then from pile III.
     """
+    upper, piles = _deck_top(state)
+    if piles == ("II",):
+        return (), upper
+    dealt = state.dealt
+    return upper, tuple(c for c in state.catalog.pile("III") if c not in dealt)
+
+
+def _deck_top(state: GameState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Pile II's cards not dealt yet, and the piles the next rows come from: pile II alone
+    while it has enough cards for them, else piles II and III."""
     cat = state.catalog
-    need = 3 * cat.cards_per_row
     dealt = state.dealt
     upper = tuple(c for c in cat.pile("II") if c not in dealt)
-    lower = tuple(c for c in cat.pile("III") if c not in dealt)
-    if len(upper) >= need:
-        return (), upper
-    return upper, lower
+    return upper, ("II",) if len(upper) >= 3 * cat.cards_per_row else ("II", "III")
 
 
 def deck_size(catalog: Catalog, dealt: frozenset[str]) -> int:
@@ -119,11 +125,9 @@ def check_rows(state: GameState, e: CharacterRowsDealt) -> RuleViolation | None:
     cards = [c for r in rows.values() for c in r]
     if len(set(cards)) != len(cards):
         return _violation("SETUP.rows", "a card was dealt twice", cards=cards)
-    # The deck's top as _rows_source says, without building it: pile II while it has
-    # enough cards, else all of pile II and the rest from pile III, nothing dealt already.
+    # Each card checked against the piles the deck's top comes from, rather than the top built as a set.
+    upper, piles = _deck_top(state)
     dealt = state.dealt
-    upper = [c for c in cat.pile("II") if c not in dealt]
-    piles = ("II",) if len(upper) >= 3 * cat.cards_per_row else ("II", "III")
     characters = cat.characters
     stray = sorted(c for c in cards if c in dealt or c not in characters or characters[c].pile not in piles)
     if stray:
