@@ -166,7 +166,7 @@ def loads(data: bytes | str, source: str = "<log>") -> GameLog:
         raise LogError(source, [LogProblem(0, "malformed JSON", str(exc))]) from None
     doc = _upcast(doc, source)
     header, players = _header(doc, source)
-    raw_events: Any = doc.get("events")
+    raw_events = doc.get("events")
     if type(raw_events) is not list:
         raise LogError(source, [LogProblem(0, "bad log", "'events' must be a list")])
     problems: list[LogProblem] = []
