@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from coimbra_events.effect_kinds import END_GAME, HELD, IMMEDIATE, PHASE_C, PHASE_E, PILES, TRACKS, Effect
 
@@ -29,7 +29,7 @@ transcribed from the printed components by a group that owns the game."""
 DIE_COLORS: tuple[str, ...] = TRACKS + ("white",)
 CITIES: tuple[str, ...] = ("upper", "central", "lower")
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # rules text: 2-, 3- and 4-player games
-DICE_PER_PLAYER = 3  # die holders per player (rules text)
+DICE_PER_PLAYER: Final = 3  # die holders per player, each placing a die a round (rules text)
 START_SPACES = 4  # starting corners around Coimbra (rules text)
 SPACE_KINDS: tuple[str, ...] = ("start", "monastery", "road")
 

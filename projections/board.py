@@ -12,7 +12,7 @@ from typing import Any
 
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.rules.outcomes import deck_size
-from coimbra_events.state import CITIES, LOCATIONS, GameState, PlayerState
+from coimbra_events.state import CITIES, LOCATIONS, PHASE_B, PHASE_C, PHASE_D, PHASE_E, GameState, PlayerState
 
 PHASE_NAMES = {
     "setup": "setup",
@@ -48,7 +48,7 @@ def _card(state: GameState, card_id: str) -> dict[str, Any]:
     return out
 
 
-ROLLED_PHASES = ("B", "C", "D", "E")
+ROLLED_PHASES = (PHASE_B, PHASE_C, PHASE_D, PHASE_E)
 """Phases in which the dice area holds this round's rolled, undrafted dice."""
 
 

@@ -9,15 +9,13 @@ the die and the location.
 
 from __future__ import annotations
 
-from typing import Final, Mapping
+from typing import Mapping
 
+from coimbra_events.catalog import DICE_PER_PLAYER
 from coimbra_events.events import DiceRolled, DiePlaced, GameEvent
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import CASTLE, LOCATIONS, PHASE_B, PHASE_C, TABLE, GameState, Pending, Slot
 from coimbra_events.violations import RuleViolation
-
-DICE_PER_PLAYER: Final = 3
-"""Each player places 3 dice a round (rules text: three die holders)."""
 
 
 def insert_position(row: tuple[Slot, ...], location: str, value: int) -> int:

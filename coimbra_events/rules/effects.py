@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any, Callable, Final, Iterable, Mapping
 
 from coimbra_events.catalog import Catalog, CharacterCard
-from coimbra_events.effect_kinds import TRACKS, Effect
+from coimbra_events.effect_kinds import SPENDABLE, TRACKS, Effect
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import PlayerState
 
@@ -164,10 +164,6 @@ def exchange_offers(effects: Iterable[Effect], give: str) -> list[tuple[int, int
     return sorted(offers, key=lambda o: (-o[1] / o[0], -o[1]))
 
 
-EXCHANGED: Final[tuple[str, ...]] = ("coins", "guards")
-"""What phase E exchanges can give for victory points."""
-
-
 class PhaseE:
     """What the cards in a player's phase E zone do there: per-die bonuses and exchanges.
 
@@ -176,8 +172,7 @@ class PhaseE:
     """
 
     def __init__(self, effects: tuple[Effect, ...]) -> None:
-        self.effects: Final = effects
-        self._offers: Final = {give: tuple(exchange_offers(effects, give)) for give in EXCHANGED}
+        self._offers: Final = {give: tuple(exchange_offers(effects, give)) for give in SPENDABLE}
         per_die: dict[str, list[Effect]] = {}
         for e in effects:
             if e.kind == "per_die":

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Final, Sequence
 
 from coimbra_events.catalog import Catalog
-from coimbra_events.effect_kinds import TRACK_RESOURCE, TRACKS
+from coimbra_events.effect_kinds import SPENDABLE, TRACK_RESOURCE, TRACKS
 from coimbra_events.events import GameEvent, IncomeActivated, IncomeEnded, PointsExchanged
 from coimbra_events.rules import effects
 from coimbra_events.rules.tx import PlayerDraft, Tx
@@ -170,7 +170,7 @@ def legal_income(state: GameState, pending: Pending) -> list[GameEvent]:
         tracks = TRACKS if color == WHITE else (color,)
         out += [IncomeActivated(who, die, t) for t in tracks]
     zone = effects.phase_e(state.catalog, pl.owned_cards)
-    for give in effects.EXCHANGED:
+    for give in SPENDABLE:
         offers = zone.offers(give)
         if offers:
             most = getattr(pl, give) // min(rate for rate, _ in offers)
