@@ -52,6 +52,7 @@ class Commands(dict):
 
 CatalogOption = typer.Option(None, "--catalog", help="Catalog JSON file to use instead of the shipped one the log names.")
 JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables.")
+QuietOption = typer.Option(False, "--quiet", "-q", help="One line per stored entry, without what the table must now do.")
 DbOption = typer.Option(
     None, "--db", help="The game store's SQLite file (default: $COIMBRA_DB, else ~/.local/share/coimbra/games.sqlite)."
 )

@@ -26,7 +26,8 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from cli.board_views import board_panel
-from cli.common import Commands, DbOption, console, due, notation, opened, players_option, store_errors, with_player_name
+from cli.change_views import table_lines
+from cli.common import Commands, DbOption, QuietOption, console, due, notation, opened, players_option, store_errors, with_player_name
 from cli.exits import fail
 from coimbra_events.application import BadPlayers, GameStore, StoreConflict, TableInputNeeded, log_file, rolls_of
 from coimbra_events.catalog import standin_catalog
@@ -103,8 +104,8 @@ class Stop(Exception):
 class Recorder:
     """One session on one stored game: announce what is due, read a line, store it or say why not."""
 
-    def __init__(self, store: GameStore, io: Io, name: str, resume: str) -> None:
-        self.store, self.io, self.name, self.resume = store, io, name, resume
+    def __init__(self, store: GameStore, io: Io, name: str, resume: str, quiet: bool = False) -> None:
+        self.store, self.io, self.name, self.resume, self.quiet = store, io, name, resume, quiet
         self.game = store.get(name)
         self._announced: object = None
 
@@ -118,8 +119,8 @@ class Recorder:
             return self._stopped(stop)
         except KeyboardInterrupt:
             return self._stopped(Stop("interrupted", INTERRUPTED))
-        self.io.say(f"the game is over after {len(self.game.events)} entries: coimbra score {self.name} "
-                    f"for the scores, coimbra explain {self.name} --player NAME for where the points came from")
+        self.io.say(f"the game is over after {len(self.game.events)} entries: coimbra explain {self.name} "
+                    "--player NAME says where each player's points came from")
         return 0
 
     def _ask(self) -> str:
@@ -162,7 +163,9 @@ class Recorder:
     # -- one line
 
     def handle(self, reading: Reading) -> None:
-        """Do what a line asked: store an event, run a command, or say why nothing happened."""
+        """Do what a line asked: store an event, run a command, or say why nothing happened;
+        then what the table must do for what was stored."""
+        before = self.game
         if isinstance(reading, Choice):
             self._record(reading.event)
         elif isinstance(reading, Ambiguous):
@@ -173,6 +176,8 @@ class Recorder:
             self.io.say(reading.message)
         else:
             getattr(self, f"_{reading.word}")(reading)
+        for line in table_lines(before, self.game, self.quiet):
+            self.io.say(line)
 
     def _record(self, event: GameEvent) -> None:
         event = with_player_name(event, self.game)
@@ -343,6 +348,7 @@ def record_session(
     players: Sequence[tuple[str, str]] | None = None,
     seed: int | None = None,
     resume_options: str = "",
+    quiet: bool = False,
 ) -> int:
     """A whole session: create or resume the game, then record until it is over or the table stops.
 
@@ -355,7 +361,7 @@ def record_session(
         io.say()
         io.say("stopped before the game was created; nothing stored")
         return INTERRUPTED if isinstance(exc, KeyboardInterrupt) else 0
-    recorder = Recorder(store, io, name, f"coimbra record {name}{resume_options}")
+    recorder = Recorder(store, io, name, f"coimbra record {name}{resume_options}", quiet)
     if game_ref is not None:
         recorder.intro()
     io.say(f"every input is stored at once; 'help' lists the commands; resume any time with: {recorder.resume}")
@@ -368,6 +374,7 @@ def record_command(
     players: Optional[str] = typer.Option(None, "--players", "-p", help='Players of a new game: "Ana:red,Bruno:blue" (else asked).'),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Draw a new game's setup (and 'r' rolls) from this seed."),
     db: Optional[Path] = DbOption,
+    quiet: bool = QuietOption,
 ) -> None:
     """Record a game at the table, step by step: who acts, the legal options, one line each.
 
@@ -375,6 +382,8 @@ def record_command(
     rolled ('3 5 1 ...' in pool order); 'help' lists undo, correct, accept,
     note, show, legal and quit. Every input is stored at once: stop any time
     (quit, Ctrl-D, Ctrl-C) and carry on with [bold]coimbra record GAME[/].
+    After each input it says what the table must now do, by player, each move
+    with its rule (--quiet: only the entry); at game over, the final scores.
 
     Example: [bold]coimbra record --players "Ana:red,Bruno:blue" --seed 7[/]
     """
@@ -387,6 +396,6 @@ def record_command(
         with suppress(ImportError):
             importlib.import_module("readline")  # line editing and ↑ for the lines typed before
     with opened(db) as store, store_errors("nothing stored"):
-        code = record_session(store, ConsoleIo(console), game_ref, people, seed, f" --db {db}" if db else "")
+        code = record_session(store, ConsoleIo(console), game_ref, people, seed, f" --db {db}" if db else "", quiet)
     if code:
         raise typer.Exit(code)

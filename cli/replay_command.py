@@ -35,7 +35,8 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.board_views import DrawnParts, board_panel
-from cli.common import CatalogOption, Commands, DbOption, GameArgument, console, game_ref_opened
+from cli.change_views import CHANGES_SHOWN, changes_view
+from cli.common import CatalogOption, Commands, DbOption, GameArgument, JsonOption, console, game_ref_opened, print_json
 from cli.exits import fail
 from cli.view_commands import event_words
 from coimbra_events.game import Game
@@ -84,10 +85,11 @@ class Replayer:
         event = event_words(self.game, n)
         where = f"round {view['round']} · " + ("game over" if view["phase"] == GAME_OVER else f"phase {PHASE_NAMES[view['phase']]}")
         title = f"entry {n} of {event['of']} · {where}"
-        lines: list[Text] = []
+        lines: list[RenderableType] = []
         if n:
             lines.append(Text.assemble(("▶ ", "bold"), (event["notation"], "bold")))
             lines.append(Text(f"  {event['about']}", style="dim" if event["actor"] == "table" else ""))
+            lines.append(changes_view(self.line.changes[n], limit=CHANGES_SHOWN))
         else:
             lines.append(Text.assemble(("before the first entry", "bold"), f" ({event['of']} entries in all)"))
         mark = self.nav.marks.get(n, Mark())
@@ -358,6 +360,7 @@ def replay_command(
     ),
     db: Optional[Path] = DbOption,
     catalog_file: Optional[Path] = CatalogOption,
+    as_json: bool = JsonOption,
 ) -> None:
     """Step through a game in the terminal: every table, entry by entry, with jumps by phase, round, bookmark and player.
 
@@ -369,13 +372,18 @@ def replay_command(
 
     p X / P X: next/previous decision of player X (initial or number) · ?: help · q: quit
 
-    Without a terminal, or with --at N, prints one frame (the event and the whole board) and exits.
+    Without a terminal, or with --at N, prints one frame (the event, what it changed on the table, and the
+    whole board) and exits; --json prints entry N's changes (default: the last entry's).
 
     Example: [bold]coimbra replay fixtures/games/standin-3p-seed2.json[/]
     """
     with _replayer(game_ref, db, catalog_file) as replayer:
         if at is not None and not 0 <= at <= replayer.nav.last:
             fail(f"no table after {at} entries: the game has {replayer.nav.last}; choose 0 to {replayer.nav.last}")
+        if as_json:
+            n = replayer.nav.last if at is None else at
+            print_json({"game": replayer.game.name, "seq": n, "changes": [c.to_json() for c in replayer.line.changes[n]]})
+            return
         if at is not None or not (sys.stdin.isatty() and sys.stdout.isatty()):
             console.print(replayer.still(at or 0))
             return

@@ -28,9 +28,11 @@ from cli.common import (
     opened,
     players_option,
     print_json,
+    QuietOption,
     store_errors,
     with_player_name,
 )
+from cli.change_views import changes_view, final_scores_view
 from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail
 from cli.views import import_summary, progress_bar
 from coimbra_events import log as game_log
@@ -41,6 +43,8 @@ from coimbra_events.notation import BY_TYPE, parse
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.violations import RuleViolation
+from projections.consequences import entries_since
+from projections.scores import score_report
 
 
 COMMANDS = Commands()
@@ -85,13 +89,17 @@ def act_command(
     ),
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
+    quiet: bool = QuietOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Record decisions (or table outcomes) typed in notation; all or none are stored.
 
     Leave out [bold]Name:[/] for the player due to act. An illegal input is refused
     with the rule it breaks and why (exit 1), and nothing is stored. GAME may be
-    a JSON log file: the events are appended to it.
+    a JSON log file: the events are appended to it. After storing, it says what
+    the table must now do for each entry, in order and by player, each move with
+    the rule that causes it (--quiet: one line an entry); at game over, the final
+    scores by source and the winner.
 
     Example: [bold]coimbra act ana-bruno "place gray-1 castle"[/]
     """
@@ -99,6 +107,7 @@ def act_command(
         if game.over:
             fail(f"{game.name}: the game is over (rule GAME.over); nothing more can be recorded", RULE_VIOLATION)
         first = len(game.events) + 1
+        before = game.state
         events = []
         for text in decisions:
             with store_errors("nothing stored"):
@@ -115,12 +124,20 @@ def act_command(
                 game_log.write(game_ref, game.to_log())
             else:
                 store.record(game_ref, *events)
-    recorded = [{"seq": first + k, "type": e.TYPE, "notation": notation(e)} for k, e in enumerate(events)]
+    told = entries_since(before, game.initial, game.events, first - 1)
+    recorded = [{"seq": seq, "type": e.TYPE, "notation": notation(e), "changes": [c.to_json() for c in changes]}
+                for e, (seq, changes) in zip(events, told)]
+    scores = score_report(game.state) if game.over else None
     if as_json:
-        print_json({"game": game.name, "recorded": recorded, "events": len(game.events), "pending": due_json(game)})
+        print_json({"game": game.name, "recorded": recorded, "events": len(game.events), "pending": due_json(game),
+                    "scores": scores})
         return
     for r in recorded:
         console.print(f"recorded {r['seq']}: {escape(r['notation'])}", soft_wrap=True)
+        if not quiet:
+            console.print(changes_view(r["changes"]))
+    if scores is not None:
+        console.print(final_scores_view(scores))
     console.print(f"next: {escape(due(game))}", soft_wrap=True)
 
 

@@ -3,7 +3,10 @@
 ``board_view`` is the single read model behind ``show``, ``diff`` and the
 replayer: everything a person sees on the table (dice rows, character rows,
 favor tiles, tracks, player boards, pilgrims, voyages) named in the game's own
-words, with catalog names beside ids so a view reads without the catalog.
+words, with catalog names beside ids so a view reads without the catalog. Once
+the game is over the end-game scoring is done on the board too: each player's
+``points`` are the final total (as ``score`` gives it), with the points made
+during play, the end-game points by source and the final place beside them.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.rules.outcomes import deck_size
+from coimbra_events.rules.scoring import PlayerScore, final_scores
 from coimbra_events.state import CITIES, LOCATIONS, PHASE_B, PHASE_C, PHASE_D, PHASE_E, GameState, PlayerState
 
 PHASE_NAMES = {
@@ -74,7 +78,10 @@ def _locations(state: GameState) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def _player(state: GameState, pl: PlayerState, flag: int | None) -> dict[str, Any]:
+def _player(state: GameState, pl: PlayerState, flag: int | None, score: PlayerScore | None) -> dict[str, Any]:
+    end_game = {} if score is None else {"points": score.total, "points_during_play": pl.points,
+                                         "end_game": {k: v for k, v in score.sources().items() if k != "during play"},
+                                         "place": score.place}
     return {
         "name": pl.name,
         "color": pl.color,
@@ -94,6 +101,7 @@ def _player(state: GameState, pl: PlayerState, flag: int | None) -> dict[str, An
         "crowns_collected": pl.crowns_total,
         "income_left": list(pl.income_left),
         "discs_in_supply": 20 - len(pl.monasteries) - len(pl.voyages),
+        **end_game,
     }
 
 
@@ -101,6 +109,7 @@ def board_view(state: GameState) -> dict[str, Any]:
     """Everything on the table, as JSON-able data, in the game's own words."""
     cat = state.catalog
     flags = {i: k + 1 for k, i in enumerate(state.order)}
+    scores = {s.name: s for s in final_scores(state)} if state.over else {}
     marked: dict[str, list[str]] = {}
     for pl in state.players:
         for m in pl.monasteries:
@@ -131,7 +140,7 @@ def board_view(state: GameState) -> dict[str, Any]:
         ],
         "deck": deck_size(cat, state.dealt),
         "discard": len(state.discard),
-        "players": [_player(state, pl, flags.get(i)) for i, pl in enumerate(state.players)],
+        "players": [_player(state, pl, flags.get(i), scores.get(pl.name)) for i, pl in enumerate(state.players)],
         "legend": _legend(state),
     }
 
