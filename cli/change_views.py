@@ -39,7 +39,8 @@ def _names(items: Any) -> str:
 
 
 def _pays(facts: ChangeJson) -> str:
-    return " and ".join(f"{amount} {what}" for what, amount in dict(facts["pays"]).items() if amount)
+    bonus = f" and {facts['bonus_points']} points" if facts["bonus_points"] else ""
+    return f"{facts['pays']} {facts['resource']}{bonus}"
 
 
 def _order(facts: ChangeJson) -> str:
@@ -55,6 +56,10 @@ def _token(facts: ChangeJson) -> str:
     return f"die token {facts['token']}: highest influence {facts['highest']}{tie}"
 
 
+def _location(location: str) -> str:
+    return location if location == "castle" else f"{location} city"
+
+
 def _cost(facts: ChangeJson) -> str:
     less = "".join(f" less {d} ({t})" for t, d in dict(facts["discounts"]).items())
     return f"voyage space {facts['space']} costs {facts['space_cost']}{less}"
@@ -62,7 +67,7 @@ def _cost(facts: ChangeJson) -> str:
 
 _BECAUSE: dict[str, Callable[[ChangeJson], str]] = {
     "C.token-discard": _token,
-    "C.location-end": lambda f: f"every die of the {f['location']} activated",
+    "C.location-end": lambda f: f"every die of the {_location(f['location'])} activated",
     "D.order": _order,
     "E.income": lambda f: f"disc on space {f['disc_on']} of the {f['track']} track, tier {f['tier']}: {_pays(f)}",
     "E.per-die": lambda f: f"{f['card']}: per {f['color']} die",

@@ -168,7 +168,7 @@ def apply_activate(tx: Tx, e: IncomeActivated) -> None:
     resource, amount, bonus = income(tx.catalog, e.track, position)
     if tx.narrating:
         tx.because("E.income", {"die": e.die, "track": e.track, "disc_on": position, "tier": tier_of(tx.catalog, position),
-                                "pays": {resource: amount, "points": bonus}})
+                                "pays": amount, "resource": resource, "bonus_points": bonus})
     tx.gain(i, resource, amount, "income")
     tx.gain(i, "points", bonus, "income")
     color = die_color(tx.catalog, e.die)

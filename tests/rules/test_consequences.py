@@ -306,6 +306,13 @@ def test_E_income_pays_the_tier_of_the_disc_position_at_a_tier_edge():
         assert [(t.what, t.amount) for t in told] == [(n.GUARDS, base)] + ([(n.POINTS, bonus)] if bonus else [])
 
 
+def test_E_income_on_the_green_track_pays_victory_points():
+    state = with_player(_income(), "Bruno", influence={"green": 4})
+    base, _ = _tier(4).rewards["green"]
+    _, told = narrated(state, ev.IncomeActivated("Bruno", "green-1", "green"), "E.income", pays=base, resource="points")
+    assert [(t.what, t.amount) for t in told] == [(n.POINTS, base)]
+
+
 def test_E_income_the_top_tier_adds_points():
     top = CAT.income[-1]
     state = with_player(_income(), "Bruno", influence={"gray": top.low})
