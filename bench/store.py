@@ -21,10 +21,19 @@ interleaved passes over all games:
     ``Game`` (default projector, same folds).
 
 (b) building every state of a game for step-through (``projections.timeline``
-    on the opened ``Game``: one fold that keeps all states) vs one validated
-    fold of the same events (``validate``, which keeps only the last state);
-    both start from events in memory. Target: timeline / validated ≤ 3.
-    For context: the timeline of a log file (validated first, then folded).
+    on the opened ``Game``: one fold that keeps all states, and what each entry
+    changes on the table for when it is read) vs one validated fold of the same
+    events (``validate``, which keeps only the last state); both start from
+    events in memory. Target: timeline / validated ≤ 3. For context: the
+    timeline of a log file (validated first, then folded).
+
+(c) the timeline with consequences vs the timeline without them (every state
+    by ``core.apply``: the timeline before consequences were told), same games,
+    same run. Target: ≤ 1.5. An entry's changes are narrated by the rules when
+    first read, from the state the fold kept before it; what that costs is
+    timed too: the timeline with every entry's changes read, as the rules
+    told them (``Timeline.changes[k].told``… in words: ``to_json``), reported
+    per entry read.
 
 Missing a target is reported, not an error: the script always exits 0 so CI can
 collect the figures. Usage: ``python bench/store.py [--repeat N] [--json]``
@@ -53,6 +62,8 @@ from coimbra_events.application import GameStore  # noqa: E402
 from coimbra_events.events import decode_event  # noqa: E402
 from coimbra_events.game import NAMESPACE, Game, resolve_catalog  # noqa: E402
 from coimbra_events.log import read  # noqa: E402
+from itertools import accumulate  # noqa: E402
+
 from coimbra_events.rules.core import apply, check, initial_state  # noqa: E402
 from coimbra_events.state import GameState  # noqa: E402
 from coimbra_events.validation import validate  # noqa: E402
@@ -61,6 +72,7 @@ from projections.timeline import timeline  # noqa: E402
 GAMES = ROOT / "fixtures" / "games"
 TARGET_STORE_RATIO = 1.0
 TARGET_TIMELINE_RATIO = 3.0
+TARGET_CONSEQUENCES_RATIO = 1.5
 
 
 class PlainGame(Aggregate):
@@ -120,6 +132,26 @@ def validated_rebuild(store: GameStore, game_id: UUID) -> GameState:
     return state
 
 
+def states_only(game: Game) -> tuple[GameState, ...]:
+    """The timeline without consequences: the opened game's log, then every state by ``apply`` (no narration)."""
+    log = game.to_log()
+    return tuple(accumulate(log.events, apply, initial=initial_state(game.catalog, log.players)))
+
+
+def read_all(game: Game) -> None:
+    """The timeline, and every entry's changes read (narrated by the rules, as ``Change``s)."""
+    line = timeline(game)
+    for k in range(len(line.changes)):
+        line.changes[k]
+
+
+def worded(game: Game) -> None:
+    """The timeline, and every entry's changes read and put in words (what ``--json`` prints)."""
+    line = timeline(game)
+    for k in range(len(line.changes)):
+        [c.to_json() for c in line.changes[k]]
+
+
 def setup(directory: Path) -> tuple[GameStore, list[Game]]:
     """A SQLite store holding every fixture game (through ``import_log``) and its plain copy."""
     store = GameStore(directory / "bench.sqlite")
@@ -152,6 +184,9 @@ def runs(store: GameStore, games: Sequence[Game]) -> dict[str, Callable[[Any], N
         "timeline of a stored game": lambda _: [timeline(g) for g in games],
         "one validated fold": lambda _: [validate(log) for log in logs],
         "timeline of a log (validate + fold)": lambda _: [timeline(log) for log in logs],
+        "timeline without consequences (apply only)": lambda _: [states_only(g) for g in games],
+        "timeline, every entry's changes read": lambda _: [read_all(g) for g in games],
+        "timeline, every entry's changes in words": lambda _: [worded(g) for g in games],
     }
 
 
@@ -170,6 +205,9 @@ def measure(repeat: int) -> dict[str, Any]:
     figures = {name: {"seconds": t, "us_per_event": t / events * 1e6} for name, t in best.items()}
     store_ratio = best["ours: validated rebuild from the store"] / best["theirs: stock repository.get, no rules"]
     timeline_ratio = best["timeline of a stored game"] / best["one validated fold"]
+    consequences_ratio = best["timeline of a stored game"] / best["timeline without consequences (apply only)"]
+    per_entry = {what: (best[f"timeline, every entry's changes {what}"] - best["timeline of a stored game"]) / events * 1e6
+                 for what in ("read", "in words")}
     return {
         "games": [g.name for g in games],
         "events": events,
@@ -177,11 +215,14 @@ def measure(repeat: int) -> dict[str, Any]:
         "python": sys.version.split()[0],
         "rules_core": core_build(),
         "runs": figures,
+        "changes_per_entry_us": per_entry,
         "targets": {
             "store_ratio": {"what": "ours / theirs", "target": TARGET_STORE_RATIO, "value": store_ratio,
                             "pass": store_ratio <= TARGET_STORE_RATIO},
             "timeline_ratio": {"what": "timeline / one validated fold", "target": TARGET_TIMELINE_RATIO,
                                "value": timeline_ratio, "pass": timeline_ratio <= TARGET_TIMELINE_RATIO},
+            "consequences_ratio": {"what": "timeline with consequences / without", "target": TARGET_CONSEQUENCES_RATIO,
+                                   "value": consequences_ratio, "pass": consequences_ratio <= TARGET_CONSEQUENCES_RATIO},
         },
     }
 
@@ -192,9 +233,11 @@ def report(result: dict[str, Any]) -> str:
         f"{result['events']} events in {len(result['games'])} games (fixtures/games in a SQLite store), "
         f"best of {result['repeat']}; Python {result['python']}, rules core {result['rules_core']}",
         "",
-        f"{'run':<42}{'µs/event':>10}",
+        f"{'run':<46}{'µs/event':>10}",
     ]
-    lines += [f"{name:<42}{f['us_per_event']:>10.2f}" for name, f in result["runs"].items()]
+    lines += [f"{name:<46}{f['us_per_event']:>10.2f}" for name, f in result["runs"].items()]
+    lines.append("")
+    lines += [f"an entry's changes, when first read: {us:.2f} µs ({what})" for what, us in result["changes_per_entry_us"].items()]
     lines.append("")
     for t in result["targets"].values():
         lines.append(f"{t['what']}: {t['value']:.2f} (target ≤ {t['target']:g}): {'PASS' if t['pass'] else 'FAIL'}")

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from cli.views import score_table
 from coimbra_events.game import Game
-from projections.changes import Change
+from projections.changes import Change, tier_words
 from projections.consequences import entries_since
 from projections.scores import score_report
 
@@ -69,7 +69,7 @@ _BECAUSE: dict[str, Callable[[ChangeJson], str]] = {
     "C.token-discard": _token,
     "C.location-end": lambda f: f"every die of the {_location(f['location'])} activated",
     "D.order": _order,
-    "E.income": lambda f: f"disc on space {f['disc_on']} of the {f['track']} track, tier {f['tier']}: {_pays(f)}",
+    "E.income": lambda f: f"disc on space {f['disc_on']} of the {f['track']} track, tier {tier_words(f['tier'])}: {_pays(f)}",
     "E.per-die": lambda f: f"{f['card']}: per {f['color']} die",
     "E.start-bonus": lambda f: f"{f['card']}: beginning of phase E",
     "C.cost": lambda f: f"{f['card']} costs die {f['die']}'s {f['price']} {f['resource']}",

@@ -41,6 +41,15 @@ _ZONES = {"immediate": "immediate bonus zone", "phase_c": "phase C bonus zone", 
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
+_PLACE_WORDS = {
+    "row": "{} city row", "discard": "discard pile", "deck": "character deck", "group": "start group {}",
+    "castle": "beside the castle", "favor tiles": "{}'s favor tiles", "crown tokens": "in front of {}",
+    "dice area": "dice area", "shutter": "{}'s shutter spaces", "pile": "monastery pile {}", "map": "map space {}",
+    "above": "above the {} track", "voyage space": "voyage space {}", "flag": "flag {}",
+    "beside board": "beside {}'s board", "space": "map space {}",
+}
+"""A place in words, its argument (a city, a player, a space) filled in; the places that name a component are words of their own."""
+
 
 @dataclass(frozen=True)
 class Change:
@@ -98,25 +107,21 @@ class Change:
         return self._name(label)
 
     def _place_words(self, place: Place, at: int | None) -> str:
-        kind, *rest = place
-        arg = rest[0] if rest else None
+        kind = place[0]
+        arg = place[1] if len(place) > 1 else None
         if kind in ("cards", "start cards"):
             return f"{arg}'s {self._zone()}"
         if kind == "location":
             where = "castle" if arg == "castle" else f"{arg} city"
             return where if at is None else f"{where}, {_ORDINALS.get(at + 1, f'{at + 1}th')} from the left"
         if kind == "track":
-            return f"space {rest[1]}"
-        words = {
-            "row": f"{arg} city row", "discard": "discard pile", "deck": "character deck", "group": f"start group {arg}",
-            "castle": "beside the castle", "favor tiles": f"{arg}'s favor tiles", "crown tokens": f"in front of {arg}",
-            "on card": f"on {self._name(str(arg))}", "supply": "the supply" if arg is None else f"{arg}'s supply",
-            "dice area": "dice area", "shutter": f"{arg}'s shutter spaces", "pile": f"monastery pile {arg}",
-            "map": f"map space {arg}", "above": f"above the {arg} track", "voyage space": f"voyage space {arg}",
-            "monastery": f"on {self._name(str(arg))}", "voyage": f"on {self._name(str(arg))}", "flag": f"flag {arg}",
-            "beside board": f"beside {arg}'s board", "space": f"map space {arg}",
-        }
-        return words.get(kind, " ".join(str(p) for p in place))
+            return f"space {place[2]}"
+        if kind in ("on card", "monastery", "voyage"):
+            return f"on {self._name(str(arg))}"
+        if kind == "supply":
+            return "the supply" if arg is None else f"{arg}'s supply"
+        words = _PLACE_WORDS.get(kind)
+        return " ".join(str(p) for p in place) if words is None else words.format(arg)
 
     def _zone(self) -> str:
         """The zone of its owner's board a character card lies in (start cards by their bonus too)."""
@@ -133,11 +138,19 @@ def _value_words(key: Key, value: Any) -> Any:
 
 def plain(value: Any) -> Any:
     """Facts as JSON values: tuples and sets become lists, mapping keys strings."""
-    if isinstance(value, Mapping):
+    if isinstance(value, (str, int)) or value is None:
+        return value
+    if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (tuple, list, set, frozenset)):
         return [plain(v) for v in value]
-    return value
+    return {str(k): plain(v) for k, v in value.items()} if isinstance(value, Mapping) else value
+
+
+def tier_words(tier: Any) -> str:
+    """A tier of the income table by its spaces: ``4-6``, or ``0`` for a tier of one space."""
+    low, high = tier
+    return str(low) if low == high else f"{low}-{high}"
 
 
 def who_of(key_or_place: tuple[Any, ...]) -> str | None:
@@ -151,4 +164,4 @@ def who_of(key_or_place: tuple[Any, ...]) -> str | None:
 PLAYER_PLACES: frozenset[str] = frozenset({"start cards", "cards", "favor tiles", "crown tokens", "shutter", "beside board"})
 """Places that belong to one player (the second element of the place names them)."""
 
-__all__ = ["Change", "Key", "PLAYER_PLACES", "Place", "TABLE", "VALUES", "plain", "who_of"]
+__all__ = ["Change", "Key", "PLAYER_PLACES", "Place", "TABLE", "VALUES", "plain", "tier_words", "who_of"]

@@ -1,8 +1,8 @@
 """What every entry of a record did on the table, in order, each change with the rule that caused it.
 
-A play is folded through ``rules.core.narrate``: the rules report each change
-as they make it, with its rule id and the facts that decided it (the die
-token's discard with the influence values and the tie, the income tier, the
+A play is narrated by the rules themselves (``rules.core.narrate``): they report
+each change as they make it, with its rule id and the facts that decided it (the
+die token's discard with the influence values and the tie, the income tier, the
 crowns counted in phase D, the end-game scoring), so the narration is the rules'
 own account, never a second derivation. History entries change the table too:
 a correction or an undo puts it as the corrected line of play has it, which is
@@ -11,24 +11,33 @@ the difference of the tables before and after (``tabletop.differences``, under
 table-accepted rule break is narrated like any play; notes and the entries that
 introduce a correction or an override change nothing.
 
-``fold`` runs once over a record and keeps, per entry, the state after it and
-what the rules told (cheap native records); ``Changes`` turns an entry's into
-``Change`` objects, in the game's words, when it is first read.
+``fold`` runs once over a record and keeps every state and what kind of entry
+each was. ``Changes`` gives an entry's changes when they are first read: a play
+is narrated from the state the fold kept before it (one event, never a fold
+again), a history entry compares the two tables the fold kept. So a timeline
+costs what it cost before consequences were told, and a view pays for the
+entries it shows (bench/README.md has the figures).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence, overload
+from itertools import accumulate
+from typing import Any, Final, Mapping, Sequence, overload
 
 from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retracted, RuleOverridden
 from coimbra_events.history import is_plain, replay, resolve
 from coimbra_events.rules import narration as n
-from coimbra_events.rules.core import check, narrate
+from coimbra_events.rules.core import apply, check, narrate
 from coimbra_events.rules.narration import Told
 from coimbra_events.state import TABLE, GameState
 from projections.changes import Change, Place
 from projections.tabletop import differences, tabletop
+
+PLAYED: Final = "played"
+"""An entry that played its game event: its changes are the rules' narration of it."""
+ACCEPTED: Final = "accepted"
+"""A move the table accepted against a rule: narrated too, unless the line of play, read again, skips it."""
 
 
 @dataclass(frozen=True)
@@ -39,67 +48,70 @@ class Restated:
     facts: Mapping[str, Any]
 
 
-Entry = tuple[Told, ...] | Restated
-"""What the fold keeps of one entry: what the rules told while it was played, or a history entry's rule."""
+Entry = str | Restated | None
+"""What kind of entry the fold met: ``PLAYED``, ``ACCEPTED``, a history entry's ``Restated``, or ``None`` when the
+table did not change (a note, an entry introducing a correction or an override, a play skipped as illegal)."""
 
 
 @dataclass(frozen=True)
 class Folded:
-    """A record folded once: ``states[k]`` the table after ``k`` entries, ``entries[k - 1]`` what entry ``k`` did."""
+    """A record folded once: ``states[k]`` the table after ``k`` entries, ``entries[k - 1]`` what entry ``k`` was."""
 
     states: tuple[GameState, ...]
     entries: tuple[Entry, ...]
+    events: Sequence[GameEvent]
 
 
-def fold(initial: GameState, events: Sequence[GameEvent], start: int = 0, state: GameState | None = None) -> Folded:
-    """Every entry from ``start`` on, folded once from the table after ``start`` entries (``state``).
+def fold(initial: GameState, events: Sequence[GameEvent]) -> Folded:
+    """Every entry of a record, folded once from the table before the first."""
+    return fold_since(initial, events, 0, initial)
 
-    A plain record is only narrated (its events were checked when recorded); in
+
+def fold_since(initial: GameState, events: Sequence[GameEvent], start: int, state: GameState) -> Folded:
+    """The entries of a record after its first ``start``, folded once from the table after those (``state``).
+
+    A plain record is only applied (its events were checked when recorded); in
     a record with history entries a game event is checked first and skipped
     when illegal where it now stands, and where a history entry changes the
     line of play, the line is resolved and replayed once, as ``history`` reads it.
     """
-    checked = not is_plain(events)
-    state = initial if state is None else state
+    later = events[start:]
+    if is_plain(events):
+        return Folded(tuple(accumulate(later, apply, initial=state)), (PLAYED,) * len(later), later)
     states, entries = [state], []
     introduced = type(events[start - 1]) if start and type(events[start - 1]) in (Corrected, RuleOverridden) else None
     for k in range(start + 1, len(events) + 1):
         event = events[k - 1]
         kind = type(event)
-        entry: Entry = ()
+        entry: Entry = None
         if kind is Corrected or kind is RuleOverridden:
             introduced = kind
         elif introduced is not None or kind is Retracted:
-            before, state = state, replay(initial, resolve(events[:k]), stop_at_violation=False).state
-            entry = _history_entry(before, state, events, k, introduced)
+            state = replay(initial, resolve(events[:k]), stop_at_violation=False).state
+            entry = _history_entry(events, k, introduced)
             introduced = None
-        elif kind is not Noted and kind is not Bookmarked and (not checked or check(state, event) is None):
-            state, told = narrate(state, event)
-            entry = tuple(told)
+        elif kind is not Noted and kind is not Bookmarked and check(state, event) is None:
+            state, entry = apply(state, event), PLAYED
         states.append(state)
         entries.append(entry)
-    return Folded(tuple(states), tuple(entries))
+    return Folded(tuple(states), tuple(entries), later)
 
 
-def _history_entry(before: GameState, after: GameState, events: Sequence[GameEvent], k: int,
-                   introduced: type | None) -> Entry:
-    """What a correction's replacement, an accepted rule break or an undo did (entry ``k``)."""
-    event = events[k - 1]
+def _history_entry(events: Sequence[GameEvent], k: int, introduced: type | None) -> Entry:
+    """What a correction's replacement, an accepted rule break or an undo (entry ``k``) was."""
     if introduced is RuleOverridden:
-        narrated, told = narrate(before, event) if after != before else (before, [])
-        if narrated == after:
-            return tuple(told)
-        return Restated("HISTORY.override", {"override": k - 1, "move": k, "rule": events[k - 2].rule})
+        return ACCEPTED
     if introduced is Corrected:
         return Restated("HISTORY.correction", {"correction": k - 1, "corrects": events[k - 2].seq, "replacement": k})
-    return Restated("HISTORY.undo", {"retraction": k, "withdrew": event.seq})
+    return Restated("HISTORY.undo", {"retraction": k, "withdrew": events[k - 1].seq})
 
 
 class Changes(Sequence[tuple[Change, ...]]):
     """``changes[k]``: what entry ``k`` changed on the table, in order (``changes[0]``: nothing, no entry yet).
 
-    Each entry's changes are put in words the first time they are read, from
-    what the fold kept (a ``Folded``, or a ``Timeline``); nothing is folded again.
+    Made when first read, from what the fold kept (a ``Folded``, or a
+    ``Timeline``): a play narrated from the state before it, a history entry
+    as the difference of its two tables. Nothing is folded again.
     """
 
     def __init__(self, folded: Folded | Any) -> None:
@@ -122,17 +134,26 @@ class Changes(Sequence[tuple[Change, ...]]):
             raise IndexError(k)
         made = self._made.get(k)
         if made is None:
-            made = self._made[k] = () if k == 0 else entry_changes(self._folded.states[k - 1], self._folded.states[k],
-                                                                    self._folded.entries[k - 1])
+            f = self._folded
+            made = self._made[k] = () if k == 0 else entry_changes(f.states[k - 1], f.states[k], f.entries[k - 1],
+                                                                    f.events[k - 1])
         return made
 
 
-def entry_changes(before: GameState, after: GameState, entry: Entry) -> tuple[Change, ...]:
-    """One entry's changes: what the rules told, in words, or a history entry's difference of tables."""
+def entry_changes(before: GameState, after: GameState, entry: Entry, event: GameEvent) -> tuple[Change, ...]:
+    """One entry's changes: the rules' narration of its play, or a history entry's difference of tables."""
+    if entry is None or (entry == ACCEPTED and after == before):  # an accepted move the line of play skips
+        return ()
     if isinstance(entry, Restated):
         return tuple(differences(tabletop(before), tabletop(after), before.catalog, entry.rule, entry.facts))
-    names = [p.name for p in before.players]
-    return tuple(told_change(t, names, before) for t in entry)
+    _, told = narrate(before, event)  # from the state the fold kept before it: the rules reach the state after
+    return told_changes(told, before)
+
+
+def told_changes(told: Sequence[Told], state: GameState) -> tuple[Change, ...]:
+    """What the rules told about a play from ``state``, as changes of the table."""
+    names = [p.name for p in state.players]
+    return tuple(told_change(t, names, state) for t in told)
 
 
 def entries_since(state: GameState, initial: GameState, events: Sequence[GameEvent],
@@ -141,9 +162,8 @@ def entries_since(state: GameState, initial: GameState, events: Sequence[GameEve
 
     For a command that has just stored entries: only the new ones are folded.
     """
-    folded = fold(initial, events, start, state)
-    return [(start + j + 1, entry_changes(folded.states[j], folded.states[j + 1], entry))
-            for j, entry in enumerate(folded.entries)]
+    changes = Changes(fold_since(initial, events, start, state))
+    return [(start + j, changes[j]) for j in range(1, len(changes))]
 
 
 # --- what the rules told, as changes of the table ---------------------------------------------------
@@ -194,4 +214,5 @@ def told_change(t: Told, names: Sequence[str], state: GameState) -> Change:
                   state.catalog)
 
 
-__all__ = ["Changes", "Entry", "Folded", "Restated", "entries_since", "entry_changes", "fold", "told_change"]
+__all__ = ["Changes", "Entry", "Folded", "PLAYED", "Restated", "entries_since", "entry_changes", "fold", "fold_since",
+           "told_change", "told_changes"]

@@ -21,7 +21,7 @@ from coimbra_events.violations import RULES, Seen
 from projections.audit import Audit, AuditError, Step
 from projections.board import PHASE_NAMES
 from projections.changes import Change, plain
-from projections.consequences import entry_changes, fold
+from projections.consequences import Changes, fold, told_changes
 from projections.ledger import acquisitions, notation, player_ledger, step_rows
 
 def _event_json(event: GameEvent) -> dict[str, Any]:
@@ -134,7 +134,7 @@ def play_json(audit: Audit, step: Step) -> dict[str, Any]:
     """A play of the line: why it stands (or was skipped), what it changed, and its resource rows."""
     play = step.play
     status = "skipped" if step.skipped else ("overridden" if play.override else "legal")
-    changes = [] if step.skipped else changes_json(entry_changes(step.before, step.after, step.told))
+    changes = [] if step.skipped else changes_json(told_changes(step.told, step.before))
     return {
         "seq": play.seq, "entry": play.source, **_event_json(play.event),
         "round": step.before.round, "phase": step.before.phase, "phase_name": PHASE_NAMES[step.before.phase],
@@ -156,9 +156,8 @@ def _entry_changes(audit: Audit, seq: int) -> list[dict[str, Any]]:
     game = audit.game
     if is_plain(game.events):
         step = audit.steps[seq - 1]
-        return changes_json(entry_changes(step.before, step.after, step.told))
-    folded = fold(game.initial, game.events[:seq])
-    return changes_json(entry_changes(folded.states[-2], folded.states[-1], folded.entries[-1]))
+        return changes_json(told_changes(step.told, step.before))
+    return changes_json(Changes(fold(game.initial, game.events[:seq]))[seq])
 
 
 def explain_entry(audit: Audit, seq: int) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from coimbra_events.game import Game
 from coimbra_events.notation import NotationError, render
 from coimbra_events.rules import narration
 from coimbra_events.rules.scoring import END_RULES, Item, end_game_items, final_scores, influence_tile_items, leftover_item
+from projections.changes import tier_words
 from projections.audit import END_GAME, LOST, RESOURCES, SPENT, START, UNTRACED, Audit, AuditError, Move, Step
 
 _PLAIN_SOURCES = {"income": "income", "alternative": "alternative action", "exchange": "exchange for points",
@@ -50,7 +51,7 @@ def _gain_words(game: Game, move: Move) -> str:
     facts, words = move.facts, source_words(game, move.source)
     if move.rule == "E.income":
         return (f"income of the {facts['track']} track (die {facts['die']}; disc on space {facts['disc_on']}, "
-                f"tier {facts['tier']})")
+                f"tier {tier_words(facts['tier'])})")
     if move.rule == "E.per-die":
         return f"phase E bonus per {facts['color']} die: {source_words(game, str(facts['card']))}"
     if move.rule == "E.start-bonus":

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 from coimbra_events.catalog import DICE_PER_PLAYER
 from coimbra_events.events import DiceRolled, DiePlaced, GameEvent
-from coimbra_events.rules.narration import DICE_AREA, DIE, LOCATION, ROLL, TABLE_WHO
+from coimbra_events.rules.narration import AT_LOCATION, DICE_AREA, DIE, ROLL, TABLE_WHO
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import CASTLE, LOCATIONS, PHASE_B, PHASE_C, TABLE, GameState, Pending, Slot
 from coimbra_events.violations import RuleViolation, Seen, held
@@ -86,9 +86,8 @@ def apply_place(tx: Tx, e: DiePlaced) -> None:
     row = locations[k]
     at = insert_position(row, e.location, value)
     if tx.narrating:
-        tx.because("B.position", {"value": value, "row": tuple(s.value for s in row), "position": at + 1,
-                                  "runs": "ascending" if e.location == CASTLE else "descending"})
-        tx.tell(i, DIE, e.die, DICE_AREA, LOCATION + e.location, at=at)
+        tx.because("B.position", {"value": value, "row": [s.value for s in row], "position": at + 1})
+        tx.tell(i, DIE, e.die, DICE_AREA, AT_LOCATION[e.location], at=at)
     row = row[:at] + (Slot(e.die, value, i),) + row[at:]
     tx.g.locations = locations[:k] + (row,) + locations[k + 1 :]
     tx.g.pool = tuple(d for d in tx.g.pool if d != e.die)

@@ -10,7 +10,6 @@ the table for its moment.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Callable, Final, Iterable, Mapping
 
 from coimbra_events.catalog import Catalog, CharacterCard
@@ -89,14 +88,25 @@ def _points(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
 def _per_card(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
     cards = catalog.characters
     wanted = p["category"]
-    n = sum(1 for c in pl.owned_cards if wanted == "any" or cards[c].category == wanted)
+    n = 0
+    for c in pl.owned_cards:
+        if wanted == "any" or cards[c].category == wanted:
+            n += 1
     return n * p["points"]
 
 
 def _per_symbol_set(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
+    """Complete sets of the symbols ``p`` names among the player's cards (counted in plain dicts: ``Counter``
+    is an interpreted class, a few times slower here)."""
     cards = catalog.characters
-    have = Counter(s for c in pl.owned_cards for s in cards[c].symbols)
-    need = Counter(p["symbols"])
+    need: dict[str, int] = {}
+    for s in p["symbols"]:
+        need[s] = need.get(s, 0) + 1
+    have = dict.fromkeys(need, 0)
+    for c in pl.owned_cards:
+        for s in cards[c].symbols:
+            if s in have:
+                have[s] += 1
     return min(have[s] // k for s, k in need.items()) * p["points"]
 
 
@@ -140,7 +150,12 @@ SCORED: Final[Mapping[str, Callable[[Catalog, PlayerState, Mapping[str, Any]], i
 
 def score(catalog: Catalog, pl: PlayerState, effects: Iterable[Effect]) -> int:
     """End-game points of an effect list for one player."""
-    return sum(SCORED[e.kind](catalog, pl, e.params) for e in effects if e.kind in SCORED)
+    total = 0
+    for e in effects:
+        scored = SCORED.get(e.kind)
+        if scored is not None:
+            total += scored(catalog, pl, e.params)
+    return total
 
 
 # --- capabilities looked up by the rules --------------------------------------------------

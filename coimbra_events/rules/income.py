@@ -61,16 +61,19 @@ def _order_facts(catalog: Catalog, players: Sequence[PlayerState], before: tuple
     """The crowns each player counted in phase D (by where they lie), and the ties whose order was reversed."""
     tiles = catalog.favor_tiles
     counted: dict[str, object] = {}
-    totals: dict[int, int] = {}
+    by_crowns: dict[int, list[str]] = {}
     for flag, i in enumerate(before):
         pl = players[i]
-        totals[i] = round_crowns(catalog, pl, flag)
-        counted[pl.name] = {"crown_tokens": len(pl.crown_tokens) * catalog.crown_token_crowns,
-                            "favor_tiles": sum(tiles[t].crowns for t in pl.favor_tiles),
-                            "flag": catalog.flag_crowns[flag], "total": totals[i]}
-    ties = [[players[i].name for i in before if totals[i] == crowns] for crowns in sorted(set(totals.values()), reverse=True)]
+        total = round_crowns(catalog, pl, flag)
+        tile_crowns = 0
+        for t in pl.favor_tiles:
+            tile_crowns += tiles[t].crowns
+        counted[pl.name] = {"crown_tokens": len(pl.crown_tokens) * catalog.crown_token_crowns, "favor_tiles": tile_crowns,
+                            "flag": catalog.flag_crowns[flag], "total": total}
+        by_crowns.setdefault(total, []).append(pl.name)
+    ties = [names for _, names in sorted(by_crowns.items(), reverse=True) if len(names) > 1]
     return {"crowns": counted, "before": [players[i].name for i in before], "after": [players[i].name for i in after],
-            "ties_reversed": [names for names in ties if len(names) > 1]}
+            "ties_reversed": ties}
 
 
 # --- phase E ----------------------------------------------------------------------------------
@@ -82,12 +85,12 @@ def income(catalog: Catalog, track: str, position: int) -> tuple[str, int, int]:
     return TRACK_RESOURCE[track], base, bonus
 
 
-def tier_of(catalog: Catalog, position: int) -> str:
-    """The row of the income table a disc position falls in, as its spaces (``4-6``)."""
+def tier_of(catalog: Catalog, position: int) -> tuple[int, int]:
+    """The row of the income table a disc position falls in: its first and last space."""
     for tier in catalog.income:
         if tier.low <= position <= tier.high:
-            return str(tier.low) if tier.low == tier.high else f"{tier.low}-{tier.high}"
-    return ""
+            return tier.low, tier.high
+    return position, position
 
 
 def die_color(catalog: Catalog, die: str) -> str:

@@ -66,6 +66,11 @@ ABOVE: Final = "above:"  # + track, for scoring tiles
 VOYAGE_SPACE: Final = "voyage space:"  # + space number
 ON: Final = "on"  # a disc's own spot: the monastery or voyage its ``ident`` names
 
+ROWS: Final[dict[str, str]] = {city: ROW + city for city in ("upper", "central", "lower")}
+"""Each city's row as a place (made once: a narration names them at almost every step)."""
+AT_LOCATION: Final[dict[str, str]] = {loc: LOCATION + loc for loc in ("castle", "upper", "central", "lower")}
+"""Each location as a place."""
+
 
 class Told:
     """One change the rules made: who, what, from where (or what value) to where, the rule and its facts.

@@ -21,6 +21,7 @@ from coimbra_events.rules.narration import (
     CASTLE_TILES,
     CROWN_TOKEN,
     DIE,
+    AT_LOCATION,
     DIE_TOKEN,
     DISCARD,
     FACE_DOWN,
@@ -28,9 +29,8 @@ from coimbra_events.rules.narration import (
     FAVOR_TILE,
     HELD_TILES,
     HELD_TOKENS,
-    LOCATION,
     ON_CARD,
-    ROW,
+    ROWS,
     SHUTTER,
     SUPPLY,
     TABLE_WHO,
@@ -46,8 +46,8 @@ def _retrieve_die(tx: Tx, i: int, die: str) -> None:
     p.shutter = p.shutter + (die,)
     loc, k = tx.g.cursor
     if tx.narrating:
-        tx.because("C.retrieve", {"location": LOCATIONS[loc]})
-        tx.tell(i, DIE, die, LOCATION + LOCATIONS[loc], SHUTTER)
+        tx.because("C.retrieve")  # the change names the location
+        tx.tell(i, DIE, die, AT_LOCATION[LOCATIONS[loc]], SHUTTER)
     tx.g.cursor = (loc, k + 1)
 
 
@@ -137,9 +137,10 @@ def apply_card(tx: Tx, e: CardBought) -> None:
     p = tx.pl(i)
     p.cards = p.cards + (e.card,)
     if tx.narrating:
-        tx.because("C.card", {"card": e.card, "city": pending.location, "bonus": card.timing})
-        tx.tell(i, CARD, e.card, ROW + pending.location, CARDS)
-        tx.because("C.influence", {"card": e.card, "track": card.category, "influence": card.influence})
+        facts: dict[str, object] = {"card": e.card, "bonus": card.timing, "influence": card.influence}
+        tx.because("C.card", facts)
+        tx.tell(i, CARD, e.card, ROWS[pending.location], CARDS)
+        tx.because("C.influence", facts)  # the card's own facts: the change names the track
     tx.advance(i, card.category, card.influence, e.card)
     if card.timing == "immediate":
         if tx.narrating:
@@ -207,11 +208,12 @@ def token_discard(row: tuple[str, ...], characters: dict[str, CharacterCard]) ->
 def _discard(tx: Tx, city: int, cards: tuple[str, ...]) -> None:
     rows = tx.g.rows
     if tx.narrating:
-        crowns = dict(tx.g.crowns_on_cards)
+        row = ROWS[CITIES[city]]
         for card in cards:
-            tx.tell(TABLE_WHO, CARD, card, ROW + CITIES[city], DISCARD)
-            if card in crowns:
-                tx.tell(TABLE_WHO, CROWN_TOKEN, crowns[card], ON_CARD + card, SUPPLY)
+            tx.tell(TABLE_WHO, CARD, card, row, DISCARD)
+            for crowned, category in tx.g.crowns_on_cards:
+                if crowned == card:
+                    tx.tell(TABLE_WHO, CROWN_TOKEN, category, ON_CARD + card, SUPPLY)
     tx.g.rows = rows[:city] + (tuple(c for c in rows[city] if c not in cards),) + rows[city + 1 :]
     tx.g.discard = tx.g.discard + cards
     tx.g.crowns_on_cards = tuple(cc for cc in tx.g.crowns_on_cards if cc[0] not in cards)
@@ -220,10 +222,13 @@ def _discard(tx: Tx, city: int, cards: tuple[str, ...]) -> None:
 def _token_facts(tx: Tx, token: str, city: int, removed: str | None) -> dict[str, object]:
     """What decided a die token's discard: every card's influence, the highest, and the leftmost of those tied."""
     characters = tx.catalog.characters
-    row = tx.g.rows[city]
-    influence = {c: characters[c].influence for c in row}
-    highest = max(influence.values(), default=0)
-    tied = tuple(c for c in row if influence[c] == highest)
+    influence: dict[str, int] = {}
+    highest = 0
+    for c in tx.g.rows[city]:
+        value = characters[c].influence
+        influence[c] = value
+        highest = max(highest, value)
+    tied = [c for c, value in influence.items() if value == highest]
     return {"token": token, "city": CITIES[city], "influence": influence, "highest": highest, "tied": tied,
             "discarded": removed, "leftmost_of_tie": len(tied) > 1}
 

@@ -105,44 +105,59 @@ def leftover_item(state: GameState, pl: PlayerState) -> Item:
                                                           "guards_per_point": cat.leftover_guards_per_point})
 
 
-def final_scores(state: GameState) -> list[PlayerScore]:
-    """Score sheets for all players, best first (provisional while the game is not over)."""
+def scored_items(state: GameState) -> list[list[Item]]:
+    """Each player's end-game points (by seat), source by source in scoring order: influence tiles, cards,
+    monasteries, voyages, then the leftover coins and guards."""
     tiles = influence_tile_items(state)
+    return [tiles[pl.name] + end_game_items(state, pl) + [leftover_item(state, pl)] for pl in state.players]
+
+
+def final_scores(state: GameState, items: list[list[Item]] | None = None) -> list[PlayerScore]:
+    """Score sheets for all players, best first (provisional while the game is not over).
+
+    ``items``: the players' ``scored_items``, when they are at hand already.
+    """
+    scored = scored_items(state) if items is None else items
     sheets = []
-    for pl in state.players:
-        items = tiles[pl.name] + end_game_items(state, pl)
-        parts = {part: tuple((i.source, i.points) for i in items if i.part == part and i.points) for part in PARTS}
-        leftover = leftover_item(state, pl).points
-        total = pl.points + leftover + sum(i.points for i in items)
-        sheets.append((pl, parts, leftover, total))
-    by_resources = state.catalog.tie_break == "resources"
-    keys = [(-total, -(pl.coins + pl.guards) if by_resources else 0) for pl, _, _, total in sheets]
+    for pl, mine in zip(state.players, scored):
+        parts = {part: tuple((i.source, i.points) for i in mine if i.part == part and i.points) for part in PARTS}
+        sheets.append((pl, parts, mine[-1].points, pl.points + sum(i.points for i in mine)))
+    placed = places(state, [total for _, _, _, total in sheets])
     out = [
         PlayerScore(name=pl.name, during_play=pl.points_by_source, leftover=leftover, total=total,
-                    resources_left=pl.coins + pl.guards, place=1 + sum(1 for k in keys if k < key), **parts)
-        for (pl, parts, leftover, total), key in zip(sheets, keys)
+                    resources_left=pl.coins + pl.guards, place=place, **parts)
+        for (pl, parts, leftover, total), place in zip(sheets, placed)
     ]
     return sorted(out, key=lambda s: (s.place, s.name))
+
+
+def places(state: GameState, totals: list[int]) -> list[int]:
+    """Each player's place (by seat) for these totals: most points first; tied, more coins and guards left when
+    the catalog's tie break says so; still tied, the place is shared (GAPS 11)."""
+    by_resources = state.catalog.tie_break == "resources"
+    keys = [(-total, -(pl.coins + pl.guards) if by_resources else 0) for pl, total in zip(state.players, totals)]
+    return [1 + sum(1 for k in keys if k < key) for key in keys]
 
 
 def end_game_told(state: GameState) -> list[Told]:
     """The end-game scoring as the table does it: each player's scoring disc moved source by source, then the places."""
     told: list[Told] = []
-    tiles = influence_tile_items(state)
-    for i, pl in enumerate(state.players):
+    totals: list[int] = []
+    for i, (pl, mine) in enumerate(zip(state.players, scored_items(state))):
         running = pl.points
-        for item in tiles[pl.name] + end_game_items(state, pl) + [leftover_item(state, pl)]:
+        for item in mine:
             if item.points:
                 told.append(Told(END_RULES[item.part], i, POINTS, "", running, running + item.points, -1, item.points,
                                  item.source, item.facts))
                 running += item.points
+        totals.append(running)
+    placed = places(state, totals)
     tie_break = state.catalog.tie_break
-    sheets = final_scores(state)
-    for sheet in sheets:
-        i = state.index[sheet.name]
-        shared = [s.name for s in sheets if s.place == sheet.place and s.name != sheet.name]
-        told.append(Told("END.places", i, PLACE, "", 0, sheet.place, -1, 0, "",
-                         {"total": sheet.total, "resources_left": sheet.resources_left, "tie_break": tie_break,
+    for i in sorted(range(len(placed)), key=lambda k: (placed[k], state.players[k].name)):
+        pl = state.players[i]
+        shared = [p.name for k, p in enumerate(state.players) if placed[k] == placed[i] and k != i]
+        told.append(Told("END.places", i, PLACE, "", 0, placed[i], -1, 0, "",
+                         {"total": totals[i], "resources_left": pl.coins + pl.guards, "tie_break": tie_break,
                           "shared_with": shared}))
     return told
 

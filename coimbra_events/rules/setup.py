@@ -36,7 +36,7 @@ from coimbra_events.rules.narration import (
     ON_CARD,
     PILE,
     PILGRIM as PILGRIM_PIECE,
-    ROW,
+    ROWS,
     SCORING_TILE,
     START_CARDS,
     SUPPLY,
@@ -105,7 +105,7 @@ def apply_rows(tx: Tx, e: CharacterRowsDealt) -> None:
         tx.because("SETUP.rows", {"round": tx.g.round or 1})
         for city, row in zip(CITIES, tx.g.rows):
             for card in row:
-                tx.tell(TABLE_WHO, CARD, card, DECK, ROW + city)
+                tx.tell(TABLE_WHO, CARD, card, DECK, ROWS[city])
         tell_crown_tokens(tx)
     if tx.g.phase == SETUP:
         _next_setup_step(tx)
@@ -113,12 +113,12 @@ def apply_rows(tx: Tx, e: CharacterRowsDealt) -> None:
 
 def tell_crown_tokens(tx: Tx) -> None:
     """Narrate the crown tokens put out on the new rows, each with the column scan that chose its card."""
-    rows = tx.g.rows
-    for card, category in tx.g.crowns_on_cards:
-        row = next(k for k, r in enumerate(rows) if card in r)
-        tx.because("ROUND.crown-tokens", {"category": category, "card": card, "column": rows[row].index(card) + 1,
-                                          "city": CITIES[row], "scan": "columns from the right, each top to bottom"})
-        tx.tell(TABLE_WHO, CROWN_TOKEN, category, SUPPLY, ON_CARD + card)
+    for k, row in enumerate(tx.g.rows):
+        for column, card in enumerate(row):
+            for crowned, category in tx.g.crowns_on_cards:
+                if crowned == card:
+                    tx.because("ROUND.crown-tokens", {"category": category, "column": column + 1, "city": CITIES[k]})
+                    tx.tell(TABLE_WHO, CROWN_TOKEN, category, SUPPLY, ON_CARD + card)
 
 
 def crown_tokens(rows: tuple[tuple[str, ...], ...], characters: dict[str, CharacterCard]) -> tuple[tuple[str, str], ...]:

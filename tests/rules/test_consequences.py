@@ -109,11 +109,9 @@ def test_ROUND_end_of_the_last_round_ends_the_game():
 def test_B_position_a_die_of_equal_value_goes_right_in_the_castle_and_in_a_city():
     state = in_phase_b(4, {"gray-1": 3, "gray-2": 3, "orange-1": 5, "orange-2": 5})
     state = place_all(state, [("gray-1", "castle"), ("orange-1", "upper")])
-    _, told = narrated(state, ev.DiePlaced(state.pending.actor, "gray-2", "castle"), "B.position", position=2,
-                       runs="ascending")
+    _, told = narrated(state, ev.DiePlaced(state.pending.actor, "gray-2", "castle"), "B.position", position=2)
     assert [(t.src, t.dst, t.at) for t in told] == [(n.DICE_AREA, n.LOCATION + "castle", 1)]
-    _, told = narrated(state, ev.DiePlaced(state.pending.actor, "orange-2", "upper"), "B.position", position=2,
-                       runs="descending")
+    _, told = narrated(state, ev.DiePlaced(state.pending.actor, "orange-2", "upper"), "B.position", position=2)
 
 
 def test_B_position_die_tokens_count_as_dice_of_their_value():
@@ -143,7 +141,7 @@ def _die_of(name, location):
 def test_C_retrieve_the_activated_die_goes_to_its_owners_shutter():
     die = _die_of("Ana", "castle")
     state = _retrieving(die)
-    after, told = narrated(state, ev.AlternativeTaken("Ana", 0, 0), "C.retrieve", location="castle")
+    after, told = narrated(state, ev.AlternativeTaken("Ana", 0, 0), "C.retrieve")
     assert [(t.who, t.ident, t.src, t.dst) for t in told] == [(0, die, n.LOCATION + "castle", n.SHUTTER)]
     assert die in after.player("Ana").shutter
 
@@ -301,7 +299,7 @@ def test_E_income_pays_the_tier_of_the_disc_position_at_a_tier_edge():
     for space in (_tier(3).high, _tier(3).high + 1):
         state = with_player(_income(), "Bruno", influence={"gray": space})
         base, bonus = _tier(space).rewards["gray"]
-        tier = f"{_tier(space).low}-{_tier(space).high}"
+        tier = (_tier(space).low, _tier(space).high)
         _, told = narrated(state, ev.IncomeActivated("Bruno", "gray-2", "gray"), "E.income", disc_on=space, tier=tier)
         assert [(t.what, t.amount) for t in told] == [(n.GUARDS, base)] + ([(n.POINTS, bonus)] if bonus else [])
 
