@@ -88,6 +88,50 @@ def test_random_games_add_up(catalog, seed, players):
     assert_adds_up(audit)
 
 
+# --- the ledger names its sources and files each gain under its owner's own entry -------------------
+
+
+def _rows(path: Path, name: str) -> list[dict]:
+    return player_ledger(audited(path), name)["rows"]
+
+
+def test_a_start_cards_bonus_is_filed_under_its_owners_entry_and_says_when_it_was_paid():
+    log = game_log.read(GAMES[0])  # 2 players: Ana's last start choice makes every start card work, Bruno's too
+    took = next(k for k, e in enumerate(log.events, 1) if e.TYPE == "StartGroupTaken" and e.actor == "Bruno")
+    last_choice = max(k for k, e in enumerate(log.events, 1) if e.TYPE in ("StartGroupTaken", "PilgrimPlaced"))
+    assert log.events[last_choice - 1].actor != "Bruno"
+    rows = [r for r in _rows(GAMES[0], "Bruno") if r["rule"] == "START.cards"]
+    assert rows and all(r["entry"] == took and r["event"].startswith("Bruno:") for r in rows)
+    assert all(r["paid_at"]["entry"] == last_choice and "start card" in r["label"] for r in rows)
+
+
+def test_a_phase_E_bonus_per_die_names_its_card():
+    rows = [r for r in _rows(GAMES[0], "Bruno") if r["rule"] == "E.per-die"]
+    assert rows and all("card c-II-02 (Crossbowman)" in r["label"] for r in rows if r["amount"] == 1)
+
+
+def test_voyages_and_cards_that_scored_nothing_are_listed_and_the_ledger_still_adds_up():
+    audit = audited(GAMES[2])  # 4 players: Bruno's voyage v-07 scores nothing
+    ledger = player_ledger(audit, "Bruno")
+    nothing = [r for r in ledger["rows"] if r["kind"] == "end-game" and r["amount"] == 0]
+    assert any(r["source"] == "v-07" and r["rule"] == "END.voyages" and "scored nothing" in r["label"] for r in nothing)
+    assert ledger["balanced"]
+
+
+def test_a_voyage_payment_shows_the_discount_with_the_favor_tile_that_gave_it():
+    rows = [r for r in _rows(GAMES[2], "Duarte") if r["rule"] == "F.cost" and "less" in r["label"]]
+    assert rows and "less 2 for favor tile f-3 (Royal Charter)" in rows[0]["label"]
+
+
+def test_the_rows_of_an_accepted_rule_break_are_flagged(overridden):
+    game, at = overridden
+    ledger = player_ledger(fold_line(game), game.events[at["move"] - 1].actor)
+    flagged = [r for r in ledger["rows"] if r["override"] is not None]
+    assert flagged and all(r["entry"] == at["move"] for r in flagged)
+    assert flagged[0]["override"] == {"rule": "C.alternative", "reason": "we let it go"}
+    assert ledger["balanced"]
+
+
 # --- the facts of each rule come from check itself -------------------------------------------------
 
 
