@@ -46,53 +46,46 @@ def source_words(game: Game, source: str) -> str:
     return _PLAIN_SOURCES.get(source, source)
 
 
-def _gain_words(game: Game, move: Move) -> str:
-    """Where a gain came from, with what decided it: the income tier, the card of a bonus."""
-    facts, words = move.facts, source_words(game, move.source)
-    if move.rule == "E.income":
-        return (f"income of the {facts['track']} track (die {facts['die']}; disc on space {facts['disc_on']}, "
-                f"tier {tier_words(facts['tier'])})")
-    if move.rule == "E.per-die":
-        return f"phase E bonus per {facts['color']} die: {source_words(game, str(facts['card']))}"
-    if move.rule == "E.start-bonus":
-        return f"beginning of phase E: {words}"
-    if move.rule == "C.start-bonus":
-        return f"{words}: phase C bonus for {source_words(game, str(facts['card']))}"
-    if move.rule == "START.cards":
-        return f"{words}, used once every start choice was made"
-    if move.rule == "C.tile-bonus":
-        return f"{words}, taken from the castle"
-    if move.rule == "C.card-bonus":
-        return f"{words}: immediate bonus"
-    if move.rule == "C.alternative":
-        return f"alternative action (die {facts['die']})"
-    if move.rule == "MONASTERY.reward":
-        return f"{words}, first visit"
-    return words
+_GAINED = {
+    "E.income": "income of the {track} track (die {die}; disc on space {disc_on}, tier {tier})",
+    "E.per-die": "phase E bonus per {color} die: {card}",
+    "E.start-bonus": "beginning of phase E: {words}",
+    "C.start-bonus": "{words}: phase C bonus for {card}",
+    "START.cards": "{words}, used once every start choice was made",
+    "C.tile-bonus": "{words}, taken from the castle",
+    "C.card-bonus": "{words}: immediate bonus",
+    "C.alternative": "alternative action (die {die})",
+    "MONASTERY.reward": "{words}, first visit",
+}
+_SPENT = {
+    "C.cost": "spent on {words} (die {die} shows {price})",
+    "F.cost": "spent on {words} (voyage space {space} costs {space_cost}{less})",
+    "E.exchange": "exchanged for points ({times} × {rate} for {points} each)",
+}
+"""How a row says where a gain came from (or what a payment bought), with the facts that decided it."""
 
 
-def _spent_words(game: Game, move: Move) -> str:
-    """What a payment bought, with its price: the die's value, the voyage space's cost less any favor tile's discount."""
-    facts, words = move.facts, source_words(game, move.source)
-    if move.rule == "C.cost":
-        return f"spent on {words} (die {facts['die']} shows {facts['price']})"
-    if move.rule == "F.cost":
-        less = "".join(f", less {d} for {source_words(game, t)}" for t, d in dict(facts["discounts"]).items())
-        return f"spent on {words} (voyage space {facts['space']} costs {facts['space_cost']}{less})"
-    if move.rule == "E.exchange":
-        return f"exchanged for points ({facts['times']} × {facts['rate']} for {facts['points']} each)"
-    return f"spent on {words}"
+def _words(game: Game, move: Move, templates: dict[str, str], default: str) -> str:
+    """A row's label: its rule's template filled with the move's facts, named sources and the discounts given."""
+    template = templates.get(move.rule)
+    if template is None:
+        return default.format(words=source_words(game, move.source))
+    facts = move.facts
+    named = {"words": source_words(game, move.source), "tier": tier_words(facts["tier"]) if "tier" in facts else None,
+             "card": source_words(game, str(facts["card"])) if "card" in facts else None,
+             "less": "".join(f", less {d} for {source_words(game, t)}" for t, d in dict(facts.get("discounts", {})).items())}
+    return template.format(**{**facts, **named})
 
 
 def _label(game: Game, move: Move) -> str:
     if move.kind == SPENT:
-        return _spent_words(game, move)
+        return _words(game, move, _SPENT, "spent on {words}")
     if move.kind == LOST:
         limit = game.catalog.max_coins if move.resource == "coins" else game.catalog.max_guards
-        return f"lost over the limit of {limit} ({_gain_words(game, move)})"
+        return f"lost over the limit of {limit} ({_words(game, move, _GAINED, '{words}')})"
     if move.kind == UNTRACED:
         return f"change not traced to a source ({move.source})"
-    return _gain_words(game, move)
+    return _words(game, move, _GAINED, "{words}")
 
 
 def _where(step: Step | None) -> dict[str, Any]:

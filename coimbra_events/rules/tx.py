@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from mypy_extensions import mypyc_attr
-
 from coimbra_events.catalog import MAX_PLAYERS, Catalog
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.rules.narration import COINS, GUARDS, PHASE, POINTS, ROUND, TABLE_WHO, TRACK_DISC, Told
@@ -108,7 +106,6 @@ _UNTOUCHED: Final = tuple(tuple(None for _ in range(n)) for n in range(MAX_PLAYE
 """No player touched yet, by player count (copying a tuple is cheaper than repeating a list)."""
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Tx:
     """Mutable scratch space for building the state that follows one event.
 
