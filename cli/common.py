@@ -29,7 +29,8 @@ from coimbra_events.catalog import Catalog, CatalogError, load_catalog
 from coimbra_events.events import GameEvent, PayloadError
 from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError
-from coimbra_events.notation import NotationError, render
+from coimbra_events.names import Names
+from coimbra_events.notation import NotationError, parse, render
 from coimbra_events.state import replace
 from coimbra_events.validation import Validation, validate
 from coimbra_events.violations import RuleViolation
@@ -168,6 +169,12 @@ def due_json(game: Game) -> dict[str, Any] | None:
     if due is None:
         return None
     return {**due.as_dict(), "round": game.state.round, "phase": game.state.phase}
+
+
+def typed_decision(text: str, game: Game, actor: str | None) -> GameEvent:
+    """A decision or outcome typed in notation, components by name, id or prefix (``NotationError`` if unreadable)."""
+    names = Names(game.catalog, [n for n, _ in game.header.players])
+    return with_player_name(parse(text, actor, names), game)
 
 
 def with_player_name(event: GameEvent, game: Game) -> GameEvent:

@@ -26,7 +26,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from cli.board_views import board_panel
-from cli.common import Commands, DbOption, console, due, notation, opened, players_option, store_errors, with_player_name
+from cli.common import Commands, DbOption, console, due, opened, players_option, store_errors, with_player_name
 from cli.exits import fail
 from coimbra_events.application import BadPlayers, GameStore, StoreConflict, TableInputNeeded, log_file, rolls_of
 from coimbra_events.catalog import standin_catalog
@@ -34,9 +34,11 @@ from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, NothingToOverride
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
-from coimbra_events.state import TABLE
+from coimbra_events.state import TABLE, GameState
 from coimbra_events.violations import RuleViolation
 from projections.board import PHASE_NAMES, board_view
+from projections.naming import named_text, said
+from projections.options import options
 from projections.recording import (
     COMMANDS_HELP,
     Ambiguous,
@@ -44,8 +46,8 @@ from projections.recording import (
     Command,
     Reading,
     Unreadable,
+    entry_echo,
     option_lines,
-    option_texts,
     outcome_prompt,
     outcome_words,
     read_line,
@@ -66,8 +68,12 @@ INTERRUPTED = 130
 class Io(Protocol):
     """Where the recorder reads and writes: the terminal, or a script in the tests."""
 
-    def ask(self, prompt: str) -> str:
-        """One line typed after ``prompt``; ``EOFError`` at the end of the input, ``KeyboardInterrupt`` on Ctrl-C."""
+    def ask(self, prompt: str, state: GameState | None = None, entries: int = 0) -> str:
+        """One line typed after ``prompt``; ``EOFError`` at the end of the input, ``KeyboardInterrupt`` on Ctrl-C.
+
+        ``state`` (the table now) and ``entries`` (how many are stored) let a
+        terminal offer completion and a toolbar (``cli.record_prompt``).
+        """
 
     def say(self, text: str = "") -> None:
         """One line of plain text (no markup)."""
@@ -82,7 +88,7 @@ class ConsoleIo:
     def __init__(self, out: Console) -> None:
         self.out = out
 
-    def ask(self, prompt: str) -> str:
+    def ask(self, prompt: str, state: GameState | None = None, entries: int = 0) -> str:
         return self.out.input(Text(prompt, style="bold"))
 
     def say(self, text: str = "") -> None:
@@ -125,7 +131,7 @@ class Recorder:
     def _ask(self) -> str:
         actor = self.game.pending.actor if self.game.pending else TABLE
         try:
-            return self.io.ask(f"{len(self.game.events) + 1} {actor}> ")
+            return self.io.ask(f"{len(self.game.events) + 1} {actor}> ", self.game.state, len(self.game.events))
         except EOFError:
             raise Stop("end of input") from None
 
@@ -152,12 +158,12 @@ class Recorder:
 
     def _options(self, grouped: bool = True) -> list[str]:
         """The legal options (grouped when many), or what the table must enter."""
-        options = rules.legal(self.game.state)
-        if isinstance(options, OutcomeSpace):
-            lines = outcome_prompt(self.game.state, options, options.sample(random.Random(0)))
+        space = rules.legal(self.game.state)
+        if isinstance(space, OutcomeSpace):
+            lines = outcome_prompt(self.game.state, space, space.sample(random.Random(0)))
             return lines + (["  r: draw it from the game's seed"] if rolls_of(self.game)[0] != "manual" else [])
-        texts = option_texts(options)
-        return option_lines(texts) if grouped else option_lines(texts, limit=None, flat=True)
+        listed = options(self.game.state)
+        return option_lines(listed) if grouped else option_lines(listed, limit=None, flat=True)
 
     # -- one line
 
@@ -176,17 +182,21 @@ class Recorder:
 
     def _record(self, event: GameEvent) -> None:
         event = with_player_name(event, self.game)
-        game = self._saved(lambda: self.store.record(self.name, event), notation(event))
+        before = self.game.state
+        game = self._saved(lambda: self.store.record(self.name, event), self._said(event))
         if game is not None:
             self.game = game
-            self.io.say(f"recorded {len(game.events)}: {notation(event)}")
+            self.io.say(f"recorded {len(game.events)}: {entry_echo(event, before)}")
+
+    def _said(self, event: GameEvent) -> str:
+        return said(self.game.catalog, event)
 
     def _saved(self, save: Callable[[], T], text: str) -> T | None:
         """Run one save (one transaction); a refusal or a conflict is said, nothing is stored."""
         try:
             return save()
         except RuleViolation as v:
-            for line in refusal_lines(text, v):
+            for line in refusal_lines(text, v, self.game.catalog):
                 self.io.say(line)
         except (StoreConflict, TableInputNeeded) as exc:
             self.io.say(f"{exc}; nothing stored")
@@ -214,7 +224,7 @@ class Recorder:
         event = self._saved(lambda: self.store.roll(self.name), "roll")
         if event is not None:
             self.game = self.store.get(self.name)
-            self.io.say(f"recorded {len(self.game.events)}: {notation(event)}")
+            self.io.say(f"recorded {len(self.game.events)}: {entry_echo(event, self.game.state)}")
             for line in outcome_words(event, self.game.state):
                 self.io.say(line)
 
@@ -222,7 +232,7 @@ class Recorder:
         done = self._saved(lambda: self.store.update(self.name, lambda g: g.undo()), "undo")
         if done is not None:
             self.game, play = done
-            self.io.say(f"undone: entry {play.seq} {notation(play.event)} (withdrawn by entry {len(self.game.events)}; "
+            self.io.say(f"undone: entry {play.seq} {self._said(play.event)} (withdrawn by entry {len(self.game.events)}; "
                         "it stays in the log)")
 
     def _correct(self, cmd: Command) -> None:
@@ -230,14 +240,15 @@ class Recorder:
         event = self._event_in(cmd.text, cmd.seq)
         if event is None:
             return
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.correct(cmd.seq, event)), notation(event))
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.correct(cmd.seq, event)), self._said(event))
         if done is None:
             return
         self.game, broken = done
         n = len(self.game.events)
-        self.io.say(f"corrected entry {cmd.seq} to {notation(event)} (entries {n - 1} and {n})")
+        self.io.say(f"corrected entry {cmd.seq} to {self._said(event)} (entries {n - 1} and {n})")
         for play, v in broken:
-            self.io.say(f"  now illegal: entry {play.seq} {notation(play.event)}: rule {v.rule}: {v.reason} "
+            self.io.say(f"  now illegal: entry {play.seq} {self._said(play.event)}: rule {v.rule}: "
+                        f"{named_text(self.game.catalog, v.reason)} "
                         "(correct, undo or accept it)")
         self._announced = None
 
@@ -246,14 +257,14 @@ class Recorder:
         if event is None:
             return
         try:
-            done = self._saved(lambda: self.store.update(self.name, lambda g: g.accept(event, cmd.reason)), notation(event))
+            done = self._saved(lambda: self.store.update(self.name, lambda g: g.accept(event, cmd.reason)), self._said(event))
         except NothingToOverride:
-            self.io.say(f"'{notation(event)}' breaks no rule here: type it as an ordinary decision; nothing stored")
+            self.io.say(f"'{self._said(event)}' breaks no rule here: type it as an ordinary decision; nothing stored")
             return
         if done is not None:
             self.game, v = done
-            self.io.say(f"accepted against rule {v.rule} ({v.reason}): entry {len(self.game.events)} "
-                        f"{notation(event)}, because {cmd.reason}")
+            self.io.say(f"accepted against rule {v.rule} ({named_text(self.game.catalog, v.reason)}): entry "
+                        f"{len(self.game.events)} {self._said(event)}, because {cmd.reason}")
 
     def _note(self, cmd: Command, bookmark: bool = False) -> None:
         assert cmd.seq is not None
@@ -291,27 +302,33 @@ class Recorder:
             where = f"round {state.round}, phase {where}"
         self.io.say(f"{self.name}: {len(game.events)} entries; {where}")
         for seq, event in list(enumerate(game.events, 1))[-recent:]:
-            self.io.say(f"  {seq:>4}  {notation(event)}")
+            self.io.say(f"  {seq:>4}  {self._said(event)}")
 
 
 def ask_players(io: Io) -> list[tuple[str, str]]:
-    """Players typed one a line (``Ana red`` or ``Ana:red``) until an empty line; checked as ``new`` checks them."""
+    """Players typed one a line (``Ana red`` or ``Ana:red``) until an empty line; checked as ``new`` checks them.
+
+    A player beyond the catalog's most is refused there and then (never
+    dropped silently, nor read later as a decision).
+    """
     most = standin_catalog().max_players
     io.say(f"Who plays? One player a line, name and colour (e.g. 'Ana red'); an empty line when all are in (2 to {most}).")
     players: list[tuple[str, str]] = []
-    while len(players) < most:
+    while True:
         line = " ".join(io.ask(f"player {len(players) + 1}> ").split())
         if not line:
             if len(players) >= 2:
-                break
+                return players
             io.say("at least 2 players")
+            continue
+        if len(players) == most:
+            io.say(f"{most} players is the most Coimbra seats: '{line}' is not added; an empty line starts the game")
             continue
         name, sep, color = line.partition(":") if ":" in line else line.rpartition(" ")
         if not sep or not name.strip() or not color.strip():
             io.say(f"expected a name and a colour, e.g. 'Ana red', got '{line}'")
             continue
         players.append((name.strip(), color.strip()))
-    return players
 
 
 def start(store: GameStore, io: Io, players: Sequence[tuple[str, str]] | None, seed: int | None) -> Game:

@@ -29,7 +29,7 @@ from cli.common import (
     players_option,
     print_json,
     store_errors,
-    with_player_name,
+    typed_decision,
 )
 from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail
 from cli.views import import_summary, progress_bar
@@ -37,7 +37,7 @@ from coimbra_events import log as game_log
 from coimbra_events.application import BadGameName, BadPlayers, log_file
 from coimbra_events.game import IllegalLog
 from coimbra_events.log import LogError, header_hash
-from coimbra_events.notation import BY_TYPE, parse
+from coimbra_events.notation import BY_TYPE
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.violations import RuleViolation
@@ -102,7 +102,7 @@ def act_command(
         events = []
         for text in decisions:
             with store_errors("nothing stored"):
-                event = with_player_name(parse(text, game.pending.actor if game.pending else None), game)
+                event = typed_decision(text, game, game.pending.actor if game.pending else None)
             try:
                 game.record(event)
             except RuleViolation as v:
