@@ -30,6 +30,7 @@ from cli.exits import fail
 from coimbra_events.game import Game
 from coimbra_events.state import GameState
 from projections.board import board_view
+from projections.naming import said
 from projections.diff import Difference, common_prefix, first_divergence, state_differences, table_moves
 from projections.timeline import TimelineError, timeline
 
@@ -42,7 +43,7 @@ def event_words(game: Game, n: int) -> dict[str, Any]:
     if n:
         event = game.events[n - 1]
         doc = (type(event).__doc__ or event.TYPE).strip().splitlines()[0]
-        out.update(type=event.TYPE, actor=event.actor, notation=notation(event), about=doc)
+        out.update(type=event.TYPE, actor=event.actor, notation=notation(event), text=said(game.catalog, event), about=doc)
     return out
 
 

@@ -28,27 +28,31 @@ def _condition(c: Mapping[str, str]) -> str:
     return f"a {words} card" if words else "any card"
 
 
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
 def _nested(p: Mapping[str, Any]) -> str:
     return effects_words(p.get("effects", ()))
 
 
 _WORDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "gain": lambda p: f"+{p['amount']} {p['resource']}",
+    "gain": lambda p: f"+{_points(p['amount'])}" if p["resource"] == "points" else f"+{p['amount']} {p['resource']}",
     "advance": lambda p: f"+{p['amount']} on " + ("a track of your choice" if p["track"] == "choice" else f"the {p['track']} track"),
     "on_acquire": lambda p: f"when you acquire {_condition(p['condition'])}: {_nested(p)}",
     "per_die": lambda p: f"per {p['color']} die: {_nested(p)}",
     "if_no_die": lambda p: f"if none of your dice is {p['color']}: {_nested(p)}",
-    "exchange": lambda p: f"exchange {p['rate']} {p['give']} for {p['points']} points, as often as you like",
+    "exchange": lambda p: f"exchange {p['rate']} {p['give']} for {_points(p['points'])}, as often as you like",
     "extra_income_die": lambda p: "one more income die (any track)",
     "voyage_discount": lambda p: f"voyages cost {p['amount']} less",
-    "points": lambda p: f"{p['amount']} points",
-    "points_per_card": lambda p: f"{p['points']} points per {'' if p['category'] == 'any' else p['category'] + ' '}card",
-    "points_per_symbol_set": lambda p: f"{p['points']} points per set of {' + '.join(p['symbols'])}",
-    "points_per_monastery": lambda p: f"{p['points']} points per monastery" + (f" of pile {p['pile']}" if p.get("pile") else ""),
-    "points_per_voyage": lambda p: f"{p['points']} points per voyage",
-    "points_per_influence": lambda p: f"{p['points']} points per {p['per']} spaces on "
+    "points": lambda p: _points(p["amount"]),
+    "points_per_card": lambda p: f"{_points(p['points'])} per {'' if p['category'] == 'any' else p['category'] + ' '}card",
+    "points_per_symbol_set": lambda p: f"{_points(p['points'])} per set of {' + '.join(p['symbols'])}",
+    "points_per_monastery": lambda p: f"{_points(p['points'])} per monastery" + (f" of pile {p['pile']}" if p.get("pile") else ""),
+    "points_per_voyage": lambda p: f"{_points(p['points'])} per voyage",
+    "points_per_influence": lambda p: f"{_points(p['points'])} per {p['per']} spaces on "
                                       + (f"your {p['track']} track" if p["track"] in ("highest", "lowest") else f"the {p['track']} track"),
-    "points_per_crown": lambda p: f"{p['points']} points per crown",
+    "points_per_crown": lambda p: f"{_points(p['points'])} per crown",
 }
 
 
