@@ -104,6 +104,11 @@ class LinesPane(ScrollView):
         if shown is not None:
             self.show(*shown)
 
+    @property
+    def text(self) -> str:
+        """Everything the pane holds (scrolled into view or not), as plain text."""
+        return "\n".join(line.text.rstrip() for line in self._lines)
+
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         k = y + scroll_y

@@ -84,10 +84,11 @@ class Replay:
         title = f"entry {n} of {event['of']} · {self.where(n)}"
         lines: list[Text] = []
         if n:
-            lines.append(Text.assemble(("▶ ", "bold"), (self.texts[n - 1], "bold")))
-            lines.append(Text(f"  {event['about']}", style="dim" if event["actor"] == "table" else ""))
+            first = Text.assemble(("▶ ", "bold"), (self.texts[n - 1], "bold"))
             for mark in self.rows[n - 1].marks:
-                lines.append(Text.assemble(("  ◆ ", "bold magenta"), mark))
+                first.append(f"  ◆ {mark}", style="bold magenta")
+            lines.append(first)
+            lines.append(Text(f"  {event['about']}", style="dim" if event["actor"] == "table" else ""))
         else:
             lines.append(Text.assemble(("before the first entry", "bold"), f" ({event['of']} entries in all)"))
         mark = self.nav.marks.get(n, Mark())
@@ -150,7 +151,7 @@ class Replay:
 APP_KEYS: tuple[tuple[str, str], ...] = (
     ("f", "the line of play only, or every entry (corrected and withdrawn ones too)"),
     ("v", "switch the main pane: board or players"),
-    ("shift ↑ / ↓, shift PgUp / PgDn", "scroll the board or players pane (the mouse wheel too)"),
+    ("shift ↑↓ PgUp PgDn", "scroll the board or players pane (the mouse wheel too)"),
 )
 """Keys of the full-screen replayer beyond moving (``projections.navigation.KEYS``)."""
 

@@ -44,11 +44,16 @@ def entry_rows(events: Sequence[GameEvent], line: Line, skipped: Sequence[tuple[
     def mark(seq: int, text: str) -> None:
         marks.setdefault(seq, []).append(text)
 
+    origin: dict[int, int] = {}  # a replacement's entry -> the entry first recording the play
+    source: dict[int, int] = {}  # the entry first recording a play -> the entry in force for it
     for seq, event in enumerate(events, 1):
         kind = type(event)
         if kind is Corrected:
-            mark(event.seq, f"corrected by {seq}")
-            mark(seq + 1, f"replaces {event.seq}")
+            first = origin.get(event.seq, event.seq)
+            for old in dict.fromkeys((first, source.get(first, first))):
+                mark(old, f"corrected by {seq}")
+            mark(seq + 1, f"replaces {first}")
+            origin[seq + 1], source[first] = first, seq + 1
         elif kind is Retracted:
             mark(event.seq, f"withdrawn by {seq}")
         elif kind is RuleOverridden:

@@ -9,7 +9,7 @@ from rich.console import Console, RenderableType
 from rich.measure import Measurement
 
 from cli.board_views import DrawnParts, board_panel, map_table
-from cli.replay_command import Replayer
+from cli.replay_views import Replay
 from coimbra_events.application import game_from_file
 from tests.conftest import FIXTURES
 
@@ -22,8 +22,8 @@ def drawn(renderable: RenderableType, width: int) -> str:
 
 
 @pytest.fixture(scope="module")
-def replayer() -> Replayer:
-    return Replayer(game_from_file(FIXTURES / "games" / "standin-4p-seed3.json"))
+def replayer() -> Replay:
+    return Replay(game_from_file(FIXTURES / "games" / "standin-4p-seed3.json"))
 
 
 @pytest.mark.parametrize("width, both_ways", [(160, True), (80, False)])
@@ -54,4 +54,4 @@ def test_a_part_measures_as_what_it_draws(replayer):
 
 def test_the_replayer_draws_its_boards_with_reused_parts(replayer):
     drawn(replayer.board(5), 160)
-    assert replayer._parts.lines
+    assert replayer.parts.lines
