@@ -32,13 +32,13 @@ def test_every_board_with_reused_parts_is_the_board_drawn_afresh(replayer, width
     positions = list(range(replayer.nav.last + 1))
     for n in positions + (positions[::-1] if both_ways else []):  # back: parts drawn further on are reused too
         view = replayer.view(n)
-        assert drawn(board_panel(view, "t", drawn=parts), width) == drawn(board_panel(view, "t"), width), n
+        assert drawn(board_panel(view, "t", drawn=parts, boards=False), width) == drawn(board_panel(view, "t", boards=False), width), n
 
 
 def test_parts_that_do_not_change_are_drawn_once(replayer):
     parts = DrawnParts()
     for n in range(replayer.nav.last + 1):
-        drawn(board_panel(replayer.view(n), "t", drawn=parts), 160)
+        drawn(board_panel(replayer.view(n), "t", drawn=parts, boards=False), 160)
     tiles = [key for key in parts.lines if key[0] == "tiles"]
     maps = [key for key in parts.lines if key[0] == "map"]
     assert 1 < len(tiles) < replayer.nav.last / 4  # redrawn when a voyage or a favor tile changes hands, only then
