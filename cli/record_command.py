@@ -14,10 +14,8 @@ core, so a refusal here is the same refusal as ``coimbra act``'s.
 
 from __future__ import annotations
 
-import importlib
 import random
 import sys
-from contextlib import suppress
 from pathlib import Path
 from typing import Callable, Optional, Protocol, Sequence, TypeVar
 
@@ -388,9 +386,12 @@ def record_command(
 ) -> None:
     """Record a game at the table, step by step: who acts, the legal options, one line each.
 
-    Type a number, the start of an option, a decision in notation, or the dice
+    Type a number, the start of an option (Tab completes it), a decision in
+    notation with components by name or id ('buy chaplain'), or the dice
     rolled ('3 5 1 ...' in pool order); 'help' lists undo, correct, accept,
-    note, show, legal and quit. Every input is stored at once: stop any time
+    note, show, legal and quit. At a terminal, Tab completes the legal
+    inputs and the commands, ↑ recalls earlier lines, and the bottom line
+    says who acts, what is due, the round and the phase. Every input is stored at once: stop any time
     (quit, Ctrl-D, Ctrl-C) and carry on with [bold]coimbra record GAME[/].
 
     Example: [bold]coimbra record --players "Ana:red,Bruno:blue" --seed 7[/]
@@ -400,10 +401,12 @@ def record_command(
     if game_ref is not None and log_file(game_ref) is not None:
         fail(f"{game_ref}: record works on stored games; coimbra import {game_ref} first")
     people = players_option(players) if players is not None else None
-    if sys.stdin.isatty():
-        with suppress(ImportError):
-            importlib.import_module("readline")  # line editing and ↑ for the lines typed before
+    io: Io = ConsoleIo(console)
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from cli.record_prompt import PromptIo  # Tab completion, history, the toolbar
+
+        io = PromptIo(console)
     with opened(db) as store, store_errors("nothing stored"):
-        code = record_session(store, ConsoleIo(console), game_ref, people, seed, f" --db {db}" if db else "")
+        code = record_session(store, io, game_ref, people, seed, f" --db {db}" if db else "")
     if code:
         raise typer.Exit(code)

@@ -359,10 +359,10 @@ def completions(state: GameState, typed: str) -> list[Completion]:
     if due is None:
         return out
     if due.actor != TABLE:
-        for o in options(state):
-            for text in dict.fromkeys((o.text, o.notation)):
-                if fold(text).startswith(key) and fold(text) != key:
-                    out.append(Completion(text, len(typed), o.about))
+        for o in options(state):  # one completion an option: by name if the start typed fits it, else by id
+            text = next((t for t in (o.text, o.notation) if fold(t).startswith(key)), None)
+            if text is not None and fold(text) != key:
+                out.append(Completion(text, len(typed), o.about))
         return out
     fragment = _FRAGMENT.search(typed)
     kind = FIELDS.get(rules.ACCEPTS[due.kind][0].TYPE)
