@@ -52,7 +52,12 @@ class Commands(dict):
         return collect
 
 CatalogOption = typer.Option(None, "--catalog", help="Catalog JSON file to use instead of the shipped one the log names.")
-JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables.")
+def flag(*names: str, help: str) -> Any:
+    """An on/off option (``--json``): no value follows it, and ``--help`` shows none (no ``<bool>``)."""
+    return typer.Option(False, *names, help=help, metavar="")
+
+
+JsonOption = flag("--json", help="Print machine-readable JSON instead of tables.")
 DbOption = typer.Option(
     None, "--db", help="The game store's SQLite file (default: $COIMBRA_DB, else ~/.local/share/coimbra/games.sqlite)."
 )

@@ -15,6 +15,7 @@ from cli.common import (
     DbOption,
     GameArgument,
     JsonOption,
+    flag,
     catalog_option,
     console,
     opened,
@@ -130,7 +131,7 @@ def _validate_many(game_refs: list[str], db: Optional[Path], catalog_file: Optio
 def score_command(
     game_ref: str = GameArgument,
     catalog_file: Optional[Path] = CatalogOption,
-    details: bool = typer.Option(False, "--details", "-d", help="Also list every source of points."),
+    details: bool = flag("--details", "-d", help="Also list every source of points."),
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,
 ) -> None:

@@ -6,6 +6,7 @@ from typing import Any, Iterable
 
 from cli.exits import err_console
 from coimbra_events.violations import Rule
+from projections.naming import value_text
 
 from rich.console import Group
 from rich.panel import Panel
@@ -24,7 +25,7 @@ def validation_panel(source: str, report: dict[str, Any]) -> Panel:
     lines = [
         Text.assemble(("illegal", "bold red"), f": event {v['seq']} ({v['type']}) breaks rule ", (v["rule"], "bold"), f": {v['message']}"),
         Text(f"rule: {v['rule_text']} ({v['source']})", style="dim"),
-        Text("facts: " + ", ".join(f"{k}={val}" for k, val in v["facts"].items()), style="dim"),
+        Text("facts: " + "; ".join(f"{k} {value_text(None, val)}" for k, val in v["facts"].items()), style="dim"),
         Text(f"{report['legal_events']} of {report['events']} events are legal up to there."),
     ]
     return Panel(Group(*lines), title=source, border_style="red")

@@ -185,6 +185,15 @@ CONDITION_KEYS: Mapping[str, tuple[str, ...]] = {
 """Keys a card condition (``on_acquire``) may test; an empty condition matches any card."""
 
 
+def _shown(value: Any) -> str:
+    """A parameter as a catalog writes it: ``rosette+rosette`` for symbols, ``category gray`` for a condition."""
+    if isinstance(value, tuple):
+        return "+".join(str(v) for v in value)
+    if isinstance(value, Mapping):
+        return " ".join(f"{k} {v}" for k, v in value.items()) or "any card"
+    return str(value)
+
+
 @dataclass(frozen=True)
 class Effect:
     """One effect of the catalog, parsed: its kind and parameters.
@@ -204,6 +213,6 @@ class Effect:
 
     def describe(self) -> str:
         """A short human-readable rendering (for ``catalog show`` and audits)."""
-        args = ", ".join(f"{k}={v}" for k, v in self.params.items() if k != "effects")
+        args = ", ".join(f"{k}={_shown(v)}" for k, v in self.params.items() if k != "effects")
         inner = f" -> [{'; '.join(e.describe() for e in self.nested)}]" if self.nested else ""
         return f"{self.kind}({args}){inner}"

@@ -85,8 +85,8 @@ def said(catalog: Catalog, event: GameEvent, actor: bool = True) -> str:
     return named_text(catalog, text)
 
 
-def value_text(catalog: Catalog, value: Any) -> str:
-    """A fact's value in words: lists joined by commas, ids named, ``none`` for nothing (never a Python repr)."""
+def value_text(catalog: Catalog | None, value: Any) -> str:
+    """A fact's value in words: lists joined by commas, ids named (given the catalog), ``none`` for nothing, never a Python repr."""
     if value is None:
         return "none"
     if isinstance(value, (list, tuple, set, frozenset)):
@@ -95,7 +95,7 @@ def value_text(catalog: Catalog, value: Any) -> str:
         return "; ".join(f"{k} {value_text(catalog, v)}" for k, v in value.items()) or "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return named_text(catalog, str(value))
+    return str(value) if catalog is None else named_text(catalog, str(value))
 
 
 __all__ = ["KINDS", "component", "name_of", "named", "named_text", "said", "value_text"]

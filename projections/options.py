@@ -45,7 +45,8 @@ class Option:
     last: str = ""
 
     def to_json(self, number: int) -> dict[str, object]:
-        return {"number": number, "notation": self.notation, "text": self.text, "about": self.about}
+        """The option for ``--json``: its number, its notation with the actor (as the log writes it), its text, what it is."""
+        return {"number": number, "notation": render(self.event), "text": self.text, "about": self.about}
 
 
 def options(state: GameState) -> list[Option]:
