@@ -151,7 +151,7 @@ def score_command(
         return
     console.print(score_table(report))
     if details:
-        console.print(score_details(report))
+        console.print(score_details(report, result.state.catalog))
 
 
 @COMMANDS("rules")

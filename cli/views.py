@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from cli.exits import err_console
+from coimbra_events.catalog import Catalog
 from coimbra_events.violations import Rule
 from projections.naming import value_text
 
@@ -47,8 +48,8 @@ def score_table(report: dict[str, Any]) -> Table:
     return table
 
 
-def score_details(report: dict[str, Any]) -> Table:
-    """Every source of points, per player (what the totals are made of)."""
+def score_details(report: dict[str, Any], catalog: Catalog | None = None) -> Table:
+    """Every source of points, per player (what the totals are made of), components named."""
     table = Table(title="Where the points came from", show_lines=False)
     table.add_column("player")
     table.add_column("kind")
@@ -57,7 +58,7 @@ def score_details(report: dict[str, Any]) -> Table:
     for p in report["players"]:
         for kind, items in p["details"].items():
             for source, points in items.items():
-                table.add_row(p["name"], kind, source, str(points))
+                table.add_row(p["name"], kind, value_text(catalog, source), str(points))
     return table
 
 

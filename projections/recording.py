@@ -68,7 +68,9 @@ KIND_WORDS: Mapping[str, str] = {
 COMMANDS_HELP: tuple[tuple[str, str], ...] = (
     ("N", "the option numbered N"),
     ("place gray-1 castle", "a decision in notation (docs/notation.md); 'Name:' may be left out"),
-    ("place gray-1 c", "the start of an option: taken if only one option starts so, else they are listed"),
+    ("place gray-1 c, buy chap", "the start of an option, by name or id: taken if only one option starts so, else "
+                                 "they are listed (Tab completes it at a terminal)"),
+    ("buy Chaplain, rows upper=Chronicler, …", "components by name, id or the start of either, any case"),
     ("roll gray-1=3 ...  or  3 5 1 ...", "the dice rolled at the table: notation, or one value per die in pool order"),
     ("r, roll", "draw the table's outcome from the game's seed (games started with --seed)"),
     ("undo", "withdraw the latest entry (it stays in the log, marked as withdrawn)"),
