@@ -18,6 +18,7 @@ from coimbra_events import events as ev
 from coimbra_events.application import game_from_file
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.game import Game
+from coimbra_events.rules import core as rules
 from coimbra_events.simulator import simulate
 from tests.conftest import FIXTURES
 
@@ -37,8 +38,7 @@ def corrected_and_undone() -> Game:
     for event in log.events[:17]:
         game.record(event)
     state = game.state_before(16)
-    wrong = next(e for e in __import__("coimbra_events.rules.core", fromlist=["legal"]).legal(state)
-                 if e != log.events[15])
+    wrong = next(e for e in rules.legal(state) if e != log.events[15])
     game.correct(16, wrong)           # entries 18 (Corrected) and 19 (the replacement)
     game.correct(16, log.events[15])  # and back: entries 20 and 21
     game.record(log.events[17])       # 22

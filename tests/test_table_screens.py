@@ -12,7 +12,6 @@ import subprocess
 from pathlib import Path
 
 import orjson
-import pytest
 
 from coimbra_events import events as ev
 from coimbra_events import log as game_log
