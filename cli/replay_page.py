@@ -144,7 +144,7 @@ def apply_delta(a: Any, change: Any) -> Any:
         if part == []:
             del out[index]
         else:
-            out[index] = apply_delta(out[index], part)
+            out[index] = part[0] if isinstance(part, list) else apply_delta(out[index], part)
     return out
 
 

@@ -179,53 +179,64 @@
     return svg(360, 24 + Math.max(1, Math.ceil(dice.length / 10)) * 34, body, "the dice area");
   }
 
-  function tracksPanel(view) {
-    const max = CAT.max_influence;
-    const cell = Math.min(18, 290 / (max + 1));
+  // The tracks and the map are drawn in layers: the board itself (cells, spaces, tiles) rarely
+  // changes, the discs and pilgrims on it at most steps.
+  const CELL = Math.min(18, 290 / (CAT.max_influence + 1));
+  const TRACK_ROW = 44;
+  const SCORE_TOP = 20 + CAT.tracks.length * TRACK_ROW;
+
+  function trackGrid(view) {
     let body = text(0, 12, "Influence tracks", "title");
-    let y = 20;
-    for (const track of CAT.tracks) {
+    CAT.tracks.forEach((track, t) => {
+      const y = 20 + t * TRACK_ROW;
+      const fill = cssColor(track, "#999");
       const tileId = view.scoring_tiles[track];
       const tile = tileId ? view.legend.scoring_tiles[tileId] : null;
-      body += `<g${attrs({ "data-track": track })}>` + `<rect x="0" y="${y}" width="56" height="22" rx="3" fill="${esc(cssColor(track, "#999"))}"/>` +
-        text(4, y + 14, track, "small", ` fill="${inkOn(cssColor(track, "#999"))}"`);
-      for (let k = 0; k <= max; k++) {
-        body += `<rect x="${62 + k * cell}" y="${y}" width="${cell - 1}" height="22" fill="#f4efe4" stroke="#d5cbb8"/>` +
-          (k % 5 === 0 ? text(62 + k * cell + 2, y + 30, k, "tiny") : "");
+      body += `<rect x="0" y="${y}" width="56" height="22" rx="3" fill="${esc(fill)}"/>` + text(4, y + 14, track, "small", ` fill="${inkOn(fill)}"`);
+      for (let k = 0; k <= CAT.max_influence; k++) {
+        body += `<rect x="${62 + k * CELL}" y="${y}" width="${CELL - 1}" height="22" fill="#f4efe4" stroke="#d5cbb8"/>` +
+          (k % 5 === 0 ? text(62 + k * CELL + 2, y + 30, k, "tiny") : "");
       }
-      view.players.forEach((p, i) => {
-        const pos = Math.min(p.influence[track], max);
-        body += playerDisc(62 + pos * cell + cell / 2 - 0.5 + (i % 2 ? 3 : -3) * (cell > 12 ? 1 : 0.5), y + 6 + Math.floor(i / 2) * 10, 3.6,
-          p.name, { "data-disc": p.name, "data-position": p.influence[track] });
-      });
-      body += text(62, y - 2, tile ? `${tile.name}: ${tile.points.join(" / ")} points by rank` : "no scoring tile yet", "tiny") + "</g>";
-      y += 44;
-    }
-    const top = Math.max(50, ...view.players.map((p) => p.points));
-    const scale = 270 / (Math.ceil(top / 10) * 10);
-    body += text(0, y + 4, "Scoring track", "title");
-    y += 12;
-    view.players.forEach((p) => {
-      body += `<g${attrs({ "data-score": p.name, "data-points": p.points })}>` + text(0, y + 9, p.name, "small") +
-        `<rect x="62" y="${y + 2}" width="${Math.max(1, p.points * scale)}" height="8" fill="${esc(PLAYER_COLOR[p.name])}" opacity=".75"/>` +
-        text(66 + p.points * scale, y + 10, p.points, "small") + "</g>";
-      y += 14;
+      body += text(62, y - 2, tile ? `${tile.name}: ${tile.points.join(" / ")} points by rank` : "no scoring tile yet", "tiny");
     });
-    return svg(360, y + 4, body, "influence tracks with scoring tiles, and the scoring track");
+    return body + text(0, SCORE_TOP + 4, "Scoring track", "title");
   }
 
-  function mapPanel(view) {
-    const k = 3.4;
-    const pos = {};
-    CAT.map.spaces.forEach((s) => { pos[s.id] = [s.x * k, 14 + s.y * k]; });
+  function trackDiscs(view) {
+    return CAT.tracks.map((track, t) => {
+      const y = 20 + t * TRACK_ROW;
+      return `<g${attrs({ "data-track": track })}>` + view.players.map((p, i) => {
+        const pos = Math.min(p.influence[track], CAT.max_influence);
+        return playerDisc(62 + pos * CELL + CELL / 2 - 0.5 + (i % 2 ? 3 : -3) * (CELL > 12 ? 1 : 0.5), y + 6 + Math.floor(i / 2) * 10, 3.6,
+          p.name, { "data-disc": p.name, "data-position": p.influence[track] });
+      }).join("") + "</g>";
+    }).join("");
+  }
+
+  function scoreTrack(view) {
+    const top = Math.max(50, ...view.players.map((p) => p.points));
+    const scale = 270 / (Math.ceil(top / 10) * 10);
+    return view.players.map((p, i) => {
+      const y = SCORE_TOP + 12 + i * 14;
+      return `<g${attrs({ "data-score": p.name, "data-points": p.points })}>` + text(0, y + 9, p.name, "small") +
+        `<rect x="62" y="${y + 2}" width="${Math.max(1, p.points * scale)}" height="8" fill="${esc(PLAYER_COLOR[p.name])}" opacity=".75"/>` +
+        text(66 + p.points * scale, y + 10, p.points, "small") + "</g>";
+    }).join("");
+  }
+
+  const MAP_SCALE = 3.4;
+  const SPACE_AT = {};
+  CAT.map.spaces.forEach((s) => { SPACE_AT[s.id] = [s.x * MAP_SCALE, 14 + s.y * MAP_SCALE]; });
+
+  function mapBoard(view) {
     const tiles = {};
     view.monasteries.forEach((m) => { tiles[m.space] = m; });
     let body = text(0, 12, "Pilgrimage map", "title");
     for (const [a, b] of CAT.map.edges) {
-      body += `<line x1="${pos[a][0]}" y1="${pos[a][1]}" x2="${pos[b][0]}" y2="${pos[b][1]}" class="edge"/>`;
+      body += `<line x1="${SPACE_AT[a][0]}" y1="${SPACE_AT[a][1]}" x2="${SPACE_AT[b][0]}" y2="${SPACE_AT[b][1]}" class="edge"/>`;
     }
     for (const s of CAT.map.spaces) {
-      const [x, y] = pos[s.id];
+      const [x, y] = SPACE_AT[s.id];
       const m = tiles[s.id];
       if (s.kind === "start") {
         body += `<rect x="${x - 6}" y="${y - 6}" width="12" height="12" fill="#d8c9a8" stroke="#7c6a45"${attrs({ "data-space": s.id })}><title>${esc(s.id)}</title></rect>`;
@@ -238,13 +249,17 @@
         body += `<circle cx="${x}" cy="${y}" r="${s.kind === "monastery" ? 7 : 4.5}" class="road"${attrs({ "data-space": s.id })}><title>${esc(s.id)}</title></circle>`;
       }
     }
-    view.players.forEach((p, i) => {
-      if (!p.pilgrim || !pos[p.pilgrim]) return;
-      const [x, y] = pos[p.pilgrim];
+    return body;
+  }
+
+  function mapPilgrims(view) {
+    return view.players.map((p, i) => {
+      if (!p.pilgrim || !SPACE_AT[p.pilgrim]) return "";
+      const [x, y] = SPACE_AT[p.pilgrim];
       const dx = (i - (view.players.length - 1) / 2) * 6;
-      body += `<g${attrs({ "data-pilgrim": p.name, "data-at": p.pilgrim })}><path d="M${x + dx - 3.5} ${y - 2} l3.5 -9 l3.5 9 z" fill="${esc(PLAYER_COLOR[p.name])}" stroke="#000" stroke-width=".7"/><title>${esc(p.name)}'s pilgrim on ${esc(p.pilgrim)}</title></g>`;
-    });
-    return svg(340, 14 + 100 * k, body, "pilgrimage map with pilgrims and marked monasteries");
+      return `<g${attrs({ "data-pilgrim": p.name, "data-at": p.pilgrim })}><path d="M${x + dx - 3.5} ${y - 2} l3.5 -9 l3.5 9 z" ` +
+        `fill="${esc(PLAYER_COLOR[p.name])}" stroke="#000" stroke-width=".7"/><title>${esc(p.name)}'s pilgrim on ${esc(p.pilgrim)}</title></g>`;
+    }).join("");
   }
 
   function voyagesPanel(view) {
@@ -298,11 +313,8 @@
       `<h3>Cards</h3>${zones || '<div class="zone">—</div>'}</article>`;
   }
 
-  function boardsPanel(view) {
-    const order = view.player_order.length ? view.player_order : view.players.map((p) => p.name);
-    const byName = {};
-    view.players.forEach((p) => { byName[p.name] = p; });
-    return order.map((name) => board(view, byName[name])).join("");
+  function boardOrder(view) {
+    return view.player_order.length ? view.player_order : view.players.map((p) => p.name);
   }
 
   // --- the entry --------------------------------------------------------------------------
@@ -398,33 +410,80 @@
 
   // --- moving -------------------------------------------------------------------------
 
+  /** The parts of the table, each with what it is drawn from: a part is drawn again only when one of
+   * those changed (states share what did not change, so comparing references is enough). */
   const PARTS = [
-    { el: "city", keys: ["locations", "character_rows", "favor_tiles"], draw: cityPanel },
-    { el: "dice", keys: ["dice_area"], draw: dicePanel },
-    { el: "tracks", keys: ["players", "scoring_tiles"], draw: tracksPanel },
-    { el: "map", keys: ["players", "monasteries"], draw: mapPanel },
-    { el: "voyages", keys: ["voyages"], draw: voyagesPanel },
-    { el: "boards", keys: ["players", "player_order", "monasteries", "voyages"], draw: boardsPanel },
+    { el: "city", layers: [{ from: (v) => [v.locations, v.character_rows, v.favor_tiles], draw: cityPanel }] },
+    { el: "dice", layers: [{ from: (v) => [v.dice_area], draw: dicePanel }] },
+    {
+      el: "tracks", svg: [360, SCORE_TOP + 12 + DATA.players.length * 14 + 4, "influence tracks with scoring tiles, and the scoring track"],
+      layers: [
+        { from: (v) => [v.scoring_tiles], draw: trackGrid },
+        { from: (v) => v.players.map((p) => p.influence), draw: trackDiscs },
+        { from: (v) => v.players.map((p) => p.points), draw: scoreTrack },
+      ],
+    },
+    {
+      el: "map", svg: [340, 14 + 100 * MAP_SCALE, "pilgrimage map with pilgrims and marked monasteries"],
+      layers: [{ from: (v) => [v.monasteries], draw: mapBoard }, { from: (v) => v.players.map((p) => p.pilgrim), draw: mapPilgrims }],
+    },
+    { el: "voyages", layers: [{ from: (v) => [v.voyages], draw: voyagesPanel }] },
   ].map((p) => Object.assign(p, { node: document.getElementById(p.el) }));
+
+  /** Draw a part, or only its layers whose data changed since the table drawn before. */
+  function drawPart(part, view) {
+    if (!part.svg) {
+      const layer = part.layers[0];
+      if (!drawn || changed(layer.from(drawn), layer.from(view))) part.node.innerHTML = layer.draw(view);
+      return;
+    }
+    if (!drawn) {
+      const [width, height, label] = part.svg;
+      part.node.innerHTML = svg(width, height, part.layers.map((l, k) => `<g data-layer="${k}">${l.draw(view)}</g>`).join(""), label);
+      return;
+    }
+    part.layers.forEach((l, k) => {
+      if (changed(l.from(drawn), l.from(view))) part.node.querySelector(`g[data-layer="${k}"]`).innerHTML = l.draw(view);
+    });
+  }
+
+  function changed(before, now) {
+    return before.length !== now.length || before.some((x, k) => x !== now[k]);
+  }
+
+  /** The player boards, in flag order: only the boards of players whose holdings changed are drawn again. */
+  function drawBoards(view) {
+    const node = document.getElementById("boards");
+    const order = boardOrder(view);
+    const byName = {};
+    view.players.forEach((p) => { byName[p.name] = p; });
+    if (!drawn || changed(boardOrder(drawn), order)) {
+      node.innerHTML = order.map((name) => board(view, byName[name])).join("");
+      return;
+    }
+    const before = {};
+    drawn.players.forEach((p) => { before[p.name] = p; });
+    order.forEach((name, k) => {
+      if (before[name] !== byName[name]) node.children[k].outerHTML = board(view, byName[name]);
+    });
+  }
 
   const el = (id) => document.getElementById(id);
   const list = el("entry-list");
+  const ITEMS = [];
 
   function go(n) {
     n = Math.max(0, Math.min(LAST, Math.round(Number(n)) || 0));
     if (n === at) return;
     const view = STATES[n];
-    for (const part of PARTS) {
-      if (!drawn || part.keys.some((k) => drawn[k] !== view[k])) part.node.innerHTML = part.draw(view);
-    }
+    for (const part of PARTS) drawPart(part, view);
+    drawBoards(view);
     el("current").innerHTML = currentPanel(n, view);
     el("scores").hidden = n !== LAST;
     const old = list.querySelector("li.current");
     if (old) old.classList.remove("current");
-    const item = list.querySelector(`li[data-seq="${n}"]`);
+    const item = ITEMS[n];
     item.classList.add("current");
-    const top = item.offsetTop - list.offsetTop;
-    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - item.offsetHeight) list.scrollTop = top - list.clientHeight / 3;
     el("slider").value = n;
     el("jump").value = String(sectionAt(n).start);
     el("first").disabled = el("prev").disabled = n === 0;
@@ -435,9 +494,16 @@
     el("next-round").disabled = following(ROUND_STARTS, n) === null;
     at = n;
     drawn = view;
+    scrollTo(item);  // last: the one layout of the step, after every change is made
     if (location.hash !== `#entry=${n}`) {
       try { history.replaceState(null, "", `#entry=${n}`); } catch (e) { /* a page without history (sandboxed viewer) */ }
     }
+  }
+
+  /** The entry list scrolled so that the current entry shows, a third down, if it did not. */
+  function scrollTo(item) {
+    const top = item.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - item.offsetHeight) list.scrollTop = top - list.clientHeight / 3;
   }
 
   function following(starts, n) {
@@ -467,6 +533,7 @@
     el("identity").innerHTML = footer();
     el("scores").innerHTML = scoresPanel();
     list.innerHTML = entryList();
+    list.querySelectorAll("li[data-seq]").forEach((li) => { ITEMS[Number(li.dataset.seq)] = li; });
     el("slider").max = LAST;
     el("jump").innerHTML = SECTIONS.map((s) => `<option value="${s.start}">${esc(s.title)}</option>`).join("");
     const actions = {
