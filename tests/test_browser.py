@@ -40,6 +40,8 @@ CHROMIUM = Path(os.environ.get("COIMBRA_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(os.environ.get("COIMBRA_ARTIFACTS", ROOT / "artifacts")) / "browser"
 GAMES = sorted((FIXTURES / "games").glob("*.json"))
 CARDS = {c.id: c.name for c in standin_catalog().characters.values()}
+ZONES = {c.id: {"immediate": "immediate", "phase_c": "phase C", "phase_e": "phase E", "end_game": "end of game"}.get(c.timing, "no bonus")
+         for c in standin_catalog().characters.values()}
 
 
 def _missing(why: str) -> None:
@@ -120,6 +122,8 @@ DOM_READER = """() => {
   const where = document.querySelector("#current [data-at]");
   const out = { at: Number(where.dataset.at), round: Number(where.dataset.round), phase: where.dataset.phase };
   out.notation = document.querySelector("#current .notation").textContent;
+  const due = document.querySelector("#current [data-pending]");
+  out.pending = due ? due.dataset.pending : null;
   out.locations = {};
   q("#city [data-location]").forEach((g) => { out.locations[g.dataset.location] = dice(g, "data-die"); });
   out.dice_area = dice(document.getElementById("dice"), "data-pool-die");
@@ -137,7 +141,8 @@ DOM_READER = """() => {
     out.players[b.dataset.player] = {
       coins: Number(field("coins")), guards: Number(field("guards")), points: Number(field("points")),
       crowns: Number(field("crowns")), pilgrim: field("pilgrim"), influence,
-      cards: Object.fromEntries(q("[data-held-card]", b).map((e) => [e.dataset.heldCard, e.textContent])),
+      cards: Object.fromEntries(q("[data-held-card]", b).map((e) => [e.dataset.heldCard,
+        [e.textContent, e.closest(".zone").querySelector("b").textContent.replace(/:$/, "")]])),
       favor_tiles: ids("data-held-tile"), crown_tokens: ids("data-crown-token"), monasteries: ids("data-held-monastery"),
       voyages: ids("data-held-voyage"), shutter: ids("data-shutter-die"),
       flag: b.querySelector(".flag").textContent };
@@ -165,6 +170,7 @@ def expected(view: dict[str, Any]) -> dict[str, Any]:
     return {
         "at": view["at"], "round": view["round"], "phase": view["phase"],
         "notation": view["event"]["notation"] if view["event"] else "before the first entry",
+        "pending": view["pending"]["actor"] if view["pending"] else None,
         "locations": {loc: [_die(d) for d in dice] for loc, dice in view["locations"].items()},
         "dice_area": [_die(d) for d in view["dice_area"]],
         "rows": {city: [{"id": c["id"], "title": f"{c['name']} ({c['id']})", "crown": bool(c.get("crown_token"))} for c in row]
@@ -173,7 +179,7 @@ def expected(view: dict[str, Any]) -> dict[str, Any]:
         "players": {p["name"]: {
             "coins": p["coins"], "guards": p["guards"], "points": p["points"], "crowns": p["crowns_collected"],
             "pilgrim": p["pilgrim"] or "—", "influence": p["influence"],
-            "cards": {c: CARDS[c] + (" (start)" if c in p["start_cards"] else "") for c in p["start_cards"] + p["cards"]},
+            "cards": {c: [CARDS[c] + (" (start)" if c in p["start_cards"] else ""), ZONES[c]] for c in p["start_cards"] + p["cards"]},
             "favor_tiles": p["favor_tiles"], "crown_tokens": p["crown_tokens"], "monasteries": p["monasteries"],
             "voyages": p["voyages"], "shutter": p["dice_on_shutter"], "flag": f"flag {p['flag']}" if p["flag"] else "no flag yet",
         } for p in players},
@@ -197,6 +203,8 @@ def test_every_fixture_game_steps_and_jumps_showing_what_show_json_shows(browser
     try:
         page.open()
         assert page.check() == 0
+        extra = page.page.text_content('#city [data-favor="f-2"]')
+        assert "Royal Audience" in extra and "extra die" in extra  # the 2-crown tile carries the extra-die tile
         page.page.keyboard.press("ArrowRight")
         assert page.check() == 1
         page.page.keyboard.press("ArrowLeft")
@@ -215,6 +223,11 @@ def test_every_fixture_game_steps_and_jumps_showing_what_show_json_shows(browser
         page.check()
         page.page.fill("#slider", "57")
         assert page.check() == 57 and page.page.url.endswith("#entry=57")
+        page.page.click('#entry-list li[data-seq="5"]')
+        assert page.check() == 5
+        page.page.keyboard.press("End")
+        page.page.keyboard.press("Home")
+        assert page.at() == 0
         events = len(game_log.read(log).events)
         page.open(f"#entry={events // 2}")
         assert page.check() == events // 2

@@ -98,6 +98,13 @@ def test_an_empty_record_reads_back():
     assert game_log.dumps(movelist.loads(movelist.dumps(log))) == game_log.dumps(log)
 
 
+def test_players_the_short_form_cannot_spell_are_written_as_the_logs_json():
+    log = game_log.GameLog.new(CAT, [("Ana, the second", "red"), ("Bruno", "blue")])
+    text = movelist.dumps(log)
+    assert '[Players [{"name":"Ana, the second","color":"red"},{"name":"Bruno","color":"blue"}]]' in text
+    assert movelist.loads(text).players == log.players
+
+
 def eventful() -> Game:
     """The 2-player fixture game up to a retrieval, then every kind of history entry, with awkward texts."""
     log, _ = simulate(CAT, DEFAULT_PLAYERS[:2], 1)

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from cli.replay_page import apply_delta, delta, replay_data, script_json
 from coimbra_events import log as game_log
+from coimbra_events import movelist
 from coimbra_events.events import EVENT_TYPES
 from coimbra_events.game import Game
 from projections.board import board_view
@@ -91,6 +92,14 @@ def test_a_damaged_move_list_is_refused_with_its_line_exit_2_and_nothing_stored(
     out = coimbra("import", str(tmp_path / "tampered.txt"), "--json", db=db, code=2)
     assert orjson.loads(out.stdout)["problems"][0]["what"] == "line 9: head hash does not match"
     assert stored_events(db) == 0
+
+
+def test_a_move_list_that_reads_but_breaks_a_rule_is_refused_by_the_rules_exit_1(tmp_path: Path):
+    db = tmp_path / "games.sqlite"
+    illegal = game_log.read(FIXTURES / "invalid" / "card-too-expensive.json")
+    (tmp_path / "illegal.txt").write_text(movelist.dumps(illegal))
+    out = coimbra("import", str(tmp_path / "illegal.txt"), db=db, code=1)
+    assert "breaks rule C.cost" in out.stderr.decode() and stored_events(db) == 0
 
 
 def test_the_export_formats_are_named_in_help_and_a_bad_one_is_refused(tmp_path: Path):
