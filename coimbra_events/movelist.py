@@ -78,6 +78,14 @@ _COMMAND = re.compile(r"\[%([A-Za-z_][A-Za-z0-9_]*) ")
 _PLAYER = re.compile(r"(.+) \(([^\s()]+)\)")
 
 
+class _BadLine(Exception):
+    """A line that does not read: what and why (its ``LogProblem`` adds the place)."""
+
+    def __init__(self, what: str, why: str) -> None:
+        super().__init__(what, why)
+        self.what, self.why = what, why
+
+
 # --- writing ---------------------------------------------------------------------------------
 
 
@@ -139,31 +147,18 @@ def _entry_line(entry: dict[str, Any], event: GameEvent) -> str:
     extra = {k: v for k, v in entry.items() if k not in CORE_FIELDS}
     try:
         body = render(event)
-    except NotationError:
-        body = None
-    if body is not None:
         if type(event) in _COMMENTED:
             body = "{" + body + "}"
         if extra:
             body += " {" + " ".join(f"[%{k} {orjson.dumps(v).decode()}]" for k, v in extra.items()) + "}"
-        if _read_body(body, entry["seq"]) == _without_hash(entry):
+        if _read_body(body, entry["seq"]) == {k: v for k, v in entry.items() if k != "hash"}:
             return f"{entry['seq']}. {body}"
+    except (NotationError, _BadLine):
+        pass  # a value the notation cannot spell, or a line that would read as something else
     return f"{entry['seq']}. = {orjson.dumps({k: v for k, v in entry.items() if k not in ('seq', 'hash')}).decode()}"
 
 
-def _without_hash(entry: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in entry.items() if k != "hash"}
-
-
 # --- reading ---------------------------------------------------------------------------------
-
-
-class _BadLine(Exception):
-    """A line that does not read: what and why (its ``LogProblem`` adds the place)."""
-
-    def __init__(self, what: str, why: str) -> None:
-        super().__init__(what, why)
-        self.what, self.why = what, why
 
 
 def looks_like(data: bytes | str) -> bool:
@@ -304,7 +299,7 @@ def _commands(text: str) -> dict[str, Any]:
         if not rest.startswith("]"):
             raise _BadLine("bad entry fields", decoder_error)
         if name in out or name in CORE_FIELDS:
-            raise _BadLine("bad entry fields", f"field {name!r} given twice")
+            raise _BadLine("bad entry fields", f"field {name!r} given twice (the line itself gives seq, type, actor and payload)")
         out[name] = value
         rest = rest[1:].lstrip(" ")
     return out

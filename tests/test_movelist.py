@@ -132,6 +132,18 @@ def test_history_entries_read_back_notes_and_bookmarks_in_braces():
     assert game_log.dumps(movelist.loads(text)) == game_log.dumps(game.to_log())
 
 
+AWKWARD = ["x {[%a ]}", 'x {[%at "y"]}', "{", "}", "a}b", "ends with ]}", "= {}", "[Head \"x\"]", "\\", "tab\there"]
+"""Note texts that look like the move list's own syntax."""
+
+
+@pytest.mark.parametrize("text", AWKWARD)
+def test_notes_that_look_like_move_list_syntax_read_back(text: str):
+    game = Game.from_log("g", game_log.read(GAMES[0]).with_events(game_log.read(GAMES[0]).events[:20]))
+    game.note(18, text)
+    game.note(18, text, bookmark=True, by="Bruno")
+    assert game_log.dumps(movelist.loads(movelist.dumps(game.to_log()))) == game_log.dumps(game.to_log())
+
+
 def test_entry_fields_beyond_type_actor_payload_are_written_as_commands_and_read_back():
     """The seam for entries that carry more (when each entry says when and by whom it was entered)."""
     entry = {"seq": 7, "type": "StartGroupTaken", "actor": "Ana", "payload": {"group": 2},
@@ -158,7 +170,7 @@ def test_entry_hash_is_event_hash_for_the_fields_of_schema_1():
 
 # --- random games with every kind of history entry ---------------------------------------------
 
-_texts = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=30)
+_texts = st.sampled_from(AWKWARD) | st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=30)
 
 
 @st.composite
