@@ -24,7 +24,6 @@ from typing import Any
 import orjson
 
 from cli.common import notation
-from coimbra_events import RULESET
 from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.game import Game
@@ -44,13 +43,18 @@ VERSION = 1
 
 def replay_page(game: Game, line: Timeline) -> str:
     """The whole page: template, stylesheet, script and data in one HTML document."""
+    return page_of(replay_data(game, line))
+
+
+def page_of(data: dict[str, Any]) -> str:
+    """The page around the data ``replay_data`` makes."""
     web = resources.files("cli") / "web"
     page = Template((web / "replay.html").read_text("utf-8"))
     return page.substitute(
-        title=html.escape(f"{game.name} · coimbra replay"),
+        title=html.escape(f"{data['game']} · coimbra replay"),
         style=(web / "replay.css").read_text("utf-8"),
         script=(web / "replay.js").read_text("utf-8"),
-        data=script_json(replay_data(game, line)),
+        data=script_json(data),
     )
 
 
@@ -70,7 +74,7 @@ def replay_data(game: Game, line: Timeline) -> dict[str, Any]:
         "game": game.name,
         "players": [{"name": n, "color": c} for n, c in log.players],
         "identity": {
-            "schema": SCHEMA, "ruleset": log.ruleset, "engine_ruleset": RULESET,
+            "schema": SCHEMA, "ruleset": log.ruleset,
             "catalog": {"id": log.catalog_id, "sha256": log.catalog_sha256, "title": catalog.title},
             "head": game.head, "entries": len(log.events),
         },
@@ -225,4 +229,4 @@ def _majorized(ids: list[str], steps: dict[str, dict[str, int]], start: dict[str
     return pos
 
 
-__all__ = ["FORMAT", "VERSION", "apply_delta", "catalog_lookup", "delta", "map_layout", "replay_data", "replay_page"]
+__all__ = ["FORMAT", "VERSION", "apply_delta", "catalog_lookup", "delta", "map_layout", "page_of", "replay_data", "replay_page"]

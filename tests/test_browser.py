@@ -306,3 +306,29 @@ def test_the_score_sheet_prints_the_totals_of_score_json(browser, tmp_path: Path
         assert requests == [sheet.as_uri()]
     finally:
         page.close()
+
+
+def test_an_entrys_changes_are_listed_with_their_rule_when_the_data_has_them(browser, tmp_path: Path):
+    """The panel for the consequences read model's items ({who, what, from, to, rule, facts} per entry)."""
+    from cli.replay_page import page_of, replay_data
+    from coimbra_events.game import Game
+    from projections.timeline import timeline
+
+    game = Game.from_log("g", game_log.read(GAMES[0]))
+    data = replay_data(game, timeline(game))
+    data["entries"][21]["changes"] = [
+        {"who": "Bruno", "what": "coins", "from": 5, "to": 1, "rule": "C.cost", "facts": {"price": 4}},
+        {"who": "table", "what": "card", "from": "lower row", "to": None, "rule": "C.token", "facts": {"die": 2}},
+    ]
+    html = tmp_path / "changes.html"
+    html.write_text(page_of(data))
+    page = browser.new_page()
+    try:
+        page.goto(html.as_uri() + "#entry=22")
+        items = page.eval_on_selector_all("#current .changes li", "(els) => els.map((e) => [e.dataset.changeRule, e.textContent, e.title])")
+        assert items == [["C.cost", "Bruno: coins from 5 to 1 C.cost", '{"price":4}'],
+                         ["C.token", "table: card from lower row C.token", '{"die":2}']]
+        page.goto(html.as_uri() + "#entry=21")
+        assert page.query_selector("#current .changes") is None
+    finally:
+        page.close()

@@ -272,7 +272,8 @@
         v.investors.map((name, i) => playerDisc(x + 10 + i * 12, y + 44, 5, name, { "data-investor": name })).join("") +
         `<title>${esc(v.name)} (${esc(v.id)})</title></g>`;
     });
-    return svg(360, 20 + Math.ceil(view.voyages.length / 3) * 66, body, "voyages with the players' discs");
+    if (!view.voyages.length) body += text(0, 34, "no voyages laid out yet", "label");
+    return svg(360, 20 + Math.max(1, Math.ceil(view.voyages.length / 3)) * 66, body, "voyages with the players' discs");
   }
 
   function holding(kind, id, label) {
@@ -341,11 +342,19 @@
     return out;
   }
 
+  /** A value of a change in words: text as it is, anything else as its JSON. */
+  function said(value) {
+    return typeof value === "string" || typeof value === "number" ? String(value) : JSON.stringify(value);
+  }
+
+  /** The entry's changes on the table, each with the rule that caused it and the facts that decided it
+   * ({"who", "what", "from", "to", "rule", "facts"}, the consequences read model's items), when the data has them. */
   function changesOf(e) {
     if (!e.changes || !e.changes.length) return "";
     return `<h3>Its changes</h3><ul class="changes">` + e.changes.map((c) =>
-      `<li data-change-rule="${esc(c.rule)}">${esc(c.who)}: ${esc(c.what)}${c.from !== null && c.from !== undefined ? " from " + esc(c.from) : ""}` +
-      `${c.to !== null && c.to !== undefined ? " to " + esc(c.to) : ""} <span class="badge history">${esc(c.rule)}</span></li>`).join("") + "</ul>";
+      `<li${attrs({ "data-change-rule": c.rule, title: c.facts ? said(c.facts) : "" })}>${esc(c.who)}: ${esc(c.what)}` +
+      `${c.from !== null && c.from !== undefined ? " from " + esc(said(c.from)) : ""}` +
+      `${c.to !== null && c.to !== undefined ? " to " + esc(said(c.to)) : ""} <span class="badge history">${esc(c.rule)}</span></li>`).join("") + "</ul>";
   }
 
   function currentPanel(n, view) {
