@@ -70,8 +70,10 @@ def write_output(output: Optional[Path], data: bytes) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    target = output.resolve().parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=target)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.resolve().parent)
+    except OSError as exc:  # say it of the file asked for, not of the temporary one
+        raise OSError(exc.errno, exc.strerror, str(output)) from None
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)

@@ -102,11 +102,14 @@ def test_a_move_list_that_reads_but_breaks_a_rule_is_refused_by_the_rules_exit_1
     assert "breaks rule C.cost" in out.stderr.decode() and stored_events(db) == 0
 
 
-def test_the_export_formats_are_named_in_help_and_a_bad_one_is_refused(tmp_path: Path):
+def test_the_export_formats_are_named_in_help_and_a_bad_one_or_place_is_refused(tmp_path: Path):
     db = tmp_path / "games.sqlite"
     assert "json|text|html" in coimbra("export", "--help", db=db).stdout.decode().replace(" ", "")
     out = coimbra("export", str(GAMES[0]), "--format", "pgn", db=db, code=2)
     assert "pgn" in out.stderr.decode()
+    out = coimbra("export", str(GAMES[0]), "--format", "text", "-o", str(tmp_path / "no" / "g.txt"), db=db, code=2)
+    assert out.stderr.decode().strip() == f"error: {tmp_path / 'no' / 'g.txt'}: No such file or directory"
+    assert list(tmp_path.iterdir()) == []  # not even the store: nothing was written
 
 
 # --- score sheets ------------------------------------------------------------------------------
