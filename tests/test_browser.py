@@ -100,7 +100,8 @@ class Page:
         return self.page.evaluate("window.coimbraReplay.at")
 
     def shown(self) -> dict[str, Any]:
-        return self.page.evaluate(DOM_READER)
+        # as JSON text: Playwright's own transfer of objects drops a key called "__proto__"
+        return orjson.loads(self.page.evaluate(f"() => JSON.stringify(({DOM_READER})())"))
 
     def check(self) -> int:
         """The table on the page equals ``show --json --at N`` for the entry it shows; returns N."""
@@ -124,19 +125,20 @@ DOM_READER = """() => {
   out.notation = document.querySelector("#current .notation").textContent;
   const due = document.querySelector("#current [data-pending]");
   out.pending = due ? due.dataset.pending : null;
-  out.locations = {};
+  const map = () => Object.create(null);  // keyed by names from the record: no prototype to collide with
+  out.locations = map();
   q("#city [data-location]").forEach((g) => { out.locations[g.dataset.location] = dice(g, "data-die"); });
   out.dice_area = dice(document.getElementById("dice"), "data-pool-die");
-  out.rows = {};
+  out.rows = map();
   q("#city [data-row]").forEach((g) => {
     out.rows[g.dataset.row] = q("[data-card]", g).map((c) => ({ id: c.dataset.card, title: c.querySelector("title").textContent,
       crown: c.dataset.crown === "1" })); });
   out.favor_tiles = q("#city [data-favor]").map((t) => t.dataset.favor);
-  out.players = {};
+  out.players = map();
   q("#boards [data-player]").forEach((b) => {
     const field = (f) => b.querySelector(`[data-field="${f}"]`).textContent;
     const ids = (hook) => q(`[${hook}]`, b).map((e) => e.getAttribute(hook));
-    const influence = {};
+    const influence = map();
     q("[data-influence]", b).forEach((e) => { influence[e.dataset.influence] = Number(e.textContent); });
     out.players[b.dataset.player] = {
       coins: Number(field("coins")), guards: Number(field("guards")), points: Number(field("points")),
@@ -147,7 +149,7 @@ DOM_READER = """() => {
       voyages: ids("data-held-voyage"), shutter: ids("data-shutter-die"),
       flag: b.querySelector(".flag").textContent };
   });
-  out.discs = {};
+  out.discs = map();
   q("#tracks [data-track]").forEach((g) => {
     out.discs[g.dataset.track] = Object.fromEntries(q("[data-disc]", g).map((c) => [c.dataset.disc, Number(c.dataset.position)])); });
   out.score_track = Object.fromEntries(q("#tracks [data-score]").map((g) => [g.dataset.score, Number(g.dataset.points)]));
@@ -330,5 +332,25 @@ def test_an_entrys_changes_are_listed_with_their_rule_when_the_data_has_them(bro
                          ["C.token", "table: card from lower row C.token", '{"die":2}']]
         page.goto(html.as_uri() + "#entry=21")
         assert page.query_selector("#current .changes") is None
+    finally:
+        page.close()
+
+
+def test_players_named_like_the_scripts_own_words_are_shown_as_any_other(browser, tmp_path: Path):
+    from coimbra_events.simulator import simulate
+
+    log, _ = simulate(standin_catalog(), [("__proto__", "red"), ("constructor", "not-a-colour")], 4)
+    path = tmp_path / "odd.json"
+    game_log.write(path, log)
+    page = Page(browser, exported(path, tmp_path), path)
+    try:
+        page.open(f"#entry={len(log.events) // 2}")
+        page.check()
+        page.open(f"#entry={len(log.events)}")
+        page.check()
+        fills = page.page.evaluate("""() => Array.from(document.querySelectorAll("#tracks [data-disc]"))
+            .map((c) => [c.dataset.disc, c.getAttribute("fill")])""")
+        assert set(map(tuple, fills)) == {("__proto__", "red"), ("constructor", "#2471a3")}  # a colour CSS does not know: the palette's
+        assert page.errors == []
     finally:
         page.close()

@@ -4,7 +4,8 @@
  * state 0's board view whole, every later state as its change from the one before,
  * rebuilt here once with the unchanged parts shared, so a step only draws the parts
  * of the table whose data changed. Everything shown comes from the data; nothing is
- * fetched. Text from the record (names, notes) is always escaped.
+ * fetched. Text from the record (names, notes) is always escaped, and the maps keyed by it have
+ * no prototype (a player may be called "constructor").
  */
 (function () {
   "use strict";
@@ -18,7 +19,7 @@
   const PHASE_STARTS = SECTIONS.map((s) => s.start);
   const ROUND_STARTS = SECTIONS.filter((s) => s.new_round).map((s) => s.start);
   const PALETTE = ["#c0392b", "#2471a3", "#d4ac0d", "#229954", "#7d3c98", "#ca6f1e"];
-  const PLAYER_COLOR = {};
+  const PLAYER_COLOR = Object.create(null);
   DATA.players.forEach((p, k) => { PLAYER_COLOR[p.name] = cssColor(p.color, PALETTE[k % PALETTE.length]); });
   const LOCATION_NAMES = { castle: "Castle", upper: "Upper city", central: "Central city", lower: "Lower city" };
   const ZONES = [["immediate", "immediate"], ["phase_c", "phase C"], ["phase_e", "phase E"], ["end_game", "end of game"], ["none", "no bonus"]];
@@ -61,7 +62,7 @@
     return typeof name === "string" && CSS.supports("color", name) ? name : fallback;
   }
 
-  const inkCache = {};
+  const inkCache = Object.create(null);
   /** Dark or light text, whichever reads on this fill. */
   function inkOn(fill) {
     if (!(fill in inkCache)) {
@@ -104,7 +105,7 @@
 
   /** The printed name of any component the last table shows, else the id (or words) as they are. */
   const NAMES = (() => {
-    const out = {};
+    const out = Object.create(null);
     const last = STATES[STATES.length - 1];
     Object.keys(CAT.cards).forEach((id) => { out[id] = CAT.cards[id].name; });
     Object.keys(CAT.favor_tiles).forEach((id) => { out[id] = CAT.favor_tiles[id].name; });
@@ -225,11 +226,11 @@
   }
 
   const MAP_SCALE = 3.4;
-  const SPACE_AT = {};
+  const SPACE_AT = Object.create(null);
   CAT.map.spaces.forEach((s) => { SPACE_AT[s.id] = [s.x * MAP_SCALE, 14 + s.y * MAP_SCALE]; });
 
   function mapBoard(view) {
-    const tiles = {};
+    const tiles = Object.create(null);
     view.monasteries.forEach((m) => { tiles[m.space] = m; });
     let body = text(0, 12, "Pilgrimage map", "title");
     for (const [a, b] of CAT.map.edges) {
@@ -287,9 +288,9 @@
       return cards.length ? `<div class="zone"><b>${esc(label)}:</b> ${cards.map((id) => holding("data-held-card", id, cardName(id) + (p.start_cards.includes(id) ? " (start)" : ""))).join(", ")}</div>` : "";
     }).join("");
     const names = (list, lookup) => list.map((id) => lookup[id] || id);
-    const monasteryNames = {};
+    const monasteryNames = Object.create(null);
     view.monasteries.forEach((m) => { monasteryNames[m.id] = m.name; });
-    const voyageNames = {};
+    const voyageNames = Object.create(null);
     view.voyages.forEach((v) => { voyageNames[v.id] = v.name; });
     const tiles = p.favor_tiles.map((id) => {
       const t = CAT.favor_tiles[id];
@@ -383,7 +384,7 @@
 
   function entryList() {
     const items = [`<li data-seq="0"><span class="seq">0.</span><span class="text">before the first entry</span></li>`];
-    const heads = {};
+    const heads = Object.create(null);
     SECTIONS.forEach((s) => { (heads[s.start + 1] = heads[s.start + 1] || []).push(s.title); });
     ENTRIES.forEach((e) => {
       (heads[e.seq] || []).forEach((title) => items.push(`<li class="heading">${esc(title)}</li>`));
@@ -464,13 +465,13 @@
   function drawBoards(view) {
     const node = document.getElementById("boards");
     const order = boardOrder(view);
-    const byName = {};
+    const byName = Object.create(null);
     view.players.forEach((p) => { byName[p.name] = p; });
     if (!drawn || changed(boardOrder(drawn), order)) {
       node.innerHTML = order.map((name) => board(view, byName[name])).join("");
       return;
     }
-    const before = {};
+    const before = Object.create(null);
     drawn.players.forEach((p) => { before[p.name] = p; });
     order.forEach((name, k) => {
       if (before[name] !== byName[name]) node.children[k].outerHTML = board(view, byName[name]);
