@@ -145,7 +145,7 @@
       text(x + 4, y + 51, `pays ${c.cost}`, "tiny") + `<title>${esc(c.name)} (${esc(c.id)})</title></g>`;
   }
 
-  function favorTile(x, y, t, legend) {
+  function favorTile(x, y, t) {
     const extra = CAT.favor_tiles[t.id] && CAT.favor_tiles[t.id].extra_die;
     return `<g${attrs({ "data-favor": t.id })}><rect x="${x}" y="${y}" width="82" height="40" rx="4" fill="#f6efd9" stroke="#b59b54"/>` +
       wrap(t.name, 15).slice(0, 2).map((l, k) => text(x + 4, y + 13 + k * 10, l, "small")).join("") +
