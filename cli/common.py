@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, NoReturn, Optional
@@ -67,6 +68,28 @@ GameArgument = typer.Argument(..., metavar="GAME", help="A stored game's name, o
 def print_json(data: object) -> None:
     """Indented JSON on stdout: what ``--json`` prints."""
     sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
+
+
+def write_output(output: Optional[Path], data: bytes) -> None:
+    """``data`` on stdout, or into ``output`` through a fresh temporary file beside it (a crash leaves no half file)."""
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.resolve().parent)
+    except OSError as exc:  # say it of the file asked for, not of the temporary one
+        raise OSError(exc.errno, exc.strerror, str(output)) from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file (mkstemp makes it private)
+        os.replace(tmp, output)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def catalog_option(path: Optional[Path]) -> Catalog | None:

@@ -28,6 +28,7 @@ from projections.entries import EntryRow, entry_rows
 from projections.naming import said, value_text
 from projections.navigation import KEYS, Mark, Navigator, marks_of
 from projections.timeline import timeline
+from projections.words import entry_words
 
 
 class Replay:
@@ -88,7 +89,8 @@ class Replay:
             for mark in self.rows[n - 1].marks:
                 first.append(f"  ◆ {mark}", style="bold magenta")
             lines.append(first)
-            lines.append(Text(f"  {event['about']}", style="dim" if event["actor"] == "table" else ""))
+            words = entry_words(self.line.states[n - 1], self.game.events[n - 1])
+            lines.append(Text(f"  {words}", style="dim" if event["actor"] == "table" else ""))
         else:
             lines.append(Text.assemble(("before the first entry", "bold"), f" ({event['of']} entries in all)"))
         mark = self.nav.marks.get(n, Mark())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import sys
+from enum import Enum
 from pathlib import Path
 from typing import Any, Optional
 
@@ -30,13 +30,15 @@ from cli.common import (
     print_json,
     store_errors,
     typed_decision,
+    write_output,
 )
 from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail
 from cli.views import import_summary, progress_bar
 from coimbra_events import log as game_log
 from coimbra_events.application import BadGameName, BadPlayers, log_file
-from coimbra_events.game import IllegalLog
+from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError, header_hash
+from coimbra_events.movelist import read_record
 from coimbra_events.notation import BY_TYPE
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
@@ -183,7 +185,9 @@ def legal_command(
 
 @COMMANDS("import")
 def import_command(
-    files: list[Path] = typer.Argument(..., metavar="FILE...", help="JSON game logs (several: one game each, a summary)."),
+    files: list[Path] = typer.Argument(
+        ..., metavar="FILE...", help="JSON game logs or move lists (several: one game each, a summary)."
+    ),
     name: Optional[str] = typer.Option(None, "--name", help="The game's name (default: from the players); one file only."),
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
@@ -191,7 +195,9 @@ def import_command(
 ) -> None:
     """Store a whole log as a game, in one transaction, and print its name.
 
-    Every event is checked by the rules first: an illegal one is refused (exit 1),
+    FILE is a JSON log or a move list ([bold]export --format text[/]), told apart
+    by how it begins; a move list reads back to the very record it was written
+    from. Every event is checked by the rules first: an illegal one is refused (exit 1),
     a damaged log lists every problem found (exit 2); either way nothing of that
     log is stored. Several logs: each its own game and transaction, a progress
     bar, one summary row each, and the worst exit code.
@@ -207,7 +213,7 @@ def import_command(
         return
     file = files[0]
     try:
-        log = game_log.read(file)
+        log = read_record(file)
     except LogError as exc:
         if as_json:
             print_json({"imported": False, "problems": [dataclasses.asdict(p) for p in exc.problems]})
@@ -230,7 +236,7 @@ def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[P
         task = progress.add_task("importing", total=len(files))
         for file in files:
             try:
-                game = store.import_log(game_log.read(file), None, catalog, str(file))
+                game = store.import_log(read_record(file), None, catalog, str(file))
                 rows.append({"source": str(file), "imported": True, "name": game.name, "events": len(game.events)})
             except (LogError, BadGameName, BadPlayers) as exc:
                 rows.append({"source": str(file), "imported": False, "code": BAD_INPUT, "error": str(exc)})
@@ -246,30 +252,67 @@ def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[P
         raise typer.Exit(worst)
 
 
+class ExportFormat(str, Enum):
+    JSON = "json"
+    TEXT = "text"
+    HTML = "html"
+
+
 @COMMANDS("export")
 def export_command(
     game_ref: str = GameArgument,
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the log here instead of standard output."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of standard output."),
+    format_: ExportFormat = typer.Option(
+        ExportFormat.JSON, "--format", "-f", case_sensitive=False,
+        help="json: the canonical log; text: a move list that reads back with import (docs/move-list.md); "
+             "html: a replay page in one file for any browser (docs/sharing.md).",
+    ),
+    catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
 ) -> None:
-    """Write a game as a canonical JSON log (the same game always gives the same bytes).
+    """Write a game as a canonical JSON log, a move list, or a replay page to open in a browser.
+
+    The same game always gives the same bytes. A move list (text) is what PGN is
+    for chess: a person reads it, and [bold]coimbra import[/] reads it back to the
+    same record. The replay page (html) is one self-contained file, no network
+    needed: send it to the players, open it on a phone, link into it with #entry=N.
 
     Example: [bold]coimbra export ana-bruno -o ana-bruno.json[/]
+
+    Example: [bold]coimbra export ana-bruno --format html -o ana-bruno.html[/]
     """
-    path = log_file(game_ref)
-    if path is not None:
-        with store_errors():
-            log = game_log.read(path)
+    if format_ is not ExportFormat.JSON:
+        with game_ref_opened(game_ref, db, catalog_file) as (game, _):
+            data, entries = _shared(game, format_), len(game.events)
     else:
-        with opened(db) as store, store_errors():
-            log = store.export(game_ref)
-    if output is None:
-        sys.stdout.buffer.write(game_log.dumps(log))
-        sys.stdout.flush()
-        return
+        path = log_file(game_ref)
+        if path is not None:
+            with store_errors():
+                log = game_log.read(path)
+        else:
+            with opened(db) as store, store_errors():
+                log = store.export(game_ref)
+        data, entries = game_log.dumps(log), len(log.events)
     with store_errors():
-        game_log.write(output, log)
-    err_console.print(f"wrote {output}: {len(log.events)} events", style="dim")
+        write_output(output, data)
+    if output is not None:
+        err_console.print(f"wrote {output}: {entries} events", style="dim")
+
+
+def _shared(game: Game, format_: ExportFormat) -> bytes:
+    """A game as a move list or a replay page, from one fold of its timeline."""
+    from projections.timeline import timeline  # imported here: only these formats fold the game
+
+    line = timeline(game)
+    if format_ is ExportFormat.TEXT:
+        from coimbra_events import movelist
+        from projections.scores import result_line, score_report
+        from projections.sections import headings
+
+        return movelist.dumps(game.to_log(), headings(line), result_line(score_report(line.final))).encode()
+    from cli.replay_page import replay_page
+
+    return replay_page(game, line).encode()
 
 
 @COMMANDS("games")

@@ -25,6 +25,7 @@ from coimbra_events.events import HISTORY_TYPES
 from coimbra_events.game import Game
 from coimbra_events.history import is_plain
 from coimbra_events.state import TABLE
+from projections.sections import sections
 from projections.timeline import Timeline
 
 _HISTORY = frozenset(HISTORY_TYPES)
@@ -99,9 +100,9 @@ class Navigator:
         self.last = len(line.states) - 1
         self.marks: dict[int, Mark] = {n: m for n, m in (marks or {}).items() if 0 < n <= self.last}
         self.players: tuple[str, ...] = tuple(name for name, _ in line.log.players)
-        keys = [(s.round, s.phase) for s in line.states]
-        self.phase_starts: tuple[int, ...] = tuple(n for n in range(len(keys)) if n == 0 or keys[n] != keys[n - 1])
-        self.round_starts: tuple[int, ...] = tuple(n for n in range(len(keys)) if n == 0 or keys[n][0] != keys[n - 1][0])
+        parts = sections(line)
+        self.phase_starts: tuple[int, ...] = tuple(s.start for s in parts)
+        self.round_starts: tuple[int, ...] = tuple(s.start for s in parts if s.new_round)
         self.mark_stops: tuple[int, ...] = tuple(sorted(n for n, m in self.marks.items() if m.is_jump_target))
         decisions: dict[str, list[int]] = {name: [] for name in self.players}
         for n, event in enumerate(line.events, 1):

@@ -110,10 +110,10 @@ def test_corrected_and_withdrawn_entries_are_marked_and_the_line_of_play_hides_t
     replay = Replay(corrected_and_undone())
     seen = run(ReplayApp(replay, start=16))
     lines = seen["entries"]
-    assert "corrected by 18" in lines[15] and "corrected by 20" in lines[15]
-    assert "replaces 16" in lines[18] and "corrected by 20" in lines[18]
+    assert "corrected by 19" in lines[15] and "corrected by 21" in lines[15]  # by the replacements, entries 19 and 21
+    assert "replaces 16" in lines[18] and "replaces 16" in lines[20]
     assert "withdrawn by 23" in lines[21]
-    assert "corrected by 18" in seen["entry"]  # the current entry says so too
+    assert "corrected by 19" in seen["entry"]  # the current entry says so too
     only = run(ReplayApp(replay, start=16), "f")
     numbers = [int(line.split()[0]) for line in only["entries"]]
     assert 16 not in numbers and 19 not in numbers and 22 not in numbers  # replaced twice, replaced, withdrawn

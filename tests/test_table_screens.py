@@ -255,7 +255,7 @@ def test_replay_marks_corrected_and_withdrawn_entries_and_prints_the_latest_when
     frame = run("replay", str(path)).stdout
     assert "entry 21 of 21" in frame  # the latest entry, not entry 0
     marked = run("replay", str(path), "--at", "14").stdout
-    assert "corrected by 18" in marked
+    assert "corrected by 19" in marked  # by the replacement (entry 18 says "correct 14")
     assert "withdrawn by 21" in run("replay", str(path), "--at", "20").stdout
 
 
