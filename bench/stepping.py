@@ -205,7 +205,7 @@ def report(result: dict) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    return harness.run(argv, __doc__, measure, report, 2, "passes per size; the one with the lowest mean counts")
+    return harness.run(argv, __doc__, measure, report, 1, "passes per size; the one with the lowest mean counts")
 
 
 if __name__ == "__main__":

@@ -98,7 +98,7 @@ def validate_command(
     if as_json:
         print_json(report)
     else:
-        console.print(validation_panel(game_ref, report))
+        console.print(validation_panel(game_ref, report, result.state.catalog))
     if not result.valid:
         raise typer.Exit(RULE_VIOLATION)
 

@@ -16,17 +16,18 @@ from rich.table import Table
 from rich.text import Text
 
 
-def validation_panel(source: str, report: dict[str, Any]) -> Panel:
-    """A panel saying whether a log is legal, and which rule its first illegal event breaks."""
+def validation_panel(source: str, report: dict[str, Any], catalog: Catalog | None = None) -> Panel:
+    """A panel saying whether a log is legal, and which rule its first illegal event breaks (components named)."""
     v = report["violation"]
     if v is None:
         status = "game over" if report["game_over"] else f"in progress: round {report['round']}, phase {report['phase']}"
         body = Text.assemble(("valid", "bold green"), f": {report['events']} events, all legal ({status})")
         return Panel(body, title=source, border_style="green")
     lines = [
-        Text.assemble(("illegal", "bold red"), f": event {v['seq']} ({v['type']}) breaks rule ", (v["rule"], "bold"), f": {v['message']}"),
+        Text.assemble(("illegal", "bold red"), f": event {v['seq']} ({v['type']}) breaks rule ", (v["rule"], "bold"),
+                      f": {value_text(catalog, v['message'])}"),
         Text(f"rule: {v['rule_text']} ({v['source']})", style="dim"),
-        Text("facts: " + "; ".join(f"{k} {value_text(None, val)}" for k, val in v["facts"].items()), style="dim"),
+        Text("facts: " + "; ".join(f"{k} {value_text(catalog, val)}" for k, val in v["facts"].items()), style="dim"),
         Text(f"{report['legal_events']} of {report['events']} events are legal up to there."),
     ]
     return Panel(Group(*lines), title=source, border_style="red")
