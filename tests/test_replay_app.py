@@ -151,3 +151,12 @@ def test_help_lists_the_keys_and_q_quits(replay):
             assert app.return_code == 0 or not app.is_running
 
     asyncio.run(go())
+
+
+def test_the_cli_starts_without_textual_or_prompt_toolkit():
+    import subprocess
+    import sys
+
+    code = "import sys, cli.app; print(sorted(m for m in ('textual', 'prompt_toolkit') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stderr  # each is imported by the one command that uses it
