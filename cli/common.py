@@ -31,10 +31,11 @@ from coimbra_events.events import GameEvent, PayloadError
 from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError
 from coimbra_events.names import Names
-from coimbra_events.notation import NotationError, parse, render
+from coimbra_events.notation import NotationError, parse
 from coimbra_events.state import replace
 from coimbra_events.validation import Validation, validate
 from coimbra_events.violations import RuleViolation
+from projections.naming import notation_text
 
 console = Console(highlight=False)
 
@@ -170,11 +171,8 @@ def game_ref_opened(ref: str, db: Optional[Path], catalog_file: Optional[Path] =
 
 
 def notation(event: GameEvent) -> str:
-    """The event in notation, or its log form if a value cannot be written in notation."""
-    try:
-        return render(event)
-    except NotationError:
-        return f"{event.actor}: {event.TYPE} {orjson.dumps(event.payload()).decode()}"
+    """The event in notation (ids, as the log and ``--json`` say it), or its log form if notation cannot write it."""
+    return notation_text(event)
 
 
 def due(game: Game) -> str:

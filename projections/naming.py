@@ -11,6 +11,8 @@ import re
 from functools import lru_cache
 from typing import Any, Mapping
 
+import orjson
+
 from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.notation import NotationError, render
@@ -68,21 +70,21 @@ def named_text(catalog: Catalog, text: str) -> str:
     return _WORD.sub(lambda m: named(catalog, m.group(0)) if m.group(0) in ids else m.group(0), text)
 
 
+def notation_text(event: GameEvent) -> str:
+    """The event in notation, or in its log form if a value cannot be written in notation."""
+    try:
+        return render(event)
+    except NotationError:
+        return f"{event.actor}: {event.TYPE} {orjson.dumps(event.payload()).decode()}"
+
+
 def said(catalog: Catalog, event: GameEvent, actor: bool = True) -> str:
     """An entry in notation with its components named (``Ana: buy Castellan (c-II-05)``); without the actor on request.
 
-    What people read; the log and ``--json`` keep the notation with ids. An
-    event the notation cannot write is shown in its log form.
+    What people read; the log and ``--json`` keep the notation with ids.
     """
-    try:
-        text = render(event)
-    except NotationError:
-        import orjson
-
-        text = f"{event.actor}: {event.TYPE} {orjson.dumps(event.payload()).decode()}"
-    if not actor:
-        text = text.split(": ", 1)[1]
-    return named_text(catalog, text)
+    text = notation_text(event)
+    return named_text(catalog, text if actor else text.split(": ", 1)[1])
 
 
 def value_text(catalog: Catalog | None, value: Any) -> str:
@@ -98,4 +100,4 @@ def value_text(catalog: Catalog | None, value: Any) -> str:
     return str(value) if catalog is None else named_text(catalog, str(value))
 
 
-__all__ = ["KINDS", "component", "name_of", "named", "named_text", "said", "value_text"]
+__all__ = ["KINDS", "component", "name_of", "named", "named_text", "notation_text", "said", "value_text"]
