@@ -77,9 +77,9 @@ class LinesPane(ScrollView):
             return
         self._shown = (key, make)
         self._lines = self.lines(key, make)
-        lines, seen = len(self._lines), self.virtual_size.height
-        fits = lines <= self.scrollable_content_region.height
-        height = lines if fits else max(seen, -(-lines // GROWTH) * GROWTH)
+        lines, seen, view = len(self._lines), self.virtual_size.height, self.scrollable_content_region.height
+        fits = lines <= view
+        height = view if fits else max(seen, -(-lines // GROWTH) * GROWTH)  # all of it in view: no scrollbar
         if height != seen and (fits or height > seen) or self.virtual_size.width != self._width():
             self.virtual_size = Size(self._width(), height)  # a new layout: only to grow, or when it all fits again
         self.refresh()
