@@ -1,4 +1,4 @@
-"""End to end: ``coimbra replay`` driven in a real terminal (tmux), as a person would use it.
+"""End to end: ``coimbra replay`` (and the recorder's prompt) driven in a real terminal (tmux), as a person would use them.
 
 The installed command runs in a detached tmux session of 160x60 on a private
 tmux server; keys are sent with ``send-keys`` and the screen is read with
@@ -228,3 +228,23 @@ def test_an_accepted_rule_break_shows_its_rule_and_reason() -> None:
     text = console.export_text()
     assert "entry 26 of 26" in text and "Ana: buy Scholar (c-II-20)" in text
     assert "accepted against rule C.cost: we misread the price" in text
+
+
+@needs_tmux
+def test_the_recorder_at_a_terminal_completes_with_tab_and_shows_its_toolbar(tmp_path) -> None:
+    """``coimbra record`` in a real terminal: prompt_toolkit's Tab completion and bottom toolbar."""
+    command = (f"COIMBRA_DB={shlex.quote(str(tmp_path / 'g.sqlite'))} {shlex.quote(installed_coimbra())} record "
+               f"--players Ana:red,Bruno:blue --seed 1; echo {EXIT_MARK}=$?; sleep 60")
+    t = Terminal(command)
+    try:
+        t.wait_for("take a start group or place your pilgrim · start choices · entry 7 · Tab completes")  # the toolbar
+        t.keys("p", "i", "l", "g", "r", "i", "m", " ", "s", "t", "a", "r", "t", "-", "w", "Tab")  # one option: completed
+        t.wait_for("7 Ana> pilgrim start-w")
+        t.keys("C-u", "g", "Tab")  # two groups: Tab writes what they share and lists both
+        t.wait_for("7 Ana> group\n", "group 1  Student", "group 2  Novice")  # the menu, with what each is
+        t.keys("Escape", "C-u", "group 2", "Enter")
+        t.wait_for("recorded 7: Ana: group 2")
+        t.keys("C-d")
+        t.wait_for(f"{EXIT_MARK}=0")
+    finally:
+        t.close()
