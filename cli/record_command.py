@@ -186,7 +186,7 @@ class Recorder:
         try:
             return save()
         except RuleViolation as v:
-            for line in refusal_lines(text, v):
+            for line in refusal_lines(text, v, self.game.catalog):
                 self.io.say(line)
         except (StoreConflict, TableInputNeeded) as exc:
             self.io.say(f"{exc}; nothing stored")

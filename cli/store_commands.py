@@ -109,7 +109,7 @@ def act_command(
                 game.record(event)
             except RuleViolation as v:
                 if as_json:
-                    print_json({"recorded": [], "refused": notation(event), "violation": v.to_json()})
+                    print_json({"recorded": [], "refused": notation(event), "violation": v.to_json(game.catalog)})
                 fail(f"refused '{notation(event)}': rule {v.rule}: {v.reason}; nothing stored", RULE_VIOLATION)
             events.append(event)
         with store_errors("nothing stored"):

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.events import (
     CharacterRowsDealt,
@@ -277,12 +278,12 @@ def outcome_prompt(state: GameState, space: OutcomeSpace, example: GameEvent) ->
     return lines
 
 
-def refusal_lines(text: str, violation: RuleViolation) -> list[str]:
-    """A refused input: the rule id, why, what the rule says, and the facts it checked."""
+def refusal_lines(text: str, violation: RuleViolation, catalog: Catalog) -> list[str]:
+    """A refused input: the rule id, why, what the rule says (with the game's catalog), and the facts it checked."""
     rule = RULES[violation.rule]
     facts = ", ".join(f"{k}={_short(v)}" for k, v in violation.facts.items())
     lines = [f"refused '{text}': rule {violation.rule}: {violation.reason}; nothing stored",
-             f"  {rule.id}: {rule.statement} ({rule.source})"]
+             f"  {rule.id}: {rule.statement_for(catalog)} ({rule.source})"]
     return lines + ([f"  facts: {facts}"] if facts else [])
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.catalog_commands import catalog_app
-from coimbra_events import catalog_parsing
+from coimbra_events import catalog_schema
 from coimbra_events.catalog import (
     PROVENANCES,
     Catalog,
@@ -330,18 +330,21 @@ def test_find_catalog(standin: Catalog) -> None:
     assert find_catalog("standin-1") == standin
     assert find_catalog("standin-1", standin.sha256) == standin
     with pytest.raises(
-        CatalogError, match=r"^catalog 'standin-1' sha256=0+: expected a shipped catalog"
+        CatalogError, match=r"^catalog 'standin-1' sha256=0+: expected a shipped or installed catalog with this id and hash, "
+        r"got only sha256=b33618.*install it with 'coimbra catalog install FILE'"
     ):
         find_catalog("standin-1", "0" * 64)
     with pytest.raises(
-        CatalogError, match=r"^catalog 'nope': expected the id of a shipped catalog \(standin-1"
+        CatalogError, match=r"^catalog 'nope': expected the id of a shipped or installed catalog \(shipped: standin-1; "
+        r"installed in .*: none\), got no such catalog \(install it with 'coimbra catalog install FILE'"
     ):
         find_catalog("nope")
 
 
-def test_every_param_type_of_the_vocabulary_has_a_parser() -> None:
-    types = {p.type for kind in KINDS.values() for p in kind.params.values()}
-    assert types <= set(catalog_parsing._PARAM_PARSERS)
+def test_every_param_type_of_the_vocabulary_has_a_schema_type() -> None:
+    for kind in KINDS.values():
+        for param in kind.params.values():
+            assert catalog_schema._param_type(param) is not None  # raises for a type it does not know
 
 
 def test_docs_hold_the_current_effect_table() -> None:
@@ -409,7 +412,7 @@ C38 = "characters[38] (id 'c-III-07')"  # immediate: gain 4 coins
 TOP_KEYS = ("'format', 'schema', 'id', 'title', 'players', 'dice', 'die_tokens', 'start_resources', 'limits', "
             "'income', 'flag_crowns', 'crown_tokens', 'alternative_action', 'rows', 'start_groups', "
             "'favor_tiles', 'characters', 'monasteries', 'voyage_spaces', 'voyages', 'scoring_tiles', "
-            "'final_scoring', 'map', 'notes'")  # fmt: skip
+            "'final_scoring', 'map', 'notes', 'discs'")  # fmt: skip
 KIND_NAMES = ", ".join(KINDS)
 
 REJECTIONS = [
@@ -769,15 +772,14 @@ def test_cli_check_json(tmp_path: Path) -> None:
         "id": "standin-1",
         "sha256": STANDIN_SHA256,
         "error": None,
+        "problems": [],
     }
     path = _bad_files(tmp_path)["invalid"]
     bad = runner.invoke(app, ["catalog", "check", str(path), "--json"])
     assert bad.exit_code == 2
     report = orjson.loads(bad.stdout)
-    assert report == {
-        "valid": False, "id": None, "sha256": None,
-        "error": f"{path}: characters[12] (id 'c-II-05').influence: expected an integer 1-4, got 7",
-    }  # fmt: skip
+    message = f"{path}: characters[12] (id 'c-II-05').influence: expected an integer 1-4, got 7"
+    assert report == {"valid": False, "id": None, "sha256": None, "error": message, "problems": [message]}
 
 
 def test_cli_show_json() -> None:
