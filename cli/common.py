@@ -15,7 +15,7 @@ from eventsourcing.persistence import PersistenceError
 from rich.console import Console
 from rich.markup import escape
 
-from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail
+from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail, fail_all
 from coimbra_events import log as game_log
 from coimbra_events.application import (
     BadGameName,
@@ -51,7 +51,9 @@ class Commands(dict):
 
         return collect
 
-CatalogOption = typer.Option(None, "--catalog", help="Catalog JSON file to use instead of the shipped one the log names.")
+CatalogOption = typer.Option(
+    None, "--catalog", help="Catalog JSON file to use instead of the shipped or installed one the log names."
+)
 JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables.")
 DbOption = typer.Option(
     None, "--db", help="The game store's SQLite file (default: $COIMBRA_DB, else ~/.local/share/coimbra/games.sqlite)."
@@ -87,13 +89,13 @@ def write_output(output: Optional[Path], data: bytes) -> None:
 
 
 def catalog_option(path: Optional[Path]) -> Catalog | None:
-    """The catalog a ``--catalog FILE`` names (exit 2 if it is bad), or ``None`` for the shipped one."""
+    """The catalog a ``--catalog FILE`` names (exit 2 with every problem if it is bad), or ``None`` for the shipped one."""
     if path is None:
         return None
     try:
         return load_catalog(path)
     except CatalogError as exc:
-        fail(str(exc))
+        fail_all(exc.lines(), str(path))
 
 
 def validated(file: Path, catalog_file: Optional[Path]) -> Validation:

@@ -3,16 +3,18 @@
 
 A catalog is a JSON file (``"format": "coimbra-catalog"``, ``"schema": 1``; the
 format is documented in ``docs/catalog.md``). :func:`load_catalog` reads and
-validates one and returns a frozen :class:`Catalog`; any problem raises
-:class:`CatalogError` whose message is one line naming the place, what was
-expected and what was found::
+validates one and returns a frozen :class:`Catalog`; a bad one raises
+:class:`CatalogError` with every problem found, each one line naming the place,
+what was expected and what was found::
 
     characters[12] (id 'c-II-05').influence: expected an integer 1-4, got 7
 
-The project ships a complete stand-in catalog (:func:`standin_catalog`). Every
-entry and section of a catalog carries its provenance, ``rules-text`` where one of
-the three rule texts gives the value and ``stand-in`` otherwise; the loader
-flattens it into :attr:`Catalog.provenance`.
+The project ships a complete stand-in catalog (:func:`standin_catalog`); clubs
+install their own (``catalog_folder``), and :func:`find_catalog` finds either by
+id and content hash. Every entry and section of a catalog carries its provenance:
+``rules-text`` where one of the three rule texts gives the value, ``printed`` where
+a group transcribed it from its box, ``stand-in`` otherwise; the loader flattens it
+into :attr:`Catalog.provenance`.
 
 Effects (card bonuses, favor tiles, monastery rewards, voyage tasks) are parsed
 into :class:`coimbra_events.effect_kinds.Effect` and checked against
@@ -62,7 +64,8 @@ from coimbra_events.catalog_model import (  # the model, re-exported: import it 
     VoyageSpace,
 )
 from coimbra_events.catalog_folder import installed, installed_dir
-from coimbra_events.effect_kinds import KINDS, Param
+from coimbra_events.effect_kinds import Param
+from coimbra_events.effect_text import forms
 
 
 def parse_catalog(data: Any, source: str = "<catalog>") -> Catalog:
@@ -145,9 +148,11 @@ def find_catalog(catalog_id: str, sha256: str | None = None) -> Catalog:
     refusal names the catalog needed, what is there, and how to install it.
     """
     shipped, broken = _shipped_catalogs()
+    for catalog in shipped:  # the folder is listed only for catalogs that are not shipped
+        if catalog.id == catalog_id and (sha256 is None or catalog.sha256 == sha256):
+            return catalog
     folder = installed()
-    known = [*shipped, *(c for c, _ in folder.catalogs)]
-    same_id = [c for c in known if c.id == catalog_id]
+    same_id = [c for c in (*shipped, *(c for c, _ in folder.catalogs)) if c.id == catalog_id]
     for catalog in same_id:
         if sha256 is None or catalog.sha256 == sha256:
             return catalog
@@ -171,10 +176,11 @@ def _ids(catalogs: Iterable[Catalog]) -> str:
 
 def effect_vocabulary_markdown() -> str:
     """The effect vocabulary as a markdown table (embedded in docs/catalog.md)."""
-    lines = ["| kind | contexts | parameters | meaning |", "| --- | --- | --- | --- |"]
-    for kind in KINDS.values():
+    lines = ["| kind | contexts | parameters | meaning | written |", "| --- | --- | --- | --- | --- |"]
+    for form in forms():
+        kind = form.kind
         params = "; ".join(_describe_param(n, p) for n, p in kind.params.items()) or "none"
-        lines.append(f"| `{kind.name}` | {', '.join(kind.contexts)} | {params} | {kind.summary} |")
+        lines.append(f"| `{kind.name}` | {', '.join(kind.contexts)} | {params} | {kind.summary} | `{form.pattern}` |")
     return "\n".join(lines) + "\n"
 
 

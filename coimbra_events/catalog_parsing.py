@@ -71,7 +71,8 @@ def find_problems(data: Any) -> tuple[CatalogProblem, ...]:
         if not found:
             valid.add(name)
     problems.extend(Checks(data, valid).run())
-    return tuple(problems)
+    order = {key: i for i, key in enumerate(data)}  # in catalog order, section by section
+    return tuple(sorted(problems, key=lambda p: order.get(p.loc[0], -1) if p.loc else -1))
 
 
 def _header_problem(data: Any) -> CatalogProblem | None:

@@ -15,8 +15,8 @@ every section field live in ``settings.csv``; each entry's provenance is in its 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from coimbra_events import effect_text
@@ -25,6 +25,7 @@ from coimbra_events.catalog_schema import (
     OPTIONAL_SECTIONS,
     PLAYER_KEYS,
     SECTIONS,
+    DicePool,
     MapSpace,
     Model,
     Monastery,
@@ -504,8 +505,8 @@ def token_rows(data: Mapping[str, Any]) -> list[dict[str, str]]:
 
 
 DICE_HEADERS = {
-    "colour": "colour (die colour)",
-    "pool": "pool (dice of this colour in the box, 0-9)",
+    "colour": f"colour ({either(DicePool.keys())})",
+    "pool": f"pool (dice of this colour in the box, {meaning(DicePool, 'k_gray')})",
     **{f"removed with {n} players": f"removed with {n} players (dice of this colour left out; empty: none)" for n in PLAYER_KEYS},
 }
 TOKEN_HEADERS = {
@@ -526,8 +527,8 @@ class Table:
     file: str
     what: str
     headers: Mapping[str, str]
-    rows: Any  # Callable[[Mapping[str, Any]], list[dict[str, str]]]
-    keys: tuple[str, ...] = field(default=())  # the columns that name a row
+    rows: Callable[[Mapping[str, Any]], list[dict[str, str]]]
+    keys: tuple[str, ...] = ()  # the columns that name a row
     advice: str = ""
 
     def label(self, row: Mapping[str, str]) -> str:

@@ -821,3 +821,83 @@ def test_cli_help_has_an_example(command: list[str]) -> None:
     result = runner.invoke(app, ["catalog", *command, "--help"])
     assert result.exit_code == 0
     assert "Example: coimbra catalog" in result.stdout
+
+
+# ------------------------------------------------------- every problem at once, names, discs
+
+
+def test_every_problem_is_reported_at_once() -> None:
+    data = standin_data()
+    data["characters"][12]["influence"] = 7
+    data["monasteries"][3]["provenance"] = "guess"
+    data["income"]["tiers"][2]["from"] = 3
+    data["map"]["edges"][3][1] = "nowhere"
+    with pytest.raises(CatalogError) as caught:
+        parse_catalog(data, source="box.json")
+    assert [str(p) for p in caught.value.problems] == [
+        "income.tiers[2].from: expected 4 (right after tier 1-3), got 3 (an overlap)",
+        "characters[12] (id 'c-II-05').influence: expected an integer 1-4, got 7",
+        "monasteries[3] (id 'm-I-04').provenance: expected one of 'rules-text', 'stand-in', 'printed', got 'guess'",
+        "map.edges[3][1]: expected the id of a space in map.spaces, got 'nowhere'",
+    ]
+    assert str(caught.value).endswith("(and 3 more problems)")
+    assert caught.value.lines()[0].startswith("box.json: ")
+
+
+def test_names_are_unique_within_their_kind() -> None:
+    data = standin_data()
+    data["characters"][9]["name"] = "  town   SERGEANT"
+    data["voyages"][2]["name"] = data["voyages"][1]["name"]
+    data["monasteries"][0]["name"] = data["voyages"][0]["name"]  # another kind may share a name
+    with pytest.raises(CatalogError) as caught:
+        parse_catalog(data)
+    assert [str(p) for p in caught.value.problems] == [
+        "characters[9] (id 'c-II-02').name: expected a name no other character card has, "
+        "got '  town   SERGEANT', the name of characters[0] (id 'c-I-01')",
+        "voyages[2] (id 'v-03').name: expected a name no other voyage has, got 'Madeira', "
+        "the name of voyages[1] (id 'v-02')",
+    ]
+
+
+def test_discs_in_supply(standin: Catalog) -> None:
+    assert standin.discs_in_supply == 20 and "discs" not in standin.data  # the optional section's default
+    assert standin.provenance["discs"] == standin.provenance["discs.supply"] == "rules-text"
+    data = standin_data()
+    data["discs"] = {"supply": 24, "provenance": "printed"}
+    assert parse_catalog(data).discs_in_supply == 24
+    data["discs"]["supply"] = 19
+    with pytest.raises(CatalogError, match=r"^discs.supply: expected at least 20 \(a disc for each of the 6 voyage "
+                                           r"spaces and 14 monastery spaces\), got 19$"):  # fmt: skip
+        parse_catalog(data)
+
+
+def test_scoring_side(standin: Catalog) -> None:
+    assert [standin.scoring_side(n) for n in (2, 3, 4)] == ["2-3", "2-3", "4"]
+    assert standin.scoring_points("score-1", 4) == standin.scoring_tiles["score-1"].points["4"]
+    with pytest.raises(ValueError):
+        standin.scoring_side(5)
+
+
+def test_cli_check_lists_every_problem(tmp_path: Path) -> None:
+    data = standin_data()
+    data["characters"][12]["influence"] = 7
+    data["title"] = ""
+    path = tmp_path / "box.json"
+    path.write_bytes(orjson.dumps(data))
+    result = runner.invoke(app, ["catalog", "check", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"  {path}: title: expected a non-empty string, got ''",
+        f"  {path}: characters[12] (id 'c-II-05').influence: expected an integer 1-4, got 7",
+        f"error: {path}: 2 problems (listed above)",
+    ]
+
+
+def test_cli_show_marks_printed_values(tmp_path: Path) -> None:
+    data = standin_data()
+    data["limits"]["provenance"] = "printed"
+    path = tmp_path / "box.json"
+    path.write_bytes(orjson.dumps(data))
+    result = runner.invoke(app, ["catalog", "show", "--file", str(path)], env={"COLUMNS": "160"})
+    assert result.exit_code == 0
+    assert "printed" in result.stdout and "gain 3 guards" in result.stdout
