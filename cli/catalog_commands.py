@@ -119,8 +119,8 @@ def check(
 
 
 SHOW_HELP = (
-    "Show a catalog (the shipped stand-in unless --file is given) as tables, each value with "
-    "its provenance: rules-text, printed (bold), or stand-in (dim). Effects are in the short form the "
+    "Show a catalog (the shipped stand-in unless --file is given) as tables.\n\n"
+    "Each value with its provenance: rules-text, printed (bold), or stand-in (dim). Effects are in the short form the "
     "fill-in sheets use (catalog template).\n\n"
     "Sections: dice, die tokens, setup and limits, flags and crowns, income table, favor tiles, "
     "character cards by pile, monasteries, voyage spaces, voyages, scoring tiles, map. "

@@ -64,7 +64,8 @@ def _counts_text(catalog: Catalog) -> str:
 
 
 TEMPLATE_HELP = (
-    "Write the fill-in sheets of a catalog into a new folder: one CSV file per kind of component "
+    "Write fill-in sheets of a catalog (a CSV file per kind of component) into a new folder.\n\n"
+    "One CSV file per kind of component "
     "(settings, dice, die tokens, start cards, characters, monasteries, voyages, voyage spaces, favor tiles, "
     "scoring tiles, income, flag crowns, map spaces, map edges), a row per component, every value in a column "
     "whose header gives its unit and range, effects in a short form ('gain 3 guards', 'per die gray: gain 1 "
@@ -143,8 +144,8 @@ def build(
 
 
 DIFF_HELP = (
-    "List what differs between two catalogs, component by component and field by field, as their sheets "
-    "name them (sheet, component, column, A, B). A and B are catalog files or ids of shipped or installed "
+    "What differs between two catalogs, component by component and field by field.\n\n"
+    "Differences are named as the sheets name them (sheet, component, column, A, B). A and B are catalog files or ids of shipped or installed "
     'catalogs. With --json, prints [{"sheet", "component", "change", "field", "a", "b"}] (change: changed, '
     "added or removed). Exit 0 either way.\n\n"
     "Example: coimbra catalog diff standin-1 my-box.json"
@@ -179,7 +180,8 @@ def diff(
 
 
 INSTALL_HELP = (
-    "Check a catalog file and install it in the catalogs folder of your data directory "
+    "Install a catalog where logs and stored games that name it find it.\n\n"
+    "Checks a catalog file and copies it into the catalogs folder of your data directory "
     "($COIMBRA_CATALOGS overrides it), where logs and stored games that name the catalog by id and content "
     "hash find it. A catalog may not take the id of a shipped one with other contents.\n\n"
     "Example: coimbra catalog install my-box.json"
@@ -207,7 +209,8 @@ def install(
 
 
 LIST_HELP = (
-    "List the catalogs logs and games can use: the shipped ones and those installed in the catalogs folder, "
+    "List the shipped and installed catalogs.\n\n"
+    "The catalogs logs and games can use: the shipped ones and those installed in the catalogs folder, "
     "each with its id, title, content hash and how many of its values are printed, stand-in or rules-text; "
     "and installed files that do not load. With --json, prints "
     '{"folder", "catalogs": [{"id", "title", "sha256", "where", "provenance"}], "broken": [{"path", "error"}]}.\n\n'
@@ -239,7 +242,7 @@ def list_catalogs(
     for path, error in folder.broken:
         console.print(f"[bold red]does not load:[/] {escape(str(path))}: {escape(error)}")
     if not folder.catalogs:
-        console.print(f"none installed yet: {INSTALL_HINT.split(',')[0]}")
+        console.print("none installed yet: coimbra catalog install FILE installs one")
 
 
 COMMANDS = {

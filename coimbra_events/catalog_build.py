@@ -14,6 +14,7 @@ import csv
 import io
 import os
 import re
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,7 +140,9 @@ def readme(catalog: Catalog) -> str:
         "",
         "The sheets",
         "",
-        *(f"  {file}: {what}.{' ' + advice if advice else ''}" for file, what, advice in sheets),
+        *(line for file, what, advice in sheets
+          for line in textwrap.wrap(f"{file}: {what}.{' ' + advice if advice else ''}", 100, initial_indent="  ",
+                                    subsequent_indent="      ")),
         "",
         "Effects",
         "",
@@ -157,9 +160,9 @@ def readme(catalog: Catalog) -> str:
 
 def _form_lines(form: effect_text.Form) -> list[str]:
     kind = form.kind
-    lines = [f"  {form.pattern}", f"      {kind.summary} (in {', '.join(kind.contexts)})"]
-    if kind.params:
-        lines.append(f"      {form.slots()}")
+    lines = [f"  {form.pattern}"]
+    for text in (f"{kind.summary} (in {', '.join(kind.contexts)})", *([form.slots()] if kind.params else [])):
+        lines.extend(textwrap.wrap(text, 100, initial_indent="      ", subsequent_indent="      "))
     return lines
 
 

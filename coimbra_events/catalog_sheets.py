@@ -319,7 +319,7 @@ def _card_columns(pile: str) -> tuple[Column, ...]:
 _RANKS = {side: [f"{side} players rank {r}" for r in range(1, n + 1)] for side, n in SCORING_SIDES.items()}
 
 ENTRY_SHEETS: tuple[Sheet, ...] = (
-    Sheet("start-cards.csv", "start cards (pile I): two make a player's start group", ("characters",),
+    Sheet("start-cards.csv", "start cards (pile I), dealt in the start groups", ("characters",),
           _card_columns("I"), only=("pile", "I")),
     Sheet("characters.csv", "character cards of piles II and III", ("characters",), _card_columns("II"),
           only=("pile", "I"), exclude=True),

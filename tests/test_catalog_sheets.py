@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import csv
 import os
 import subprocess
@@ -13,10 +14,21 @@ from typing import Any
 import orjson
 import pytest
 import typer
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.catalog_commands import catalog_app
-from coimbra_events.catalog import PRINTED, RULES_TEXT, STAND_IN, Catalog, load_catalog, parse_catalog, standin_catalog
+from coimbra_events.catalog import (
+    PRINTED,
+    RULES_TEXT,
+    STAND_IN,
+    Catalog,
+    CatalogError,
+    load_catalog,
+    parse_catalog,
+    standin_catalog,
+)
 from coimbra_events.catalog_build import BASE, README, SheetError, build, write_template
 from coimbra_events.catalog_diff import catalog_diff
 from coimbra_events.catalog_sheets import SHEET_FILES
@@ -338,7 +350,7 @@ def test_install_and_list(tmp_path: Path, catalogs_folder: Path) -> None:
     first = runner.invoke(app, ["catalog", "install", str(tmp_path / "box.json"), "--json"])
     assert first.exit_code == 0, first.output
     report = orjson.loads(first.stdout)
-    assert report["new"] is True and Path(report["path"]).parent == catalogs_folder
+    assert report["new"] is True and Path(report["path"]) == catalogs_folder / f"club-box-1-{report['sha256'][:12]}.json"
     assert orjson.loads(runner.invoke(app, ["catalog", "install", str(tmp_path / "box.json"), "--json"]).stdout)["new"] is False
     listed = orjson.loads(runner.invoke(app, ["catalog", "list", "--json"]).stdout)
     assert [(c["id"], c["where"] == "shipped") for c in listed["catalogs"]] == [("standin-1", True), ("club-box-1", False)]
@@ -386,3 +398,53 @@ def test_the_sheets_need_a_readable_base(sheets: Path) -> None:
 def test_help_of_the_whole_command_does_not_import_the_loader() -> None:
     script = "import sys, cli.app; sys.exit('pydantic' in sys.modules or 'coimbra_events.catalog_parsing' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", script], env=os.environ).returncode == 0
+
+
+NAMES = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r"), min_size=1, max_size=12).filter(
+    lambda s: s.strip()
+)
+
+
+@settings(max_examples=25)
+@given(st.lists(NAMES, min_size=3, max_size=3, unique_by=lambda s: " ".join(s.casefold().split())),
+       st.integers(1, 4), st.integers(0, 9), st.sampled_from(["", "a note, with \"quotes\"; and more"]))
+def test_any_names_and_values_survive_a_round_trip(tmp_path_factory: pytest.TempPathFactory, names: list[str],
+                                                   influence: int, crowns: int, notes: str) -> None:  # fmt: skip
+    data = copy.deepcopy(dict(standin_catalog().data))
+    data["characters"][12].update(name=names[0], influence=influence)
+    data["monasteries"][0]["name"], data["voyages"][0]["name"] = names[1], names[2]
+    data["favor_tiles"][0]["crowns"] = crowns
+    data["notes"] = notes
+    if not notes:
+        del data["notes"]
+    catalog = parse_catalog(data)
+    folder = tmp_path_factory.mktemp("sheets") / "box"
+    write_template(catalog, folder)
+    assert build(folder, catalog.id).sha256 == catalog.sha256
+
+
+def test_a_stored_game_finds_its_catalog_among_the_installed_ones(tmp_path: Path) -> None:
+    from coimbra_events.game import _CATALOGS, resolve_catalog
+
+    box = parse_catalog(dict(standin_catalog().data, id="club-box-3"))
+    (tmp_path / "box.json").write_bytes(orjson.dumps(box.data))
+    _CATALOGS.pop(box.sha256, None)  # as in a new process
+    with pytest.raises(CatalogError, match=r"^catalog 'club-box-3' sha256=\w+: expected the id of a shipped or installed"):
+        resolve_catalog(box.id, box.sha256, None)
+    assert runner.invoke(app, ["catalog", "install", str(tmp_path / "box.json")]).exit_code == 0
+    assert resolve_catalog(box.id, box.sha256, None) == box
+
+
+def test_a_sheet_is_read_as_a_person_leaves_it(sheets: Path) -> None:
+    """Columns are found by the header's words before the bracket, empty rows are skipped, and a row
+    added is a component added (all of it printed)."""
+    table = _table(sheets / "voyages.csv")
+    table[0] = ["ID (what we call it)", "Name", "task (end of game)", "provenance"]
+    table.insert(3, ["", "", "", ""])
+    table.append(["v-16", "Sofala", "3 points per voyage", ""])
+    _save(sheets / "voyages.csv", table)
+    box = build(sheets, "box-1")
+    assert list(box.voyages)[-1] == "v-16" and len(box.voyages) == 16
+    assert box.provenance["voyages.v-16"] == PRINTED and box.provenance["voyages.v-01"] == STAND_IN
+    assert box.data["voyages"][-1] == {"id": "v-16", "name": "Sofala", "task": [{"kind": "points_per_voyage", "points": 3}],
+                                       "provenance": PRINTED}  # fmt: skip
