@@ -154,6 +154,7 @@ def either(choices: Sequence[str]) -> str:
     return ", ".join(choices[:-1]) + f" or {choices[-1]}" if len(choices) > 1 else "".join(choices)
 
 
+@functools.cache
 def Int(lo: int, hi: int) -> Any:  # noqa: N802 - a type, named as one
     """A JSON integer from ``lo`` to ``hi`` (inclusive)."""
     return Annotated[int, Strict(), Field(ge=lo, le=hi), expecting(int_expected(lo, hi), f"{lo}-{hi}")]
@@ -161,6 +162,11 @@ def Int(lo: int, hi: int) -> Any:  # noqa: N802 - a type, named as one
 
 def OneOf(choices: Sequence[str], note: str = "") -> Any:  # noqa: N802
     """One of the strings ``choices``."""
+    return _one_of(tuple(choices), note)
+
+
+@functools.cache
+def _one_of(choices: tuple[str, ...], note: str) -> Any:
     return Annotated[Literal[tuple(choices)], expecting(f"one of {names(choices)}{note}", either(choices))]
 
 
