@@ -53,6 +53,8 @@ def simulate_command(
     Example: [bold]coimbra simulate --players 3 --seed 7 -o game.json[/]
     """
     catalog = catalog_option(catalog_file) or standin_catalog()
+    if not catalog.min_players <= players <= catalog.max_players:
+        fail(f"--players: catalog {catalog.id} is for {catalog.min_players}-{catalog.max_players} players, got {players}")
     log, state = simulate(catalog, DEFAULT_PLAYERS[:players], seed)
     data = game_log.dumps(log)
     if output is None:

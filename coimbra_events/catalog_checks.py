@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from coimbra_events.catalog_model import DICE_PER_PLAYER, MAX_PLAYERS, START_SPACES, CatalogProblem
+from coimbra_events.catalog_model import CITIES, DICE_PER_PLAYER, MAX_PLAYERS, START_SPACES, CatalogProblem
 from coimbra_events.catalog_schema import DISCS_DEFAULT, ENTRY_LISTS, describe, int_expected, is_id, names, place
 from coimbra_events.effect_kinds import PILES, TRACKS
 
@@ -225,12 +225,12 @@ def pile_sizes(c: Checks) -> Iterator[CatalogProblem]:
             f"at least {group * players} pile I cards ({group} per start group x {players} players)",
             f"{counts['I']}",
         )
-    per_round = 3 * rows
+    per_round = len(CITIES) * rows
     for pile in ("II", "III"):
         if counts[pile] == 0 or counts[pile] % per_round:
             yield c.problem(
                 ("characters",),
-                f"a positive multiple of {per_round} pile {pile} cards (3 rows of {rows} per round)",
+                f"a positive multiple of {per_round} pile {pile} cards ({len(CITIES)} rows of {rows} per round)",
                 f"{counts[pile]}",
             )
 

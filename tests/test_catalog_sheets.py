@@ -448,3 +448,14 @@ def test_a_sheet_is_read_as_a_person_leaves_it(sheets: Path) -> None:
     assert box.provenance["voyages.v-16"] == PRINTED and box.provenance["voyages.v-01"] == STAND_IN
     assert box.data["voyages"][-1] == {"id": "v-16", "name": "Sofala", "task": [{"kind": "points_per_voyage", "points": 3}],
                                        "provenance": PRINTED}  # fmt: skip
+
+
+def test_a_game_keeps_a_copy_of_any_catalog_that_is_not_shipped(tmp_path: Path) -> None:
+    from coimbra_events.game import Game
+
+    box = parse_catalog(dict(standin_catalog().data, id="club-box-4"))
+    (tmp_path / "box.json").write_bytes(orjson.dumps(box.data))
+    assert runner.invoke(app, ["catalog", "install", str(tmp_path / "box.json")]).exit_code == 0
+    players = [("Ana", "red"), ("Bruno", "blue")]
+    assert Game.start("g", box, players).pending_events[0].catalog_data == box.data  # installed: copied all the same
+    assert Game.start("h", standin_catalog(), players).pending_events[0].catalog_data is None

@@ -111,3 +111,15 @@ def test_ties_are_broken_as_the_catalog_says(other_values: Catalog, games: dict[
     by_resources = parse_catalog({**other_values_data(), "final_scoring": {
         "leftover": {"coins_per_point": 3, "guards_per_point": 4}, "tie_break": "resources", "provenance": "printed"}})
     assert {s.name: s.place for s in final_scores(replace(level, catalog=by_resources))} == {poor.name: 2, rich.name: 1}
+
+
+def test_simulate_refuses_a_player_count_the_catalog_is_not_for(tmp_path) -> None:
+    data = other_values_data()
+    data["players"]["min"] = 3
+    del data["dice"]["removed"]["2"], data["die_tokens"]["2"]
+    path = tmp_path / "three.json"
+    path.write_bytes(orjson.dumps(data))
+    out = subprocess.run([installed_coimbra(), "simulate", "--players", "2", "--seed", "1", "--catalog", str(path)],
+                         capture_output=True, text=True, timeout=60, env={**os.environ, "NO_COLOR": "1"})  # fmt: skip
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip() == "error: --players: catalog other-values-1 is for 3-4 players, got 2"
