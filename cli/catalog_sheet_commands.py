@@ -23,7 +23,6 @@ from rich.table import Table
 
 from cli.exits import BAD_INPUT, fail, fail_all
 from coimbra_events.catalog import (
-    INSTALL_HINT,
     PROVENANCES,
     Catalog,
     CatalogError,

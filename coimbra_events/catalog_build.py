@@ -40,7 +40,6 @@ from coimbra_events.catalog_sheets import (
     Row,
     Setting,
     Sheet,
-    Table,
     all_rows,
     column_key,
     headers_of,
