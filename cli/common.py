@@ -15,7 +15,7 @@ from eventsourcing.persistence import PersistenceError
 from rich.console import Console
 from rich.markup import escape
 
-from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail
+from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail, fail_all
 from coimbra_events import log as game_log
 from coimbra_events.application import (
     BadGameName,
@@ -53,7 +53,11 @@ class Commands(dict):
 
         return collect
 
-CatalogOption = typer.Option(None, "--catalog", help="Catalog JSON file to use instead of the shipped one the log names.")
+CatalogOption = typer.Option(
+    None, "--catalog", help="Catalog JSON file to use instead of the shipped or installed one the log names."
+)
+
+
 def flag(*names: str, help: str) -> Any:
     """An on/off option (``--json``): no value follows it, and ``--help`` shows none (no ``<bool>``)."""
     return typer.Option(False, *names, help=help, metavar="")
@@ -94,13 +98,13 @@ def write_output(output: Optional[Path], data: bytes) -> None:
 
 
 def catalog_option(path: Optional[Path]) -> Catalog | None:
-    """The catalog a ``--catalog FILE`` names (exit 2 if it is bad), or ``None`` for the shipped one."""
+    """The catalog a ``--catalog FILE`` names (exit 2 with every problem if it is bad), or ``None`` for the shipped one."""
     if path is None:
         return None
     try:
         return load_catalog(path)
     except CatalogError as exc:
-        fail(str(exc))
+        fail_all(exc.lines(), str(path))
 
 
 def validated(file: Path, catalog_file: Optional[Path]) -> Validation:

@@ -174,7 +174,7 @@ def accept_command(
 
     game, violation = _changed(game_ref, db, catalog_file, override)
     if as_json:
-        print_json({"game": game.name, "entry": len(game.events), "overridden": violation.to_json(), "reason": reason,
+        print_json({"game": game.name, "entry": len(game.events), "overridden": violation.to_json(game.catalog), "reason": reason,
                      "pending": due_json(game)})
         return
     console.print(f"accepted against rule {violation.rule} ({escape(violation.reason)}) as entry {len(game.events)}")

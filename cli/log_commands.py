@@ -54,6 +54,8 @@ def simulate_command(
     Example: [bold]coimbra simulate --players 3 --seed 7 -o game.json[/]
     """
     catalog = catalog_option(catalog_file) or standin_catalog()
+    if not catalog.min_players <= players <= catalog.max_players:
+        fail(f"--players: catalog {catalog.id} is for {catalog.min_players}-{catalog.max_players} players, got {players}")
     log, state = simulate(catalog, DEFAULT_PLAYERS[:players], seed)
     data = game_log.dumps(log)
     if output is None:
@@ -182,15 +184,22 @@ def score_command(
 
 
 @COMMANDS("rules")
-def rules_command(as_json: bool = JsonOption) -> None:
+def rules_command(
+    catalog_file: Optional[Path] = typer.Option(
+        None, "--catalog", help="Catalog JSON file whose values the statements quote (default: the shipped stand-in)."
+    ),
+    as_json: bool = JsonOption,
+) -> None:
     """List every rule the engine checks: its stable id, statement and source.
 
     Rejections, validation reports and tests cite these ids. Sources name the
-    rule texts (000, 002, 003) and the project's GAPS.md decisions.
+    rule texts (000, 002, 003) and the project's GAPS.md decisions. Statements
+    quote the values of the catalog in force: the shipped stand-in, or --catalog.
 
-    Example: [bold]coimbra rules --json[/]
+    Example: [bold]coimbra rules --catalog my-box.json --json[/]
     """
+    catalog = catalog_option(catalog_file) or standin_catalog()
     if as_json:
-        print_json([{"id": r.id, "statement": r.statement, "source": r.source} for r in RULES.values()])
+        print_json([{"id": r.id, "statement": r.statement_for(catalog), "source": r.source} for r in RULES.values()])
         return
-    console.print(rules_table(RULES.values()))
+    console.print(rules_table(RULES.values(), catalog))

@@ -24,10 +24,20 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from cli.board_views import board_panel
-from cli.common import Commands, DbOption, console, due, opened, players_option, store_errors, with_player_name
+from cli.common import (
+    Commands,
+    DbOption,
+    catalog_option,
+    console,
+    due,
+    opened,
+    players_option,
+    store_errors,
+    with_player_name,
+)
 from cli.exits import fail
 from coimbra_events.application import BadPlayers, GameStore, StoreConflict, TableInputNeeded, log_file, rolls_of
-from coimbra_events.catalog import standin_catalog
+from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, NothingToOverride
 from coimbra_events.rules import core as rules
@@ -303,21 +313,21 @@ class Recorder:
             self.io.say(f"  {seq:>4}  {self._said(event)}")
 
 
-def ask_players(io: Io) -> list[tuple[str, str]]:
+def ask_players(io: Io, catalog: Catalog) -> list[tuple[str, str]]:
     """Players typed one a line (``Ana red`` or ``Ana:red``) until an empty line; checked as ``new`` checks them.
 
     A player beyond the catalog's most is refused there and then (never
     dropped silently, nor read later as a decision).
     """
-    most = standin_catalog().max_players
-    io.say(f"Who plays? One player a line, name and colour (e.g. 'Ana red'); an empty line when all are in (2 to {most}).")
+    fewest, most = catalog.min_players, catalog.max_players
+    io.say(f"Who plays? One player a line, name and colour (e.g. 'Ana red'); an empty line when all are in ({fewest} to {most}).")
     players: list[tuple[str, str]] = []
     while True:
         line = " ".join(io.ask(f"player {len(players) + 1}> ").split())
         if not line:
-            if len(players) >= 2:
+            if len(players) >= fewest:
                 return players
-            io.say("at least 2 players")
+            io.say(f"at least {fewest} players")
             continue
         if len(players) == most:
             io.say(f"{most} players is the most Coimbra seats: '{line}' is not added; an empty line starts the game")
@@ -329,12 +339,14 @@ def ask_players(io: Io) -> list[tuple[str, str]]:
         players.append((name.strip(), color.strip()))
 
 
-def start(store: GameStore, io: Io, players: Sequence[tuple[str, str]] | None, seed: int | None) -> Game:
-    """A new game; with a seed, the setup is drawn and the players are told what to lay out."""
+def start(
+    store: GameStore, io: Io, players: Sequence[tuple[str, str]] | None, seed: int | None, catalog: Catalog | None = None
+) -> Game:
+    """A new game (with ``catalog``, else the stand-in); with a seed, the setup is drawn and the players are told what to lay out."""
     while True:
-        people = players if players is not None else ask_players(io)
+        people = players if players is not None else ask_players(io, catalog or standin_catalog())
         try:
-            game = store.new_game(people, seed=seed)
+            game = store.new_game(people, catalog, seed=seed)
             break
         except BadPlayers as exc:
             if players is not None:
@@ -358,6 +370,7 @@ def record_session(
     players: Sequence[tuple[str, str]] | None = None,
     seed: int | None = None,
     resume_options: str = "",
+    catalog: Catalog | None = None,
 ) -> int:
     """A whole session: create or resume the game, then record until it is over or the table stops.
 
@@ -365,7 +378,7 @@ def record_session(
     for ``players`` that cannot play (the command turns both into exit 2).
     """
     try:
-        name = game_ref if game_ref is not None else start(store, io, players, seed).name
+        name = game_ref if game_ref is not None else start(store, io, players, seed, catalog).name
     except (EOFError, KeyboardInterrupt) as exc:
         io.say()
         io.say("stopped before the game was created; nothing stored")
@@ -382,6 +395,9 @@ def record_command(
     game_ref: Optional[str] = typer.Argument(None, metavar="GAME", help="A stored game to resume (default: start a new one)."),
     players: Optional[str] = typer.Option(None, "--players", "-p", help='Players of a new game: "Ana:red,Bruno:blue" (else asked).'),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Draw a new game's setup (and 'r' rolls) from this seed."),
+    catalog_file: Optional[Path] = typer.Option(
+        None, "--catalog", help="A new game's catalog file, e.g. your transcribed box (default: the shipped stand-in)."
+    ),
     db: Optional[Path] = DbOption,
 ) -> None:
     """Record a game at the table, step by step: who acts, the legal options, one line each.
@@ -396,8 +412,8 @@ def record_command(
 
     Example: [bold]coimbra record --players "Ana:red,Bruno:blue" --seed 7[/]
     """
-    if game_ref is not None and (players is not None or seed is not None):
-        fail("--players and --seed start a new game; GAME resumes a stored one: give one or the other")
+    if game_ref is not None and (players is not None or seed is not None or catalog_file is not None):
+        fail("--players, --seed and --catalog start a new game; GAME resumes a stored one: give one or the other")
     if game_ref is not None and log_file(game_ref) is not None:
         fail(f"{game_ref}: record works on stored games; coimbra import {game_ref} first")
     people = players_option(players) if players is not None else None
@@ -407,6 +423,6 @@ def record_command(
 
         io = PromptIo(console)
     with opened(db) as store, store_errors("nothing stored"):
-        code = record_session(store, io, game_ref, people, seed, f" --db {db}" if db else "")
+        code = record_session(store, io, game_ref, people, seed, f" --db {db}" if db else "", catalog_option(catalog_file))
     if code:
         raise typer.Exit(code)

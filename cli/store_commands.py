@@ -114,7 +114,7 @@ def act_command(
                 game.record(event)
             except RuleViolation as v:
                 if as_json:
-                    print_json({"recorded": [], "refused": notation(event), "violation": v.to_json()})
+                    print_json({"recorded": [], "refused": notation(event), "violation": v.to_json(game.catalog)})
                 fail(f"refused '{said(game.catalog, event)}': rule {v.rule}: {named_text(game.catalog, v.reason)}; "
                      "nothing stored", RULE_VIOLATION)
             events.append(event)

@@ -63,14 +63,14 @@ def score_details(report: dict[str, Any], catalog: Catalog | None = None) -> Tab
     return table
 
 
-def rules_table(rules: Iterable[Rule]) -> Table:
-    """The rulebook as the engine enforces it."""
-    table = Table(title="Rules checked by coimbra")
+def rules_table(rules: Iterable[Rule], catalog: Catalog) -> Table:
+    """The rulebook as the engine enforces it, with the values of ``catalog``."""
+    table = Table(title=f"Rules checked by coimbra, with the values of catalog {catalog.id}")
     table.add_column("id", style="bold", no_wrap=True)
     table.add_column("rule")
     table.add_column("source", style="dim")
     for r in rules:
-        table.add_row(r.id, r.statement, r.source)
+        table.add_row(r.id, r.statement_for(catalog), r.source)
     return table
 
 

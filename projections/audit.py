@@ -9,7 +9,7 @@ one entry and the record, ``projections.ledger`` for a player's resources,
 The line of play is folded once (``fold_line``) and each play is applied
 through a ``Tx`` that notes every gain, payment and point as the rules make
 it: a play's net change cannot tell a payment from a bonus paid by the same
-move, nor show what the 20-coin limit cut off, but the rules' own calls can.
+move, nor show what the coin limit cut off, but the rules' own calls can.
 Nothing here decides legality: skipped and overridden plays come from
 ``Game.replay``.
 """

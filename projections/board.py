@@ -151,7 +151,7 @@ def _player(state: GameState, i: int, pl: PlayerState, flag: int | None) -> dict
         "crown_tokens": list(pl.crown_tokens),
         "crowns_collected": pl.crowns_total,
         "income_left": list(pl.income_left),
-        "discs_in_supply": 20 - len(pl.monasteries) - len(pl.voyages),
+        "discs_in_supply": state.catalog.discs_in_supply - len(pl.monasteries) - len(pl.voyages),
         "holdings": _holdings(state, i, pl),
     }
 
@@ -202,10 +202,9 @@ def _legend(state: GameState) -> dict[str, Any]:
     catalog. It only depends on the catalog, the player count and the start
     groups dealt, which is why ``projections.diff`` leaves it out.
     """
-    cat = state.catalog
-    side = "4" if len(state.players) == 4 else "2-3"
+    cat, players = state.catalog, len(state.players)
     return {
         "favor_tiles": {t.id: {"name": t.name, "crowns": t.crowns} for t in cat.favor_tiles.values()},
-        "scoring_tiles": {t.id: {"name": t.name, "points": list(t.points.get(side, ()))} for t in cat.scoring_tiles.values()},
+        "scoring_tiles": {t.id: {"name": t.name, "points": list(cat.scoring_points(t.id, players))} for t in cat.scoring_tiles.values()},
         "cards": {c: cat.characters[c].name for group in state.start_groups for c in group},
     }

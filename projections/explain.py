@@ -48,7 +48,7 @@ def _history_record(game: Game, seq: int, event: GameEvent) -> tuple[dict[str, A
     """
     if isinstance(event, RuleOverridden):
         rule = RULES.get(event.rule)
-        return {"kind": "override", "rule": event.rule, "statement": rule.statement if rule else None, "reason": event.reason,
+        return {"kind": "override", "rule": event.rule, "statement": rule.statement_for(game.catalog) if rule else None, "reason": event.reason,
                 "move": _entry(game, seq + 1)}, seq + 1
     original = _original_of(game, event.seq)
     content = _entry(game, _content_before(game, original, seq))
@@ -103,7 +103,7 @@ def play_json(audit: Audit, step: Step) -> dict[str, Any]:
         "round": step.before.round, "phase": step.before.phase, "phase_name": PHASE_NAMES[step.before.phase],
         "status": status,
         "override": None if play.override is None else {"rule": play.override[0], "reason": play.override[1]},
-        "violation": None if step.violation is None else step.violation.to_json(),
+        "violation": None if step.violation is None else step.violation.to_json(step.before.catalog),
         "rules": [] if step.skipped else rules_checked(step),
         "changes": [] if step.skipped else [d.to_json() for d in state_differences(step.before, step.after)],
         "resources": step_rows(audit, step),
@@ -143,7 +143,7 @@ def game_overview(audit: Audit) -> dict[str, Any]:
     game, line, final = audit.game, audit.game.line, audit.final
     overrides = [
         {"seq": s.play.seq - 1, "entry": s.play.seq, "notation": notation(s.play.event), "rule": s.play.override[0],
-         "reason": s.play.override[1], "violation": None if s.violation is None else s.violation.to_json(),
+         "reason": s.play.override[1], "violation": None if s.violation is None else s.violation.to_json(game.catalog),
          "skipped": s.skipped}
         for s in audit.steps if s.play.override is not None
     ]
@@ -163,7 +163,7 @@ def game_overview(audit: Audit) -> dict[str, Any]:
                         "balanced": ledger["balanced"]})
     problem = None
     if line.problem is not None:
-        problem = {"seq": line.problem[0], **line.problem[1].to_json()}
+        problem = {"seq": line.problem[0], **line.problem[1].to_json(game.catalog)}
     return {
         "entries": len(game.events), "plays": len(line.plays), "over": final.over, "round": final.round, "phase": final.phase,
         "overrides": overrides, "corrections": corrections, "retractions": retractions,

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.events import (
     CharacterRowsDealt,
@@ -28,7 +29,6 @@ from coimbra_events.events import (
     StartGroupsDealt,
     VoyagesDrawn,
 )
-from coimbra_events.catalog import Catalog
 from coimbra_events.names import FIELDS, Names, fold
 from coimbra_events.notation import BY_TYPE, BY_WORD, VERB_LIST, NotationError, did_you_mean, parse, render
 from coimbra_events.rules import core as rules
@@ -316,11 +316,11 @@ def outcome_prompt(state: GameState, space: OutcomeSpace, example: GameEvent) ->
 
 
 def refusal_lines(text: str, violation: RuleViolation, catalog: Catalog) -> list[str]:
-    """A refused input: the rule id, why, what the rule says, and the facts it checked, components named."""
+    """A refused input: the rule id, why, what the rule says (with the game's catalog), and the facts it checked, components named."""
     rule = RULES[violation.rule]
     facts = "; ".join(f"{k} {_short(catalog, v)}" for k, v in violation.facts.items())
     lines = [f"refused '{text}': rule {violation.rule}: {named_text(catalog, violation.reason)}; nothing stored",
-             f"  {rule.id}: {rule.statement} ({rule.source})"]
+             f"  {rule.id}: {rule.statement_for(catalog)} ({rule.source})"]
     return lines + ([f"  facts: {facts}"] if facts else [])
 
 

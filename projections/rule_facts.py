@@ -142,7 +142,7 @@ def rules_checked(step: Step) -> list[dict[str, Any]]:
         is_broken = broken is not None and rule == broken.rule
         status = "broken" if is_broken else ("holds" if reached else "not checked")
         facts = dict(broken.facts) if is_broken else rule_facts(rule, step.before, event)
-        out.append({"rule": rule, "statement": RULES[rule].statement, "source": RULES[rule].source,
+        out.append({"rule": rule, "statement": RULES[rule].statement_for(step.before.catalog), "source": RULES[rule].source,
                     "status": status, "facts": _plain(facts)})
         reached = reached and not is_broken
     return out

@@ -406,3 +406,13 @@ def test_the_end_of_the_input_before_the_players_stores_nothing(store):
     code, out = session(store, ["Ana red"])
     assert code == 0 and "nothing stored" in out.text
     assert store.games() == []
+
+
+def test_a_new_game_is_recorded_with_the_box_the_table_plays(store, other_values):
+    """``record --catalog``: the players are asked within the box's player counts, the game uses its values."""
+    code, script = session(store, ["Ana red", "Bruno blue", "", "quit"], seed=4, catalog=other_values)
+    assert code == 0
+    assert "(2 to 4)" in script.text
+    (info,) = store.games()
+    game = store.get(info.name)
+    assert game.catalog == other_values and {p.coins for p in game.state.players} == {other_values.start_coins}

@@ -54,10 +54,10 @@ def track_ranking(state: GameState, track: str) -> list[PlayerState]:
 
 def influence_tile_points(state: GameState) -> dict[str, list[tuple[str, int]]]:
     """Points each player gets from the four influence scoring tiles."""
-    side = "4" if len(state.players) == 4 else "2-3"
+    players = len(state.players)
     out: dict[str, list[tuple[str, int]]] = {p.name: [] for p in state.players}
     for track, tile_id in zip(TRACKS, state.scoring_tiles):
-        points = state.catalog.scoring_tiles[tile_id].points[side]
+        points = state.catalog.scoring_points(tile_id, players)
         for rank, pl in enumerate(track_ranking(state, track)):
             if rank < len(points) and points[rank]:
                 out[pl.name].append((f"{track} track, rank {rank + 1} ({tile_id})", points[rank]))
