@@ -2,8 +2,10 @@
 
 ``check FILE`` validates a catalog file; ``show`` prints one (the shipped stand-in
 by default) as Rich tables, each value with its provenance, or as canonical JSON.
-Bad input never ends in a traceback: one ``error: FILE: <message>`` line on
-stderr and exit code 2.
+Bad input never ends in a traceback: every problem on a line of its own on stderr
+(one ``error: FILE: <message>`` line when there is one) and exit code 2. The fill-in
+sheets and sharing (``template``, ``build``, ``diff``, ``install``, ``list``) are
+``cli.catalog_sheet_commands``.
 """
 
 from __future__ import annotations
@@ -19,9 +21,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from cli.exits import BAD_INPUT, fail
+from cli import catalog_sheet_commands
+from cli.exits import BAD_INPUT, fail_all
+from coimbra_events import effect_text
 from coimbra_events.catalog import (
     CITIES,
+    PRINTED,
     PROVENANCES,
     STAND_IN,
     Catalog,
@@ -33,12 +38,16 @@ from coimbra_events.effect_kinds import PILES, TRACK_RESOURCE, TRACKS, Effect
 
 catalog_app = typer.Typer(
     help=(
-        "Check and show component catalogs: the printed values of dice, tiles, cards, "
-        "monasteries, voyages and the pilgrimage map (format: docs/catalog.md).\n\n"
+        "Check, show, transcribe and share component catalogs: the printed values of dice, tiles, cards, "
+        "monasteries, voyages and the pilgrimage map (format: docs/catalog.md). To transcribe your box: "
+        "'catalog template -o DIR', fill in the sheets, 'catalog build DIR -o FILE --id ID', "
+        "'catalog install FILE'.\n\n"
         "Example: coimbra catalog check my-box.json"
     ),
     no_args_is_help=True,
 )
+for _name, (_command, _help) in catalog_sheet_commands.COMMANDS.items():
+    catalog_app.command(_name, help=_help)(_command)
 
 
 def _emit_json(value: Any, indent: bool = False) -> None:
@@ -46,25 +55,21 @@ def _emit_json(value: Any, indent: bool = False) -> None:
     typer.echo(orjson.dumps(value, option=option).decode())
 
 
-def _try_load(file: str | None) -> tuple[Catalog | None, str | None]:
-    """(the catalog in ``file``, or the shipped stand-in when None; None) or (None, the error)."""
+def _try_load(file: str | None) -> tuple[Catalog | None, list[str]]:
+    """(the catalog in ``file``, or the shipped stand-in when None; no problems) or (None, every problem)."""
     try:
-        return (standin_catalog() if file is None else load_catalog(file)), None
+        return (standin_catalog() if file is None else load_catalog(file)), []
     except CatalogError as error:
-        return None, str(error)
+        return None, error.lines()
     except Exception as error:  # a loader bug must not end in a traceback either
-        return (
-            None,
-            f"{file or 'stand-in catalog'}: "
-            f"catalog loader failed ({type(error).__name__}: {error})",
-        )
+        return None, [f"{file or 'stand-in catalog'}: catalog loader failed ({type(error).__name__}: {error})"]
 
 
 def _load(file: str | None) -> Catalog:
-    """The catalog (see ``_try_load``), or exit 2 with one ``error:`` line on stderr."""
-    catalog, error = _try_load(file)
+    """The catalog (see ``_try_load``), or exit 2 with every problem on stderr."""
+    catalog, problems = _try_load(file)
     if catalog is None:
-        fail(str(error), BAD_INPUT)
+        fail_all(problems, file or "stand-in catalog", BAD_INPUT)
     return catalog
 
 
@@ -79,8 +84,10 @@ def _summary(catalog: Catalog) -> str:
 CHECK_HELP = (
     "Validate a catalog file.\n\n"
     "Prints 'ok: ID sha256=HASH, N characters, ...' and exits 0 when FILE is a valid catalog; "
-    "otherwise prints one line 'error: FILE: where: expected ..., got ...' on stderr and exits 2. "
-    'With --json, prints {"valid", "id", "sha256", "error"} on stdout (exit codes as above).\n\n'
+    "otherwise prints every problem on stderr, each as 'FILE: where: expected ..., got ...' (a single one "
+    "as 'error: FILE: ...'), and exits 2. "
+    'With --json, prints {"valid", "id", "sha256", "error", "problems"} on stdout, where error is the first '
+    "problem and problems lists them all (exit codes as above).\n\n"
     "Example: coimbra catalog check fixtures/catalogs/standin.json --json"
 )
 
@@ -90,7 +97,7 @@ def check(
     file: Annotated[str, typer.Argument(metavar="FILE", help="The catalog JSON file to validate.")],
     as_json: Annotated[
         bool,
-        typer.Option("--json", help='Print {"valid", "id", "sha256", "error"} as JSON instead.'),
+        typer.Option("--json", metavar="", help='Print {"valid", "id", "sha256", "error", "problems"} as JSON instead.'),
     ] = False,
 ) -> None:
     """Validate a catalog file (see CHECK_HELP)."""
@@ -98,21 +105,23 @@ def check(
         catalog = _load(file)
         typer.echo(f"ok: {catalog.id} sha256={catalog.sha256}, {_summary(catalog)}")
         return
-    catalog, error = _try_load(file)
+    catalog, problems = _try_load(file)
     valid = catalog is not None
     _emit_json({
         "valid": valid,
         "id": catalog.id if valid else None,
         "sha256": catalog.sha256 if valid else None,
-        "error": error,
+        "error": problems[0] if problems else None,
+        "problems": problems,
     })  # fmt: skip
     if not valid:
         raise typer.Exit(BAD_INPUT)
 
 
 SHOW_HELP = (
-    "Show a catalog (the shipped stand-in unless --file is given) as tables, each value with "
-    "its provenance: rules-text, or stand-in (dim).\n\n"
+    "Show a catalog (the shipped stand-in unless --file is given) as tables.\n\n"
+    "Each value with its provenance: rules-text, printed (bold), or stand-in (dim). Effects are in the short form the "
+    "fill-in sheets use (catalog template).\n\n"
     "Sections: dice, die tokens, setup and limits, flags and crowns, income table, favor tiles, "
     "character cards by pile, monasteries, voyage spaces, voyages, scoring tiles, map. "
     'With --json, prints {"id", "sha256", "catalog": DATA} with sorted keys, where DATA is '
@@ -137,6 +146,7 @@ def show(
         bool,
         typer.Option(
             "--json",
+            metavar="",
             help='Print {"id", "sha256", "catalog": DATA} as canonical JSON (sorted keys).',
         ),
     ] = False,
@@ -173,7 +183,7 @@ def _provenance(catalog: Catalog, path: str) -> Text:
             for p in PROVENANCES
             if p in fields.values()
         )
-    return Text(label, style="dim" if overall == STAND_IN else "")
+    return Text(label, style={STAND_IN: "dim", PRINTED: "bold"}.get(overall, ""))
 
 
 def _table(
@@ -215,7 +225,7 @@ def _table(
 
 
 def _effects(effects: Iterable[Effect]) -> str:
-    return "; ".join(e.describe() for e in effects) or "-"
+    return effect_text.render(effects) or "-"
 
 
 def _bonus(timing: str, effects: Iterable[Effect]) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
@@ -24,9 +24,6 @@ from projections.consequences import entries_since
 from projections.scores import score_report
 
 ChangeJson = Mapping[str, Any]
-
-CHANGES_SHOWN = 12
-"""Changes a replayer frame shows of one entry (a setup entry lays out dozens); the rest are one line."""
 
 
 def as_json(changes: Iterable[Change | ChangeJson]) -> list[ChangeJson]:
@@ -67,6 +64,7 @@ def _cost(facts: ChangeJson) -> str:
 
 _BECAUSE: dict[str, Callable[[ChangeJson], str]] = {
     "C.token-discard": _token,
+    "B.position": lambda f: f"value {f['value']}; the row was {' '.join(str(v) for v in f['row']) or 'empty'}",
     "C.location-end": lambda f: f"every die of the {_location(f['location'])} activated",
     "D.order": _order,
     "E.income": lambda f: f"disc on space {f['disc_on']} of the {f['track']} track, tier {tier_words(f['tier'])}: {_pays(f)}",
@@ -139,22 +137,43 @@ def _reasons(changes: Sequence[ChangeJson]) -> list[str]:
     return out
 
 
+class ChangeList:
+    """A change list for the terminal: who in bold, each change, its rule and reason dimmed: beside it when
+    there is room (``WIDE`` columns), under it in a narrow pane (the replayer's)."""
+
+    WIDE = 100
+
+    def __init__(self, changes: Iterable[Change | ChangeJson], limit: int | None = None, title: str | None = None) -> None:
+        self.items, self.limit, self.title = as_json(changes), limit, title
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if not self.items:
+            yield Text("nothing changes on the table", style="dim")
+            return
+        wide = options.max_width >= self.WIDE
+        table = Table(show_header=False, box=None, padding=(0, 1), title=self.title, title_justify="left")
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column(overflow="fold")
+        if wide:
+            table.add_column(style="dim", overflow="fold")
+        who = None
+        for k, (change, reason) in enumerate(zip(self.items, _reasons(self.items))):
+            if self.limit is not None and k == self.limit:
+                table.add_row("", Text(f"… {len(self.items) - self.limit} more", style="dim"), *([""] if wide else []))
+                break
+            shown = change["who"] if change["who"] != who else ""
+            who = change["who"]
+            text = Text(change_text(change))
+            if wide:
+                table.add_row(escape(shown), text, reason)
+            else:
+                table.add_row(escape(shown), text + Text(f"\n  {reason}", style="dim") if reason else text)
+        yield table
+
+
 def changes_view(changes: Iterable[Change | ChangeJson], limit: int | None = None, title: str | None = None) -> RenderableType:
-    """A change list for the terminal: who in bold, each change, its rule dimmed."""
-    items = as_json(changes)
-    table = Table(show_header=False, box=None, padding=(0, 1), title=title, title_justify="left")
-    table.add_column(style="bold", no_wrap=True)
-    table.add_column(overflow="fold")
-    table.add_column(style="dim", overflow="fold")
-    who = None
-    for k, (change, reason) in enumerate(zip(items, _reasons(items))):
-        if limit is not None and k == limit:
-            table.add_row("", Text(f"… {len(items) - limit} more", style="dim"), "")
-            break
-        shown = change["who"] if change["who"] != who else ""
-        who = change["who"]
-        table.add_row(escape(shown), escape(change_text(change)), escape(reason))
-    return table if items else Text("nothing changes on the table", style="dim")
+    """A change list for the terminal (``ChangeList``)."""
+    return ChangeList(changes, limit, title)
 
 
 def table_lines(before: Game, after: Game, quiet: bool = False) -> list[str]:
@@ -187,5 +206,5 @@ def winner_line(report: Mapping[str, Any]) -> str:
     return f"winner: {names}" if len(first) == 1 else f"winners, sharing first place: {names}"
 
 
-__all__ = ["as_json", "because", "change_lines", "change_text", "changes_view", "final_scores_view", "table_lines",
+__all__ = ["ChangeList", "as_json", "because", "change_lines", "change_text", "changes_view", "final_scores_view", "table_lines",
            "winner_line"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, NoReturn, Optional
@@ -14,7 +15,7 @@ from eventsourcing.persistence import PersistenceError
 from rich.console import Console
 from rich.markup import escape
 
-from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail
+from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail, fail_all
 from coimbra_events import log as game_log
 from coimbra_events.application import (
     BadGameName,
@@ -29,10 +30,12 @@ from coimbra_events.catalog import Catalog, CatalogError, load_catalog
 from coimbra_events.events import GameEvent, PayloadError
 from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError
-from coimbra_events.notation import NotationError, render
+from coimbra_events.names import Names
+from coimbra_events.notation import NotationError, parse
 from coimbra_events.state import replace
 from coimbra_events.validation import Validation, validate
 from coimbra_events.violations import RuleViolation
+from projections.naming import notation_text
 
 console = Console(highlight=False)
 
@@ -50,9 +53,18 @@ class Commands(dict):
 
         return collect
 
-CatalogOption = typer.Option(None, "--catalog", help="Catalog JSON file to use instead of the shipped one the log names.")
-JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables.")
-QuietOption = typer.Option(False, "--quiet", "-q", help="One line per stored entry, without what the table must now do.")
+CatalogOption = typer.Option(
+    None, "--catalog", help="Catalog JSON file to use instead of the shipped or installed one the log names."
+)
+
+
+def flag(*names: str, help: str) -> Any:
+    """An on/off option (``--json``): no value follows it, and ``--help`` shows none (no ``<bool>``)."""
+    return typer.Option(False, *names, help=help, metavar="")
+
+
+JsonOption = flag("--json", help="Print machine-readable JSON instead of tables.")
+QuietOption = flag("--quiet", "-q", help="One line per stored entry, without what the table must now do.")
 DbOption = typer.Option(
     None, "--db", help="The game store's SQLite file (default: $COIMBRA_DB, else ~/.local/share/coimbra/games.sqlite)."
 )
@@ -64,14 +76,36 @@ def print_json(data: object) -> None:
     sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
 
 
+def write_output(output: Optional[Path], data: bytes) -> None:
+    """``data`` on stdout, or into ``output`` through a fresh temporary file beside it (a crash leaves no half file)."""
+    if output is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.resolve().parent)
+    except OSError as exc:  # say it of the file asked for, not of the temporary one
+        raise OSError(exc.errno, exc.strerror, str(output)) from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file (mkstemp makes it private)
+        os.replace(tmp, output)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def catalog_option(path: Optional[Path]) -> Catalog | None:
-    """The catalog a ``--catalog FILE`` names (exit 2 if it is bad), or ``None`` for the shipped one."""
+    """The catalog a ``--catalog FILE`` names (exit 2 with every problem if it is bad), or ``None`` for the shipped one."""
     if path is None:
         return None
     try:
         return load_catalog(path)
     except CatalogError as exc:
-        fail(str(exc))
+        fail_all(exc.lines(), str(path))
 
 
 def validated(file: Path, catalog_file: Optional[Path]) -> Validation:
@@ -142,11 +176,8 @@ def game_ref_opened(ref: str, db: Optional[Path], catalog_file: Optional[Path] =
 
 
 def notation(event: GameEvent) -> str:
-    """The event in notation, or its log form if a value cannot be written in notation."""
-    try:
-        return render(event)
-    except NotationError:
-        return f"{event.actor}: {event.TYPE} {orjson.dumps(event.payload()).decode()}"
+    """The event in notation (ids, as the log and ``--json`` say it), or its log form if notation cannot write it."""
+    return notation_text(event)
 
 
 def due(game: Game) -> str:
@@ -169,6 +200,12 @@ def due_json(game: Game) -> dict[str, Any] | None:
     if due is None:
         return None
     return {**due.as_dict(), "round": game.state.round, "phase": game.state.phase}
+
+
+def typed_decision(text: str, game: Game, actor: str | None) -> GameEvent:
+    """A decision or outcome typed in notation, components by name, id or prefix (``NotationError`` if unreadable)."""
+    names = Names(game.catalog, [n for n, _ in game.header.players])
+    return with_player_name(parse(text, actor, names), game)
 
 
 def with_player_name(event: GameEvent, game: Game) -> GameEvent:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NoReturn
 
 import typer
@@ -24,3 +25,13 @@ def fail(message: str, code: int = BAD_INPUT) -> NoReturn:
     """Print ``error: message`` on one line to stderr and exit with ``code``."""
     err_console.print(f"[bold red]error:[/] {escape(message)}")
     raise typer.Exit(code)
+
+
+def fail_all(problems: Sequence[str], source: str, code: int = BAD_INPUT) -> NoReturn:
+    """One problem: its ``error:`` line. Several: each on a line of its own, then one
+    ``error: SOURCE: N problems (listed above)`` line. Exit with ``code`` either way."""
+    if len(problems) == 1:
+        fail(problems[0], code)
+    for problem in problems:
+        err_console.print(f"  {escape(problem)}")
+    fail(f"{source}: {len(problems)} problems (listed above)", code)

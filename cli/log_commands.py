@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import ExitStack
+from enum import Enum
 from pathlib import Path
 from typing import Optional
 
@@ -15,12 +16,14 @@ from cli.common import (
     DbOption,
     GameArgument,
     JsonOption,
+    flag,
     catalog_option,
     console,
     opened,
     print_json,
     store_errors,
     validated,
+    write_output,
 )
 from cli.exits import BAD_INPUT, RULE_VIOLATION, fail
 from cli.views import progress_bar, rules_table, score_details, score_table, validation_panel, validation_summary
@@ -51,6 +54,8 @@ def simulate_command(
     Example: [bold]coimbra simulate --players 3 --seed 7 -o game.json[/]
     """
     catalog = catalog_option(catalog_file) or standin_catalog()
+    if not catalog.min_players <= players <= catalog.max_players:
+        fail(f"--players: catalog {catalog.id} is for {catalog.min_players}-{catalog.max_players} players, got {players}")
     log, state = simulate(catalog, DEFAULT_PLAYERS[:players], seed)
     data = game_log.dumps(log)
     if output is None:
@@ -95,7 +100,7 @@ def validate_command(
     if as_json:
         print_json(report)
     else:
-        console.print(validation_panel(game_ref, report))
+        console.print(validation_panel(game_ref, report, result.state.catalog))
     if not result.valid:
         raise typer.Exit(RULE_VIOLATION)
 
@@ -126,19 +131,34 @@ def _validate_many(game_refs: list[str], db: Optional[Path], catalog_file: Optio
         raise typer.Exit(RULE_VIOLATION)
 
 
+class SheetFormat(str, Enum):
+    TABLE = "table"
+    CSV = "csv"
+    HTML = "html"
+
+
 @COMMANDS("score")
 def score_command(
     game_ref: str = GameArgument,
     catalog_file: Optional[Path] = CatalogOption,
-    details: bool = typer.Option(False, "--details", "-d", help="Also list every source of points."),
+    details: bool = flag("--details", "-d", help="Also list every source of points."),
+    format_: SheetFormat = typer.Option(
+        SheetFormat.TABLE, "--format", "-f", case_sensitive=False,
+        help="table: the score pad in the terminal; csv: one row per player for a spreadsheet; html: a printable sheet.",
+    ),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the csv or html sheet here instead of standard output."),
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Final scores (or provisional ones for a game in progress), by source of points.
 
     A game with an illegal event is refused (exit 1): scores are only given for legal play.
+    --format csv writes a header row and one row per player (place, points by
+    source, total, coins and guards left); --format html a printable sheet.
 
     Example: [bold]coimbra score fixtures/games/standin-4p-seed3.json --details[/]
+
+    Example: [bold]coimbra score demo --format csv -o demo-scores.csv[/]
     """
     result = _validated_ref(game_ref, db, catalog_file)
     if not result.valid:
@@ -148,21 +168,38 @@ def score_command(
     if as_json:
         print_json(report)
         return
+    if format_ is not SheetFormat.TABLE:
+        from cli.score_sheets import score_csv, score_html  # imported here: only the sheets need them
+
+        name = game_ref if log_file(game_ref) is None else Path(game_ref).stem
+        sheet = score_csv(report) if format_ is SheetFormat.CSV else score_html(report, result.log, result.state.catalog, name)
+        with store_errors():
+            write_output(output, sheet.encode())
+        return
+    if output is not None:
+        fail("--output writes a sheet: give --format csv or --format html")
     console.print(score_table(report))
     if details:
-        console.print(score_details(report))
+        console.print(score_details(report, result.state.catalog))
 
 
 @COMMANDS("rules")
-def rules_command(as_json: bool = JsonOption) -> None:
+def rules_command(
+    catalog_file: Optional[Path] = typer.Option(
+        None, "--catalog", help="Catalog JSON file whose values the statements quote (default: the shipped stand-in)."
+    ),
+    as_json: bool = JsonOption,
+) -> None:
     """List every rule the engine checks: its stable id, statement and source.
 
     Rejections, validation reports and tests cite these ids. Sources name the
-    rule texts (000, 002, 003) and the project's GAPS.md decisions.
+    rule texts (000, 002, 003) and the project's GAPS.md decisions. Statements
+    quote the values of the catalog in force: the shipped stand-in, or --catalog.
 
-    Example: [bold]coimbra rules --json[/]
+    Example: [bold]coimbra rules --catalog my-box.json --json[/]
     """
+    catalog = catalog_option(catalog_file) or standin_catalog()
     if as_json:
-        print_json([{"id": r.id, "statement": r.statement, "source": r.source} for r in RULES.values()])
+        print_json([{"id": r.id, "statement": r.statement_for(catalog), "source": r.source} for r in RULES.values()])
         return
-    console.print(rules_table(RULES.values()))
+    console.print(rules_table(RULES.values(), catalog))

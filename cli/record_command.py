@@ -14,10 +14,8 @@ core, so a refusal here is the same refusal as ``coimbra act``'s.
 
 from __future__ import annotations
 
-import importlib
 import random
 import sys
-from contextlib import suppress
 from pathlib import Path
 from typing import Callable, Optional, Protocol, Sequence, TypeVar
 
@@ -27,17 +25,30 @@ from rich.text import Text
 
 from cli.board_views import board_panel
 from cli.change_views import table_lines
-from cli.common import Commands, DbOption, QuietOption, console, due, notation, opened, players_option, store_errors, with_player_name
+from cli.common import (
+    Commands,
+    DbOption,
+    QuietOption,
+    catalog_option,
+    console,
+    due,
+    opened,
+    players_option,
+    store_errors,
+    with_player_name,
+)
 from cli.exits import fail
 from coimbra_events.application import BadPlayers, GameStore, StoreConflict, TableInputNeeded, log_file, rolls_of
-from coimbra_events.catalog import standin_catalog
+from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, NothingToOverride
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
-from coimbra_events.state import TABLE
+from coimbra_events.state import TABLE, GameState
 from coimbra_events.violations import RuleViolation
 from projections.board import PHASE_NAMES, board_view
+from projections.naming import named_text, said
+from projections.options import options
 from projections.recording import (
     COMMANDS_HELP,
     Ambiguous,
@@ -45,8 +56,8 @@ from projections.recording import (
     Command,
     Reading,
     Unreadable,
+    entry_echo,
     option_lines,
-    option_texts,
     outcome_prompt,
     outcome_words,
     read_line,
@@ -67,8 +78,12 @@ INTERRUPTED = 130
 class Io(Protocol):
     """Where the recorder reads and writes: the terminal, or a script in the tests."""
 
-    def ask(self, prompt: str) -> str:
-        """One line typed after ``prompt``; ``EOFError`` at the end of the input, ``KeyboardInterrupt`` on Ctrl-C."""
+    def ask(self, prompt: str, state: GameState | None = None, entries: int = 0) -> str:
+        """One line typed after ``prompt``; ``EOFError`` at the end of the input, ``KeyboardInterrupt`` on Ctrl-C.
+
+        ``state`` (the table now) and ``entries`` (how many are stored) let a
+        terminal offer completion and a toolbar (``cli.record_prompt``).
+        """
 
     def say(self, text: str = "") -> None:
         """One line of plain text (no markup)."""
@@ -83,7 +98,7 @@ class ConsoleIo:
     def __init__(self, out: Console) -> None:
         self.out = out
 
-    def ask(self, prompt: str) -> str:
+    def ask(self, prompt: str, state: GameState | None = None, entries: int = 0) -> str:
         return self.out.input(Text(prompt, style="bold"))
 
     def say(self, text: str = "") -> None:
@@ -126,7 +141,7 @@ class Recorder:
     def _ask(self) -> str:
         actor = self.game.pending.actor if self.game.pending else TABLE
         try:
-            return self.io.ask(f"{len(self.game.events) + 1} {actor}> ")
+            return self.io.ask(f"{len(self.game.events) + 1} {actor}> ", self.game.state, len(self.game.events))
         except EOFError:
             raise Stop("end of input") from None
 
@@ -153,12 +168,12 @@ class Recorder:
 
     def _options(self, grouped: bool = True) -> list[str]:
         """The legal options (grouped when many), or what the table must enter."""
-        options = rules.legal(self.game.state)
-        if isinstance(options, OutcomeSpace):
-            lines = outcome_prompt(self.game.state, options, options.sample(random.Random(0)))
+        space = rules.legal(self.game.state)
+        if isinstance(space, OutcomeSpace):
+            lines = outcome_prompt(self.game.state, space, space.sample(random.Random(0)))
             return lines + (["  r: draw it from the game's seed"] if rolls_of(self.game)[0] != "manual" else [])
-        texts = option_texts(options)
-        return option_lines(texts) if grouped else option_lines(texts, limit=None, flat=True)
+        listed = options(self.game.state)
+        return option_lines(listed) if grouped else option_lines(listed, limit=None, flat=True)
 
     # -- one line
 
@@ -181,17 +196,21 @@ class Recorder:
 
     def _record(self, event: GameEvent) -> None:
         event = with_player_name(event, self.game)
-        game = self._saved(lambda: self.store.record(self.name, event), notation(event))
+        before = self.game.state
+        game = self._saved(lambda: self.store.record(self.name, event), self._said(event))
         if game is not None:
             self.game = game
-            self.io.say(f"recorded {len(game.events)}: {notation(event)}")
+            self.io.say(f"recorded {len(game.events)}: {entry_echo(event, before)}")
+
+    def _said(self, event: GameEvent) -> str:
+        return said(self.game.catalog, event)
 
     def _saved(self, save: Callable[[], T], text: str) -> T | None:
         """Run one save (one transaction); a refusal or a conflict is said, nothing is stored."""
         try:
             return save()
         except RuleViolation as v:
-            for line in refusal_lines(text, v):
+            for line in refusal_lines(text, v, self.game.catalog):
                 self.io.say(line)
         except (StoreConflict, TableInputNeeded) as exc:
             self.io.say(f"{exc}; nothing stored")
@@ -219,7 +238,7 @@ class Recorder:
         event = self._saved(lambda: self.store.roll(self.name), "roll")
         if event is not None:
             self.game = self.store.get(self.name)
-            self.io.say(f"recorded {len(self.game.events)}: {notation(event)}")
+            self.io.say(f"recorded {len(self.game.events)}: {entry_echo(event, self.game.state)}")
             for line in outcome_words(event, self.game.state):
                 self.io.say(line)
 
@@ -227,7 +246,7 @@ class Recorder:
         done = self._saved(lambda: self.store.update(self.name, lambda g: g.undo()), "undo")
         if done is not None:
             self.game, play = done
-            self.io.say(f"undone: entry {play.seq} {notation(play.event)} (withdrawn by entry {len(self.game.events)}; "
+            self.io.say(f"undone: entry {play.seq} {self._said(play.event)} (withdrawn by entry {len(self.game.events)}; "
                         "it stays in the log)")
 
     def _correct(self, cmd: Command) -> None:
@@ -235,14 +254,15 @@ class Recorder:
         event = self._event_in(cmd.text, cmd.seq)
         if event is None:
             return
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.correct(cmd.seq, event)), notation(event))
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.correct(cmd.seq, event)), self._said(event))
         if done is None:
             return
         self.game, broken = done
         n = len(self.game.events)
-        self.io.say(f"corrected entry {cmd.seq} to {notation(event)} (entries {n - 1} and {n})")
+        self.io.say(f"corrected entry {cmd.seq} to {self._said(event)} (entries {n - 1} and {n})")
         for play, v in broken:
-            self.io.say(f"  now illegal: entry {play.seq} {notation(play.event)}: rule {v.rule}: {v.reason} "
+            self.io.say(f"  now illegal: entry {play.seq} {self._said(play.event)}: rule {v.rule}: "
+                        f"{named_text(self.game.catalog, v.reason)} "
                         "(correct, undo or accept it)")
         self._announced = None
 
@@ -251,14 +271,14 @@ class Recorder:
         if event is None:
             return
         try:
-            done = self._saved(lambda: self.store.update(self.name, lambda g: g.accept(event, cmd.reason)), notation(event))
+            done = self._saved(lambda: self.store.update(self.name, lambda g: g.accept(event, cmd.reason)), self._said(event))
         except NothingToOverride:
-            self.io.say(f"'{notation(event)}' breaks no rule here: type it as an ordinary decision; nothing stored")
+            self.io.say(f"'{self._said(event)}' breaks no rule here: type it as an ordinary decision; nothing stored")
             return
         if done is not None:
             self.game, v = done
-            self.io.say(f"accepted against rule {v.rule} ({v.reason}): entry {len(self.game.events)} "
-                        f"{notation(event)}, because {cmd.reason}")
+            self.io.say(f"accepted against rule {v.rule} ({named_text(self.game.catalog, v.reason)}): entry "
+                        f"{len(self.game.events)} {self._said(event)}, because {cmd.reason}")
 
     def _note(self, cmd: Command, bookmark: bool = False) -> None:
         assert cmd.seq is not None
@@ -296,35 +316,43 @@ class Recorder:
             where = f"round {state.round}, phase {where}"
         self.io.say(f"{self.name}: {len(game.events)} entries; {where}")
         for seq, event in list(enumerate(game.events, 1))[-recent:]:
-            self.io.say(f"  {seq:>4}  {notation(event)}")
+            self.io.say(f"  {seq:>4}  {self._said(event)}")
 
 
-def ask_players(io: Io) -> list[tuple[str, str]]:
-    """Players typed one a line (``Ana red`` or ``Ana:red``) until an empty line; checked as ``new`` checks them."""
-    most = standin_catalog().max_players
-    io.say(f"Who plays? One player a line, name and colour (e.g. 'Ana red'); an empty line when all are in (2 to {most}).")
+def ask_players(io: Io, catalog: Catalog) -> list[tuple[str, str]]:
+    """Players typed one a line (``Ana red`` or ``Ana:red``) until an empty line; checked as ``new`` checks them.
+
+    A player beyond the catalog's most is refused there and then (never
+    dropped silently, nor read later as a decision).
+    """
+    fewest, most = catalog.min_players, catalog.max_players
+    io.say(f"Who plays? One player a line, name and colour (e.g. 'Ana red'); an empty line when all are in ({fewest} to {most}).")
     players: list[tuple[str, str]] = []
-    while len(players) < most:
+    while True:
         line = " ".join(io.ask(f"player {len(players) + 1}> ").split())
         if not line:
-            if len(players) >= 2:
-                break
-            io.say("at least 2 players")
+            if len(players) >= fewest:
+                return players
+            io.say(f"at least {fewest} players")
+            continue
+        if len(players) == most:
+            io.say(f"{most} players is the most Coimbra seats: '{line}' is not added; an empty line starts the game")
             continue
         name, sep, color = line.partition(":") if ":" in line else line.rpartition(" ")
         if not sep or not name.strip() or not color.strip():
             io.say(f"expected a name and a colour, e.g. 'Ana red', got '{line}'")
             continue
         players.append((name.strip(), color.strip()))
-    return players
 
 
-def start(store: GameStore, io: Io, players: Sequence[tuple[str, str]] | None, seed: int | None) -> Game:
-    """A new game; with a seed, the setup is drawn and the players are told what to lay out."""
+def start(
+    store: GameStore, io: Io, players: Sequence[tuple[str, str]] | None, seed: int | None, catalog: Catalog | None = None
+) -> Game:
+    """A new game (with ``catalog``, else the stand-in); with a seed, the setup is drawn and the players are told what to lay out."""
     while True:
-        people = players if players is not None else ask_players(io)
+        people = players if players is not None else ask_players(io, catalog or standin_catalog())
         try:
-            game = store.new_game(people, seed=seed)
+            game = store.new_game(people, catalog, seed=seed)
             break
         except BadPlayers as exc:
             if players is not None:
@@ -348,6 +376,7 @@ def record_session(
     players: Sequence[tuple[str, str]] | None = None,
     seed: int | None = None,
     resume_options: str = "",
+    catalog: Catalog | None = None,
     quiet: bool = False,
 ) -> int:
     """A whole session: create or resume the game, then record until it is over or the table stops.
@@ -356,7 +385,7 @@ def record_session(
     for ``players`` that cannot play (the command turns both into exit 2).
     """
     try:
-        name = game_ref if game_ref is not None else start(store, io, players, seed).name
+        name = game_ref if game_ref is not None else start(store, io, players, seed, catalog).name
     except (EOFError, KeyboardInterrupt) as exc:
         io.say()
         io.say("stopped before the game was created; nothing stored")
@@ -373,29 +402,37 @@ def record_command(
     game_ref: Optional[str] = typer.Argument(None, metavar="GAME", help="A stored game to resume (default: start a new one)."),
     players: Optional[str] = typer.Option(None, "--players", "-p", help='Players of a new game: "Ana:red,Bruno:blue" (else asked).'),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Draw a new game's setup (and 'r' rolls) from this seed."),
+    catalog_file: Optional[Path] = typer.Option(
+        None, "--catalog", help="A new game's catalog file, e.g. your transcribed box (default: the shipped stand-in)."
+    ),
     db: Optional[Path] = DbOption,
     quiet: bool = QuietOption,
 ) -> None:
     """Record a game at the table, step by step: who acts, the legal options, one line each.
 
-    Type a number, the start of an option, a decision in notation, or the dice
+    Type a number, the start of an option (Tab completes it), a decision in
+    notation with components by name or id ('buy chaplain'), or the dice
     rolled ('3 5 1 ...' in pool order); 'help' lists undo, correct, accept,
-    note, show, legal and quit. Every input is stored at once: stop any time
+    note, show, legal and quit. At a terminal, Tab completes the legal
+    inputs and the commands, ↑ recalls earlier lines, and the bottom line
+    says who acts, what is due, the round and the phase. Every input is stored at once: stop any time
     (quit, Ctrl-D, Ctrl-C) and carry on with [bold]coimbra record GAME[/].
     After each input it says what the table must now do, by player, each move
     with its rule (--quiet: only the entry); at game over, the final scores.
 
     Example: [bold]coimbra record --players "Ana:red,Bruno:blue" --seed 7[/]
     """
-    if game_ref is not None and (players is not None or seed is not None):
-        fail("--players and --seed start a new game; GAME resumes a stored one: give one or the other")
+    if game_ref is not None and (players is not None or seed is not None or catalog_file is not None):
+        fail("--players, --seed and --catalog start a new game; GAME resumes a stored one: give one or the other")
     if game_ref is not None and log_file(game_ref) is not None:
         fail(f"{game_ref}: record works on stored games; coimbra import {game_ref} first")
     people = players_option(players) if players is not None else None
-    if sys.stdin.isatty():
-        with suppress(ImportError):
-            importlib.import_module("readline")  # line editing and ↑ for the lines typed before
+    io: Io = ConsoleIo(console)
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from cli.record_prompt import PromptIo  # Tab completion, history, the toolbar
+
+        io = PromptIo(console)
     with opened(db) as store, store_errors("nothing stored"):
-        code = record_session(store, ConsoleIo(console), game_ref, people, seed, f" --db {db}" if db else "", quiet)
+        code = record_session(store, io, game_ref, people, seed, f" --db {db}" if db else "", catalog_option(catalog_file), quiet)
     if code:
         raise typer.Exit(code)

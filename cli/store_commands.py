@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import sys
+from enum import Enum
 from pathlib import Path
 from typing import Any, Optional
 
@@ -30,21 +30,26 @@ from cli.common import (
     print_json,
     QuietOption,
     store_errors,
-    with_player_name,
+    typed_decision,
+    write_output,
 )
 from cli.change_views import changes_view, final_scores_view
 from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail
 from cli.views import import_summary, progress_bar
 from coimbra_events import log as game_log
 from coimbra_events.application import BadGameName, BadPlayers, log_file
-from coimbra_events.game import IllegalLog
+from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError, header_hash
-from coimbra_events.notation import BY_TYPE, parse
+from coimbra_events.movelist import read_record
+from coimbra_events.notation import BY_TYPE
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.violations import RuleViolation
 from projections.consequences import entries_since
 from projections.scores import score_report
+from projections.naming import named_text, said
+from projections.options import options
+from projections.recording import entry_echo
 
 
 COMMANDS = Commands()
@@ -107,24 +112,28 @@ def act_command(
         if game.over:
             fail(f"{game.name}: the game is over (rule GAME.over); nothing more can be recorded", RULE_VIOLATION)
         first = len(game.events) + 1
-        before = game.state
+        table_before = game.state
         events = []
+        echoes: list[str] = []
         for text in decisions:
             with store_errors("nothing stored"):
-                event = with_player_name(parse(text, game.pending.actor if game.pending else None), game)
+                event = typed_decision(text, game, game.pending.actor if game.pending else None)
+            before = game.state
             try:
                 game.record(event)
             except RuleViolation as v:
                 if as_json:
-                    print_json({"recorded": [], "refused": notation(event), "violation": v.to_json()})
-                fail(f"refused '{notation(event)}': rule {v.rule}: {v.reason}; nothing stored", RULE_VIOLATION)
+                    print_json({"recorded": [], "refused": notation(event), "violation": v.to_json(game.catalog)})
+                fail(f"refused '{said(game.catalog, event)}': rule {v.rule}: {named_text(game.catalog, v.reason)}; "
+                     "nothing stored", RULE_VIOLATION)
             events.append(event)
+            echoes.append(entry_echo(event, before))
         with store_errors("nothing stored"):
             if store is None:
                 game_log.write(game_ref, game.to_log())
             else:
                 store.record(game_ref, *events)
-    told = entries_since(before, game.initial, game.events, first - 1)
+    told = entries_since(table_before, game.initial, game.events, first - 1)
     recorded = [{"seq": seq, "type": e.TYPE, "notation": notation(e), "changes": [c.to_json() for c in changes]}
                 for e, (seq, changes) in zip(events, told)]
     scores = score_report(game.state) if game.over else None
@@ -132,8 +141,8 @@ def act_command(
         print_json({"game": game.name, "recorded": recorded, "events": len(game.events), "pending": due_json(game),
                     "scores": scores})
         return
-    for r in recorded:
-        console.print(f"recorded {r['seq']}: {escape(r['notation'])}", soft_wrap=True)
+    for r, echo in zip(recorded, echoes):
+        console.print(f"recorded {r['seq']}: {escape(echo)}", soft_wrap=True)
         if not quiet:
             console.print(changes_view(r["changes"]))
     if scores is not None:
@@ -148,20 +157,29 @@ def legal_command(
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """What may be entered now: every legal decision in notation, or the table's possible outcomes.
+    """What may be entered now: every legal decision, numbered as [bold]coimbra record[/] numbers it, and what each is.
+
+    Drafts show the die's value; buys the card's name, category, price at this
+    die, influence and bonus; start groups their cards; income what it pays;
+    voyages their cost after discounts. For the table: what it must enter and
+    how to write it. --json lists "options" in notation and "described" with
+    each option's number, text (names) and what it is.
 
     Example: [bold]coimbra legal ana-bruno[/]
     """
     with game_ref_opened(game_ref, db, catalog_file) as (game, _):
-        options = rules.legal(game.state)
+        space = rules.legal(game.state)
     report: dict[str, Any] = {"game": game.name, "pending": due_json(game)}
-    if isinstance(options, OutcomeSpace):
-        verb = BY_TYPE[rules.ACCEPTS[options.kind][0].TYPE]
-        example = notation(options.sample(random.Random(0)))
-        report["outcome"] = {"kind": options.kind, "description": options.description, "usage": f"table: {verb.usage}",
+    if isinstance(space, OutcomeSpace):
+        verb = BY_TYPE[rules.ACCEPTS[space.kind][0].TYPE]
+        example = notation(space.sample(random.Random(0)))
+        report["outcome"] = {"kind": space.kind, "description": space.description, "usage": f"table: {verb.usage}",
                              "example": example}
+        listed = []
     else:
-        report["options"] = [notation(o) for o in options]
+        listed = options(game.state)
+        report["options"] = [notation(o.event) for o in listed]
+        report["described"] = [o.to_json(k) for k, o in enumerate(listed, 1)]
     if as_json:
         print_json(report)
         return
@@ -169,21 +187,24 @@ def legal_command(
     if "outcome" in report:
         out = report["outcome"]
         console.print(f"the table enters {out['kind']}: {escape(out['description'])}")
-        console.print(f"  write: {escape(out['usage'])}")
+        console.print(f"  write: {escape(out['usage'])} (components by name or id)")
         console.print(f"  for example: {escape(out['example'])}", soft_wrap=True)
         return
     table = Table(show_edge=False)
     table.add_column("#", justify="right", style="dim")
     table.add_column("decision")
-    for k, text in enumerate(report["options"], 1):
-        table.add_row(str(k), escape(text))
-    if report["options"]:
+    table.add_column("what it is", overflow="fold")
+    for k, o in enumerate(listed, 1):
+        table.add_row(str(k), escape(o.text), escape(o.about))
+    if listed:
         console.print(table)
 
 
 @COMMANDS("import")
 def import_command(
-    files: list[Path] = typer.Argument(..., metavar="FILE...", help="JSON game logs (several: one game each, a summary)."),
+    files: list[Path] = typer.Argument(
+        ..., metavar="FILE...", help="JSON game logs or move lists (several: one game each, a summary)."
+    ),
     name: Optional[str] = typer.Option(None, "--name", help="The game's name (default: from the players); one file only."),
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
@@ -191,7 +212,9 @@ def import_command(
 ) -> None:
     """Store a whole log as a game, in one transaction, and print its name.
 
-    Every event is checked by the rules first: an illegal one is refused (exit 1),
+    FILE is a JSON log or a move list ([bold]export --format text[/]), told apart
+    by how it begins; a move list reads back to the very record it was written
+    from. Every event is checked by the rules first: an illegal one is refused (exit 1),
     a damaged log lists every problem found (exit 2); either way nothing of that
     log is stored. Several logs: each its own game and transaction, a progress
     bar, one summary row each, and the worst exit code.
@@ -207,7 +230,7 @@ def import_command(
         return
     file = files[0]
     try:
-        log = game_log.read(file)
+        log = read_record(file)
     except LogError as exc:
         if as_json:
             print_json({"imported": False, "problems": [dataclasses.asdict(p) for p in exc.problems]})
@@ -230,7 +253,7 @@ def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[P
         task = progress.add_task("importing", total=len(files))
         for file in files:
             try:
-                game = store.import_log(game_log.read(file), None, catalog, str(file))
+                game = store.import_log(read_record(file), None, catalog, str(file))
                 rows.append({"source": str(file), "imported": True, "name": game.name, "events": len(game.events)})
             except (LogError, BadGameName, BadPlayers) as exc:
                 rows.append({"source": str(file), "imported": False, "code": BAD_INPUT, "error": str(exc)})
@@ -246,30 +269,67 @@ def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[P
         raise typer.Exit(worst)
 
 
+class ExportFormat(str, Enum):
+    JSON = "json"
+    TEXT = "text"
+    HTML = "html"
+
+
 @COMMANDS("export")
 def export_command(
     game_ref: str = GameArgument,
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the log here instead of standard output."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of standard output."),
+    format_: ExportFormat = typer.Option(
+        ExportFormat.JSON, "--format", "-f", case_sensitive=False,
+        help="json: the canonical log; text: a move list that reads back with import (docs/move-list.md); "
+             "html: a replay page in one file for any browser (docs/sharing.md).",
+    ),
+    catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
 ) -> None:
-    """Write a game as a canonical JSON log (the same game always gives the same bytes).
+    """Write a game as a canonical JSON log, a move list, or a replay page to open in a browser.
+
+    The same game always gives the same bytes. A move list (text) is what PGN is
+    for chess: a person reads it, and [bold]coimbra import[/] reads it back to the
+    same record. The replay page (html) is one self-contained file, no network
+    needed: send it to the players, open it on a phone, link into it with #entry=N.
 
     Example: [bold]coimbra export ana-bruno -o ana-bruno.json[/]
+
+    Example: [bold]coimbra export ana-bruno --format html -o ana-bruno.html[/]
     """
-    path = log_file(game_ref)
-    if path is not None:
-        with store_errors():
-            log = game_log.read(path)
+    if format_ is not ExportFormat.JSON:
+        with game_ref_opened(game_ref, db, catalog_file) as (game, _):
+            data, entries = _shared(game, format_), len(game.events)
     else:
-        with opened(db) as store, store_errors():
-            log = store.export(game_ref)
-    if output is None:
-        sys.stdout.buffer.write(game_log.dumps(log))
-        sys.stdout.flush()
-        return
+        path = log_file(game_ref)
+        if path is not None:
+            with store_errors():
+                log = game_log.read(path)
+        else:
+            with opened(db) as store, store_errors():
+                log = store.export(game_ref)
+        data, entries = game_log.dumps(log), len(log.events)
     with store_errors():
-        game_log.write(output, log)
-    err_console.print(f"wrote {output}: {len(log.events)} events", style="dim")
+        write_output(output, data)
+    if output is not None:
+        err_console.print(f"wrote {output}: {entries} events", style="dim")
+
+
+def _shared(game: Game, format_: ExportFormat) -> bytes:
+    """A game as a move list or a replay page, from one fold of its timeline."""
+    from projections.timeline import timeline  # imported here: only these formats fold the game
+
+    line = timeline(game)
+    if format_ is ExportFormat.TEXT:
+        from coimbra_events import movelist
+        from projections.scores import result_line, score_report
+        from projections.sections import headings
+
+        return movelist.dumps(game.to_log(), headings(line), result_line(score_report(line.final))).encode()
+    from cli.replay_page import replay_page
+
+    return replay_page(game, line).encode()
 
 
 @COMMANDS("games")

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from cli.exits import err_console
+from coimbra_events.catalog import Catalog
 from coimbra_events.violations import Rule
+from projections.naming import value_text
 
 from rich.console import Group
 from rich.panel import Panel
@@ -14,17 +16,18 @@ from rich.table import Table
 from rich.text import Text
 
 
-def validation_panel(source: str, report: dict[str, Any]) -> Panel:
-    """A panel saying whether a log is legal, and which rule its first illegal event breaks."""
+def validation_panel(source: str, report: dict[str, Any], catalog: Catalog | None = None) -> Panel:
+    """A panel saying whether a log is legal, and which rule its first illegal event breaks (components named)."""
     v = report["violation"]
     if v is None:
         status = "game over" if report["game_over"] else f"in progress: round {report['round']}, phase {report['phase']}"
         body = Text.assemble(("valid", "bold green"), f": {report['events']} events, all legal ({status})")
         return Panel(body, title=source, border_style="green")
     lines = [
-        Text.assemble(("illegal", "bold red"), f": event {v['seq']} ({v['type']}) breaks rule ", (v["rule"], "bold"), f": {v['message']}"),
+        Text.assemble(("illegal", "bold red"), f": event {v['seq']} ({v['type']}) breaks rule ", (v["rule"], "bold"),
+                      f": {value_text(catalog, v['message'])}"),
         Text(f"rule: {v['rule_text']} ({v['source']})", style="dim"),
-        Text("facts: " + ", ".join(f"{k}={val}" for k, val in v["facts"].items()), style="dim"),
+        Text("facts: " + "; ".join(f"{k} {value_text(catalog, val)}" for k, val in v["facts"].items()), style="dim"),
         Text(f"{report['legal_events']} of {report['events']} events are legal up to there."),
     ]
     return Panel(Group(*lines), title=source, border_style="red")
@@ -46,8 +49,8 @@ def score_table(report: dict[str, Any]) -> Table:
     return table
 
 
-def score_details(report: dict[str, Any]) -> Table:
-    """Every source of points, per player (what the totals are made of)."""
+def score_details(report: dict[str, Any], catalog: Catalog | None = None) -> Table:
+    """Every source of points, per player (what the totals are made of), components named."""
     table = Table(title="Where the points came from", show_lines=False)
     table.add_column("player")
     table.add_column("kind")
@@ -56,18 +59,18 @@ def score_details(report: dict[str, Any]) -> Table:
     for p in report["players"]:
         for kind, items in p["details"].items():
             for source, points in items.items():
-                table.add_row(p["name"], kind, source, str(points))
+                table.add_row(p["name"], kind, value_text(catalog, source), str(points))
     return table
 
 
-def rules_table(rules: Iterable[Rule]) -> Table:
-    """The rulebook as the engine enforces it."""
-    table = Table(title="Rules checked by coimbra")
+def rules_table(rules: Iterable[Rule], catalog: Catalog) -> Table:
+    """The rulebook as the engine enforces it, with the values of ``catalog``."""
+    table = Table(title=f"Rules checked by coimbra, with the values of catalog {catalog.id}")
     table.add_column("id", style="bold", no_wrap=True)
     table.add_column("rule")
     table.add_column("source", style="dim")
     for r in rules:
-        table.add_row(r.id, r.statement, r.source)
+        table.add_row(r.id, r.statement_for(catalog), r.source)
     return table
 
 

@@ -14,6 +14,7 @@ in the user's data directory. Tests use the in-memory store (``in_memory=True``)
 
 from __future__ import annotations
 
+import difflib
 import os
 import random
 import re
@@ -45,10 +46,15 @@ _GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 
 class UnknownGame(KeyError):
-    """No stored game has this name."""
+    """No stored game has this name; ``near`` are stored names close to it."""
+
+    def __init__(self, name: str, near: Sequence[str] = ()) -> None:
+        super().__init__(name)
+        self.near = tuple(near)
 
     def __str__(self) -> str:
-        return f"no game named {self.args[0]!r} in the store (coimbra games lists them)"
+        hint = f"; did you mean {' or '.join(repr(n) for n in self.near)}?" if self.near else ""
+        return f"no game named {self.args[0]!r} in the store{hint} (coimbra games lists them)"
 
 
 class BadGameName(ValueError):
@@ -231,7 +237,15 @@ class GameStore(Application):
         try:
             return self.repository.get(Game.create_id(name), projector_func=project)
         except AggregateNotFoundError:
-            raise UnknownGame(name) from None
+            raise UnknownGame(name, self._near(name)) from None
+
+    def _near(self, name: str) -> list[str]:
+        """Stored names close to a mistyped one (a read of the index, only when a name is not found)."""
+        try:
+            names = [i.name for i in self.games()]
+        except AggregateNotFoundError:
+            return []
+        return difflib.get_close_matches(name, names, n=3, cutoff=0.6)
 
     def open(self, ref: str, catalog: Catalog | None = None) -> Game:
         """A stored game by name, or the game in a JSON log file (not stored; rules-checked).

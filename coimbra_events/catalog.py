@@ -3,16 +3,18 @@
 
 A catalog is a JSON file (``"format": "coimbra-catalog"``, ``"schema": 1``; the
 format is documented in ``docs/catalog.md``). :func:`load_catalog` reads and
-validates one and returns a frozen :class:`Catalog`; any problem raises
-:class:`CatalogError` whose message is one line naming the place, what was
-expected and what was found::
+validates one and returns a frozen :class:`Catalog`; a bad one raises
+:class:`CatalogError` with every problem found, each one line naming the place,
+what was expected and what was found::
 
     characters[12] (id 'c-II-05').influence: expected an integer 1-4, got 7
 
-The project ships a complete stand-in catalog (:func:`standin_catalog`). Every
-entry and section of a catalog carries its provenance, ``rules-text`` where one of
-the three rule texts gives the value and ``stand-in`` otherwise; the loader
-flattens it into :attr:`Catalog.provenance`.
+The project ships a complete stand-in catalog (:func:`standin_catalog`); clubs
+install their own (``catalog_folder``), and :func:`find_catalog` finds either by
+id and content hash. Every entry and section of a catalog carries its provenance:
+``rules-text`` where one of the three rule texts gives the value, ``printed`` where
+a group transcribed it from its box, ``stand-in`` otherwise; the loader flattens it
+into :attr:`Catalog.provenance`.
 
 Effects (card bonuses, favor tiles, monastery rewards, voyage tasks) are parsed
 into :class:`coimbra_events.effect_kinds.Effect` and checked against
@@ -24,6 +26,8 @@ from __future__ import annotations
 import functools
 import os
 from pathlib import Path
+from collections.abc import Iterable
+from typing import Any
 
 import orjson
 
@@ -59,8 +63,18 @@ from coimbra_events.catalog_model import (  # the model, re-exported: import it 
     Voyage,
     VoyageSpace,
 )
-from coimbra_events.catalog_parsing import parse_catalog
-from coimbra_events.effect_kinds import KINDS, Param
+from coimbra_events.catalog_folder import installed, installed_dir
+from coimbra_events.effect_kinds import Param
+from coimbra_events.effect_text import forms
+
+
+def parse_catalog(data: Any, source: str = "<catalog>") -> Catalog:
+    """Validate parsed JSON ``data`` and build the :class:`Catalog` (see
+    :func:`coimbra_events.catalog_parsing.parse_catalog`). The loader, and pydantic with
+    it, is imported only when a catalog is read: commands that read none start faster."""
+    from coimbra_events.catalog_parsing import parse_catalog as parse
+
+    return parse(data, source)
 
 
 def load_catalog(path: str | os.PathLike[str]) -> Catalog:
@@ -119,32 +133,54 @@ def _shipped_catalogs() -> tuple[tuple[Catalog, ...], tuple[str, ...]]:
     return tuple(catalogs), tuple(broken)
 
 
+def shipped_catalogs() -> tuple[Catalog, ...]:
+    """The catalogs that ship with coimbra (those that load)."""
+    return _shipped_catalogs()[0]
+
+
+INSTALL_HINT = "install it with 'coimbra catalog install FILE', or give the file with --catalog FILE"
+
+
 def find_catalog(catalog_id: str, sha256: str | None = None) -> Catalog:
-    """The shipped catalog with this id (and this hash, when given)."""
-    catalogs, broken = _shipped_catalogs()
-    same_id = [c for c in catalogs if c.id == catalog_id]
+    """The shipped or installed catalog with this id (and this hash, when given).
+
+    Shipped catalogs come first; installed ones are those of ``catalog_folder``. A
+    refusal names the catalog needed, what is there, and how to install it.
+    """
+    shipped, broken = _shipped_catalogs()
+    for catalog in shipped:  # the folder is listed only for catalogs that are not shipped
+        if catalog.id == catalog_id and (sha256 is None or catalog.sha256 == sha256):
+            return catalog
+    folder = installed()
+    same_id = [c for c in (*shipped, *(c for c, _ in folder.catalogs)) if c.id == catalog_id]
     for catalog in same_id:
         if sha256 is None or catalog.sha256 == sha256:
             return catalog
     where = f"catalog {catalog_id!r}" + (f" sha256={sha256}" if sha256 else "")
+    failed = [*broken, *(p.name for p, _ in folder.broken)]
+    note = f"; files that failed to load: {', '.join(failed)}" if failed else ""
     if same_id:
         hashes = ", ".join(c.sha256 for c in same_id)
         raise CatalogError(
             where,
-            "a shipped catalog with this id and hash",
-            f"only sha256={hashes} (load the original file instead)",
+            "a shipped or installed catalog with this id and hash",
+            f"only sha256={hashes}{note}; the log needs the file it was recorded with: {INSTALL_HINT}",
         )
-    shipped = ", ".join(sorted(c.id for c in catalogs)) or "none"
-    note = f"; files that failed to load: {', '.join(broken)}" if broken else ""
-    raise CatalogError(where, f"the id of a shipped catalog ({shipped}{note})", "no such catalog")
+    listed = f"shipped: {_ids(shipped)}; installed in {installed_dir()}: {_ids(c for c, _ in folder.catalogs)}{note}"
+    raise CatalogError(where, f"the id of a shipped or installed catalog ({listed})", f"no such catalog ({INSTALL_HINT})")
+
+
+def _ids(catalogs: Iterable[Catalog]) -> str:
+    return ", ".join(sorted({c.id for c in catalogs})) or "none"
 
 
 def effect_vocabulary_markdown() -> str:
     """The effect vocabulary as a markdown table (embedded in docs/catalog.md)."""
-    lines = ["| kind | contexts | parameters | meaning |", "| --- | --- | --- | --- |"]
-    for kind in KINDS.values():
+    lines = ["| kind | contexts | parameters | meaning | written |", "| --- | --- | --- | --- | --- |"]
+    for form in forms():
+        kind = form.kind
         params = "; ".join(_describe_param(n, p) for n, p in kind.params.items()) or "none"
-        lines.append(f"| `{kind.name}` | {', '.join(kind.contexts)} | {params} | {kind.summary} |")
+        lines.append(f"| `{kind.name}` | {', '.join(kind.contexts)} | {params} | {kind.summary} | `{form.pattern}` |")
     return "\n".join(lines) + "\n"
 
 
@@ -173,6 +209,7 @@ __all__ = [
     "FAVOR_CONTEXTS",
     "FavorTile",
     "find_catalog",
+    "INSTALL_HINT",
     "FORMAT",
     "IncomeTier",
     "load_catalog",
@@ -188,6 +225,7 @@ __all__ = [
     "RULES_TEXT",
     "SCHEMA",
     "SCORING_SIDES",
+    "shipped_catalogs",
     "ScoringTile",
     "SPACE_KINDS",
     "STAND_IN",

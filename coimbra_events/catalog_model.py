@@ -48,29 +48,73 @@ CARD_TIMINGS: Mapping[str, tuple[str, ...]] = {
 MONASTERY_TIMINGS: tuple[str, ...] = ("immediate", "end_game")
 FAVOR_CONTEXTS: tuple[str, ...] = (IMMEDIATE, HELD)
 SCORING_SIDES: Mapping[str, int] = {"2-3": 3, "4": 4}
+"""The sides of an influence scoring tile, named by the player counts they are for, and
+how many ranks each scores."""
 TIE_BREAKS: tuple[str, ...] = ("resources", "shared")
 
 
 
-class CatalogError(Exception):
-    """A catalog that cannot be used. ``str(e)`` is one line:
-    ``"[<source>: ]<where>: expected <expected>, got <got>"``.
+@dataclass(frozen=True)
+class CatalogProblem:
+    """One thing wrong with a catalog: the place, what was expected there, what was found.
 
-    ``source`` (the file, when loaded by :func:`load_catalog` or named in
-    :func:`parse_catalog`) is ``None`` for data parsed under the default source.
+    ``loc`` is the place as a path into the catalog's JSON (keys and list indexes),
+    which ``catalog build`` turns back into a sheet, row and column; ``other`` is the
+    path of another entry ``got`` names, as ``other_where`` (a duplicate's first entry).
     """
 
-    def __init__(self, where: str, expected: str, got: str, source: str | None = None):
-        self.where, self.expected, self.got, self.source = where, expected, got, source
-        place = ": ".join(part for part in (source, where) if part)
-        super().__init__(f"{place}: expected {expected}, got {got}")
+    where: str
+    expected: str
+    got: str
+    loc: tuple[str | int, ...] = ()
+    other: tuple[str | int, ...] = ()
+    other_where: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.where + ': ' if self.where else ''}expected {self.expected}, got {self.got}"
+
+
+class CatalogError(Exception):
+    """A catalog that cannot be used, with every problem found (``problems``, at least one).
+
+    ``str(e)`` is one line: ``"[<source>: ]<where>: expected <expected>, got <got>"`` for
+    the first problem, followed by ``" (and N more problems)"`` when there are more;
+    :meth:`lines` gives every problem on a line of its own. ``where``, ``expected`` and
+    ``got`` are the first problem's. ``source`` (the file, when loaded by
+    :func:`load_catalog` or named in :func:`parse_catalog`) is ``None`` for data parsed
+    under the default source.
+    """
+
+    def __init__(
+        self, where: str, expected: str, got: str, source: str | None = None,
+        problems: tuple[CatalogProblem, ...] = (),
+    ) -> None:  # fmt: skip
+        self.problems = problems or (CatalogProblem(where, expected, got),)
+        first = self.problems[0]
+        self.where, self.expected, self.got, self.source = first.where, first.expected, first.got, source
+        more = len(self.problems) - 1
+        tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        super().__init__(self._line(first) + tail)
+
+    @classmethod
+    def of(cls, problems: tuple[CatalogProblem, ...], source: str | None = None) -> CatalogError:
+        """The error for these problems (at least one)."""
+        first = problems[0]
+        return cls(first.where, first.expected, first.got, source, problems)
+
+    def _line(self, problem: CatalogProblem) -> str:
+        return f"{self.source}: {problem}" if self.source else str(problem)
+
+    def lines(self) -> list[str]:
+        """Every problem on a line of its own, each naming the source."""
+        return [self._line(p) for p in self.problems]
 
     def __reduce__(self) -> tuple[Any, ...]:  # picklable despite the custom signature
-        return (CatalogError, (self.where, self.expected, self.got, self.source))
+        return (CatalogError, (self.where, self.expected, self.got, self.source, self.problems))
 
     def at_source(self, source: str) -> CatalogError:
         """The same error, named as coming from ``source``."""
-        return CatalogError(self.where, self.expected, self.got, source)
+        return CatalogError(self.where, self.expected, self.got, source, self.problems)
 
 
 # --------------------------------------------------------------------------- model
@@ -184,6 +228,7 @@ class Catalog:
     leftover_guards_per_point: int
     map: PilgrimMap
     provenance: Mapping[str, str]
+    discs_in_supply: int  # each player's discs beside the board, for voyages and monasteries
     # Beyond the engine's core API: what the helpers below read, and the tie break.
     dice_removed: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
     die_tokens: Mapping[int, Mapping[str, tuple[int, ...]]] = field(default_factory=dict)
@@ -237,6 +282,19 @@ class Catalog:
         if rewards is None:
             raise ValueError(f"influence position {position!r} outside 0-{self.max_influence}")
         return rewards
+
+    def scoring_side(self, players: int) -> str:
+        """The side of the influence scoring tiles a game of ``players`` uses ("2-3" or "4")."""
+        self._check_players(players)
+        for side in SCORING_SIDES:
+            low, _, high = side.partition("-")
+            if int(low) <= players <= int(high or low):
+                return side
+        raise ValueError(f"no scoring tile side for {players} players (sides: {', '.join(SCORING_SIDES)})")
+
+    def scoring_points(self, tile_id: str, players: int) -> tuple[int, ...]:
+        """Victory points by rank of a scoring tile, on the side a game of ``players`` uses."""
+        return self.scoring_tiles[tile_id].points[self.scoring_side(players)]
 
     def pile(self, pile: str) -> tuple[str, ...]:
         """Character ids of a pile, in file order."""

@@ -55,12 +55,15 @@ class Param:
 
 @dataclass(frozen=True)
 class EffectKind:
-    """A kind of effect: the contexts it may appear in and its parameters."""
+    """A kind of effect: the contexts it may appear in, its parameters and its short form."""
 
     name: str
     contexts: tuple[str, ...]
     params: Mapping[str, Param]
     summary: str
+    phrase: str
+    """How a sheet writes it, e.g. ``gain {amount} {resource}``: each ``{param}`` is a parameter's
+    value, ``[...]`` holds an optional parameter's part (``effect_text`` reads and writes it)."""
 
 
 _AMOUNT = Param("int", minimum=1, maximum=20)
@@ -77,12 +80,14 @@ KINDS: Mapping[str, EffectKind] = {
             _GAINS,
             {"resource": Param("enum", RESOURCES), "amount": _AMOUNT},
             "gain N coins, guards, victory points or pilgrim steps",
+            "gain {amount} {resource}",
         ),
         EffectKind(
             "advance",
             _GAINS,
             {"track": Param("enum", TRACKS + ("choice",)), "amount": _AMOUNT},
             "advance N on a given influence track, or on a track of your choice",
+            "advance {amount} on {track}",
         ),
         EffectKind(
             "on_acquire",
@@ -92,6 +97,7 @@ KINDS: Mapping[str, EffectKind] = {
                 "effects": Param("effects", nested=IMMEDIATE),
             },
             "when you acquire a card that meets the condition, gain the effects",
+            "on acquiring {condition} card: {effects}",
         ),
         EffectKind(
             "per_die",
@@ -101,6 +107,7 @@ KINDS: Mapping[str, EffectKind] = {
                 "effects": Param("effects", nested=IMMEDIATE),
             },
             "per die of this colour on your shutter spaces (white never counts), gain the effects",
+            "per die {color}: {effects}",
         ),
         EffectKind(
             "if_no_die",
@@ -110,6 +117,7 @@ KINDS: Mapping[str, EffectKind] = {
                 "effects": Param("effects", nested=IMMEDIATE),
             },
             "at the start of phase E, gain the effects if none of your dice has this colour",
+            "if no die {color}: {effects}",
         ),
         EffectKind(
             "exchange",
@@ -120,43 +128,50 @@ KINDS: Mapping[str, EffectKind] = {
                 "points": _POINTS,
             },
             "in phase E, as often as you like: pay RATE coins (or guards) for POINTS victory points",
+            "exchange {rate} {give} for {points} points",
         ),
         EffectKind(
             "extra_income_die",
             (HELD,),
             {},
             "one more phase E income activation on a track of your choice (never a 'per die' colour)",
+            "extra income die",
         ),
         EffectKind(
             "voyage_discount",
             (HELD,),
             {"amount": _AMOUNT},
             "each voyage investment costs N less (never below 0) while you hold this",
+            "voyage discount {amount}",
         ),
-        EffectKind("points", (END_GAME,), {"amount": _POINTS}, "fixed victory points"),
+        EffectKind("points", (END_GAME,), {"amount": _POINTS}, "fixed victory points", "{amount} points"),
         EffectKind(
             "points_per_card",
             (END_GAME,),
             {"category": Param("enum", TRACKS + ("any",)), "points": _POINTS},
             "victory points per character card of a category you own (start cards included)",
+            "{points} points per {category} card",
         ),
         EffectKind(
             "points_per_symbol_set",
             (END_GAME,),
             {"symbols": Param("symbols"), "points": _POINTS},
             "victory points per complete set of these symbols on your character cards",
+            "{points} points per set of {symbols}",
         ),
         EffectKind(
             "points_per_monastery",
             (END_GAME,),
             {"points": _POINTS, "pile": Param("enum", PILES, optional=True)},
             "victory points per monastery you marked (optionally of one pile)",
+            "{points} points per monastery[ of pile {pile}]",
         ),
         EffectKind(
             "points_per_voyage",
             (END_GAME,),
             {"points": _POINTS},
             "victory points per voyage you invested in",
+            "{points} points per voyage",
         ),
         EffectKind(
             "points_per_influence",
@@ -167,12 +182,14 @@ KINDS: Mapping[str, EffectKind] = {
                 "points": _POINTS,
             },
             "victory points per PER spaces of your disc on a track (or your highest / lowest track)",
+            "{points} points per {per} spaces on {track}",
         ),
         EffectKind(
             "points_per_crown",
             (END_GAME,),
             {"points": _POINTS},
             "victory points per crown you collected over the game (crown tokens and favor tiles)",
+            "{points} points per crown",
         ),
     )
 }
@@ -201,9 +218,3 @@ class Effect:
     def nested(self) -> tuple["Effect", ...]:
         """The nested effect list, or an empty tuple for kinds without one."""
         return self.params.get("effects", ())
-
-    def describe(self) -> str:
-        """A short human-readable rendering (for ``catalog show`` and audits)."""
-        args = ", ".join(f"{k}={v}" for k, v in self.params.items() if k != "effects")
-        inner = f" -> [{'; '.join(e.describe() for e in self.nested)}]" if self.nested else ""
-        return f"{self.kind}({args}){inner}"

@@ -307,7 +307,7 @@ class CardBought(GameEvent):
 
 
 class AlternativeTaken(GameEvent):
-    """Phase C: instead of the location's action, up to 2 coins and up to 2 guards."""
+    """Phase C: instead of the location's action, up to the catalog's coins and guards (its alternative action)."""
 
     TYPE = "AlternativeTaken"
     KINDS = {"coins": "int", "guards": "int"}

@@ -19,7 +19,7 @@ from uuid import UUID, uuid5
 from eventsourcing.domain import Aggregate
 
 from coimbra_events import RULESET
-from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog
+from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog, shipped_catalogs
 from coimbra_events.events import (
     HISTORY_TYPES,
     Bookmarked,
@@ -95,10 +95,9 @@ def _pending_fixes(log: GameLog) -> bool:
 
 
 def _is_shipped(catalog: Catalog) -> bool:
-    try:
-        return find_catalog(catalog.id, catalog.sha256) == catalog
-    except CatalogError:
-        return False
+    """Whether the catalog ships with coimbra: any other one, installed ones included, is copied
+    into the game, so a store opens wherever it is copied to."""
+    return catalog in shipped_catalogs()
 
 
 class Game(Aggregate):
@@ -107,8 +106,9 @@ class Game(Aggregate):
     class Created(Aggregate.Created):
         """A new game: who plays, with which catalog and ruleset.
 
-        ``catalog_data`` holds the catalog itself when it is not a shipped one,
-        so a game recorded with a home-made catalog stays readable on its own.
+        ``catalog_data`` holds the catalog itself when it is not a shipped one (an
+        installed one included), so a game recorded with a club's catalog stays
+        readable on its own; without it, the catalog is found by id and hash.
         ``meta`` is the log header's free-form object, kept for exact export.
         """
 

@@ -117,6 +117,20 @@ def event_hash(prev: str, seq: int, type_name: Any, actor: Any, payload: Any) ->
     return _hexdigest(sha)
 
 
+def entry_hash(prev: str, entry: Mapping[str, Any]) -> str:
+    """The hash of one entry object as a log writes it, chained to ``prev``: every field but its ``hash``.
+
+    For the fields of schema 1 this is ``event_hash``; a reader that builds the
+    entries of a log itself (the move list, ``coimbra_events.movelist``) chains
+    them with it, whatever fields they carry.
+    """
+    body = _dumps({k: v for k, v in entry.items() if k != "hash"}, None, _SORT_KEYS)
+    sha = _fresh_sha256()
+    _update(sha, prev.encode())
+    _update(sha, body)
+    return _hexdigest(sha)
+
+
 _dumps: Final = orjson.dumps
 _SORT_KEYS: Final = orjson.OPT_SORT_KEYS
 _fresh_sha256: Final = hashlib.sha256().copy

@@ -38,7 +38,7 @@ class Validation:
         """``{"valid", "events", "violation": {"seq", "rule", "message", ...}}``."""
         v = None
         if self.violation is not None and self.violation_seq is not None:
-            v = {"seq": self.violation_seq, "type": self.log.events[self.violation_seq - 1].TYPE, **self.violation.to_json()}
+            v = {"seq": self.violation_seq, "type": self.log.events[self.violation_seq - 1].TYPE, **self.violation.to_json(self.state.catalog)}
         return {
             "valid": self.valid,
             "events": len(self.log.events),

@@ -4,12 +4,45 @@ Every rule the core checks has a stable id here, with a one-line statement and
 the place in the rule texts (``000``, ``002``, ``003``: the files in
 ``shared/rules``) or in ``GAPS.md`` it comes from. Ids never change meaning;
 new rules get new ids. Errors, tests and the audit trail cite these ids.
+
+A statement never quotes a component value: where it needs one it names a term of
+:data:`CATALOG_TERMS` (``{cards_per_row}``), and :meth:`Rule.statement_for` fills it
+in from the catalog in force, so the rules a table reads are the rules of its box.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
+
+from coimbra_events.effect_kinds import PILES
+
+if TYPE_CHECKING:
+    from coimbra_events.catalog_model import Catalog
+
+
+def _monastery_spaces(catalog: Catalog) -> str:
+    by_pile = [(len(catalog.map.monastery_spaces[p]), p) for p in PILES]
+    return ", ".join(f"{n} from pile {p}" for n, p in by_pile if n)
+
+
+def _voyage_discount(catalog: Catalog) -> str:
+    held = [(e.params["amount"], t.name) for t in catalog.favor_tiles.values() for e in t.effects if e.kind == "voyage_discount"]
+    return " or ".join(f"{amount} while {name} is held" for amount, name in held) or "nothing: no favor tile gives a discount"
+
+
+CATALOG_TERMS: Mapping[str, tuple[str, Callable[[Catalog], str]]] = {
+    "monastery_spaces": ("as many from each pile as the map has spaces of that pile", _monastery_spaces),
+    "voyage_spaces": ("N (the catalog's number of voyage spaces)", lambda c: str(len(c.voyage_spaces))),
+    "cards_per_row": ("N (the catalog's cards per row)", lambda c: str(c.cards_per_row)),
+    "cards_per_group": ("N (the catalog's cards per start group)", lambda c: str(c.cards_per_group)),
+    "alternative_coins": ("N (the catalog's alternative action)", lambda c: str(c.alternative_coins)),
+    "alternative_guards": ("N (the catalog's alternative action)", lambda c: str(c.alternative_guards)),
+    "voyage_discount": ("the voyage discount of a favor tile held", _voyage_discount),
+}
+"""The catalog values a statement may name: ``{term}`` -> (what it reads without a
+catalog, how a catalog gives it)."""
 
 Seen = list[tuple[str, dict[str, Any]]]
 """The rules a ``check`` found holding, in order, each with the facts it checked (``check(..., seen)``)."""
@@ -17,7 +50,7 @@ Seen = list[tuple[str, dict[str, Any]]]
 
 @dataclass(frozen=True)
 class Rule:
-    """A rule the core enforces: id, statement and source.
+    """A rule the core enforces: id, statement (``text``, with ``{term}`` for catalog values) and source.
 
     ``consequence``: a rule the core carries out by itself (a die token's
     discard, the new player order, income): it is never broken, only narrated
@@ -25,9 +58,14 @@ class Rule:
     """
 
     id: str
-    statement: str
+    text: str
     source: str
     consequence: bool = False
+
+    def statement_for(self, catalog: Catalog | None) -> str:
+        """The statement with the values of ``catalog`` (without one: what each value is)."""
+        terms = {name: (read(catalog) if catalog is not None else unknown) for name, (unknown, read) in CATALOG_TERMS.items()}
+        return self.text.format_map(terms)
 
 
 RULES: Mapping[str, Rule] = {
@@ -36,12 +74,12 @@ RULES: Mapping[str, Rule] = {
         Rule("TURN.actor", "Only the player (or the table) whose input is due may act now.", "002 A round; 000 Game Turn"),
         Rule("TURN.kind", "Only the kind of input the game is waiting for is accepted now.", "002 A round; 000 Game Turn"),
         Rule("GAME.over", "After phase F of the round in which the character deck runs out, the game is over.", "003 End of the round; GAPS 17"),
-        Rule("SETUP.monasteries", "8 monasteries from pile I go on the blue spaces, 4 from pile II on the brown, 2 from pile III on the red; each tile once.", "000 Setup 2"),
+        Rule("SETUP.monasteries", "Monasteries go face up on the pilgrimage map, one on each space of their pile ({monastery_spaces}); each tile once.", "000 Setup 2"),
         Rule("SETUP.scoring-tiles", "One influence scoring tile lies above each of the 4 influence tracks.", "000 Setup 3"),
-        Rule("SETUP.voyages", "6 different voyage cards are drawn, one per voyage space.", "000 Setup 5"),
+        Rule("SETUP.voyages", "{voyage_spaces} different voyage cards are drawn, one per voyage space.", "000 Setup 5"),
         Rule("SETUP.seating", "The player order is a random order of all the players, each once.", "000 Setup 8"),
-        Rule("SETUP.rows", "Each city row gets 4 cards from the top pile of the character deck (pile II, then pile III), each card once.", "000 Setup 9, 11; 003 End of the round"),
-        Rule("SETUP.start-groups", "One group of 2 start cards (pile I) per player, each card once.", "000 Setup 13"),
+        Rule("SETUP.rows", "Each city row gets {cards_per_row} cards from the top pile of the character deck (pile II, then pile III), each card once.", "000 Setup 9, 11; 003 End of the round"),
+        Rule("SETUP.start-groups", "One group of {cards_per_group} start cards (pile I) per player, each card once.", "000 Setup 13"),
         Rule("A.dice", "The first player rolls every die of the pool once; each shows a value from 1 to 6.", "000 Phase A; 000 Setup 6; 002 Phase A"),
         Rule("START.group", "A start group still on the table must be chosen.", "000 start choices; 002 Choosing start conditions"),
         Rule("START.space", "The pilgrim goes on a free start space in the centre of the map.", "000 start choices; 002 Choosing start conditions"),
@@ -54,7 +92,7 @@ RULES: Mapping[str, Rule] = {
         Rule("C.tile", "Only a favor tile still beside the castle can be taken.", "000 Phase C"),
         Rule("C.card", "Only a card still in the row beside the die's city can be bought.", "000 Phase C"),
         Rule("C.cost", "A card costs the die's value in the resource on the card; you can never spend what you do not have.", "000 Phase C; 003 Limits"),
-        Rule("C.alternative", "The alternative action gains up to 2 coins and up to 2 guards.", "000 Phase C Alternative Action"),
+        Rule("C.alternative", "The alternative action gains up to {alternative_coins} coins and up to {alternative_guards} guards.", "000 Phase C Alternative Action"),
         Rule("E.die", "Each die on your shutter spaces (and the extra-die tile, if you hold it) collects income once.", "003 Phase E; GAPS 4"),
         Rule("E.track", "A die pays the income of the track of its own colour; the white die and the extra-die tile pay a track of your choice.", "003 Phase E; GAPS 4"),
         Rule("E.exchange", "Exchanging needs a card that allows it and enough coins or guards to pay.", "003 Phase E bonuses"),
@@ -63,7 +101,7 @@ RULES: Mapping[str, Rule] = {
         Rule("HISTORY.target", "A correction, retraction, note or bookmark names an earlier game event that is still in the line of play.", "project: nothing recorded is lost (README)"),
         Rule("HISTORY.pair", "A correction or a table-accepted rule break is followed by the game event it introduces.", "project: nothing recorded is lost (README)"),
         Rule("HISTORY.override", "A table-accepted rule break names the rule the event breaks, and the event must still be playable on the table.", "project: nothing recorded is lost (README)"),
-        Rule("F.cost", "A voyage costs the amount of its space (less the 3-crown tile's discount) in the space's resource; you can never spend what you do not have.", "003 Phase F; 003 Limits"),
+        Rule("F.cost", "A voyage costs the amount of its space (less {voyage_discount}) in the space's resource; you can never spend what you do not have.", "003 Phase F; 003 Limits"),
         # What follows from an input by itself: the consequences the rules narrate (projections.consequences).
         Rule("START.cards", "Once every start choice is made, each player in player order uses their start cards one at a time: the disc moves up the card's track by its influence value, and an immediate bonus is gained once.", "000 start choices; 002 Choosing start conditions", True),
         Rule("ROUND.phases", "A round runs through its phases A to F in order; a phase no one acts in (D) passes by itself.", "002 A round; 000 Game Turn", True),
@@ -135,12 +173,12 @@ class RuleViolation(Exception):
     def __str__(self) -> str:
         return f"[{self.rule}] {self.reason}"
 
-    def to_json(self) -> dict[str, Any]:
-        """The violation as plain JSON values."""
+    def to_json(self, catalog: Catalog | None = None) -> dict[str, Any]:
+        """The violation as plain JSON values; the rule's statement with ``catalog``'s values."""
         return {
             "rule": self.rule,
             "message": self.reason,
-            "rule_text": RULES[self.rule].statement,
+            "rule_text": RULES[self.rule].statement_for(catalog),
             "source": RULES[self.rule].source,
             "facts": {k: (list(v) if isinstance(v, (tuple, frozenset, set)) else v) for k, v in self.facts.items()},
         }

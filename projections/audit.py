@@ -8,7 +8,7 @@ read the ``Audit`` made here.
 The line of play is folded once (``fold_line``), each play through
 ``rules.core.narrate``, which reports every change as the rules make it: a
 play's net change cannot tell a payment from a bonus paid by the same move, nor
-show what the 20-coin limit cut off, but the rules' own reports can. Nothing
+show what the coin limit cut off, but the rules' own reports can. Nothing
 here decides legality: skipped and overridden plays come from ``Game.replay``.
 """
 

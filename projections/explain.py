@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from coimbra_events.catalog import Catalog
 from coimbra_events.events import HISTORY_TYPES, Bookmarked, Corrected, GameEvent, Noted, Retracted, RuleOverridden
 from coimbra_events.game import Game
 from coimbra_events.history import is_plain
@@ -51,7 +52,7 @@ def _history_record(game: Game, seq: int, event: GameEvent) -> tuple[dict[str, A
     """
     if isinstance(event, RuleOverridden):
         rule = RULES.get(event.rule)
-        return {"kind": "override", "rule": event.rule, "statement": rule.statement if rule else None, "reason": event.reason,
+        return {"kind": "override", "rule": event.rule, "statement": rule.statement_for(game.catalog) if rule else None, "reason": event.reason,
                 "move": _entry(game, seq + 1)}, seq + 1
     original = _original_of(game, event.seq)
     content = _entry(game, _content_before(game, original, seq))
@@ -114,7 +115,7 @@ def rules_checked(step: Step) -> list[dict[str, Any]]:
             status, facts = "broken", dict(broken.facts)
         else:
             status, facts = "not checked", {}
-        out.append({"rule": rule, "statement": RULES[rule].statement, "source": RULES[rule].source,
+        out.append({"rule": rule, "statement": RULES[rule].statement_for(step.before.catalog), "source": RULES[rule].source,
                     "status": status, "facts": plain(facts)})
     return out
 
@@ -124,10 +125,10 @@ def changes_json(changes: Iterable[Change]) -> list[dict[str, Any]]:
     return [c.to_json() for c in changes]
 
 
-def reasons(changes: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, str]]:
-    """The statement and source of each rule the changes cite."""
+def reasons(changes: Iterable[Mapping[str, Any]], catalog: Catalog) -> dict[str, dict[str, str]]:
+    """The statement (with the catalog's values) and source of each rule the changes cite."""
     cited = dict.fromkeys(c["rule"] for c in changes if c["rule"] is not None)
-    return {rule: {"statement": RULES[rule].statement, "source": RULES[rule].source} for rule in cited}
+    return {rule: {"statement": RULES[rule].statement_for(catalog), "source": RULES[rule].source} for rule in cited}
 
 
 def play_json(audit: Audit, step: Step) -> dict[str, Any]:
@@ -140,9 +141,9 @@ def play_json(audit: Audit, step: Step) -> dict[str, Any]:
         "round": step.before.round, "phase": step.before.phase, "phase_name": PHASE_NAMES[step.before.phase],
         "status": status,
         "override": None if play.override is None else {"rule": play.override[0], "reason": play.override[1]},
-        "violation": None if step.violation is None else step.violation.to_json(),
+        "violation": None if step.violation is None else step.violation.to_json(step.before.catalog),
         "rules": [] if step.skipped else rules_checked(step),
-        "changes": changes, "reasons": reasons(changes),
+        "changes": changes, "reasons": reasons(changes, step.before.catalog),
         "resources": step_rows(audit, step, got=acquisitions(audit)),
     }
 
@@ -175,7 +176,7 @@ def explain_entry(audit: Audit, seq: int) -> dict[str, Any]:
     changes = _entry_changes(audit, seq)
     return {
         "seq": seq, "of": len(game.events), **_event_json(event), "record": record,
-        "changes": changes, "reasons": reasons(changes),
+        "changes": changes, "reasons": reasons(changes, game.catalog),
         "play": None if step is None else play_json(audit, step),
         "notes": list(game.line.notes.get(about, ())), "bookmark": game.line.bookmarks.get(about),
     }
@@ -195,7 +196,7 @@ def game_overview(audit: Audit) -> dict[str, Any]:
     game, line, final = audit.game, audit.game.line, audit.final
     overrides = [
         {"seq": s.play.seq - 1, "entry": s.play.seq, "notation": notation(s.play.event), "rule": s.play.override[0],
-         "reason": s.play.override[1], "violation": None if s.violation is None else s.violation.to_json(),
+         "reason": s.play.override[1], "violation": None if s.violation is None else s.violation.to_json(game.catalog),
          "skipped": s.skipped}
         for s in audit.steps if s.play.override is not None
     ]
@@ -215,7 +216,7 @@ def game_overview(audit: Audit) -> dict[str, Any]:
                         "balanced": ledger["balanced"]})
     problem = None
     if line.problem is not None:
-        problem = {"seq": line.problem[0], **line.problem[1].to_json()}
+        problem = {"seq": line.problem[0], **line.problem[1].to_json(game.catalog)}
     return {
         "entries": len(game.events), "plays": len(line.plays), "over": final.over, "round": final.round, "phase": final.phase,
         "overrides": overrides, "corrections": corrections, "retractions": retractions,

@@ -18,6 +18,13 @@ def score_report(state: GameState) -> dict[str, Any]:
     }
 
 
+def result_line(report: dict[str, Any]) -> str:
+    """A game's result in one line: ``1. Ana 84, 2. Duarte 60, …``, or ``*`` (PGN's "in progress") with where it stands."""
+    if not report["final"]:
+        return f"* (in progress: round {report['round']}, phase {report['phase']})"
+    return ", ".join(f"{p['place']}. {p['name']} {p['total']}" for p in report["players"])
+
+
 def _sheet(s: PlayerScore) -> dict[str, Any]:
     return {
         "name": s.name,

@@ -6,10 +6,6 @@ from collections import Counter
 
 from coimbra_events.state import PHASE_C, PHASE_E, GameState
 
-DISCS_IN_SUPPLY = 20
-"""Discs each player keeps beside the board for voyages and monasteries (rules text, setup step 7)."""
-
-
 def card_places(state: GameState) -> Counter:
     """How many times each character card appears anywhere on or off the table."""
     places: Counter = Counter()
@@ -32,7 +28,7 @@ def check_invariants(state: GameState) -> None:
         assert all(0 <= v <= cat.max_influence for v in p.influence), (p.name, p.influence)
         assert p.points == sum(v for _, v in p.points_by_source) >= 0
         assert len(set(p.voyages)) == len(p.voyages) and len(set(p.monasteries)) == len(p.monasteries)
-        assert DISCS_IN_SUPPLY - len(p.voyages) - len(p.monasteries) >= 0
+        assert cat.discs_in_supply - len(p.voyages) - len(p.monasteries) >= 0
         assert len(p.shutter) <= 3
     # each card is in exactly one place; dealt cards are all accounted for
     places = card_places(state)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.catalog_commands import catalog_app
-from coimbra_events import catalog_parsing
+from coimbra_events import catalog_schema
 from coimbra_events.catalog import (
     PROVENANCES,
     Catalog,
@@ -330,18 +330,21 @@ def test_find_catalog(standin: Catalog) -> None:
     assert find_catalog("standin-1") == standin
     assert find_catalog("standin-1", standin.sha256) == standin
     with pytest.raises(
-        CatalogError, match=r"^catalog 'standin-1' sha256=0+: expected a shipped catalog"
+        CatalogError, match=r"^catalog 'standin-1' sha256=0+: expected a shipped or installed catalog with this id and hash, "
+        r"got only sha256=b33618.*install it with 'coimbra catalog install FILE'"
     ):
         find_catalog("standin-1", "0" * 64)
     with pytest.raises(
-        CatalogError, match=r"^catalog 'nope': expected the id of a shipped catalog \(standin-1"
+        CatalogError, match=r"^catalog 'nope': expected the id of a shipped or installed catalog \(shipped: standin-1; "
+        r"installed in .*: none\), got no such catalog \(install it with 'coimbra catalog install FILE'"
     ):
         find_catalog("nope")
 
 
-def test_every_param_type_of_the_vocabulary_has_a_parser() -> None:
-    types = {p.type for kind in KINDS.values() for p in kind.params.values()}
-    assert types <= set(catalog_parsing._PARAM_PARSERS)
+def test_every_param_type_of_the_vocabulary_has_a_schema_type() -> None:
+    for kind in KINDS.values():
+        for param in kind.params.values():
+            assert catalog_schema._param_type(param) is not None  # raises for a type it does not know
 
 
 def test_docs_hold_the_current_effect_table() -> None:
@@ -409,7 +412,7 @@ C38 = "characters[38] (id 'c-III-07')"  # immediate: gain 4 coins
 TOP_KEYS = ("'format', 'schema', 'id', 'title', 'players', 'dice', 'die_tokens', 'start_resources', 'limits', "
             "'income', 'flag_crowns', 'crown_tokens', 'alternative_action', 'rows', 'start_groups', "
             "'favor_tiles', 'characters', 'monasteries', 'voyage_spaces', 'voyages', 'scoring_tiles', "
-            "'final_scoring', 'map', 'notes'")  # fmt: skip
+            "'final_scoring', 'map', 'notes', 'discs'")  # fmt: skip
 KIND_NAMES = ", ".join(KINDS)
 
 REJECTIONS = [
@@ -769,15 +772,14 @@ def test_cli_check_json(tmp_path: Path) -> None:
         "id": "standin-1",
         "sha256": STANDIN_SHA256,
         "error": None,
+        "problems": [],
     }
     path = _bad_files(tmp_path)["invalid"]
     bad = runner.invoke(app, ["catalog", "check", str(path), "--json"])
     assert bad.exit_code == 2
     report = orjson.loads(bad.stdout)
-    assert report == {
-        "valid": False, "id": None, "sha256": None,
-        "error": f"{path}: characters[12] (id 'c-II-05').influence: expected an integer 1-4, got 7",
-    }  # fmt: skip
+    message = f"{path}: characters[12] (id 'c-II-05').influence: expected an integer 1-4, got 7"
+    assert report == {"valid": False, "id": None, "sha256": None, "error": message, "problems": [message]}
 
 
 def test_cli_show_json() -> None:
@@ -819,3 +821,83 @@ def test_cli_help_has_an_example(command: list[str]) -> None:
     result = runner.invoke(app, ["catalog", *command, "--help"])
     assert result.exit_code == 0
     assert "Example: coimbra catalog" in result.stdout
+
+
+# ------------------------------------------------------- every problem at once, names, discs
+
+
+def test_every_problem_is_reported_at_once() -> None:
+    data = standin_data()
+    data["characters"][12]["influence"] = 7
+    data["monasteries"][3]["provenance"] = "guess"
+    data["income"]["tiers"][2]["from"] = 3
+    data["map"]["edges"][3][1] = "nowhere"
+    with pytest.raises(CatalogError) as caught:
+        parse_catalog(data, source="box.json")
+    assert [str(p) for p in caught.value.problems] == [
+        "income.tiers[2].from: expected 4 (right after tier 1-3), got 3 (an overlap)",
+        "characters[12] (id 'c-II-05').influence: expected an integer 1-4, got 7",
+        "monasteries[3] (id 'm-I-04').provenance: expected one of 'rules-text', 'stand-in', 'printed', got 'guess'",
+        "map.edges[3][1]: expected the id of a space in map.spaces, got 'nowhere'",
+    ]
+    assert str(caught.value).endswith("(and 3 more problems)")
+    assert caught.value.lines()[0].startswith("box.json: ")
+
+
+def test_names_are_unique_within_their_kind() -> None:
+    data = standin_data()
+    data["characters"][9]["name"] = "  town   SERGEANT"
+    data["voyages"][2]["name"] = data["voyages"][1]["name"]
+    data["monasteries"][0]["name"] = data["voyages"][0]["name"]  # another kind may share a name
+    with pytest.raises(CatalogError) as caught:
+        parse_catalog(data)
+    assert [str(p) for p in caught.value.problems] == [
+        "characters[9] (id 'c-II-02').name: expected a name no other character card has, "
+        "got '  town   SERGEANT', the name of characters[0] (id 'c-I-01')",
+        "voyages[2] (id 'v-03').name: expected a name no other voyage has, got 'Madeira', "
+        "the name of voyages[1] (id 'v-02')",
+    ]
+
+
+def test_discs_in_supply(standin: Catalog) -> None:
+    assert standin.discs_in_supply == 20 and "discs" not in standin.data  # the optional section's default
+    assert standin.provenance["discs"] == standin.provenance["discs.supply"] == "rules-text"
+    data = standin_data()
+    data["discs"] = {"supply": 24, "provenance": "printed"}
+    assert parse_catalog(data).discs_in_supply == 24
+    data["discs"]["supply"] = 19
+    with pytest.raises(CatalogError, match=r"^discs.supply: expected at least 20 \(a disc for each of the 6 voyage "
+                                           r"spaces and 14 monastery spaces\), got 19$"):  # fmt: skip
+        parse_catalog(data)
+
+
+def test_scoring_side(standin: Catalog) -> None:
+    assert [standin.scoring_side(n) for n in (2, 3, 4)] == ["2-3", "2-3", "4"]
+    assert standin.scoring_points("score-1", 4) == standin.scoring_tiles["score-1"].points["4"]
+    with pytest.raises(ValueError):
+        standin.scoring_side(5)
+
+
+def test_cli_check_lists_every_problem(tmp_path: Path) -> None:
+    data = standin_data()
+    data["characters"][12]["influence"] = 7
+    data["title"] = ""
+    path = tmp_path / "box.json"
+    path.write_bytes(orjson.dumps(data))
+    result = runner.invoke(app, ["catalog", "check", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"  {path}: title: expected a non-empty string, got ''",
+        f"  {path}: characters[12] (id 'c-II-05').influence: expected an integer 1-4, got 7",
+        f"error: {path}: 2 problems (listed above)",
+    ]
+
+
+def test_cli_show_marks_printed_values(tmp_path: Path) -> None:
+    data = standin_data()
+    data["limits"]["provenance"] = "printed"
+    path = tmp_path / "box.json"
+    path.write_bytes(orjson.dumps(data))
+    result = runner.invoke(app, ["catalog", "show", "--file", str(path)], env={"COLUMNS": "160"})
+    assert result.exit_code == 0
+    assert "printed" in result.stdout and "gain 3 guards" in result.stdout

@@ -2,7 +2,7 @@
 
 Castle dice take favor tiles; city dice buy a character card from the row
 beside their city, paying the die's value in the card's resource. Any die may
-take the alternative action instead (up to 2 coins and up to 2 guards). A die
+take the alternative action instead (up to the catalog's coins and guards). A die
 token whose turn comes discards the row's card of highest influence (the
 leftmost on a tie). When a location is done, its remaining cards are
 discarded.

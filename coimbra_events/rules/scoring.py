@@ -70,10 +70,10 @@ PARTS: Final[tuple[str, ...]] = ("influence_tiles", "cards", "monasteries", "voy
 
 def influence_tile_items(state: GameState) -> dict[str, list[Item]]:
     """What each player gets from the four influence scoring tiles, by rank on each track."""
-    side = "4" if len(state.players) == 4 else "2-3"
+    players = len(state.players)
     out: dict[str, list[Item]] = {p.name: [] for p in state.players}
     for track, tile_id in zip(TRACKS, state.scoring_tiles):
-        points = state.catalog.scoring_tiles[tile_id].points[side]
+        points = state.catalog.scoring_points(tile_id, players)
         k = TRACKS.index(track)
         for rank, pl in enumerate(track_ranking(state, track)):
             if rank < len(points) and points[rank]:

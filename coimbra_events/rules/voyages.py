@@ -1,8 +1,8 @@
 """Phase F, voyages, and the end of the round.
 
 In player order each player may invest in one voyage card that does not hold
-their disc yet, paying the cost of its space in the space's resource (2 less,
-never below 0, while holding the 3-crown favor tile). After phase F the round
+their disc yet, paying the cost of its space in the space's resource (less the
+discount of a favor tile held, never below 0). After phase F the round
 ends: the game is over if the character deck is empty, otherwise favor tiles go
 back beside the castle and the table deals new rows.
 """

@@ -192,7 +192,7 @@ def test_initial_state_is_the_same_for_the_same_players():
 def test_rule_violation_carries_a_known_rule_and_to_json():
     v = check(in_phase_b(2), ev.DiePlaced("Ana", "gray-1", "harbour"))
     data = v.to_json()
-    assert data["rule"] == "B.location" and data["rule_text"] == RULES["B.location"].statement
+    assert data["rule"] == "B.location" and data["rule_text"] == RULES["B.location"].statement_for(None)
     assert data["facts"]["location"] == "harbour"
     with pytest.raises(ValueError):
         RuleViolation("NO.such-rule", "x")

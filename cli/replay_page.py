@@ -1,0 +1,232 @@
+"""``export --format html``: a replay page in one file, written over the board read model.
+
+The page is ``cli/web/replay.html`` with its stylesheet and script inlined and
+the game embedded as JSON (``replay_data``): the entries in notation and in
+words with what the record says about each, the board view
+(``projections.board.board_view``) of every state the timeline folded once, the
+sections to jump between, the final scores and the record's identity. Nothing
+is fetched: the file opens from a disk or a chat attachment, on a phone too.
+
+The states are most of the data, and a step changes little of a board, so state
+0 is written whole and every later one as its ``delta`` from the state before;
+the script rebuilds each state from them once, sharing what did not change.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from functools import lru_cache
+from importlib import resources
+from string import Template
+from typing import Any
+
+import orjson
+
+from cli.common import notation
+from coimbra_events.catalog import Catalog
+from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.game import Game
+from coimbra_events.log import SCHEMA
+from projections.board import board_view
+from projections.entries import entry_marks
+from projections.naming import component, named
+from projections.scores import score_report
+from projections.sections import sections
+from projections.timeline import Timeline
+from projections.words import entry_words
+
+FORMAT = "coimbra-replay"
+VERSION = 1
+"""The version of the embedded data the page's script reads."""
+
+
+def replay_page(game: Game, line: Timeline) -> str:
+    """The whole page: template, stylesheet, script and data in one HTML document."""
+    return page_of(replay_data(game, line))
+
+
+def page_of(data: dict[str, Any]) -> str:
+    """The page around the data ``replay_data`` makes."""
+    web = resources.files("cli") / "web"
+    page = Template((web / "replay.html").read_text("utf-8"))
+    return page.substitute(
+        title=html.escape(f"{data['game']} · coimbra replay"),
+        style=(web / "replay.css").read_text("utf-8"),
+        script=(web / "replay.js").read_text("utf-8"),
+        data=script_json(data),
+    )
+
+
+def script_json(data: Any) -> str:
+    """JSON to embed in a ``<script type="application/json">``: no ``<`` can end the element early."""
+    return orjson.dumps(data).decode().replace("<", "\\u003c")
+
+
+def replay_data(game: Game, line: Timeline) -> dict[str, Any]:
+    """Everything the page shows, as JSON-able data (the page's script reads ``VERSION`` 1)."""
+    catalog = game.catalog
+    views = [board_view(state) for state in line.states]
+    log = game.to_log()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game.name,
+        "players": [{"name": n, "color": c} for n, c in log.players],
+        "identity": {
+            "schema": SCHEMA, "ruleset": log.ruleset,
+            "catalog": {"id": log.catalog_id, "sha256": log.catalog_sha256, "title": catalog.title},
+            "head": game.head, "entries": len(log.events),
+        },
+        "catalog": catalog_lookup(catalog),
+        "entries": [_entry(game, line, k, mark) for k, mark in enumerate(entry_marks(log.events), 1)],
+        "sections": [
+            {"start": s.start, "round": s.round, "phase": s.phase, "title": s.title, "new_round": s.new_round}
+            for s in sections(line)
+        ],
+        "states": [views[0], *(delta(a, b) for a, b in zip(views, views[1:]))],
+        "scores": score_report(line.final),
+    }
+
+
+def _entry(game: Game, line: Timeline, seq: int, mark: dict[str, Any]) -> dict[str, Any]:
+    """An entry in notation and in words, with the components it names and what the record says about it."""
+    event = game.events[seq - 1]
+    names = [named(game.catalog, value) for value in _words_in(event.payload()) if component(game.catalog, value)]
+    return {"seq": seq, "actor": event.actor, "type": event.TYPE, "notation": notation(event),
+            "words": entry_words(line.states[seq - 1], event), "names": list(dict.fromkeys(names)), **mark}
+
+
+def _words_in(value: Any) -> list[str]:
+    """Every string in a payload (keys of maps too): the ids a person wants named."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [w for k, v in value.items() for w in (k, *_words_in(v))]
+    if isinstance(value, list):
+        return [w for v in value for w in _words_in(v)]
+    return []
+
+
+def catalog_lookup(catalog: Catalog) -> dict[str, Any]:
+    """What the page needs to draw that a board view names only by id: cards held, tiles, the map."""
+    return {
+        "tracks": list(TRACKS),
+        "max_influence": catalog.max_influence,
+        "cards": {
+            c.id: {"name": c.name, "category": c.category, "cost": c.cost, "influence": c.influence, "zone": c.timing}
+            for c in catalog.characters.values()
+        },
+        "favor_tiles": {
+            t.id: {"name": t.name, "crowns": t.crowns, "extra_die": any(e.kind == "extra_income_die" for e in t.effects)}
+            for t in catalog.favor_tiles.values()
+        },
+        "map": map_layout(catalog),
+    }
+
+
+def delta(a: Any, b: Any) -> Any:
+    """The change from ``a`` to ``b``: ``[b]`` replaces, ``{key: change}`` changes parts of a map or
+    of a list of the same length (keys are then indices), ``[]`` removes a key. What the page's
+    ``apply`` reads; ``apply_delta`` is the same in Python."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out: dict[str, Any] = {k: [v] if k not in a else delta(a[k], v) for k, v in b.items() if k not in a or a[k] != v}
+        out.update({k: [] for k in a if k not in b})
+        return out
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and any(isinstance(x, (dict, list)) for x in b):
+        return {str(i): delta(x, y) for i, (x, y) in enumerate(zip(a, b)) if x != y}
+    return [b]
+
+
+def apply_delta(a: Any, change: Any) -> Any:
+    """``a`` with ``change`` (from ``delta``) applied: ``apply_delta(a, delta(a, b)) == b``."""
+    if isinstance(change, list):
+        return change[0]
+    out: Any = list(a) if isinstance(a, list) else dict(a)
+    for key, part in change.items():
+        index: Any = int(key) if isinstance(out, list) else key
+        if part == []:
+            del out[index]
+        else:
+            out[index] = part[0] if isinstance(part, list) else apply_delta(out[index], part)
+    return out
+
+
+# --- the pilgrimage map, laid out from its graph ---------------------------------------------
+
+
+@lru_cache(maxsize=8)
+def map_layout(catalog: Catalog) -> dict[str, Any]:
+    """Every map space with a position (0..100 both ways) and its kind, and the edges.
+
+    A catalog's map is a graph with no coordinates, so it is laid out by stress
+    majorization (each pair of spaces as far apart as the steps between them),
+    started from rings around the start spaces: deterministic for a catalog.
+    """
+    graph = catalog.map
+    ids = list(graph.spaces)
+    steps = {s: _steps_from(graph.neighbours, s) for s in ids}
+    positions = _majorized(ids, steps, _rings(ids, graph.start_spaces, graph.neighbours))
+    xs, ys = [p[0] for p in positions.values()], [p[1] for p in positions.values()]
+    span = max(max(xs) - min(xs), max(ys) - min(ys)) or 1.0
+    scaled = {s: (round(6 + 88 * (x - min(xs)) / span, 1), round(6 + 88 * (y - min(ys)) / span, 1)) for s, (x, y) in positions.items()}
+    edges = sorted({tuple(sorted((a, b))) for a in ids for b in graph.neighbours.get(a, ())})
+    return {
+        "spaces": [{"id": s, "kind": graph.spaces[s].kind, "x": scaled[s][0], "y": scaled[s][1]} for s in ids],
+        "edges": [list(e) for e in edges],
+    }
+
+
+def _steps_from(neighbours: dict[str, tuple[str, ...]], start: str) -> dict[str, int]:
+    """Steps from ``start`` to every space it reaches (breadth first)."""
+    seen, frontier = {start: 0}, [start]
+    while frontier:
+        nxt = []
+        for space in frontier:
+            for n in neighbours.get(space, ()):
+                if n not in seen:
+                    seen[n] = seen[space] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return seen
+
+
+def _rings(ids: list[str], starts: tuple[str, ...], neighbours: dict[str, tuple[str, ...]]) -> dict[str, tuple[float, float]]:
+    """A first guess: the start spaces on a small ring, every space further out by its steps from the
+    nearest, at the mean angle of the start spaces nearest to it."""
+    angle = {s: 2 * math.pi * k / max(len(starts), 1) for k, s in enumerate(starts)}
+    reach = {s: _steps_from(neighbours, s) for s in starts}
+    out = {}
+    for k, space in enumerate(ids):
+        near = {s: r[space] for s, r in reach.items() if space in r} or {starts[0] if starts else space: 0}
+        depth = min(near.values())
+        closest = [angle.get(s, 0.0) for s, d in near.items() if d == depth]
+        theta = math.atan2(sum(map(math.sin, closest)), sum(map(math.cos, closest))) + 0.01 * k
+        out[space] = ((1 + depth) * math.cos(theta), (1 + depth) * math.sin(theta))
+    return out
+
+
+def _majorized(ids: list[str], steps: dict[str, dict[str, int]], start: dict[str, tuple[float, float]],
+               rounds: int = 200) -> dict[str, tuple[float, float]]:
+    """Stress majorization (Gansner, Koren, North 2004) with weights 1/d²; unreachable pairs are left out."""
+    pos = dict(start)
+    for _ in range(rounds):
+        moved = {}
+        for i in ids:
+            xi, yi = pos[i]
+            sx = sy = sw = 0.0
+            for j, d in steps[i].items():
+                if j == i:
+                    continue
+                xj, yj = pos[j]
+                w = 1.0 / (d * d)
+                dist = math.hypot(xi - xj, yi - yj) or 1e-9
+                sx += w * (xj + d * (xi - xj) / dist)
+                sy += w * (yj + d * (yi - yj) / dist)
+                sw += w
+            moved[i] = (sx / sw, sy / sw) if sw else (xi, yi)
+        pos = moved
+    return pos
+
+
+__all__ = ["FORMAT", "VERSION", "apply_delta", "catalog_lookup", "delta", "map_layout", "page_of", "replay_data", "replay_page"]

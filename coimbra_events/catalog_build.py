@@ -1,0 +1,518 @@
+"""``catalog template`` and ``catalog build``: a catalog written out as fill-in sheets, and read back.
+
+:func:`write_template` writes every sheet of ``catalog_sheets`` into a new folder, with a
+``README.txt`` on filling them in and the catalog they come from (``BASE``).
+:func:`build` reads the sheets back: each value that differs from that catalog is marked
+``printed``, every other keeps the provenance its row (or ``settings.csv``) gives, the
+catalog loader checks the result, and every problem is named by file, row and column.
+Nothing is written on any problem: :class:`SheetError` lists them all.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import textwrap
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from coimbra_events import effect_text
+from coimbra_events.catalog import load_catalog
+from coimbra_events.catalog_model import FORMAT, PRINTED, PROVENANCES, SCHEMA, Catalog, CatalogError, CatalogProblem
+from coimbra_events.catalog_parsing import find_problems, overall, parse_catalog
+from coimbra_events.catalog_schema import OPTIONAL_SECTIONS, PLAYER_KEYS, SECTIONS, names
+from coimbra_events.catalog_sheets import (
+    EFFECTS,
+    ENTRY_SHEETS,
+    NUMBER,
+    SETTINGS,
+    SHEET_FILES,
+    TABLE_SHEETS,
+    WORDS,
+    CellError,
+    Column,
+    Row,
+    Setting,
+    Sheet,
+    all_rows,
+    column_key,
+    headers_of,
+    keys_of,
+    put,
+    read_provenance,
+)
+from coimbra_events.effect_kinds import CONDITION_KEYS
+
+BASE = "_base-catalog.json"
+_KEY = re.compile(r"^a key '[^']*'")
+README = "README.txt"
+_MISSING = object()
+Loc = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class SheetProblem:
+    """One problem of the sheets: file, row (the header is row 1) and column where known."""
+
+    file: str
+    row: int | None
+    column: str | None
+    expected: str
+    got: str
+    detail: str = ""  # where inside the cell: "effect 2, amount"
+
+    def __str__(self) -> str:
+        place = self.file + (f" row {self.row}" if self.row else "") + (f", column {self.column!r}" if self.column else "")
+        return f"{place}{', ' + self.detail if self.detail else ''}: expected {self.expected}, got {self.got}"
+
+
+class SheetError(Exception):
+    """Sheets that do not make a catalog: every problem found, in sheet and row order."""
+
+    def __init__(self, problems: Sequence[SheetProblem]) -> None:
+        order = {f: i for i, f in enumerate((BASE, *SHEET_FILES))}
+        self.problems = sorted(problems, key=lambda p: (order.get(p.file, len(order)), p.row or 0))
+        more = len(self.problems) - 1
+        super().__init__(f"{self.problems[0]}" + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""))
+
+
+# ------------------------------------------------------------------ template
+
+
+def write_template(catalog: Catalog, folder: Path) -> list[Path]:
+    """Write the sheets of ``catalog``, README.txt and the base catalog into ``folder``.
+
+    Raises :class:`SheetError` when ``folder`` already holds any of them: filled-in
+    sheets are never overwritten.
+    """
+    taken = [f for f in (*SHEET_FILES, README, BASE) if (folder / f).exists()]
+    if taken or (folder.exists() and not folder.is_dir()):
+        got = f"a folder that already holds {', '.join(taken)}" if taken else "a file"
+        raise SheetError([SheetProblem(str(folder), None, None, "a new or empty folder for the sheets", got)])
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for sheet, rows in all_rows(catalog.data):
+        path = folder / sheet.file
+        with path.open("w", newline="", encoding="utf-8-sig") as out:  # the BOM tells spreadsheets it is UTF-8
+            writer = csv.writer(out)
+            writer.writerow(headers_of(sheet))
+            writer.writerows([row[k] for k in keys_of(sheet)] for row in rows)
+        written.append(path)
+    (folder / README).write_text(readme(catalog), encoding="utf-8")
+    (folder / BASE).write_bytes(orjson.dumps(catalog.data, option=orjson.OPT_INDENT_2) + b"\n")
+    return [*written, folder / README, folder / BASE]
+
+
+def readme(catalog: Catalog) -> str:
+    """How to fill in the sheets, with every sheet and every effect's short form."""
+    sheets = [(s.file, s.what, s.advice) for s in (*TABLE_SHEETS, *ENTRY_SHEETS)]
+    lines = [
+        f"Fill-in sheets of the catalog {catalog.id!r} ({catalog.title})",
+        "",
+        "Each .csv file is one kind of component: a row per component, a column per value. Open them in any",
+        "spreadsheet program, overwrite what the printed components of your box say, and save them as CSV",
+        "(UTF-8) under the same names. Each header says what its column holds: its unit and range in brackets.",
+        "Keep the header words before the bracket; add a row for a component the box has and the sheet",
+        "does not, delete the row of one it has not. Empty rows are ignored.",
+        "",
+        "Then build the catalog (every problem is listed with its file, row and column; nothing is written",
+        "until there is none), and share it with your club:",
+        "",
+        "    coimbra catalog build THIS-FOLDER -o my-box.json --id my-box-1",
+        "    coimbra catalog install my-box.json",
+        "    coimbra new --players 'Ana:red,Bruno:blue' --catalog my-box.json",
+        "",
+        "Provenance: every value you change is marked 'printed' (transcribed from the box); every value you",
+        "leave keeps its provenance, 'rules-text' (given by the rule texts) or 'stand-in' (invented so that",
+        "games can be played; never the printed value). Where a stand-in value is what your box prints, write",
+        "'printed' in its provenance cell. A cell may give one provenance for the whole row, or one per",
+        "field: 'rules-text: crowns, effects; stand-in: id, name'.",
+        "",
+        f"{BASE} is the catalog these sheets were written from: build compares your sheets with it.",
+        "Leave it as it is.",
+        "",
+        "The sheets",
+        "",
+        *(line for file, what, advice in sheets
+          for line in textwrap.wrap(f"{file}: {what}.{' ' + advice if advice else ''}", 100, initial_indent="  ",
+                                    subsequent_indent="      ")),
+        "",
+        "Effects",
+        "",
+        "A bonus, reward, task or tile effect is written in a short form; several effects with '; ' between",
+        "them. Words in capitals stand for a value; a part in [brackets] may be left out.",
+        "",
+        *(line for form in effect_text.forms() for line in _form_lines(form)),
+        "",
+        f"A card CONDITION is 'any', or words among {', '.join(c for cs in CONDITION_KEYS.values() for c in cs)}",
+        "(at most one of each: a category, a cost, a pile), e.g. 'on acquiring green card: gain 1 points'.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _form_lines(form: effect_text.Form) -> list[str]:
+    kind = form.kind
+    lines = [f"  {form.pattern}"]
+    for text in (f"{kind.summary} (in {', '.join(kind.contexts)})", *([form.slots()] if kind.params else [])):
+        lines.extend(textwrap.wrap(text, 100, initial_indent="      ", subsequent_indent="      "))
+    return lines
+
+
+# ------------------------------------------------------------------ build
+
+
+def build(folder: Path, catalog_id: str) -> Catalog:
+    """The catalog the sheets in ``folder`` describe, with id ``catalog_id``; raises :class:`SheetError`."""
+    reader = _Reader(folder)
+    base = reader.base()
+    data = reader.document(catalog_id, base)
+    if base is not None:
+        reader.mark_provenance(data, base.data)
+    problems = [*reader.problems, *reader.located(find_problems(data))]
+    if problems or base is None:
+        raise SheetError(problems)
+    return parse_catalog(data)
+
+
+def write_catalog(catalog: Catalog, path: Path) -> None:
+    """Write a built catalog as indented JSON (whole or not at all)."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_bytes(orjson.dumps(catalog.data, option=orjson.OPT_INDENT_2) + b"\n")
+    os.replace(partial, path)
+
+
+@dataclass
+class _Place:
+    file: str
+    row: int | None
+    column: Column | str | None
+
+
+class _Reader:
+    """Reading one folder of sheets: the problems found, and where each value of the catalog came from."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.problems: list[SheetProblem] = []
+        self.places: dict[Loc, _Place] = {}
+        self.bad_cells: set[tuple[str, int | None, str | None]] = set()
+        self.missing_columns: set[tuple[str, str]] = set()
+        self.unread: set[str] = set()
+        self.provenance_cells: dict[Loc, tuple[str, Row]] = {}  # (section, field) or entry loc -> cell
+
+    def problem(self, file: str, row: int | None, column: str | None, expected: str, got: str) -> None:
+        self.problems.append(SheetProblem(file, row, column, expected, got))
+
+    def base(self) -> Catalog | None:
+        try:
+            return load_catalog(self.folder / BASE)
+        except CatalogError as error:
+            self.problem(BASE, None, None, f"the catalog 'catalog template' wrote beside the sheets ({error.expected})", error.got)
+            return None
+
+    # -------------------------------------------------------------- files
+
+    def read(self, file: str, headers: Sequence[str]) -> list[Row]:
+        """The rows of a sheet by column key; problems of the file and its header are noted."""
+        path = self.folder / file
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except FileNotFoundError:
+            return self._unread(file, "the sheet 'catalog template' writes", "no such file")
+        except UnicodeDecodeError as error:
+            return self._unread(file, "a CSV file in UTF-8 (save it as 'CSV UTF-8')", f"a byte that is not UTF-8 at {error.start}")
+        except OSError as error:
+            return self._unread(file, "a readable file", error.strerror or type(error).__name__)
+        reader = csv.reader(io.StringIO(text, newline=""))
+        try:
+            table = list(reader)
+        except csv.Error as error:
+            return self._unread(file, "a well-formed CSV file", f"{error} at line {reader.line_num}")
+        if not table:
+            return self._unread(file, "a header row", "an empty file")
+        return self._rows(file, headers, table)
+
+    def _unread(self, file: str, expected: str, got: str) -> list[Row]:
+        self.problem(file, None, None, expected, got)
+        self.unread.add(file)
+        return []
+
+    def _rows(self, file: str, headers: Sequence[str], table: list[list[str]]) -> list[Row]:
+        wanted = {column_key(h): h for h in headers}
+        found = [column_key(h) for h in table[0]]
+        for key, header in wanted.items():
+            if key not in found:
+                self.problem(file, 1, None, f"a column {header!r}", "none")
+                self.missing_columns.add((file, key))
+        for key, header in zip(found, table[0]):
+            if key not in wanted and header.strip():
+                self.problem(file, 1, None, f"only the columns {', '.join(map(repr, wanted))}", f"the column {header!r}")
+        rows = []
+        for number, cells in enumerate(table[1:], 2):
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) > len(found) and any(c.strip() for c in cells[len(found):]):
+                self.problem(file, number, None, f"at most {len(found)} cells (one per column)", f"{len(cells)}")
+            rows.append(Row(number, {k: (cells[i] if i < len(cells) else "") for i, k in enumerate(found) if k in wanted}))
+        return rows
+
+    def place(self, loc: Loc, file: str, row: int | None = None, column: Column | str | None = None) -> None:
+        self.places[loc] = _Place(file, row, column)
+
+    # -------------------------------------------------------------- the document
+
+    def document(self, catalog_id: str, base: Catalog | None) -> dict[str, Any]:
+        """The catalog's JSON as the sheets spell it (provenance of entries and sections not yet marked)."""
+        data: dict[str, Any] = {"format": FORMAT, "schema": SCHEMA, "id": catalog_id}
+        self.place(("id",), "--id")
+        self._settings(data)
+        self._dice(data)
+        self._tokens(data)
+        for sheet in ENTRY_SHEETS:
+            self._entries(data, sheet)
+        ordered = {k: data[k] for k in ("format", "schema", "id", "title", "notes") if k in data}
+        return {**ordered, **{name: data[name] for name in SECTIONS if name in data}}
+
+    def _settings(self, data: dict[str, Any]) -> None:
+        table = TABLE_SHEETS[0]
+        known = {(s.section, s.field): s for s in (*SETTINGS, *_token_settings())}
+        seen: set[tuple[str, str]] = set()
+        for row in self.read(table.file, list(table.headers.values())):
+            key = (row.cells.get("section", "").strip(), row.cells.get("field", "").strip())
+            setting = known.get(key)
+            if setting is None:
+                self.problem(table.file, row.number, "field", "a section and field this sheet lists", f"{' '.join(key)!r}")
+                continue
+            if key in seen:
+                self.problem(table.file, row.number, "field", "each section field once", f"{' '.join(key)!r} again")
+                continue
+            seen.add(key)
+            self._setting(data, setting, row)
+        if table.file not in self.unread:
+            for setting in SETTINGS:
+                if (setting.section, setting.field) not in seen and setting.field != "notes":
+                    self.problem(table.file, None, None, f"a row for {setting.section} {setting.field}", "none")
+
+    def _setting(self, data: dict[str, Any], setting: Setting, row: Row) -> None:
+        file, text = TABLE_SHEETS[0].file, row.cells.get("value", "")
+        if setting.sheet:
+            if text.strip():
+                self.problem(file, row.number, "value", f"an empty cell (the values are in {setting.sheet})", repr(text))
+        elif setting.section == "catalog":
+            if text.strip() or setting.field == "title":
+                data[setting.field] = text
+                self.place((setting.field,), file, row.number, "value")
+        else:
+            put(data, setting.path, setting.cell.read(text))
+            self.place(setting.path, file, row.number, "value")
+        if setting.section != "catalog":
+            self.provenance_cells[(setting.section, setting.field)] = (row.cells.get("provenance", ""), row)
+            self.place((setting.section, "provenance"), file, None, "provenance")
+            self.place((setting.section,), file, None, None)
+
+    def _dice(self, data: dict[str, Any]) -> None:
+        table = TABLE_SHEETS[1]
+        pool: dict[str, Any] = {}
+        removed: dict[str, dict[str, Any]] = {}
+        for row in self.read(table.file, list(table.headers.values())):
+            colour = row.cells.get("colour", "").strip()
+            pool[colour] = NUMBER.read(row.cells.get("pool", ""))
+            self.place(("dice", "pool", colour), table.file, row.number, "pool")
+            for n in PLAYER_KEYS:
+                column = f"removed with {n} players"
+                text = row.cells.get(column, "")
+                if text.strip():
+                    removed.setdefault(n, {})[colour] = NUMBER.read(text)
+                self.place(("dice", "removed", n, colour), table.file, row.number, column)
+        for n in PLAYER_KEYS:
+            self.place(("dice", "removed", n), table.file, None, f"removed with {n} players")
+        self.place(("dice", "pool"), table.file, None, "pool")
+        self.place(("dice", "removed"), table.file)
+        section = data.setdefault("dice", {})
+        section.update(pool=pool, removed=removed)
+
+    def _tokens(self, data: dict[str, Any]) -> None:
+        table = TABLE_SHEETS[2]
+        tokens: dict[str, Any] = data.setdefault("die_tokens", {})
+        for row in self.read(table.file, list(table.headers.values())):
+            players, city = row.cells.get("players", "").strip(), row.cells.get("city", "").strip().lower()
+            tokens.setdefault(players, {})[city] = WORDS.read(row.cells.get("tokens", ""))
+            self.place(("die_tokens", players, city), table.file, row.number, "tokens")
+            self.place(("die_tokens", players), table.file, row.number, "players")
+        self.place(("die_tokens",), table.file)
+
+    def _entries(self, data: dict[str, Any], sheet: Sheet) -> None:
+        shared = [s.file for s in ENTRY_SHEETS if s.items == sheet.items]
+        items = _list_for(data, sheet.items)
+        self.place(sheet.items, " and ".join(shared))
+        noted: list[tuple[Row, Column | None, CellError]] = []
+        for row in self.read(sheet.file, sheet.headers):
+            index = len(items)
+            items.append(sheet.entry(row, noted))
+            self.place((*sheet.items, index), sheet.file, row.number)
+            for column in sheet.columns:
+                self.place((*sheet.items, index, *column.path), sheet.file, row.number, column)
+            if sheet.provenance:
+                self.provenance_cells[(*sheet.items, index)] = (row.cells.get("provenance", ""), row)
+                self.place((*sheet.items, index, "provenance"), sheet.file, row.number, "provenance")
+        for row, column, error in noted:
+            self.cell_problem(sheet.file, row, column.key if column else None, error)
+
+    def cell_problem(self, file: str, row: Row, column: str | None, error: CellError) -> None:
+        self.problem(file, row.number, column, error.expected, repr(error.got))
+        self.bad_cells.add((file, row.number, column))
+
+    # -------------------------------------------------------------- provenance
+
+    def mark_provenance(self, data: dict[str, Any], base: Mapping[str, Any]) -> None:
+        """Each entry's and section's provenance: ``printed`` where a value differs from ``base``,
+        else what its cell says."""
+        for sheet in ENTRY_SHEETS:
+            if not sheet.provenance:
+                continue
+            before = _by_key(_list_in(base, sheet.items))
+            for index, entry in enumerate(_list_in(data, sheet.items)):
+                cell = self.provenance_cells.get((*sheet.items, index))
+                if cell is not None and isinstance(entry, dict):
+                    old = before.get(entry.get("id", index)) if "id" in entry else before.get(index)
+                    entry["provenance"] = self._entry_provenance(sheet.file, entry, old, cell)
+        for name in SECTIONS:
+            if isinstance(data.get(name), dict):
+                self._section_provenance(data, base, name)
+
+    def _entry_provenance(self, file: str, entry: Mapping[str, Any], old: Any, cell: tuple[str, Row]) -> Any:
+        fields = [k for k in entry if k != "provenance"]
+        changed = [f for f in fields if not isinstance(old, dict) or old.get(f, _MISSING) != entry[f]]
+        given = self._cell_provenance(file, cell, fields, needed=[f for f in fields if f not in changed])
+        per_field = {f: PRINTED if f in changed else given.get(f, given.get("*", PRINTED)) for f in fields}
+        return _compact(per_field)
+
+    def _cell_provenance(self, file: str, cell: tuple[str, Row], fields: list[str], needed: list[str]) -> dict[str, str]:
+        text, row = cell
+        if not needed:  # every value of the row is new: printed, whatever the cell says
+            return {}
+        try:
+            given = read_provenance(text, fields)
+        except CellError as error:
+            self.cell_problem(file, row, "provenance", error)
+            return {"*": PRINTED}
+        uncovered = [f for f in needed if f not in given and "*" not in given]
+        if uncovered:
+            self.cell_problem(file, row, "provenance", CellError(f"a provenance for every field (none for {', '.join(uncovered)})", text))
+        return given
+
+    def _section_provenance(self, data: dict[str, Any], base: Mapping[str, Any], name: str) -> None:
+        """A section's provenance, field by field: its settings rows' cells, ``printed`` where changed."""
+        section = data[name]
+        before = base.get(name, OPTIONAL_SECTIONS.get(name, {}))
+        per_field: dict[str, str] = {}
+        for field in (k for k in section if k != "provenance"):
+            unchanged = before.get(field, _MISSING) == section[field]
+            values = []
+            for setting in (s for s in (*SETTINGS, *_token_settings()) if s.section == name and s.top == field):
+                cell = self.provenance_cells.get((name, setting.field))
+                if cell is None:
+                    continue
+                own_change = not unchanged and (setting.sheet or _value(before, setting.path[1:]) != _value(data, setting.path))
+                values.append(PRINTED if own_change else self._one_provenance(cell))
+            if not values and unchanged and TABLE_SHEETS[0].file not in self.unread:
+                self.problem(TABLE_SHEETS[0].file, None, None, f"a row for {name} {field} with its provenance", "none")
+            per_field[field] = overall(values) if values else PRINTED
+        section["provenance"] = _compact(per_field)
+        if name in OPTIONAL_SECTIONS and name not in base and section == OPTIONAL_SECTIONS[name]:
+            del data[name]  # left out, as in the catalog the sheets came from
+
+    def _one_provenance(self, cell: tuple[str, Row]) -> str:
+        text, row = cell
+        if text.strip() in PROVENANCES:
+            return text.strip()
+        self.cell_problem(TABLE_SHEETS[0].file, row, "provenance", CellError(f"one of {names(PROVENANCES)}", text))
+        return PRINTED
+
+    # -------------------------------------------------------------- the loader's problems
+
+    def located(self, problems: Iterable[CatalogProblem]) -> list[SheetProblem]:
+        """The loader's problems, each named by the file, row and column its value came from."""
+        out = []
+        for p in problems:
+            place, rest = self._find(p.loc)
+            if place is None:
+                out.append(SheetProblem("the catalog", None, None, p.expected, f"{p.got} (at {p.where})"))
+                continue
+            column = place.column.key if isinstance(place.column, Column) else place.column
+            if place.file in self.unread or (place.file, column or "") in self.missing_columns:
+                continue
+            if (place.file, place.row, column) in self.bad_cells:
+                continue
+            expected, got = p.expected, p.got
+            if column and got == "none" and not rest and _KEY.match(expected):
+                expected, got = _KEY.sub("a value", expected, count=1), "an empty cell"
+            if p.other_where:
+                other, _ = self._find(p.other)
+                if other is not None and other.row:
+                    got = got.replace(p.other_where, f"{other.file} row {other.row}")
+            out.append(SheetProblem(place.file, place.row, column, expected, got, _detail(rest, place.column)))
+        return out
+
+    def _find(self, loc: Loc) -> tuple[_Place | None, Loc]:
+        for n in range(len(loc), -1, -1):
+            if loc[:n] in self.places:
+                return self.places[loc[:n]], loc[n:]
+        return None, loc
+
+
+def _detail(rest: Loc, column: Column | str | None) -> str:
+    """Where inside a cell a problem is: ``effect 2, amount: ``."""
+    if not rest:
+        return ""
+    words = []
+    in_effects = isinstance(column, Column) and column.cell is EFFECTS
+    for key in rest:
+        if isinstance(key, int):
+            words.append(f"{'effect' if in_effects else 'item'} {key + 1}")
+        elif key != "effects" or not in_effects:
+            words.append(str(key))
+    return ", ".join(words)
+
+
+def _token_settings() -> list[Setting]:
+    return [Setting("die_tokens", n, "", sheet="die-tokens.csv") for n in PLAYER_KEYS]
+
+
+def _list_in(data: Mapping[str, Any], path: Loc) -> list[Any]:
+    """The list at ``path`` of a catalog's JSON, or none."""
+    value = _value(data, path)
+    return value if isinstance(value, list) else []
+
+
+def _list_for(data: dict[str, Any], path: Loc) -> list[Any]:
+    """The list at ``path`` of the JSON being built, made where it is not yet."""
+    if _value(data, path) is _MISSING:
+        put(data, path, [])
+    return _value(data, path)  # type: ignore[no-any-return]
+
+
+def _value(data: Any, path: Loc) -> Any:
+    for key in path:
+        if not isinstance(data, dict) or key not in data:
+            return _MISSING
+        data = data[key]
+    return data
+
+
+def _by_key(entries: list[Any]) -> dict[Any, Any]:
+    """Entries of the base catalog by id, or by place where they have none."""
+    return {(e["id"] if isinstance(e, dict) and "id" in e else i): e for i, e in enumerate(entries)}
+
+
+def _compact(per_field: Mapping[str, str]) -> Any:
+    """One provenance for the whole object when its fields agree, else one per field."""
+    values = set(per_field.values())
+    return next(iter(values)) if len(values) == 1 else dict(per_field)
