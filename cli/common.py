@@ -7,33 +7,28 @@ import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Optional
 
 import orjson
 import typer
-from eventsourcing.persistence import PersistenceError
 from rich.console import Console
 from rich.markup import escape
 
 from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail, fail_all
 from coimbra_events import log as game_log
-from coimbra_events.application import (
-    BadGameName,
-    BadPlayers,
-    GameStore,
-    StoreConflict,
-    UnknownGame,
-    game_from_file,
-    log_file,
-)
 from coimbra_events.catalog import Catalog, CatalogError, load_catalog
 from coimbra_events.events import GameEvent, PayloadError
-from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError
 from coimbra_events.notation import NotationError, render
 from coimbra_events.state import replace
 from coimbra_events.validation import Validation, validate
+from coimbra_events.references import log_file
+from coimbra_events.store_errors import BadGameName, BadPlayers, StoreConflict, UnknownGame
 from coimbra_events.violations import RuleViolation
+
+if TYPE_CHECKING:  # the store brings in the eventsourcing library: imported by the commands that open it
+    from coimbra_events.application import GameStore
+    from coimbra_events.game import Game
 
 console = Console(highlight=False)
 
@@ -114,16 +109,29 @@ def store_errors(note: str = "") -> Iterator[None]:
         yield
     except RuleViolation as v:
         fail(f"refused: rule {v.rule}: {v.reason}{tail}", RULE_VIOLATION)
-    except IllegalLog as exc:
-        fail(f"{exc}{tail}", RULE_VIOLATION)
     except LogError as exc:
         log_problems(exc, note)
     except (UnknownGame, NotationError, BadGameName, BadPlayers, CatalogError, PayloadError, StoreConflict) as exc:
         fail(f"{exc}{tail}")
-    except PersistenceError as exc:
-        fail(f"game store: {exc}{tail}")
     except OSError as exc:
         fail(f"{exc.filename or ''}: {exc.strerror or exc}{tail}" if exc.filename else f"{exc}{tail}")
+    except typer.Exit:
+        raise
+    except Exception as exc:
+        _store_refusal(exc, tail)
+        raise
+
+
+def _store_refusal(exc: Exception, tail: str) -> None:
+    """Exit for a refusal that only the store and the game aggregate raise (imported only then)."""
+    from eventsourcing.persistence import PersistenceError
+
+    from coimbra_events.game import IllegalLog
+
+    if isinstance(exc, IllegalLog):
+        fail(f"{exc}{tail}", RULE_VIOLATION)
+    if isinstance(exc, PersistenceError):
+        fail(f"game store: {exc}{tail}")
 
 
 def log_problems(exc: LogError, note: str = "") -> NoReturn:
@@ -139,6 +147,10 @@ def log_problems(exc: LogError, note: str = "") -> NoReturn:
 @contextmanager
 def opened(db: Optional[Path]) -> Iterator[GameStore]:
     """The game store, closed again however the command ends."""
+    from eventsourcing.persistence import PersistenceError
+
+    from coimbra_events.application import GameStore
+
     try:
         store = GameStore(db)
     except (PersistenceError, OSError) as exc:
@@ -153,6 +165,8 @@ def opened(db: Optional[Path]) -> Iterator[GameStore]:
 @contextmanager
 def game_ref_opened(ref: str, db: Optional[Path], catalog_file: Optional[Path] = None) -> Iterator[tuple[Game, GameStore | None]]:
     """The game GAME names: a JSON log file (the store is not opened) or a stored game."""
+    from coimbra_events.application import game_from_file
+
     path = log_file(ref)
     if path is not None:
         with store_errors():

@@ -34,7 +34,9 @@ from coimbra_events.game import NAMESPACE, Game, project
 from coimbra_events.log import GameLog, read
 from coimbra_events.notation import is_name
 from coimbra_events.rules import core as rules
+from coimbra_events.references import log_file
 from coimbra_events.state import TABLE
+from coimbra_events.store_errors import BadFork, BadGameName, BadPlayers, StoreConflict, TableInputNeeded, UnknownGame
 
 T = TypeVar("T")
 IN_PROGRESS, OVER = "in progress", "over"
@@ -42,33 +44,6 @@ ATTEMPTS = 5
 """How often a save is rebuilt and retried when another process wrote first."""
 
 _GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-
-
-class UnknownGame(KeyError):
-    """No stored game has this name."""
-
-    def __str__(self) -> str:
-        return f"no game named {self.args[0]!r} in the store (coimbra games lists them)"
-
-
-class BadGameName(ValueError):
-    """A name that cannot be a game's name (taken, or not a plain word)."""
-
-
-class BadPlayers(ValueError):
-    """Players that cannot start a game (count, repeated names, names the notation cannot write)."""
-
-
-class BadFork(ValueError):
-    """A fork point or a rolls policy that cannot be used."""
-
-
-class TableInputNeeded(ValueError):
-    """The table's outcome must be typed by hand (or nothing is due from the table)."""
-
-
-class StoreConflict(RuntimeError):
-    """Other writers kept changing the same game or the index; nothing of this command was stored."""
 
 
 @dataclass(frozen=True)
@@ -182,18 +157,6 @@ def store_env(
     target = Path(path if path is not None else default_db_path(environ)).expanduser()
     target.parent.mkdir(parents=True, exist_ok=True)
     return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(target)}
-
-
-def log_file(ref: str) -> Path | None:
-    """The JSON log a GAME argument names, or ``None`` for a stored game's name.
-
-    An existing file, or anything shaped like a path (a folder separator, a
-    ``.json`` ending), is a log, so a mistyped path says "cannot read file"
-    rather than "no such game".
-    """
-    path = Path(ref)
-    looks_like_path = "/" in ref or os.sep in ref or ref.lower().endswith(".json")
-    return path if path.is_file() or looks_like_path else None
 
 
 def game_from_file(path: Path, catalog: Catalog | None = None) -> Game:
