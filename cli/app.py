@@ -15,7 +15,8 @@ import typer
 
 from cli.lazy_group import Lazy, LazyCommands
 
-_STORE, _HISTORY, _VIEW, _LOG = "cli.store_commands", "cli.history_commands", "cli.view_commands", "cli.log_commands"
+_STORE, _INDEX, _HISTORY = "cli.store_commands", "cli.index_commands", "cli.history_commands"
+_VIEW, _LOG = "cli.view_commands", "cli.log_commands"
 
 COMMANDS: dict[str, Lazy] = {
     "new": Lazy(_STORE, "Start a game in the store and print its name."),
@@ -23,7 +24,10 @@ COMMANDS: dict[str, Lazy] = {
     "legal": Lazy(_STORE, "What may be entered now: every legal decision in notation, or the table's possible outcomes."),
     "import": Lazy(_STORE, "Store a whole log as a game, in one transaction, and print its name."),
     "export": Lazy(_STORE, "Write a game as a canonical JSON log (the same game always gives the same bytes)."),
-    "games": Lazy(_STORE, "List the stored games: name, players, status, when created, seed, parent."),
+    "games": Lazy(_INDEX, "List the stored games: name, players, status, winner and final scores, when created, tags."),
+    "rename": Lazy(_INDEX, "Give a stored game another name; the old name is free again and nothing else changes."),
+    "tag": Lazy(_INDEX, "Tag a stored game, or take tags off it; coimbra games --tag lists a tag's games."),
+    "archive": Lazy(_INDEX, "Leave a stored game out of coimbra games (nothing is deleted; --archived lists such games)."),
     "verify": Lazy(_STORE, "Check the hash chain of a log file or a stored game; name the first event that does not match."),
     "fork": Lazy(_HISTORY, "Start an alternative line: a new game sharing the first N entries, with its lineage recorded."),
     "correct": Lazy(_HISTORY, "Replace what an entry said, with a correction entry; every later play is checked again."),

@@ -145,14 +145,14 @@ def log_problems(exc: LogError, note: str = "") -> NoReturn:
 
 
 @contextmanager
-def opened(db: Optional[Path]) -> Iterator[GameStore]:
-    """The game store, closed again however the command ends."""
+def opened(db: Optional[Path], by: Optional[str] = None) -> Iterator[GameStore]:
+    """The game store, closed again however the command ends; new entries are stamped as entered by ``by``."""
     from eventsourcing.persistence import PersistenceError
 
     from coimbra_events.application import GameStore
 
     try:
-        store = GameStore(db)
+        store = GameStore(db, entered_by=by if by is not None else entrant())
     except (PersistenceError, OSError) as exc:
         where = db or os.environ.get("COIMBRA_DB") or "the default location"
         fail(f"cannot open the game store {where}: {getattr(exc, 'strerror', None) or exc}")
@@ -160,6 +160,21 @@ def opened(db: Optional[Path]) -> Iterator[GameStore]:
         yield store
     finally:
         store.close()
+
+
+def entrant() -> str:
+    """Who is entering, for the ``by`` of new entries: ``$COIMBRA_BY``, else the login name ("" if none)."""
+    import getpass
+
+    try:
+        return os.environ.get("COIMBRA_BY") or getpass.getuser()
+    except (OSError, KeyError):
+        return ""
+
+
+ByOption = typer.Option(
+    None, "--by", help="Who enters these entries, kept with each (default: $COIMBRA_BY, else your login name)."
+)
 
 
 @contextmanager

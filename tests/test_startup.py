@@ -55,7 +55,8 @@ def test_validate_of_a_file_imports_only_what_it_uses():
 
 def test_a_command_that_opens_the_store_still_gets_it(tmp_path):
     loaded = imported_by("games", "--db", str(tmp_path / "g.sqlite"), "--json")
-    assert "coimbra_events.application" in loaded and "cli.store_commands" in loaded
+    assert "coimbra_events.application" in loaded and "cli.index_commands" in loaded
+    assert "cli.store_commands" not in loaded
     assert "cli.replay_command" not in loaded and "cli.explain_commands" not in loaded
 
 
