@@ -19,7 +19,6 @@ from coimbra_events import log as game_log
 from coimbra_events.catalog import Catalog, CatalogError, load_catalog
 from coimbra_events.events import GameEvent, PayloadError
 from coimbra_events.log import LogError
-from coimbra_events.notation import NotationError, render
 from coimbra_events.state import replace
 from coimbra_events.validation import Validation, validate
 from coimbra_events.references import log_file
@@ -111,7 +110,7 @@ def store_errors(note: str = "") -> Iterator[None]:
         fail(f"refused: rule {v.rule}: {v.reason}{tail}", RULE_VIOLATION)
     except LogError as exc:
         log_problems(exc, note)
-    except (UnknownGame, NotationError, BadGameName, BadPlayers, CatalogError, PayloadError, StoreConflict) as exc:
+    except (UnknownGame, BadGameName, BadPlayers, CatalogError, PayloadError, StoreConflict) as exc:
         fail(f"{exc}{tail}")
     except OSError as exc:
         fail(f"{exc.filename or ''}: {exc.strerror or exc}{tail}" if exc.filename else f"{exc}{tail}")
@@ -123,11 +122,14 @@ def store_errors(note: str = "") -> Iterator[None]:
 
 
 def _store_refusal(exc: Exception, tail: str) -> None:
-    """Exit for a refusal that only the store and the game aggregate raise (imported only then)."""
+    """Exit for a refusal that only the store, the game aggregate or the notation raise (imported only then)."""
     from eventsourcing.persistence import PersistenceError
 
     from coimbra_events.game import IllegalLog
+    from coimbra_events.notation import NotationError
 
+    if isinstance(exc, NotationError):
+        fail(f"{exc}{tail}")
     if isinstance(exc, IllegalLog):
         fail(f"{exc}{tail}", RULE_VIOLATION)
     if isinstance(exc, PersistenceError):
@@ -196,6 +198,8 @@ def game_ref_opened(ref: str, db: Optional[Path], catalog_file: Optional[Path] =
 
 def notation(event: GameEvent) -> str:
     """The event in notation, or its log form if a value cannot be written in notation."""
+    from coimbra_events.notation import NotationError, render
+
     try:
         return render(event)
     except NotationError:

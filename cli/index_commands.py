@@ -14,6 +14,7 @@ from typing import Any, Optional
 import typer
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from cli.common import Commands, DbOption, GameArgument, JsonOption, console, opened, print_json, store_errors
 from cli.exits import err_console, fail
@@ -50,10 +51,13 @@ def since_option(text: Optional[str]) -> Optional[datetime]:
     return when if when.tzinfo else when.astimezone()
 
 
-def result_text(info: Any) -> str:
+def result_text(info: Any) -> Text:
     """``Bruno 79 · Ana 58`` with the winner first (in bold), or nothing before the end."""
-    return " · ".join(f"[bold]{escape(p['name'])}[/] {p['total']}" if p["place"] == 1 else f"{escape(p['name'])} {p['total']}"
-                      for p in info.result)
+    parts: list[Any] = []
+    for k, p in enumerate(info.result):
+        parts += [" · "] if k else []
+        parts += [(p["name"], "bold") if p["place"] == 1 else p["name"], f" {p['total']}"]
+    return Text.assemble(*parts)
 
 
 @COMMANDS("games")
@@ -101,23 +105,24 @@ def games_command(
 
 
 def games_table(infos: list[Any], title: str) -> Table:
-    """One row per game; the seed, parent and tags columns only when some game has one."""
+    """One row per game; the seed, parent and tags columns only when some game has one.
+
+    Cells are ``Text``, not markup (names are shown as typed, and nothing is parsed per cell)."""
     table = Table(title=title)
     table.add_column("name", no_wrap=True, min_width=max(len(i.name) for i in infos))  # typed as GAME: never cut
     table.add_column("players", min_width=10)
     table.add_column("status", no_wrap=True)
     table.add_column("result", min_width=10)
     table.add_column("created", min_width=10)
-    optional = [("seed", lambda i: "" if i.seed is None else str(i.seed)), ("parent", lambda i: escape(i.parent or "")),
-                ("tags", lambda i: escape(", ".join(i.tags)))]
+    optional = [("seed", lambda i: "" if i.seed is None else str(i.seed)), ("parent", lambda i: i.parent or ""),
+                ("tags", lambda i: ", ".join(i.tags))]
     shown = [(title, cell) for title, cell in optional if any(cell(i) for i in infos)]  # only columns with values
     for name, _ in shown:
         table.add_column(name)
     for i in infos:
-        table.add_row(
-            escape(i.name), escape(", ".join(n for n, _ in i.players)), i.status, result_text(i),
-            i.created.astimezone().strftime("%Y-%m-%d %H:%M"), *(cell(i) for _, cell in shown),
-        )
+        cells = [i.name, ", ".join(n for n, _ in i.players), i.status]
+        table.add_row(*map(Text, cells), result_text(i), Text(i.created.astimezone().strftime("%Y-%m-%d %H:%M")),
+                      *(Text(cell(i)) for _, cell in shown))
     return table
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from cli.exits import err_console
 from coimbra_events.catalog import Catalog
@@ -10,9 +10,11 @@ from coimbra_events.violations import Rule
 
 from rich.console import Group
 from rich.panel import Panel
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 def validation_panel(source: str, report: dict[str, Any]) -> Panel:
@@ -74,6 +76,8 @@ def rules_table(rules: Iterable[Rule], catalog: Catalog) -> Table:
 
 def progress_bar(what: str) -> Progress:
     """A progress bar on stderr for long runs over many logs (hidden when stderr is not a terminal)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                     console=err_console, transient=True)
 

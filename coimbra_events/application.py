@@ -6,7 +6,9 @@ in the same transaction as the game, so two writers cannot take one name; the
 games index (``coimbra_events.games_index``) is a projection of the store,
 caught up after every save and before every listing.
 
-A command reads a game once: ``update`` applies a change to the game it read (or
+The index is caught up when it is read (listing, a game's entry, numbering an
+unnamed game), so saving a game costs one transaction, as the library's own save
+does. A command reads a game once: ``update`` applies a change to the game it read (or
 was handed) and saves what the change triggered, reading again only when another
 writer saved first. Every ``SNAPSHOT_EVERY`` new events of a game being recorded,
 its record and table are kept as a snapshot (``Game.Snapshot``), so reading a long
@@ -27,7 +29,7 @@ import re
 import unicodedata
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
-from uuid import UUID
+from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
@@ -35,7 +37,7 @@ from eventsourcing.persistence import RecordConflictError
 
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import Corrected, GameEvent, RuleOverridden
-from coimbra_events.game import Game, StaleSnapshot, project
+from coimbra_events.game import NAMESPACE, Game, StaleSnapshot, project
 from coimbra_events.games_index import IN_PROGRESS, OVER, STATUSES, GameInfo, GamesIndex, GamesQuery, Page, catch_up, info_of, view_for
 from coimbra_events.log import GameLog, LogError, LogProblem, read
 from coimbra_events.names import GameName, legacy_game_id
@@ -119,6 +121,14 @@ class GameStore(Application):
         self.entered_by = entered_by
         super().__init__(env=settings)
         self.index = GamesIndex(view_for(self), self._read)
+        self._numbers: dict[str, int] = {}
+        """The next number to try for an unnamed game, by base name (read from the index once per base)."""
+        self._contested: set[str] = set()
+        """Names whose claim conflicted: the next claim reads their entry first (a new name is claimed unread)."""
+        self._legacy: bool | None = None
+        """Whether this store was written before the register (read once)."""
+        self._claiming: list[str] = []
+        """The names claimed by the save being built (``_commit``)."""
 
     # -- reading
 
@@ -139,13 +149,16 @@ class GameStore(Application):
         return game
 
     def _game_id(self, name: str) -> UUID:
-        try:
-            entry = self.repository.get(GameName.create_id(name), projector_func=project)
-        except AggregateNotFoundError:
+        entry = self._entry(name)
+        if entry is None:
             return legacy_game_id(name)  # stores from before the register
         if entry.game_id is None:
             raise UnknownGame(name)
         return entry.game_id
+
+    def _entry(self, name: str) -> GameName | None:
+        """The register's entry for a name (a few events, never snapshotted), if it has one."""
+        return project(None, self.events.get(GameName.create_id(name)))
 
     def _read(self, game_id: UUID) -> Game:
         """A stored game by id, from its latest snapshot if this code can use it, else from its events."""
@@ -383,40 +396,49 @@ class GameStore(Application):
                 raise BadGameName(f"game name {name!r}: use letters, digits, '-', '_' or '.' (at most 64)")
             return name
         base = slug(n for n, _ in players)
-        catch_up(self, self.index)
-        number = self.index.view.largest_number(base) + 1
+        if base not in self._numbers:
+            catch_up(self, self.index)
+            self._numbers[base] = self.index.view.largest_number(base) + 1
+        number = self._numbers[base]
         while self._taken(candidate := base if number == 1 else f"{base}-{number}"):
             number += 1  # claimed by a game the index has not seen yet
+        self._numbers[base] = number + 1
         return candidate
 
     def _taken(self, name: str) -> bool:
-        try:
-            return self.repository.get(GameName.create_id(name), projector_func=project).game_id is not None
-        except AggregateNotFoundError:
-            return self._legacy_exists(name)
+        entry = self._entry(name)
+        return entry.game_id is not None if entry is not None else self._legacy_exists(name)
 
     def _claim(self, name: str, game_id: UUID) -> list[Aggregate]:
-        """The register's entry for ``name``, claimed for ``game_id``; ``BadGameName`` if another game has it."""
-        try:
-            entry = self.repository.get(GameName.create_id(name), projector_func=project)
-        except AggregateNotFoundError:
+        """The register's entry for ``name``, claimed for ``game_id``; ``BadGameName`` if another game has it.
+
+        In a store written since the register, a name not seen contested is claimed
+        as a new entry without reading the register: if it has an entry already, the
+        save conflicts and the retry reads it.
+        """
+        entry = self._entry(name) if name in self._contested or self._is_legacy() else None
+        if entry is None:
             if self._legacy_exists(name):
-                raise BadGameName(f"game name {name!r} is taken") from None
+                raise BadGameName(f"game name {name!r} is taken")
             entry = GameName.register(name)
         if entry.game_id is not None:
             raise BadGameName(f"game name {name!r} is taken")
         entry.claim(game_id)
+        self._claiming.append(name)
         return [entry]
+
+    def _is_legacy(self) -> bool:
+        """Whether this store was written before the register (it has the old index aggregate)."""
+        if self._legacy is None:
+            self._legacy = bool(self.recorder.select_events(uuid5(NAMESPACE, "index:games"), limit=1))
+        return self._legacy
 
     def _legacy_exists(self, name: str) -> bool:
         """Whether a store from before the register holds a game first named ``name``."""
-        return bool(self.recorder.select_events(legacy_game_id(name), limit=1))
+        return self._is_legacy() and bool(self.recorder.select_events(legacy_game_id(name), limit=1))
 
     def _released(self, name: str) -> GameName:
-        try:
-            entry = self.repository.get(GameName.create_id(name), projector_func=project)
-        except AggregateNotFoundError:
-            entry = GameName.register(name)  # a game from before the register: its old name becomes free
+        entry = self._entry(name) or GameName.register(name)  # a game from before the register: its old name becomes free
         entry.release()
         return entry
 
@@ -426,20 +448,21 @@ class GameStore(Application):
         """Build the changes and save them in one transaction; rebuild if another writer saved first.
 
         The game announces a changed result (``Game.announce_result``) in the same
-        transaction; afterwards a snapshot is taken if one is due and the games
-        index catches up. Returns the game and what ``build`` returned.
+        transaction; afterwards a snapshot is taken if one is due. Returns the game
+        and what ``build`` returned.
         """
         for _ in range(ATTEMPTS):
+            self._claiming = []
             game, others, outcome = build()
             if announce:
                 game.announce_result()
             try:
                 self.save(game, *others)
             except RecordConflictError:
+                self._contested.update(self._claiming)
                 continue
             if snapshot:
                 self._snapshot_if_due(game)
-            catch_up(self, self.index)
             return game, outcome
         raise StoreConflict("the store kept changing while saving; nothing was stored, try again")
 

@@ -401,9 +401,9 @@ class Game(Aggregate):
     def from_log(cls, name: str, log: GameLog, catalog: Catalog | None = None, source: str = "<log>") -> Game:
         """A game holding every entry of a log, after the rules core accepted all of them: one pass.
 
-        The entries are stored with the hashes the log was read with (already
-        checked) and the table the validation reached, so nothing is hashed or
-        folded twice. Raises ``LogError`` (catalog not available, bad players,
+        The entries are stored as the log has them (the same chain) and the table
+        is the one the validation reached, so nothing is folded twice (the store
+        announces the result when it saves, ``GameStore._commit``). Raises ``LogError`` (catalog not available, bad players,
         another ruleset) or ``IllegalLog`` (an event breaks a rule); either way
         nothing is triggered. A record whose corrections left later plays illegal
         is kept as it is (those plays are skipped and listed, see ``replay``). A
@@ -416,11 +416,12 @@ class Game(Aggregate):
         if result.migration is not None:
             log = _migrated_record(log, result.migration, source)
         game = cls.start(name, result.state.catalog, log.players, log.meta, log.ruleset, log.upcast_from)
-        for k, (event, chained) in enumerate(zip(log.events, log.hashes())):
-            game._trigger(event, chained, log.stamp(k))
+        trigger, recorded = game.trigger_event, cls.Recorded
+        stamps = log.stamps or [NO_STAMP] * len(log.events)
+        for event, chained, (at, by) in zip(log.events, log.hashes(), stamps):
+            trigger(recorded, type=event.TYPE, actor=event.actor, payload=event.payload(), hash=chained, at=at or None, by=by or None)
         if result.valid:
             game.start_fold(result.state, len(log.events))
-        game.announce_result()
         return game
 
     def record(self, event: GameEvent) -> None:

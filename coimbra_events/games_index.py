@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 from uuid import UUID
 
 import orjson
@@ -122,19 +123,60 @@ Row = dict[str, Any]
 
 
 class GamesView(TrackingRecorder, ABC):
-    """The games table, changed only together with the tracking record of the notification that changed it."""
+    """The games table, changed only together with the tracking record of the notification that changed it.
 
-    @abstractmethod
+    Inside ``batch()`` the changes of many notifications are kept and written in
+    one transaction with the last one's tracking record when the batch ends (so a
+    catch-up of many notifications commits once, and still all or nothing).
+    """
+
+    _pending: dict[str, Row] | None = None
+    _pending_tracking: Tracking | None = None
+
     def upsert(self, row: Row | None, tracking: Tracking) -> None:
         """Write one game's row (``None``: nothing changes) and the tracking record, in one transaction."""
+        if self._pending is None:
+            self._write([] if row is None else [row], tracking)
+            return
+        if row is not None:
+            self._pending[row["game_id"]] = row
+        self._pending_tracking = tracking
 
-    @abstractmethod
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Keep the changes made inside, and write them at the end in one transaction."""
+        self._pending, self._pending_tracking = {}, None
+        try:
+            yield
+            rows, tracking = list(self._pending.values()), self._pending_tracking
+        finally:
+            self._pending, self._pending_tracking = None, None
+        if tracking is not None:
+            self._write(rows, tracking)
+
     def row(self, game_id: str) -> Row | None:
-        """The row of one game."""
+        """The row of one game (as changed in the current batch)."""
+        if self._pending and game_id in self._pending:
+            return dict(self._pending[game_id])
+        return self._stored_row(game_id)
+
+    def find(self, name: str) -> Row | None:
+        """The row of the game with this name (as changed in the current batch)."""
+        for row in (self._pending or {}).values():
+            if row["name"] == name:
+                return dict(row)
+        found = self._stored_find(name)
+        return None if found is None or (self._pending and found["game_id"] in self._pending) else found
 
     @abstractmethod
-    def find(self, name: str) -> Row | None:
-        """The row of the game with this name."""
+    def _write(self, rows: list[Row], tracking: Tracking) -> None:
+        """Write these rows and the tracking record in one transaction."""
+
+    @abstractmethod
+    def _stored_row(self, game_id: str) -> Row | None: ...
+
+    @abstractmethod
+    def _stored_find(self, name: str) -> Row | None: ...
 
     @abstractmethod
     def select(self, query: GamesQuery) -> tuple[list[Row], int]:
@@ -161,18 +203,18 @@ class POPOGamesView(POPOTrackingRecorder, GamesView):
         super().__init__()
         self._rows: dict[str, Row] = {}
 
-    def upsert(self, row: Row | None, tracking: Tracking) -> None:
+    def _write(self, rows: list[Row], tracking: Tracking) -> None:
         with self._database_lock:
             self._assert_tracking_uniqueness(tracking)
-            if row is not None:
+            for row in rows:
                 self._rows[row["game_id"]] = dict(row)
             self._insert_tracking(tracking)
 
-    def row(self, game_id: str) -> Row | None:
+    def _stored_row(self, game_id: str) -> Row | None:
         found = self._rows.get(game_id)
         return dict(found) if found else None
 
-    def find(self, name: str) -> Row | None:
+    def _stored_find(self, name: str) -> Row | None:
         return next((dict(r) for r in self._rows.values() if r["name"] == name), None)
 
     def select(self, query: GamesQuery) -> tuple[list[Row], int]:
@@ -227,24 +269,26 @@ class SQLGamesView(GamesView, ABC):
     def _write_tracking(self, cursor: Any, tracking: Tracking) -> None:
         """Insert the tracking record in this transaction (the library's recorder does)."""
 
-    def upsert(self, row: Row | None, tracking: Tracking) -> None:
-        p, g = self.P, self._table("games_index")
+    def _write(self, rows: list[Row], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as c:
             self._write_tracking(c, tracking)
-            if row is None:
-                return
-            series, number = name_series(row["name"])
-            values = (row["game_id"], row["name"], series, number, orjson.dumps(row["players"]).decode(), row["status"],
-                      row["created"], row["parent"], row["seed"], row["catalog"],
-                      None if row["result"] is None else orjson.dumps(row["result"]).decode(),
-                      orjson.dumps(row["tags"]).decode(), int(row["archived"]))
-            c.execute(f"DELETE FROM {g} WHERE game_id = {p}", (row["game_id"],))
-            c.execute(f"INSERT INTO {g} VALUES ({', '.join([p] * len(values))})", values)
-            for table, column, items in (("games_index_players", "player", [q["name"].casefold() for q in row["players"]]),
-                                         ("games_index_tags", "tag", row["tags"])):
-                c.execute(f"DELETE FROM {self._table(table)} WHERE game_id = {p}", (row["game_id"],))
-                for item in dict.fromkeys(items):
-                    c.execute(f"INSERT INTO {self._table(table)} (game_id, {column}) VALUES ({p}, {p})", (row["game_id"], item))
+            for row in rows:
+                self._write_row(c, row)
+
+    def _write_row(self, c: Any, row: Row) -> None:
+        p, g = self.P, self._table("games_index")
+        series, number = name_series(row["name"])
+        values = (row["game_id"], row["name"], series, number, orjson.dumps(row["players"]).decode(), row["status"],
+                  row["created"], row["parent"], row["seed"], row["catalog"],
+                  None if row["result"] is None else orjson.dumps(row["result"]).decode(),
+                  orjson.dumps(row["tags"]).decode(), int(row["archived"]))
+        c.execute(f"DELETE FROM {g} WHERE game_id = {p}", (row["game_id"],))
+        c.execute(f"INSERT INTO {g} VALUES ({', '.join([p] * len(values))})", values)
+        for table, column, items in (("games_index_players", "player", [q["name"].casefold() for q in row["players"]]),
+                                     ("games_index_tags", "tag", row["tags"])):
+            c.execute(f"DELETE FROM {self._table(table)} WHERE game_id = {p}", (row["game_id"],))
+            for item in dict.fromkeys(items):
+                c.execute(f"INSERT INTO {self._table(table)} (game_id, {column}) VALUES ({p}, {p})", (row["game_id"], item))
 
     def _rows(self, where: str, params: Sequence[Any], tail: str = "") -> list[Row]:
         with self.datastore.transaction(commit=False) as c:
@@ -256,11 +300,11 @@ class SQLGamesView(GamesView, ABC):
         return {**r, "players": orjson.loads(r["players"]), "result": None if r["result"] is None else orjson.loads(r["result"]),
                 "tags": orjson.loads(r["tags"])}
 
-    def row(self, game_id: str) -> Row | None:
+    def _stored_row(self, game_id: str) -> Row | None:
         found = self._rows(f"game_id = {self.P}", (game_id,))
         return found[0] if found else None
 
-    def find(self, name: str) -> Row | None:
+    def _stored_find(self, name: str) -> Row | None:
         found = self._rows(f"name = {self.P}", (name,))
         return found[0] if found else None
 
@@ -444,12 +488,14 @@ def catch_up(app: Application, projection: Projection[Any], batch: int = 500) ->
     """Process every notification of the projection's topics that its view has not tracked yet.
 
     The library's pull loop for stores without subscriptions: from the view's
-    last tracked notification, in batches. Each notification is processed with its
-    tracking record in one transaction, so a crash loses or repeats nothing; if
+    last tracked notification, in batches. The changes of a batch are written with
+    its last tracking record in one transaction (``GamesView.batch``; a view without
+    it writes each notification's own), so a crash loses or repeats nothing; if
     another process tracked a notification first, this one carries on from where
     that one got. Returns how many notifications were processed here.
     """
     view = projection.view
+    together = getattr(view, "batch", nullcontext)
     done = 0
     while True:
         start = view.max_tracking_id(app.name) or 0
@@ -457,9 +503,10 @@ def catch_up(app: Application, projection: Projection[Any], batch: int = 500) ->
                                                           inclusive_of_start=False)
         if not notifications:
             return done
-        for notification in notifications:
-            try:
-                projection.process_event(app.mapper.to_domain_event(notification), Tracking(app.name, notification.id))
-            except IntegrityError:
-                break  # processed meanwhile by another process: read the position again
-            done += 1
+        try:
+            with together():
+                for notification in notifications:
+                    projection.process_event(app.mapper.to_domain_event(notification), Tracking(app.name, notification.id))
+        except IntegrityError:
+            continue  # processed meanwhile by another process: read the position again
+        done += len(notifications)

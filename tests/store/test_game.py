@@ -41,12 +41,14 @@ def test_record_checks_before_triggering(catalog):
 def test_one_recorded_event_per_log_event_with_the_log_fields():
     log = game_log.read(GAMES[0])
     game = Game.from_log("g", log)
-    *recorded, finished = game.pending_events[1:]
+    recorded = game.pending_events[1:]
     assert len(recorded) == len(log.events)
     for stored, event, chained in zip(recorded, log.events, log.hashes()):
         assert isinstance(stored, Game.Recorded)
         assert (stored.type, stored.actor, stored.payload, stored.hash) == (event.TYPE, event.actor, event.payload(), chained)
         assert (stored.at, stored.by) == (None, None)  # the fixture's entries do not say when or by whom
+    game.announce_result()
+    finished = game.pending_events[-1]
     assert isinstance(finished, Game.Finished) and finished.result[0]["place"] == 1
 
 

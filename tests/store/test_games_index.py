@@ -138,16 +138,33 @@ def test_unnamed_games_are_numbered_after_the_largest_number(store, catalog):
     assert name_series("ana-bruno-carla-12") == ("ana-bruno-carla", 12) and name_series("x") == ("x", 1)
 
 
-def test_the_index_catches_up_whatever_was_saved_without_it(store):
-    """A writer that stopped after saving (before the index caught up): the next reader brings it up to date."""
-    game = Game.from_log("late", FINISHED)
-    store.save(game, *store._claim("late", game.id))  # the store's save, without the catch-up that follows it
-    assert [i.name for i in store.games()] == ["late"] and store.info("late").status == OVER
+def test_the_index_catches_up_whatever_was_saved(store):
+    """Saves never wait for the index; the next reader brings it up to date, in one transaction."""
+    for name in ("a", "b", "c"):
+        game = Game.from_log(name, FINISHED)
+        game.announce_result()
+        store.save(game, *store._claim(name, game.id))
+    assert catch_up(store, store.index) == 6  # created and finished, for each
+    assert [i.name for i in store.games()] == ["a", "b", "c"] and store.info("b").status == OVER
     assert catch_up(store, store.index) == 0  # nothing left: each notification is processed once
+
+
+def test_a_batch_that_fails_writes_nothing(store):
+    """The changes of a catch-up are written with its tracking record, or not at all."""
+    store.import_log(FINISHED, "a")
+    view = store.index.view
+    with pytest.raises(RuntimeError):
+        with view.batch():
+            store.index.process_event(next(iter(store.events.get(store._game_id("a")))), Tracking(store.name, 1))
+            raise RuntimeError("crash")
+    assert view.max_tracking_id(store.name) is None and view.row(str(store._game_id("a"))) is None
+    assert [i.name for i in store.games()] == ["a"]
 
 
 def test_a_notification_already_tracked_is_not_processed_twice(store):
     store.import_log(FINISHED, "g")
+    assert store.index.view.max_tracking_id(store.name) is None  # saving does not touch the index: reading catches it up
+    assert [i.name for i in store.games()] == ["g"]
     tracked = store.index.view.max_tracking_id(store.name)
     with pytest.raises(IntegrityError):
         store.index.view.upsert(None, Tracking(store.name, tracked))
