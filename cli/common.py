@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # the store brings in the eventsourcing library: imported by 
     from coimbra_events.application import GameStore
     from coimbra_events.game import Game
 
-console = Console(highlight=False)
+console = Console(highlight=False, emoji=False)  # ":word:" in a name or note is text, not an emoji
 
 
 class Commands(dict):

@@ -80,7 +80,7 @@ def top_level_help(group: TyperGroup, ctx: typer.Context) -> None:
     from rich.panel import Panel
     from rich.table import Table
 
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)
     pieces = " ".join(group.collect_usage_pieces(ctx))
     console.print(Padding(f"[bold]Usage:[/] {ctx.command_path} {pieces}", (1, 1, 0, 1)))
     for paragraph in (group.help or "").split("\n\n"):

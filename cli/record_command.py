@@ -27,6 +27,7 @@ from rich.text import Text
 
 from cli.board_views import board_panel
 from cli.common import (
+    ByOption,
     Commands,
     DbOption,
     catalog_option,
@@ -187,13 +188,14 @@ class Recorder:
 
     def _record(self, event: GameEvent) -> None:
         event = with_player_name(event, self.game)
-        game = self._saved(lambda: self.store.record(self.name, event), notation(event))
+        game = self._saved(lambda: self.store.record(self.name, event, game=self.game), notation(event))
         if game is not None:
             self.game = game
             self.io.say(f"recorded {len(game.events)}: {notation(event)}")
 
     def _saved(self, save: Callable[[], T], text: str) -> T | None:
-        """Run one save (one transaction); a refusal or a conflict is said, nothing is stored."""
+        """Run one save (one transaction) on the game in hand; a refusal or a conflict is said, nothing is stored
+        (and the game is read again, so nothing half made stays in hand)."""
         try:
             return save()
         except RuleViolation as v:
@@ -201,6 +203,7 @@ class Recorder:
                 self.io.say(line)
         except (StoreConflict, TableInputNeeded) as exc:
             self.io.say(f"{exc}; nothing stored")
+        self.game = self.store.get(self.name)
         return None
 
     def _event_in(self, text: str, seq: int | None = None) -> GameEvent | None:
@@ -230,7 +233,7 @@ class Recorder:
                 self.io.say(line)
 
     def _undo(self, _: Command) -> None:
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.undo()), "undo")
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.undo(), self.game), "undo")
         if done is not None:
             self.game, play = done
             self.io.say(f"undone: entry {play.seq} {notation(play.event)} (withdrawn by entry {len(self.game.events)}; "
@@ -241,7 +244,7 @@ class Recorder:
         event = self._event_in(cmd.text, cmd.seq)
         if event is None:
             return
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.correct(cmd.seq, event)), notation(event))
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.correct(cmd.seq, event), self.game), notation(event))
         if done is None:
             return
         self.game, broken = done
@@ -257,9 +260,10 @@ class Recorder:
         if event is None:
             return
         try:
-            done = self._saved(lambda: self.store.update(self.name, lambda g: g.accept(event, cmd.reason)), notation(event))
+            done = self._saved(lambda: self.store.update(self.name, lambda g: g.accept(event, cmd.reason), self.game), notation(event))
         except NothingToOverride:
             self.io.say(f"'{notation(event)}' breaks no rule here: type it as an ordinary decision; nothing stored")
+            self.game = self.store.get(self.name)
             return
         if done is not None:
             self.game, v = done
@@ -268,7 +272,7 @@ class Recorder:
 
     def _note(self, cmd: Command, bookmark: bool = False) -> None:
         assert cmd.seq is not None
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.note(cmd.seq, cmd.text, bookmark)), cmd.word)
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.note(cmd.seq, cmd.text, bookmark), self.game), cmd.word)
         if done is not None:
             self.game = done[0]
             self.io.say(f"{'bookmarked' if bookmark else 'noted'} entry {cmd.seq} (entry {len(self.game.events)})")
@@ -385,6 +389,7 @@ def record_command(
         None, "--catalog", help="A new game's catalog file, e.g. your transcribed box (default: the shipped stand-in)."
     ),
     db: Optional[Path] = DbOption,
+    by: Optional[str] = ByOption,
 ) -> None:
     """Record a game at the table, step by step: who acts, the legal options, one line each.
 
@@ -403,7 +408,7 @@ def record_command(
     if sys.stdin.isatty():
         with suppress(ImportError):
             importlib.import_module("readline")  # line editing and ↑ for the lines typed before
-    with opened(db) as store, store_errors("nothing stored"):
+    with opened(db, by) as store, store_errors("nothing stored"):
         code = record_session(store, ConsoleIo(console), game_ref, people, seed, f" --db {db}" if db else "",
                               catalog_option(catalog_file))
     if code:

@@ -10,11 +10,11 @@ from coimbra_events.violations import Rule
 
 from rich.console import Group
 from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported where they are used: validate, the most frequent command, needs neither
     from rich.progress import Progress
+    from rich.table import Table
 
 
 def validation_panel(source: str, report: dict[str, Any]) -> Panel:
@@ -23,18 +23,20 @@ def validation_panel(source: str, report: dict[str, Any]) -> Panel:
     if v is None:
         status = "game over" if report["game_over"] else f"in progress: round {report['round']}, phase {report['phase']}"
         body = Text.assemble(("valid", "bold green"), f": {report['events']} events, all legal ({status})")
-        return Panel(body, title=source, border_style="green")
+        return Panel(body, title=Text(source), border_style="green")
     lines = [
         Text.assemble(("illegal", "bold red"), f": event {v['seq']} ({v['type']}) breaks rule ", (v["rule"], "bold"), f": {v['message']}"),
         Text(f"rule: {v['rule_text']} ({v['source']})", style="dim"),
         Text("facts: " + ", ".join(f"{k}={val}" for k, val in v["facts"].items()), style="dim"),
         Text(f"{report['legal_events']} of {report['events']} events are legal up to there."),
     ]
-    return Panel(Group(*lines), title=source, border_style="red")
+    return Panel(Group(*lines), title=Text(source), border_style="red")
 
 
 def score_table(report: dict[str, Any]) -> Table:
     """A score pad: one column per player (by place), one row per source of points, totals last."""
+    from rich.table import Table
+
     title = "Final scores" if report["final"] else f"Provisional scores (round {report['round']}, phase {report['phase']})"
     table = Table(title=title)
     table.add_column("")
@@ -51,6 +53,8 @@ def score_table(report: dict[str, Any]) -> Table:
 
 def score_details(report: dict[str, Any]) -> Table:
     """Every source of points, per player (what the totals are made of)."""
+    from rich.table import Table
+
     table = Table(title="Where the points came from", show_lines=False)
     table.add_column("player")
     table.add_column("kind")
@@ -65,6 +69,8 @@ def score_details(report: dict[str, Any]) -> Table:
 
 def rules_table(rules: Iterable[Rule], catalog: Catalog) -> Table:
     """The rulebook as the engine enforces it, with the values of ``catalog``."""
+    from rich.table import Table
+
     table = Table(title=f"Rules checked by coimbra, with the values of catalog {catalog.id}")
     table.add_column("id", style="bold", no_wrap=True)
     table.add_column("rule")
@@ -84,6 +90,8 @@ def progress_bar(what: str) -> Progress:
 
 def validation_summary(reports: list[dict[str, Any]]) -> Table:
     """One row per log: legal, illegal (where and which rule) or unreadable (why)."""
+    from rich.table import Table
+
     table = Table(title=f"{len(reports)} logs")
     table.add_column("log", overflow="fold")
     table.add_column("result")
@@ -103,6 +111,8 @@ def validation_summary(reports: list[dict[str, Any]]) -> Table:
 
 def import_summary(rows: list[dict[str, Any]]) -> Table:
     """One row per log imported: the game's name, or why nothing of it was stored."""
+    from rich.table import Table
+
     table = Table(title=f"{len(rows)} logs")
     table.add_column("log", overflow="fold")
     table.add_column("game", no_wrap=True)

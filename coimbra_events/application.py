@@ -264,6 +264,8 @@ class GameStore(Application):
 
         ``game`` is the stored game as the caller already read it (nothing is read
         then); ``change`` runs again on a freshly read copy if another writer saved first.
+        If ``change`` raises, nothing is stored, but the game handed in may hold what
+        it triggered before raising: read the game again rather than go on with it.
         """
         given = [game] if game is not None else []
 

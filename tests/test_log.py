@@ -247,3 +247,10 @@ def test_a_schema_1_log_has_no_schema_2_fields(change, problem):
     doc = orjson.loads((FIXTURES / "games" / "standin-2p-seed1.json").read_bytes())
     change(doc)
     assert problem in _problems(orjson.dumps(doc))[0]
+
+
+@pytest.mark.parametrize("by", ["", 7, None])
+def test_a_by_that_is_not_a_name_is_refused(game, by):
+    doc = orjson.loads(game_log.dumps(stamped(game, e3="Ana")))
+    doc["events"][2]["by"] = by
+    assert "event 3: bad by: expected who entered it" in _problems(_resign_stamped(doc))[0]

@@ -46,7 +46,7 @@ def test_validate_refuses_another_ruleset_naming_both():
     assert OTHER in str(caught.value) and RULESET in str(caught.value)
 
 
-@pytest.mark.parametrize("command", [["validate"], ["score"], ["show"], ["import"], ["explain"]])
+@pytest.mark.parametrize("command", [["validate"], ["score"], ["show"], ["import"], ["explain"], ["replay"]])
 def test_commands_that_fold_the_rules_refuse_it_with_exit_2(foreign_file, tmp_path, command):
     out = run(*command, str(foreign_file), *(["--db", str(tmp_path / "g.sqlite")] if command == ["import"] else []))
     assert out.returncode == 2, out.stdout + out.stderr
@@ -77,6 +77,7 @@ def test_a_stored_game_of_another_ruleset_is_refused_but_exported(tmp_path):
         with pytest.raises(LogError, match=OTHER):
             store.get("old")
         assert store.export("old").ruleset == OTHER
+        assert store.get("old", any_ruleset=True).first_mismatch() is None  # what verify checks
     finally:
         store.close()
 

@@ -53,3 +53,15 @@ def game_log_notation(log, k: int) -> str:
 def test_simulate_stays_the_same_bytes(tmp_path):
     a, b = (run("simulate", "--players", "3", "--seed", "5").stdout for _ in range(2))
     assert a == b and '"at"' not in a and orjson.loads(a)["schema"] == 2
+
+
+def test_import_and_fork_keep_the_stamps_of_their_source():
+    from coimbra_events.application import GameStore
+
+    log = game_log.read(GAME)
+    stamps = [(f"2026-05-01T19:{k // 60:02d}:{k % 60:02d}Z", "Ana") for k in range(len(log.events))]
+    store = GameStore(in_memory=True, entered_by="someone else")
+    store.import_log(log.with_events(log.events, stamps), "g")
+    assert store.get("g").stamps == stamps
+    fork = store.fork("g", 50, "f")
+    assert fork.stamps == stamps[:50]
