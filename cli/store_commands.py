@@ -239,6 +239,7 @@ def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[P
             except IllegalLog as exc:
                 rows.append({"source": str(file), "imported": False, "code": RULE_VIOLATION, "error": str(exc)})
             progress.advance(task)
+        store.games_index_caught_up()  # here, under the progress bar, rather than at the next listing
     if as_json:
         print_json(rows)
     else:

@@ -194,6 +194,10 @@ class GameStore(Application):
         rows, total = self.index.view.select(query)
         return Page([info_of(r) for r in rows], total, query)
 
+    def games_index_caught_up(self) -> int:
+        """Bring the games index up to date now (it is also whenever it is read); how many events it took in."""
+        return catch_up(self, self.index)
+
     def info(self, name: str) -> GameInfo:
         """The index entry of one game."""
         catch_up(self, self.index)

@@ -28,7 +28,7 @@ import re
 from abc import ABC, abstractmethod
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, Callable, Iterator, Mapping, Sequence
 from uuid import UUID
 
@@ -320,9 +320,9 @@ class SQLGamesView(GamesView, ABC):
         if q.status is not None:
             where.append(f"status = {p}")
             params.append(q.status)
-        if q.since is not None:
+        if q.since is not None:  # times are stored in UTC, as ISO text: compared as text in UTC too
             where.append(f"created >= {p}")
-            params.append(q.since.isoformat())
+            params.append(q.since.astimezone(timezone.utc).isoformat())
         condition = " AND ".join(where)
         with self.datastore.transaction(commit=False) as c:
             c.execute(f"SELECT COUNT(*) AS n FROM {self._table('games_index')} WHERE {condition}", tuple(params))

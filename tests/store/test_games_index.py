@@ -125,6 +125,8 @@ def test_filters_and_pages(store, catalog):
     assert [i.name for i in store.games(GamesQuery(status=IN_PROGRESS, player="Duarte"))] == ["other"]
     later = everyone[1].created
     assert [i.name for i in store.games(GamesQuery(since=later))] == ["three", "other"]
+    east = later.astimezone(timezone(timedelta(hours=5)))  # the same moment, written in another zone
+    assert [i.name for i in store.games(GamesQuery(since=east))] == ["three", "other"]
     assert store.games(GamesQuery(since=datetime.now(timezone.utc) + timedelta(days=1))) == []
     page = store.listing(GamesQuery(offset=1, limit=1))
     assert [i.name for i in page.games] == ["three"] and page.total == 3
