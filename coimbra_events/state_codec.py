@@ -47,30 +47,35 @@ def encode(value: Any) -> Any:
 
 def decode(data: Any, catalog: Catalog) -> GameState:
     """The state ``encode`` wrote, in this catalog; ``StateCodecError`` for anything else."""
-    state = _decode(data, catalog)
-    if type(state) is not GameState:
-        raise StateCodecError(f"expected a GameState, found {type(state).__name__}")
-    return state
-
-
-def _decode(value: Any, catalog: Catalog) -> Any:
-    if isinstance(value, list):
-        return tuple(_decode(v, catalog) for v in value)
-    if not isinstance(value, dict):
-        return value
-    kind = value.get("_")
-    if kind == _SET:
-        return frozenset(value["items"])
-    cls = _RECORDS.get(kind)
-    if cls is None or set(value) != {"_", *cls.COMPARED}:
-        raise StateCodecError(f"not a record this code writes: {kind!r} with {sorted(value)}")
-    fields = {name: _decode(value[name], catalog) for name in cls.COMPARED}
-    if cls is GameState:
-        fields.update(catalog=catalog, index={p.name: k for k, p in enumerate(fields["players"])})
+    if type(data) is not dict or data.get("_") != "GameState" or data.keys() != _KEYS["GameState"]:
+        raise StateCodecError(f"expected a GameState, found {str(data)[:80]}")
+    fields = {name: _value(data[name]) for name in GameState.COMPARED}
+    players = fields["players"]
     try:
-        return cls(**fields)
+        return GameState(catalog=catalog, index={p.name: k for k, p in enumerate(players)}, **fields)
+    except (TypeError, AttributeError) as exc:
+        raise StateCodecError(f"GameState: {exc}") from None
+
+
+_KEYS: dict[str, frozenset[str]] = {name: frozenset({"_", *cls.COMPARED}) for name, cls in _RECORDS.items()}
+
+
+def _value(value: Any) -> Any:
+    kind = type(value)
+    if kind is list:
+        return tuple([_value(v) for v in value])
+    if kind is not dict:
+        return value
+    tag = value.get("_")
+    if tag == _SET:
+        return frozenset(value["items"])
+    cls = _RECORDS.get(tag)
+    if cls is None or cls is GameState or value.keys() != _KEYS[tag]:
+        raise StateCodecError(f"not a record this code writes here: {tag!r} with {sorted(value)}")
+    try:
+        return cls(**{name: _value(value[name]) for name in cls.COMPARED})
     except TypeError as exc:
-        raise StateCodecError(f"{kind}: {exc}") from None
+        raise StateCodecError(f"{tag}: {exc}") from None
 
 
 def dumps(state: GameState) -> bytes:
