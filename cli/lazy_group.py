@@ -21,17 +21,15 @@ off the start-up path:
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 import typer
 from rich.console import Console
 from typer.core import TyperCommand, TyperGroup
 
 
-@dataclass(frozen=True)
-class Lazy:
+class Lazy(NamedTuple):
     """Where a command lives: its module, the name of its function there (``COMMANDS[name]``) or of a
     Typer sub-app (``app``), and the summary the top-level help shows (its docstring's first line)."""
 
@@ -143,8 +141,7 @@ def convert_plainly(params: Any) -> None:
 
 if RuntimeParam is not None:
 
-    @dataclass(frozen=True)
-    class PlainConversion(RuntimeParam):
+    class PlainConversion(RuntimeParam):  # a frozen dataclass's subclass: its fields and __init__ are RuntimeParam's
         """One parameter's values converted by calling its type; Typer's range check and message."""
 
         def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:

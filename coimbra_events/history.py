@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from coimbra_events.events import (
+from coimbra_events.events import (  # is_plain: the history module's question, asked by the events module
     HISTORY_TYPES,
     Bookmarked,
     Corrected,
@@ -24,6 +24,7 @@ from coimbra_events.events import (
     Noted,
     Retracted,
     RuleOverridden,
+    is_plain,
 )
 from coimbra_events.rules.core import apply, check
 from coimbra_events.state import GameState
@@ -64,11 +65,6 @@ class Line:
             if play.seq == seq or play.source == seq:
                 return k
         return None
-
-
-def is_plain(events: Sequence[GameEvent]) -> bool:
-    """Whether a record has no history entries (its line of play is the record itself)."""
-    return _HISTORY.isdisjoint(map(type, events))
 
 
 def resolve(events: Sequence[GameEvent]) -> Line:

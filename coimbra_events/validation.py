@@ -6,8 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog
-from coimbra_events.events import GameEvent
-from coimbra_events.history import is_plain, replay, resolve
+from coimbra_events.events import GameEvent, is_plain
 from coimbra_events.log import GameLog, LogError, LogProblem
 from coimbra_events.rules.core import check, initial_state, apply
 from coimbra_events.rulesets import Migration, under_current_rules
@@ -100,6 +99,8 @@ def validate(log: GameLog, catalog: Catalog | None = None, source: str = "<log>"
 
 def _validate_line(log: GameLog, events: tuple[GameEvent, ...], state: GameState, migration: Migration | None) -> Validation:
     """A log with corrections, retractions or overrides: resolve its line of play, then fold it."""
+    from coimbra_events.history import replay, resolve  # only such logs need it (a plain validation starts faster)
+
     line = resolve(events)
     result = replay(state, line, stop_at_violation=True)
     overrides = tuple((p.seq, p.override[0], p.override[1]) for p, _ in result.overrides if p.override)
