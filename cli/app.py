@@ -23,7 +23,7 @@ COMMANDS: dict[str, Lazy] = {
     "act": Lazy(_STORE, "Record decisions (or table outcomes) typed in notation; all or none are stored."),
     "legal": Lazy(_STORE, "What may be entered now: every legal decision in notation, or the table's possible outcomes."),
     "import": Lazy(_STORE, "Store a whole log as a game, in one transaction, and print its name."),
-    "export": Lazy(_STORE, "Write a game as a canonical JSON log (the same game always gives the same bytes)."),
+    "export": Lazy(_STORE, "Write a game as a canonical JSON log, a move list, or a replay page to open in a browser."),
     "games": Lazy(_INDEX, "List the stored games: name, players, status, winner and final scores, when created, tags."),
     "rename": Lazy(_INDEX, "Give a stored game another name; the old name is free again and nothing else changes."),
     "tag": Lazy(_INDEX, "Tag a stored game, or take tags off it; coimbra games --tag lists a tag's games."),
@@ -44,8 +44,10 @@ COMMANDS: dict[str, Lazy] = {
     "validate": Lazy(_LOG, "Fold logs (or stored games) through the rules and say whether every event is legal."),
     "score": Lazy(_LOG, "Final scores (or provisional ones for a game in progress), by source of points."),
     "rules": Lazy(_LOG, "List every rule the engine checks: its stable id, statement and source."),
-    "catalog": Lazy("cli.catalog_commands", "Check and show component catalogs: the printed values of dice, tiles, cards, "
-                    "monasteries, voyages and the pilgrimage map (format: docs/catalog.md).", app="catalog_app"),
+    "catalog": Lazy("cli.catalog_commands", "Check, show, transcribe and share component catalogs: the printed values of "
+                    "dice, tiles, cards, monasteries, voyages and the pilgrimage map (format: docs/catalog.md). To transcribe "
+                    "your box: 'catalog template -o DIR', fill in the sheets, 'catalog build DIR -o FILE --id ID', "
+                    "'catalog install FILE'.", app="catalog_app"),
 }
 """Every command: where it lives and its summary (the first line of its docstring, or of a group's help)."""
 

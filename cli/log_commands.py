@@ -29,6 +29,7 @@ from cli.views import progress_bar, rules_table, score_details, score_table, val
 from coimbra_events import log as game_log
 from coimbra_events.references import log_file
 from coimbra_events.store_errors import UnknownGame
+from coimbra_events.catalog import standin_catalog
 from coimbra_events.log import LogError
 from coimbra_events.validation import Validation, validate
 from coimbra_events.violations import RULES
@@ -50,7 +51,6 @@ def simulate_command(
 
     Example: [bold]coimbra simulate --players 3 --seed 7 -o game.json[/]
     """
-    from coimbra_events.catalog import standin_catalog
     from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 
     catalog = catalog_option(catalog_file) or standin_catalog()
