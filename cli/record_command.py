@@ -225,9 +225,9 @@ class Recorder:
         if rolls_of(self.game)[0] == "manual" and self.game.pending and self.game.pending.actor == TABLE:
             self.io.say("this game has no seed to draw from: type what the table rolled or dealt (see above)")
             return
-        event = self._saved(lambda: self.store.roll(self.name), "roll")
-        if event is not None:
-            self.game = self.store.get(self.name)
+        done = self._saved(lambda: self.store.roll(self.name, self.game), "roll")
+        if done is not None:
+            self.game, event = done
             self.io.say(f"recorded {len(self.game.events)}: {notation(event)}")
             for line in outcome_words(event, self.game.state):
                 self.io.say(line)

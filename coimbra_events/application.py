@@ -344,8 +344,8 @@ class GameStore(Application):
 
         return self._commit(build, announce=False)[0]
 
-    def roll(self, name: str) -> GameEvent:
-        """Draw the table's pending outcome the way the game's header says, and record it.
+    def roll(self, name: str, game: Game | None = None) -> tuple[Game, GameEvent]:
+        """Draw the table's pending outcome the way the game's header says, and record it (``game``: as ``update``).
 
         ``seed:S`` (or a game created with a seed) draws from ``Random("S:k")``,
         k the number of entries so far, so a draw depends only on the seed and
@@ -363,7 +363,7 @@ class GameStore(Application):
             game.record(event)
             return event
 
-        return self.update(name, draw)[1]
+        return self.update(name, draw, game)
 
     def _drawn(self, game: Game) -> GameEvent:
         mode, seed = rolls_of(game)
