@@ -21,7 +21,8 @@ _VIEW, _LOG = "cli.view_commands", "cli.log_commands"
 COMMANDS: dict[str, Lazy] = {
     "new": Lazy(_STORE, "Start a game in the store and print its name."),
     "act": Lazy(_STORE, "Record decisions (or table outcomes) typed in notation; all or none are stored."),
-    "legal": Lazy(_STORE, "What may be entered now: every legal decision in notation, or the table's possible outcomes."),
+    "legal": Lazy(_STORE, "What may be entered now: every legal decision, numbered as [bold]coimbra record[/] numbers it, "
+                  "and what each is."),
     "import": Lazy(_STORE, "Store a whole log as a game, in one transaction, and print its name."),
     "export": Lazy(_STORE, "Write a game as a canonical JSON log, a move list, or a replay page to open in a browser."),
     "games": Lazy(_INDEX, "List the stored games: name, players, status, winner and final scores, when created, tags."),

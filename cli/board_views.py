@@ -12,6 +12,7 @@ from rich.measure import Measurement
 from rich.panel import Panel
 from rich.segment import Segment
 from rich.table import Table
+from rich.markup import escape
 from rich.text import Text
 
 DIE_STYLE = {"gray": "white on grey37", "orange": "black on dark_orange", "purple": "white on purple",
@@ -19,7 +20,7 @@ DIE_STYLE = {"gray": "white on grey37", "orange": "black on dark_orange", "purpl
 
 
 def _die(d: dict[str, Any]) -> Text:
-    owner = d["owner"] or "token"
+    owner = d["owner"] or ("token" if d.get("face_up", True) else "token, face down")
     value = "·" if d["value"] is None else d["value"]  # not rolled yet
     return Text(f" {value} {owner} ", style=DIE_STYLE.get(d["color"], ""))
 
@@ -34,7 +35,7 @@ def _dice_row(dice: list[dict[str, Any]]) -> Text:
 
 def _card(c: dict[str, Any]) -> str:
     crown = " ♛" if c.get("crown_token") else ""
-    return f"{c['id']} {c['name']} ({c['category']}, {c['influence']}, {c['cost']}){crown}"
+    return f"{c['name']} ({c['id']}): {c['category']} +{c['influence']}, paid in {c['cost']}{crown}"
 
 
 def city_table(view: dict[str, Any]) -> Table:
@@ -46,7 +47,7 @@ def city_table(view: dict[str, Any]) -> Table:
     for loc, dice in view["locations"].items():
         cards = view["character_rows"].get(loc)
         if cards is None:
-            beside = ", ".join(f"{t['id']} ({t['crowns']}♛)" for t in view["favor_tiles"]) or "-"
+            beside = ", ".join(f"{t['name']} ({t['id']}) {t['crowns']}♛" for t in view["favor_tiles"]) or "-"
         else:
             beside = "\n".join(_card(c) for c in cards) or "-"
         table.add_row(loc, _dice_row(dice), beside)
@@ -68,9 +69,52 @@ def players_table(view: dict[str, Any]) -> Table:
         table.add_row(
             str(p["flag"] or "-"), p["name"], str(p["coins"]), str(p["guards"]), str(p["points"]), tracks,
             p["pilgrim"] or "-", str(len(p["start_cards"]) + len(p["cards"])), str(len(p["monasteries"])),
-            str(len(p["voyages"])), " ".join(p["dice_on_shutter"]) or "-",
+            str(len(p["voyages"])), _shutter(p["holdings"]["shutter"]),
         )
     return table
+
+
+def _shutter(dice: list[dict[str, Any]]) -> str:
+    """``gray-1 4 ✓``: each die behind the shutter, its value, and a tick once its income is collected."""
+    return " ".join(f"{d['die']} {d['value'] if d['value'] is not None else '·'}{' ✓' if d['used'] else ''}"
+                    for d in dice) or "-"
+
+
+ZONE_NAMES = {"immediate": "immediate", "phase_c": "phase C", "phase_e": "phase E", "end_game": "end-game",
+              "none": "no bonus"}
+
+
+def player_board(p: dict[str, Any]) -> Panel:
+    """One player's side of the table: resources and tracks, then everything held, each component named."""
+    h = p["holdings"]
+    table = Table(show_header=False, box=None, padding=(0, 1), expand=True)
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(overflow="fold")
+    tracks = "  ".join(f"{t} {v}" for t, v in p["influence"].items())
+    table.add_row("resources", f"{p['coins']} coins · {p['guards']} guards · {p['points']} points")
+    table.add_row("tracks", tracks)
+    table.add_row("pilgrim", p["pilgrim"] or "not placed")
+    for timing, cards in h["cards"].items():
+        table.add_row(f"{ZONE_NAMES.get(timing, timing)} cards", "\n".join(
+            f"{c['name']} ({c['id']}) {c['category']} +{c['influence']}{' (start card)' if c['start_card'] else ''}: {c['bonus']}"
+            for c in cards))
+    if not h["cards"]:
+        table.add_row("cards", "none")
+    tiles = [f"{t['name']} ({t['id']}) {t['crowns']}♛: {t['effects']}" for t in h["favor_tiles"]]
+    table.add_row("favor tiles", "\n".join(tiles) or "none")
+    if h["extra_die"]:
+        table.add_row("extra die", "held: one more income die this round")
+    table.add_row("crown tokens", ", ".join(h["crown_tokens"]) or "none")
+    table.add_row("monasteries", ", ".join(f"{m['name']} ({m['id']})" for m in h["monasteries"]) or "none")
+    table.add_row("voyages", ", ".join(f"{v['name']} ({v['id']})" for v in h["voyages"]) or "none")
+    table.add_row("shutter", _shutter(h["shutter"]) if h["shutter"] else "empty")
+    flag = f"flag {p['flag']} · " if p["flag"] else ""
+    return Panel(table, title=escape(f"{flag}{p['name']} ({p['color']})"), title_align="left")
+
+
+def player_boards(view: dict[str, Any]) -> list[Panel]:
+    """Every player's side of the table, in player order."""
+    return [player_board(p) for p in sorted(view["players"], key=lambda p: p["flag"] or 9)]
 
 
 def voyages_table(view: dict[str, Any]) -> Table:
@@ -78,7 +122,7 @@ def voyages_table(view: dict[str, Any]) -> Table:
     for col in ("space", "voyage", "cost", "investors"):
         table.add_column(col)
     for v in view["voyages"]:
-        table.add_row(str(v["space"]), f"{v['id']} {v['name']}", f"{v['cost']} {v['resource']}", ", ".join(v["investors"]) or "-")
+        table.add_row(str(v["space"]), f"{v['name']} ({v['id']})", f"{v['cost']} {v['resource']}", ", ".join(v["investors"]) or "-")
     return table
 
 
@@ -105,7 +149,7 @@ def favor_tiles_table(view: dict[str, Any]) -> Table:
         table.add_column(col)
     for tile, facts in view["legend"]["favor_tiles"].items():
         where = ", ".join(held.get(tile, [])) or ("castle" if tile in beside else "-")
-        table.add_row(f"{tile} {facts['name']}", str(facts["crowns"]), where)
+        table.add_row(f"{facts['name']} ({tile})", str(facts["crowns"]), where)
     return table
 
 
@@ -116,7 +160,7 @@ def scoring_tiles_table(view: dict[str, Any]) -> Table:
         table.add_column(col)
     for track, tile in view["scoring_tiles"].items():
         facts = view["legend"]["scoring_tiles"].get(tile, {"name": "", "points": []})
-        table.add_row(track, f"{tile} {facts['name']}", "/".join(str(p) for p in facts["points"]) or "-")
+        table.add_row(track, f"{facts['name']} ({tile})" if facts["name"] else tile, "/".join(str(p) for p in facts["points"]) or "-")
     return table
 
 
@@ -130,7 +174,7 @@ def map_table(view: dict[str, Any]) -> Table:
     for col in ("space", "monastery", "marked by", "pilgrims"):
         table.add_column(col)
     for m in view["monasteries"]:
-        table.add_row(m["space"], f"{m['id']} {m['name']}", ", ".join(m["marked_by"]) or "-",
+        table.add_row(m["space"], f"{m['name']} ({m['id']})", ", ".join(m["marked_by"]) or "-",
                       ", ".join(pilgrims.pop(m["space"], [])) or "")
     for space, names in sorted(pilgrims.items()):
         table.add_row(space, "-", "", ", ".join(names))
@@ -144,7 +188,7 @@ def start_groups_table(view: dict[str, Any]) -> Table:
     for col in ("group", "cards", "taken by"):
         table.add_column(col)
     for g in view["start_groups"]:
-        cards = "\n".join(f"{c} {names.get(c, '')}".rstrip() for c in g["cards"])
+        cards = "\n".join(f"{names[c]} ({c})" if c in names else c for c in g["cards"])
         table.add_row(str(g["group"]), cards, g["taken_by"] or "-")
     return table
 
@@ -154,7 +198,7 @@ def event_line(event: dict[str, Any]) -> Text:
     if not event["seq"]:
         return Text.assemble(("before the first event", "bold"), f" ({event['of']} events in all)")
     return Text.assemble(
-        (f"event {event['seq']} of {event['of']}: ", "bold"), (event["notation"], "bold"), f" · {event['about']}"
+        (f"event {event['seq']} of {event['of']}: ", "bold"), (event.get("text", event["notation"]), "bold"), f" · {event['about']}"
     )
 
 
@@ -215,14 +259,17 @@ def _shown_by_map(view: dict[str, Any]) -> Any:
 
 
 def board_panel(
-    view: dict[str, Any], title: str = "", event: dict[str, Any] | None = None, drawn: DrawnParts | None = None
+    view: dict[str, Any], title: str = "", event: dict[str, Any] | None = None, drawn: DrawnParts | None = None,
+    boards: bool = True,
 ) -> RenderableType:
     """The whole board as one renderable, with the event that led to it on top when given.
 
     ``event`` is ``{"seq", "of", "notation", "about"}`` (``seq`` 0: before
     the first event). Start groups are shown while they matter: until the
     first round begins. With ``drawn``, the parts that change least are drawn
-    once for what they show and reused (see ``DrawnParts``).
+    once for what they show and reused (see ``DrawnParts``). ``boards``:
+    each player's side of the table after the players' summary (the
+    replayer shows those in a pane of their own).
     """
     dice_area = _dice_row([{**d, "owner": d["die"]} for d in view["dice_area"]])
     parts: list[RenderableType] = [event_line(event)] if event is not None else []
@@ -231,6 +278,7 @@ def board_panel(
         Text.assemble(("dice area: ", "bold"), dice_area),
         city_table(view),
         players_table(view),
+        *(player_boards(view) if boards else []),
     ]
     if view["phase"] in ("setup", "start") and view["start_groups"]:
         parts.append(start_groups_table(view))

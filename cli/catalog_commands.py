@@ -97,7 +97,7 @@ def check(
     file: Annotated[str, typer.Argument(metavar="FILE", help="The catalog JSON file to validate.")],
     as_json: Annotated[
         bool,
-        typer.Option("--json", help='Print {"valid", "id", "sha256", "error", "problems"} as JSON instead.'),
+        typer.Option("--json", metavar="", help='Print {"valid", "id", "sha256", "error", "problems"} as JSON instead.'),
     ] = False,
 ) -> None:
     """Validate a catalog file (see CHECK_HELP)."""
@@ -146,6 +146,7 @@ def show(
         bool,
         typer.Option(
             "--json",
+            metavar="",
             help='Print {"id", "sha256", "catalog": DATA} as canonical JSON (sorted keys).',
         ),
     ] = False,

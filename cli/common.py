@@ -48,7 +48,14 @@ class Commands(dict):
 CatalogOption = typer.Option(
     None, "--catalog", help="Catalog JSON file to use instead of the shipped or installed one the log names."
 )
-JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON instead of tables.")
+
+
+def flag(*names: str, help: str) -> Any:
+    """An on/off option (``--json``): no value follows it, and ``--help`` shows none (no ``<bool>``)."""
+    return typer.Option(False, *names, help=help, metavar="")
+
+
+JsonOption = flag("--json", help="Print machine-readable JSON instead of tables.")
 DbOption = typer.Option(
     None, "--db", help="The game store's SQLite file (default: $COIMBRA_DB, else ~/.local/share/coimbra/games.sqlite)."
 )
@@ -197,13 +204,10 @@ def game_ref_opened(ref: str, db: Optional[Path], catalog_file: Optional[Path] =
 
 
 def notation(event: GameEvent) -> str:
-    """The event in notation, or its log form if a value cannot be written in notation."""
-    from coimbra_events.notation import NotationError, render
+    """The event in notation (ids, as the log and ``--json`` say it), or its log form if notation cannot write it."""
+    from projections.naming import notation_text
 
-    try:
-        return render(event)
-    except NotationError:
-        return f"{event.actor}: {event.TYPE} {orjson.dumps(event.payload()).decode()}"
+    return notation_text(event)
 
 
 def due(game: Game) -> str:
@@ -226,6 +230,15 @@ def due_json(game: Game) -> dict[str, Any] | None:
     if due is None:
         return None
     return {**due.as_dict(), "round": game.state.round, "phase": game.state.phase}
+
+
+def typed_decision(text: str, game: Game, actor: str | None) -> GameEvent:
+    """A decision or outcome typed in notation, components by name, id or prefix (``NotationError`` if unreadable)."""
+    from coimbra_events.names import Names
+    from coimbra_events.notation import parse
+
+    names = Names(game.catalog, [n for n, _ in game.header.players])
+    return with_player_name(parse(text, actor, names), game)
 
 
 def with_player_name(event: GameEvent, game: Game) -> GameEvent:

@@ -22,9 +22,11 @@ from rich.text import Text
 
 from cli.common import CatalogOption, DbOption, GameArgument, JsonOption, console, game_ref_opened, print_json
 from cli.exits import fail
+from coimbra_events.catalog import Catalog
 from projections.audit import RESOURCES, AuditError, fold_line
 from projections.explain import explain_entry, game_overview
 from projections.ledger import player_ledger
+from projections.naming import named_text
 
 COMMANDS: dict[str, Callable[..., None]] = {}
 
@@ -74,6 +76,7 @@ def explain_command(
     if as_json:
         print_json(report)
         return
+    report = named_values(game.catalog, report)  # what people read names every component; --json keeps ids
     if "entry" in report:
         console.print(entry_view(game.name, report["entry"]))
     if "ledger" in report:
@@ -83,6 +86,17 @@ def explain_command(
 
 
 # --- small formatting helpers ----------------------------------------------------------------------
+
+
+def named_values(catalog: Catalog, value: Any) -> Any:
+    """A report with every catalog id in its texts named (``c-II-18`` → ``Chaplain (c-II-18)``)."""
+    if isinstance(value, str):
+        return named_text(catalog, value)
+    if isinstance(value, list):
+        return [named_values(catalog, v) for v in value]
+    if isinstance(value, dict):
+        return {k: named_values(catalog, v) for k, v in value.items()}
+    return value
 
 
 def _value(value: Any) -> str:

@@ -18,6 +18,7 @@ from cli.common import (
     DbOption,
     GameArgument,
     JsonOption,
+    flag,
     console,
     due,
     due_json,
@@ -26,14 +27,13 @@ from cli.common import (
     opened,
     print_json,
     store_errors,
-    with_player_name,
+    typed_decision,
 )
 from cli.exits import fail
 from coimbra_events import log as game_log
 from coimbra_events.application import BadFork, TableInputNeeded, log_file
 from coimbra_events.game import Game, NothingToOverride
 from coimbra_events.history import Play
-from coimbra_events.notation import parse
 from coimbra_events.violations import RuleViolation
 
 T = TypeVar("T")
@@ -55,7 +55,7 @@ def _changed(game_ref: str, db: Optional[Path], catalog_file: Optional[Path], ch
 
 def _decision(text: str, game: Game):
     with store_errors("nothing stored"):
-        return with_player_name(parse(text, game.pending.actor if game.pending else None), game)
+        return typed_decision(text, game, game.pending.actor if game.pending else None)
 
 
 def _play_json(play: Play, violation: RuleViolation) -> dict[str, Any]:
@@ -130,7 +130,7 @@ def _decision_at(text: str, game: Game, seq: int):
     """A replacement decision; without ``Name:`` it is the actor of the entry it replaces."""
     with store_errors("nothing stored"):
         actor = game.line.plays[game.play_index(seq)].event.actor
-        return with_player_name(parse(text, actor), game)
+        return typed_decision(text, game, actor)
 
 
 @COMMANDS("undo")
@@ -186,7 +186,7 @@ def note_command(
     game_ref: str = GameArgument,
     at: int = typer.Option(..., "--at", help="The entry the note is about."),
     text: str = typer.Argument(..., metavar="TEXT", help="The note (or the bookmark's label)."),
-    bookmark: bool = typer.Option(False, "--bookmark", help="Mark the entry as a place to jump to in a replay."),
+    bookmark: bool = flag("--bookmark", help="Mark the entry as a place to jump to in a replay."),
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,

@@ -16,6 +16,7 @@ from cli.common import (
     DbOption,
     GameArgument,
     JsonOption,
+    flag,
     catalog_option,
     console,
     opened,
@@ -100,7 +101,7 @@ def validate_command(
     if as_json:
         print_json(report)
     else:
-        console.print(validation_panel(game_ref, report))
+        console.print(validation_panel(game_ref, report, result.state.catalog))
     if not result.valid:
         raise typer.Exit(RULE_VIOLATION)
 
@@ -141,7 +142,7 @@ class SheetFormat(str, Enum):
 def score_command(
     game_ref: str = GameArgument,
     catalog_file: Optional[Path] = CatalogOption,
-    details: bool = typer.Option(False, "--details", "-d", help="Also list every source of points."),
+    details: bool = flag("--details", "-d", help="Also list every source of points."),
     format_: SheetFormat = typer.Option(
         SheetFormat.TABLE, "--format", "-f", case_sensitive=False,
         help="table: the score pad in the terminal; csv: one row per player for a spreadsheet; html: a printable sheet.",
@@ -182,7 +183,7 @@ def score_command(
         fail("--output writes a sheet: give --format csv or --format html")
     console.print(score_table(report))
     if details:
-        console.print(score_details(report))
+        console.print(score_details(report, result.state.catalog))
 
 
 @COMMANDS("rules")

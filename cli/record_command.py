@@ -14,10 +14,8 @@ core, so a refusal here is the same refusal as ``coimbra act``'s.
 
 from __future__ import annotations
 
-import importlib
 import random
 import sys
-from contextlib import suppress
 from pathlib import Path
 from typing import Callable, Optional, Protocol, Sequence, TypeVar
 
@@ -33,7 +31,6 @@ from cli.common import (
     catalog_option,
     console,
     due,
-    notation,
     opened,
     players_option,
     store_errors,
@@ -46,9 +43,11 @@ from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, NothingToOverride
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
-from coimbra_events.state import TABLE
+from coimbra_events.state import TABLE, GameState
 from coimbra_events.violations import RuleViolation
 from projections.board import PHASE_NAMES, board_view
+from projections.naming import named_text, said
+from projections.options import options
 from projections.recording import (
     COMMANDS_HELP,
     Ambiguous,
@@ -56,8 +55,8 @@ from projections.recording import (
     Command,
     Reading,
     Unreadable,
+    entry_echo,
     option_lines,
-    option_texts,
     outcome_prompt,
     outcome_words,
     read_line,
@@ -78,8 +77,12 @@ INTERRUPTED = 130
 class Io(Protocol):
     """Where the recorder reads and writes: the terminal, or a script in the tests."""
 
-    def ask(self, prompt: str) -> str:
-        """One line typed after ``prompt``; ``EOFError`` at the end of the input, ``KeyboardInterrupt`` on Ctrl-C."""
+    def ask(self, prompt: str, state: GameState | None = None, entries: int = 0) -> str:
+        """One line typed after ``prompt``; ``EOFError`` at the end of the input, ``KeyboardInterrupt`` on Ctrl-C.
+
+        ``state`` (the table now) and ``entries`` (how many are stored) let a
+        terminal offer completion and a toolbar (``cli.record_prompt``).
+        """
 
     def say(self, text: str = "") -> None:
         """One line of plain text (no markup)."""
@@ -94,7 +97,7 @@ class ConsoleIo:
     def __init__(self, out: Console) -> None:
         self.out = out
 
-    def ask(self, prompt: str) -> str:
+    def ask(self, prompt: str, state: GameState | None = None, entries: int = 0) -> str:
         return self.out.input(Text(prompt, style="bold"))
 
     def say(self, text: str = "") -> None:
@@ -137,7 +140,7 @@ class Recorder:
     def _ask(self) -> str:
         actor = self.game.pending.actor if self.game.pending else TABLE
         try:
-            return self.io.ask(f"{len(self.game.events) + 1} {actor}> ")
+            return self.io.ask(f"{len(self.game.events) + 1} {actor}> ", self.game.state, len(self.game.events))
         except EOFError:
             raise Stop("end of input") from None
 
@@ -164,12 +167,12 @@ class Recorder:
 
     def _options(self, grouped: bool = True) -> list[str]:
         """The legal options (grouped when many), or what the table must enter."""
-        options = rules.legal(self.game.state)
-        if isinstance(options, OutcomeSpace):
-            lines = outcome_prompt(self.game.state, options, options.sample(random.Random(0)))
+        space = rules.legal(self.game.state)
+        if isinstance(space, OutcomeSpace):
+            lines = outcome_prompt(self.game.state, space, space.sample(random.Random(0)))
             return lines + (["  r: draw it from the game's seed"] if rolls_of(self.game)[0] != "manual" else [])
-        texts = option_texts(options)
-        return option_lines(texts) if grouped else option_lines(texts, limit=None, flat=True)
+        listed = options(self.game.state)
+        return option_lines(listed) if grouped else option_lines(listed, limit=None, flat=True)
 
     # -- one line
 
@@ -188,10 +191,14 @@ class Recorder:
 
     def _record(self, event: GameEvent) -> None:
         event = with_player_name(event, self.game)
-        game = self._saved(lambda: self.store.record(self.name, event, game=self.game), notation(event))
+        before = self.game.state
+        game = self._saved(lambda: self.store.record(self.name, event, game=self.game), self._said(event))
         if game is not None:
             self.game = game
-            self.io.say(f"recorded {len(game.events)}: {notation(event)}")
+            self.io.say(f"recorded {len(game.events)}: {entry_echo(event, before)}")
+
+    def _said(self, event: GameEvent) -> str:
+        return said(self.game.catalog, event)
 
     def _saved(self, save: Callable[[], T], text: str) -> T | None:
         """Run one save (one transaction) on the game in hand; a refusal or a conflict is said, nothing is stored
@@ -228,7 +235,7 @@ class Recorder:
         done = self._saved(lambda: self.store.roll(self.name, self.game), "roll")
         if done is not None:
             self.game, event = done
-            self.io.say(f"recorded {len(self.game.events)}: {notation(event)}")
+            self.io.say(f"recorded {len(self.game.events)}: {entry_echo(event, self.game.state)}")
             for line in outcome_words(event, self.game.state):
                 self.io.say(line)
 
@@ -236,7 +243,7 @@ class Recorder:
         done = self._saved(lambda: self.store.update(self.name, lambda g: g.undo(), self.game), "undo")
         if done is not None:
             self.game, play = done
-            self.io.say(f"undone: entry {play.seq} {notation(play.event)} (withdrawn by entry {len(self.game.events)}; "
+            self.io.say(f"undone: entry {play.seq} {self._said(play.event)} (withdrawn by entry {len(self.game.events)}; "
                         "it stays in the log)")
 
     def _correct(self, cmd: Command) -> None:
@@ -244,14 +251,15 @@ class Recorder:
         event = self._event_in(cmd.text, cmd.seq)
         if event is None:
             return
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.correct(cmd.seq, event), self.game), notation(event))
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.correct(cmd.seq, event), self.game), self._said(event))
         if done is None:
             return
         self.game, broken = done
         n = len(self.game.events)
-        self.io.say(f"corrected entry {cmd.seq} to {notation(event)} (entries {n - 1} and {n})")
+        self.io.say(f"corrected entry {cmd.seq} to {self._said(event)} (entries {n - 1} and {n})")
         for play, v in broken:
-            self.io.say(f"  now illegal: entry {play.seq} {notation(play.event)}: rule {v.rule}: {v.reason} "
+            self.io.say(f"  now illegal: entry {play.seq} {self._said(play.event)}: rule {v.rule}: "
+                        f"{named_text(self.game.catalog, v.reason)} "
                         "(correct, undo or accept it)")
         self._announced = None
 
@@ -260,15 +268,15 @@ class Recorder:
         if event is None:
             return
         try:
-            done = self._saved(lambda: self.store.update(self.name, lambda g: g.accept(event, cmd.reason), self.game), notation(event))
+            done = self._saved(lambda: self.store.update(self.name, lambda g: g.accept(event, cmd.reason), self.game), self._said(event))
         except NothingToOverride:
-            self.io.say(f"'{notation(event)}' breaks no rule here: type it as an ordinary decision; nothing stored")
+            self.io.say(f"'{self._said(event)}' breaks no rule here: type it as an ordinary decision; nothing stored")
             self.game = self.store.get(self.name)
             return
         if done is not None:
             self.game, v = done
-            self.io.say(f"accepted against rule {v.rule} ({v.reason}): entry {len(self.game.events)} "
-                        f"{notation(event)}, because {cmd.reason}")
+            self.io.say(f"accepted against rule {v.rule} ({named_text(self.game.catalog, v.reason)}): entry "
+                        f"{len(self.game.events)} {self._said(event)}, because {cmd.reason}")
 
     def _note(self, cmd: Command, bookmark: bool = False) -> None:
         assert cmd.seq is not None
@@ -306,27 +314,33 @@ class Recorder:
             where = f"round {state.round}, phase {where}"
         self.io.say(f"{self.name}: {len(game.events)} entries; {where}")
         for seq, event in list(enumerate(game.events, 1))[-recent:]:
-            self.io.say(f"  {seq:>4}  {notation(event)}")
+            self.io.say(f"  {seq:>4}  {self._said(event)}")
 
 
 def ask_players(io: Io, catalog: Catalog) -> list[tuple[str, str]]:
-    """Players typed one a line (``Ana red`` or ``Ana:red``) until an empty line; checked as ``new`` checks them."""
+    """Players typed one a line (``Ana red`` or ``Ana:red``) until an empty line; checked as ``new`` checks them.
+
+    A player beyond the catalog's most is refused there and then (never
+    dropped silently, nor read later as a decision).
+    """
     fewest, most = catalog.min_players, catalog.max_players
     io.say(f"Who plays? One player a line, name and colour (e.g. 'Ana red'); an empty line when all are in ({fewest} to {most}).")
     players: list[tuple[str, str]] = []
-    while len(players) < most:
+    while True:
         line = " ".join(io.ask(f"player {len(players) + 1}> ").split())
         if not line:
             if len(players) >= fewest:
-                break
+                return players
             io.say(f"at least {fewest} players")
+            continue
+        if len(players) == most:
+            io.say(f"{most} players is the most Coimbra seats: '{line}' is not added; an empty line starts the game")
             continue
         name, sep, color = line.partition(":") if ":" in line else line.rpartition(" ")
         if not sep or not name.strip() or not color.strip():
             io.say(f"expected a name and a colour, e.g. 'Ana red', got '{line}'")
             continue
         players.append((name.strip(), color.strip()))
-    return players
 
 
 def start(
@@ -393,9 +407,12 @@ def record_command(
 ) -> None:
     """Record a game at the table, step by step: who acts, the legal options, one line each.
 
-    Type a number, the start of an option, a decision in notation, or the dice
+    Type a number, the start of an option (Tab completes it), a decision in
+    notation with components by name or id ('buy chaplain'), or the dice
     rolled ('3 5 1 ...' in pool order); 'help' lists undo, correct, accept,
-    note, show, legal and quit. Every input is stored at once: stop any time
+    note, show, legal and quit. At a terminal, Tab completes the legal
+    inputs and the commands, ↑ recalls earlier lines, and the bottom line
+    says who acts, what is due, the round and the phase. Every input is stored at once: stop any time
     (quit, Ctrl-D, Ctrl-C) and carry on with [bold]coimbra record GAME[/].
 
     Example: [bold]coimbra record --players "Ana:red,Bruno:blue" --seed 7[/]
@@ -405,11 +422,12 @@ def record_command(
     if game_ref is not None and log_file(game_ref) is not None:
         fail(f"{game_ref}: record works on stored games; coimbra import {game_ref} first")
     people = players_option(players) if players is not None else None
-    if sys.stdin.isatty():
-        with suppress(ImportError):
-            importlib.import_module("readline")  # line editing and ↑ for the lines typed before
+    io: Io = ConsoleIo(console)
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        from cli.record_prompt import PromptIo  # Tab completion, history, the toolbar
+
+        io = PromptIo(console)
     with opened(db, by) as store, store_errors("nothing stored"):
-        code = record_session(store, ConsoleIo(console), game_ref, people, seed, f" --db {db}" if db else "",
-                              catalog_option(catalog_file))
+        code = record_session(store, io, game_ref, people, seed, f" --db {db}" if db else "", catalog_option(catalog_file))
     if code:
         raise typer.Exit(code)

@@ -31,7 +31,7 @@ from cli.common import (
     players_option,
     print_json,
     store_errors,
-    with_player_name,
+    typed_decision,
     write_output,
 )
 from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail
@@ -41,12 +41,15 @@ from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError
 from coimbra_events.movelist import read_record
+from coimbra_events.notation import BY_TYPE
 from coimbra_events.references import log_file
 from coimbra_events.store_errors import BadGameName, BadPlayers
-from coimbra_events.notation import BY_TYPE, parse
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.violations import RuleViolation
+from projections.naming import named_text, said
+from projections.options import options
+from projections.recording import entry_echo
 
 
 COMMANDS = Commands()
@@ -104,38 +107,42 @@ def act_command(
     Example: [bold]coimbra act ana-bruno "place gray-1 castle"[/]
     """
 
-    def add(game: Game) -> list[GameEvent]:
+    def add(game: Game) -> list[tuple[GameEvent, str]]:
+        """Each decision read, checked and recorded, with its echo; nothing stored if one is refused."""
         if game.over:
             fail(f"{game.name}: the game is over (rule GAME.over); nothing more can be recorded", RULE_VIOLATION)
-        events = []
+        done: list[tuple[GameEvent, str]] = []
         for text in decisions:
             with store_errors("nothing stored"):
-                event = with_player_name(parse(text, game.pending.actor if game.pending else None), game)
+                event = typed_decision(text, game, game.pending.actor if game.pending else None)
+            before = game.state
             try:
                 game.record(event)
             except RuleViolation as v:
                 if as_json:
                     print_json({"recorded": [], "refused": notation(event), "violation": v.to_json(game.catalog)})
-                fail(f"refused '{notation(event)}': rule {v.rule}: {v.reason}; nothing stored", RULE_VIOLATION)
-            events.append(event)
-        return events
+                fail(f"refused '{said(game.catalog, event)}': rule {v.rule}: {named_text(game.catalog, v.reason)}; "
+                     "nothing stored", RULE_VIOLATION)
+            done.append((event, entry_echo(event, before)))
+        return done
 
     if log_file(game_ref) is None:
         with opened(db, by) as store, store_errors("nothing stored"):
-            game, events = store.update(game_ref, add)
+            game, done = store.update(game_ref, add)
     else:
         with game_ref_opened(game_ref, db, catalog_file) as (game, _):
             game.entry_by = by if by is not None else entrant()
-            events = add(game)
+            done = add(game)
             with store_errors("nothing stored"):
                 game_log.write(game_ref, game.to_log())
+    events, echoes = [e for e, _ in done], [echo for _, echo in done]
     first = len(game.events) - len(events) + 1
     recorded = [{"seq": first + k, "type": e.TYPE, "notation": notation(e)} for k, e in enumerate(events)]
     if as_json:
         print_json({"game": game.name, "recorded": recorded, "events": len(game.events), "pending": due_json(game)})
         return
-    for r in recorded:
-        console.print(f"recorded {r['seq']}: {escape(r['notation'])}", soft_wrap=True)
+    for r, echo in zip(recorded, echoes):
+        console.print(f"recorded {r['seq']}: {escape(echo)}", soft_wrap=True)
     console.print(f"next: {escape(due(game))}", soft_wrap=True)
 
 
@@ -146,20 +153,29 @@ def legal_command(
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """What may be entered now: every legal decision in notation, or the table's possible outcomes.
+    """What may be entered now: every legal decision, numbered as [bold]coimbra record[/] numbers it, and what each is.
+
+    Drafts show the die's value; buys the card's name, category, price at this
+    die, influence and bonus; start groups their cards; income what it pays;
+    voyages their cost after discounts. For the table: what it must enter and
+    how to write it. --json lists "options" in notation and "described" with
+    each option's number, text (names) and what it is.
 
     Example: [bold]coimbra legal ana-bruno[/]
     """
     with game_ref_opened(game_ref, db, catalog_file) as (game, _):
-        options = rules.legal(game.state)
+        space = rules.legal(game.state)
     report: dict[str, Any] = {"game": game.name, "pending": due_json(game)}
-    if isinstance(options, OutcomeSpace):
-        verb = BY_TYPE[rules.ACCEPTS[options.kind][0].TYPE]
-        example = notation(options.sample(random.Random(0)))
-        report["outcome"] = {"kind": options.kind, "description": options.description, "usage": f"table: {verb.usage}",
+    if isinstance(space, OutcomeSpace):
+        verb = BY_TYPE[rules.ACCEPTS[space.kind][0].TYPE]
+        example = notation(space.sample(random.Random(0)))
+        report["outcome"] = {"kind": space.kind, "description": space.description, "usage": f"table: {verb.usage}",
                              "example": example}
+        listed = []
     else:
-        report["options"] = [notation(o) for o in options]
+        listed = options(game.state)
+        report["options"] = [notation(o.event) for o in listed]
+        report["described"] = [o.to_json(k) for k, o in enumerate(listed, 1)]
     if as_json:
         print_json(report)
         return
@@ -167,15 +183,16 @@ def legal_command(
     if "outcome" in report:
         out = report["outcome"]
         console.print(f"the table enters {out['kind']}: {escape(out['description'])}")
-        console.print(f"  write: {escape(out['usage'])}")
+        console.print(f"  write: {escape(out['usage'])} (components by name or id)")
         console.print(f"  for example: {escape(out['example'])}", soft_wrap=True)
         return
     table = Table(show_edge=False)
     table.add_column("#", justify="right", style="dim")
     table.add_column("decision")
-    for k, text in enumerate(report["options"], 1):
-        table.add_row(str(k), escape(text))
-    if report["options"]:
+    table.add_column("what it is", overflow="fold")
+    for k, o in enumerate(listed, 1):
+        table.add_row(str(k), escape(o.text), escape(o.about))
+    if listed:
         console.print(table)
 
 

@@ -21,6 +21,7 @@ from cli.common import (
     DbOption,
     GameArgument,
     JsonOption,
+    flag,
     console,
     game_ref_opened,
     notation,
@@ -29,9 +30,10 @@ from cli.common import (
 from cli.exits import fail
 from coimbra_events.game import Game
 from coimbra_events.state import GameState
-from projections.board import board_view
+from projections.board import PHASE_NAMES, board_view
+from projections.naming import named_text, said, value_text
 from projections.diff import Difference, common_prefix, first_divergence, state_differences, table_moves
-from projections.timeline import TimelineError, timeline
+from projections.timeline import TimelineError, phase_name, timeline
 
 COMMANDS = Commands()
 
@@ -42,7 +44,7 @@ def event_words(game: Game, n: int) -> dict[str, Any]:
     if n:
         event = game.events[n - 1]
         doc = (type(event).__doc__ or event.TYPE).strip().splitlines()[0]
-        out.update(type=event.TYPE, actor=event.actor, notation=notation(event), about=doc)
+        out.update(type=event.TYPE, actor=event.actor, notation=notation(event), text=said(game.catalog, event), about=doc)
     return out
 
 
@@ -60,6 +62,17 @@ def point_of(game: Game, at: Optional[int], round_: Optional[int], phase: Option
         return n, line.at(n)
     except TimelineError as exc:
         fail(str(exc))
+
+
+def passed_note(state: GameState, phase: Optional[str]) -> str:
+    """What to say when the table shown is not in the phase asked for: the rules ran that phase at once."""
+    if phase is None:
+        return ""
+    wanted = phase_name(phase)
+    if state.phase == wanted:
+        return ""
+    return (f"phase {PHASE_NAMES[wanted]} waits for nobody: the rules work it out at once, so this is the table "
+            f"right after it, at the start of phase {PHASE_NAMES[state.phase]}")
 
 
 @COMMANDS("show")
@@ -88,9 +101,13 @@ def show_command(
         n, state = point_of(game, at, round_, phase)
     view = board_view(state)
     event = event_words(game, n)
+    note = passed_note(state, phase)
     if as_json:
-        print_json({"game": game.name, "at": n, "events": len(game.events), **view, "event": event if n else None})
+        print_json({"game": game.name, "at": n, "events": len(game.events), **view, "event": event if n else None,
+                    **({"note": note} if note else {})})
         return
+    if note:
+        console.print(escape(note), style="yellow")
     console.print(board_panel(view, title=escape(f"{game.name} · after {n} of {len(game.events)} events"), event=event))
 
 
@@ -118,7 +135,7 @@ def diff_command(
     a_ref: str = typer.Argument(..., metavar="A", help="A stored game's name, or a JSON log file."),
     b_ref: str = typer.Argument(..., metavar="B", help="The game to compare with A (a fork of it, or another game)."),
     at: Optional[int] = typer.Option(None, "--at", help="Compare the tables after this many events of each (default: the ends)."),
-    table: bool = typer.Option(False, "--table", help="List the physical moves that turn table A into table B."),
+    table: bool = flag("--table", help="List the physical moves that turn table A into table B."),
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,
@@ -161,12 +178,13 @@ def _print_diff(a: Game, b: Game, at: Optional[int], prefix: int, parted: dict[s
         console.print(f"first divergence at event {parted['seq']}:")
         for side in ("a", "b"):
             e = parted[side]
-            console.print(f"  {side.upper()}: " + (escape(e["notation"]) if e else "(no more events)"), soft_wrap=True)
+            console.print(f"  {side.upper()}: " + (escape(named_text(a.catalog, e["notation"])) if e else "(no more events)"),
+                          soft_wrap=True)
     where = f"after event {at} of each" if at is not None else "at the end of each"
     if moves is not None:
         console.print(f"to turn table A into table B ({where}): {len(moves)} moves")
         for move in moves:
-            console.print(f"  {escape(move)}", soft_wrap=True)
+            console.print(f"  {escape(named_text(a.catalog, move))}", soft_wrap=True)
         return
     if not differences:
         console.print(f"no differences on the table ({where})")
@@ -175,7 +193,7 @@ def _print_diff(a: Game, b: Game, at: Optional[int], prefix: int, parted: dict[s
     for group, items in _grouped(differences).items():
         console.print(f"  {escape(group)}")
         for label, d in items:
-            console.print(f"    {escape(label)}: {escape(_change(d))}", soft_wrap=True)
+            console.print(f"    {escape(label)}: {escape(named_text(a.catalog, _change(d)))}", soft_wrap=True)
 
 
 def _grouped(differences: list[Difference]) -> dict[str, list[tuple[str, Difference]]]:
@@ -200,6 +218,4 @@ def _change(d: Difference) -> str:
 
 
 def _value(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(_value(v) for v in value) or "none"
-    return "none" if value is None else str(value)
+    return value_text(None, value)

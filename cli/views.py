@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from cli.exits import err_console
 from coimbra_events.catalog import Catalog
 from coimbra_events.violations import Rule
+from projections.naming import value_text
 
 from rich.console import Group
 from rich.panel import Panel
@@ -17,17 +18,18 @@ if TYPE_CHECKING:  # imported where they are used: validate, the most frequent c
     from rich.table import Table
 
 
-def validation_panel(source: str, report: dict[str, Any]) -> Panel:
-    """A panel saying whether a log is legal, and which rule its first illegal event breaks."""
+def validation_panel(source: str, report: dict[str, Any], catalog: Catalog | None = None) -> Panel:
+    """A panel saying whether a log is legal, and which rule its first illegal event breaks (components named)."""
     v = report["violation"]
     if v is None:
         status = "game over" if report["game_over"] else f"in progress: round {report['round']}, phase {report['phase']}"
         body = Text.assemble(("valid", "bold green"), f": {report['events']} events, all legal ({status})")
         return Panel(body, title=Text(source), border_style="green")
     lines = [
-        Text.assemble(("illegal", "bold red"), f": event {v['seq']} ({v['type']}) breaks rule ", (v["rule"], "bold"), f": {v['message']}"),
+        Text.assemble(("illegal", "bold red"), f": event {v['seq']} ({v['type']}) breaks rule ", (v["rule"], "bold"),
+                      f": {value_text(catalog, v['message'])}"),
         Text(f"rule: {v['rule_text']} ({v['source']})", style="dim"),
-        Text("facts: " + ", ".join(f"{k}={val}" for k, val in v["facts"].items()), style="dim"),
+        Text("facts: " + "; ".join(f"{k} {value_text(catalog, val)}" for k, val in v["facts"].items()), style="dim"),
         Text(f"{report['legal_events']} of {report['events']} events are legal up to there."),
     ]
     return Panel(Group(*lines), title=Text(source), border_style="red")
@@ -51,8 +53,8 @@ def score_table(report: dict[str, Any]) -> Table:
     return table
 
 
-def score_details(report: dict[str, Any]) -> Table:
-    """Every source of points, per player (what the totals are made of)."""
+def score_details(report: dict[str, Any], catalog: Catalog | None = None) -> Table:
+    """Every source of points, per player (what the totals are made of), components named."""
     from rich.table import Table
 
     table = Table(title="Where the points came from", show_lines=False)
@@ -63,7 +65,7 @@ def score_details(report: dict[str, Any]) -> Table:
     for p in report["players"]:
         for kind, items in p["details"].items():
             for source, points in items.items():
-                table.add_row(p["name"], kind, source, str(points))
+                table.add_row(p["name"], kind, value_text(catalog, source), str(points))
     return table
 
 

@@ -23,6 +23,7 @@ in the user's data directory (``platformdirs``). Tests use the in-memory store
 
 from __future__ import annotations
 
+import difflib
 import os
 import random
 import re
@@ -40,7 +41,7 @@ from coimbra_events.events import Corrected, GameEvent, RuleOverridden
 from coimbra_events.game import NAMESPACE, Game, StaleSnapshot, project
 from coimbra_events.games_index import IN_PROGRESS, OVER, STATUSES, GameInfo, GamesIndex, GamesQuery, Page, catch_up, info_of, view_for
 from coimbra_events.log import GameLog, LogError, LogProblem, read
-from coimbra_events.names import GameName, legacy_game_id
+from coimbra_events.game_names import GameName, legacy_game_id
 from coimbra_events.notation import is_name
 from coimbra_events.references import log_file
 from coimbra_events.rules import core as rules
@@ -140,10 +141,10 @@ class GameStore(Application):
         """
         try:
             game = self._read(self._game_id(name))
+            if game.name != name:
+                raise UnknownGame(name)
         except UnknownGame:
-            raise UnknownGame(name) from None
-        if game.name != name:
-            raise UnknownGame(name)
+            raise UnknownGame(name, self._near(name)) from None
         if not any_ruleset and game.header.ruleset not in IMPLEMENTED:
             raise LogError(f"stored game {name}", [LogProblem(0, "another ruleset", refusal(game.header.ruleset))])
         return game
@@ -171,6 +172,12 @@ class GameStore(Application):
         if game is None:
             raise UnknownGame(str(game_id))
         return game
+
+    def _near(self, name: str) -> list[str]:
+        """Stored names close to a mistyped one (a read of the index, only when a name is not found)."""
+        catch_up(self, self.index)
+        rows = self.index.view.select(GamesQuery())[0] + self.index.view.select(GamesQuery(archived=True))[0]
+        return difflib.get_close_matches(name, [r["name"] for r in rows], n=3, cutoff=0.6)
 
     def open(self, ref: str, catalog: Catalog | None = None) -> Game:
         """A stored game by name, or the game in a JSON log file (not stored; rules-checked).

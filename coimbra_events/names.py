@@ -1,60 +1,160 @@
-"""The store's register of game names: which game each name stands for.
+"""What a typed name means: a catalog component (or a player) from its name, its id, or the start of either.
 
-A game is found by its name, and names must be unique even when two tables
-create games at once. Each name has a small ``GameName`` aggregate, with an id
-that follows from the name; claiming a name appends to it in the same
-transaction as the game's own events, so of two writers claiming one name, the
-second's save conflicts. Renaming a game claims the new name and releases the old
-one, which may then be claimed again.
+People at the table read names off the components ("Chaplain"), not ids
+(``c-II-18``). ``Names`` turns what was typed into the id the log keeps,
+whatever the case and accents ("lorvao" is Lorvão), and accepts the start
+of a name or id when only one component of that kind has it. A name that
+fits nothing is bad input (``UnknownName``, with the closest names); it is
+never guessed. Whether the component may be used *now* (a card in the row,
+a voyage on the board) is for the rules to say, not for this module.
 
-Stores written before schema 2 have no register: their games' ids follow from
-their names (``legacy_game_id``), which is where a name without an entry is looked up.
+``notation.parse`` takes a ``Names`` to read names in the fields that hold
+components (``FIELDS``); the log always keeps ids.
 """
 
 from __future__ import annotations
 
-from uuid import UUID, uuid5
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
 
-from eventsourcing.domain import Aggregate
+from coimbra_events.catalog import Catalog
 
-from coimbra_events.game import NAMESPACE
+KIND_WORDS: Mapping[str, str] = {
+    "characters": "character card",
+    "favor_tiles": "favor tile",
+    "monasteries": "monastery",
+    "voyages": "voyage",
+    "scoring_tiles": "scoring tile",
+    "players": "player",
+}
+"""Each kind of named thing, in the game's words (for messages)."""
 
+FIELDS: Mapping[str, Mapping[str, str]] = {
+    "CardBought": {"card": "characters"},
+    "FavorTileTaken": {"tile": "favor_tiles"},
+    "VoyageInvested": {"voyage": "voyages"},
+    "MonasteriesDrawn": {"placement": "monasteries"},
+    "ScoringTilesPlaced": {"tiles": "scoring_tiles"},
+    "VoyagesDrawn": {"voyages": "voyages"},
+    "CharacterRowsDealt": {"rows": "characters"},
+    "StartGroupsDealt": {"groups": "characters"},
+    "SeatingDrawn": {"order": "players"},
+}
+"""Payload fields that name components (or players), by event type: the kind each holds.
 
-class GameName(Aggregate):
-    """One name in the register: the game it stands for now, if any."""
+For a map field the values are the names (the keys are map spaces, tracks or cities)."""
 
-    class Created(Aggregate.Created):
-        name: str
+SUGGESTIONS = 3
+"""Closest names offered for a name that fits nothing."""
+LISTED = 6
+"""Candidates listed for a start that fits several."""
 
-        def apply(self, entry: GameName) -> None:
-            entry.name = self.name
-            entry.game_id = None
-
-    class Claimed(Aggregate.Event):
-        game_id: UUID
-
-        def apply(self, entry: GameName) -> None:
-            entry.game_id = self.game_id
-
-    class Released(Aggregate.Event):
-        def apply(self, entry: GameName) -> None:
-            entry.game_id = None
-
-    @staticmethod
-    def create_id(name: str) -> UUID:
-        return uuid5(NAMESPACE, f"name:{name}")
-
-    @classmethod
-    def register(cls, name: str) -> GameName:
-        return cls._create(cls.Created, name=name)
-
-    def claim(self, game_id: UUID) -> None:
-        self.trigger_event(self.Claimed, game_id=game_id)
-
-    def release(self) -> None:
-        self.trigger_event(self.Released)
+_NAMED_ID = re.compile(r"(?P<name>.*?)\s*\((?P<id>[^()\s]+)\)\s*")
+"""``Chaplain (c-II-18)``: a name as the tool prints it, with its id."""
 
 
-def legacy_game_id(name: str) -> UUID:
-    """Where a store written before schema 2 keeps the game it named ``name`` (the id followed from the name)."""
-    return uuid5(NAMESPACE, f"game:{name}")
+class UnknownName(ValueError):
+    """A typed name, id or start that fits no component of its kind, or several."""
+
+
+def fold(text: str) -> str:
+    """``Lorvão`` and ``LORVAO`` alike: no accents, case folded, single spaces."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(bare.casefold().split())
+
+
+@dataclass(frozen=True)
+class Entry:
+    ident: str
+    name: str
+
+
+class Kind:
+    """The components of one kind, indexed by their folded ids and names."""
+
+    def __init__(self, kind: str, entries: Iterable[Entry]) -> None:
+        self.kind = kind
+        self.entries = tuple(entries)
+        self._exact: dict[str, str] = {}
+        for e in self.entries:
+            self._exact.setdefault(fold(e.name), e.ident)
+        for e in self.entries:  # an id wins over a name that happens to read the same
+            self._exact[fold(e.ident)] = e.ident
+        self._names = {e.ident: e.name for e in self.entries}
+
+    def shown(self, ident: str) -> str:
+        name = self._names.get(ident, ident)
+        return ident if name == ident else f"{name} ({ident})"
+
+    def resolve(self, typed: str) -> str:
+        """The id ``typed`` means; ``UnknownName`` if it fits none, or several."""
+        key = fold(typed)
+        found = self._exact.get(key)
+        if found is not None:
+            return found
+        named = _NAMED_ID.fullmatch(typed)
+        if named is not None and fold(named.group("id")) in self._exact:
+            return self._exact[fold(named.group("id"))]
+        starting = [e.ident for e in self.entries if key and (fold(e.ident).startswith(key) or fold(e.name).startswith(key))]
+        if len(starting) == 1:
+            return starting[0]
+        what = KIND_WORDS[self.kind]
+        if starting:
+            listed = ", ".join(self.shown(i) for i in starting[:LISTED])
+            more = f" and {len(starting) - LISTED} more" if len(starting) > LISTED else ""
+            raise UnknownName(f"'{typed}' could be the {what} {listed}{more}: type more of the name")
+        raise UnknownName(f"no {what} is called '{typed}'{self._closest(key)}")
+
+    def _closest(self, key: str) -> str:
+        spelled = {fold(e.name): e.ident for e in self.entries} | {fold(e.ident): e.ident for e in self.entries}
+        near = difflib.get_close_matches(key, list(spelled), n=SUGGESTIONS, cutoff=0.6)
+        found = list(dict.fromkeys(spelled[k] for k in near))
+        if not found:
+            return f"; {self._all()}"
+        return "; did you mean " + " or ".join(self.shown(i) for i in found) + "?"
+
+    def _all(self) -> str:
+        if self.kind == "players":
+            return "the players are " + ", ".join(e.name for e in self.entries)
+        return f"coimbra catalog show lists every {KIND_WORDS[self.kind]}"
+
+
+class Names:
+    """Every named thing of one game: the catalog's components and the players."""
+
+    def __init__(self, catalog: Catalog, players: Sequence[str]) -> None:
+        self.catalog = catalog
+        self.kinds: dict[str, Kind] = {
+            table: Kind(table, (Entry(i, item.name) for i, item in getattr(catalog, table).items()))
+            for table in KIND_WORDS if table != "players"
+        }
+        self.kinds["players"] = Kind("players", (Entry(p, p) for p in players))
+
+    def resolve(self, kind: str, typed: str) -> str:
+        """The id (or player name) ``typed`` means in a field of this kind; ``UnknownName`` if none or several."""
+        return self.kinds[kind].resolve(typed.strip())
+
+    def payload(self, event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """The payload with every name in a component field replaced by its id (other fields as they are)."""
+        fields = FIELDS.get(event_type, {})
+        return {key: self._value(fields[key], value) if key in fields else value for key, value in payload.items()}
+
+    def _value(self, kind: str, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.resolve(kind, value)
+        if isinstance(value, list):
+            return [self._value(kind, v) for v in value]
+        if isinstance(value, dict):
+            return {k: self._value(kind, v) for k, v in value.items()}
+        return value
+
+    def holds_names(self, event_type: str, field: str) -> bool:
+        """Whether a field of this event type is read as names (so it may hold spaces)."""
+        return field in FIELDS.get(event_type, {})
+
+
+__all__ = ["FIELDS", "KIND_WORDS", "Names", "UnknownName", "fold"]

@@ -18,12 +18,14 @@ The full notation is documented in ``docs/notation.md``.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from coimbra_events import events as ev
 from coimbra_events.events import GameEvent, PayloadError, decode_event
+from coimbra_events.names import Names, UnknownName
 from coimbra_events.state import TABLE
 
 
@@ -158,12 +160,15 @@ def _render_field(kind: str, value: Any) -> str:
 # --- parsing ---------------------------------------------------------------------------------
 
 
-def parse(text: str, default_actor: str | None = None) -> GameEvent:
+def parse(text: str, default_actor: str | None = None, names: Names | None = None) -> GameEvent:
     """Read one line of notation into an event.
 
     ``default_actor`` (normally the player due to act) is used when the line
-    has no ``Name:`` prefix; table outcomes are always the table's. Raises
-    ``NotationError`` with a one-line message naming what was expected.
+    has no ``Name:`` prefix; table outcomes are always the table's. With
+    ``names`` (a game's catalog and players), components may be written by
+    name, id or the start of either, in any case (``buy chaplain``), and the
+    event holds their ids. Raises ``NotationError`` with a one-line message
+    naming what was expected.
     """
     actor, rest = _split_actor(text)
     words = rest.split(None, 1)
@@ -171,14 +176,24 @@ def parse(text: str, default_actor: str | None = None) -> GameEvent:
         raise NotationError(f"empty decision; expected '[Name:] VERB ARGS' with a verb from {VERB_LIST}")
     verb = BY_WORD.get(words[0].lower())
     if verb is None:
-        raise NotationError(f"unknown verb {words[0]!r}; expected {VERB_LIST}")
+        raise NotationError(f"unknown verb {words[0]!r}{did_you_mean(words[0], BY_WORD)}; expected {VERB_LIST}")
     actor = _actor_for(verb, actor, default_actor)
     args = words[1] if len(words) > 1 else ""
     try:
-        payload = _alt_payload(args) if verb.event is ev.AlternativeTaken else _payload(verb, args)
+        payload = _alt_payload(args) if verb.event is ev.AlternativeTaken else _payload(verb, args, names)
+        if names is not None:
+            payload = names.payload(verb.event.TYPE, payload)
         return decode_event(verb.event.TYPE, actor, payload)
+    except UnknownName as exc:
+        raise NotationError(str(exc)) from None
     except (NotationError, PayloadError) as exc:
         raise NotationError(f"'{verb.word}' expects '{verb.usage}' (e.g. '{verb.example}'): {exc}") from None
+
+
+def did_you_mean(typed: str, words: Iterable[str]) -> str:
+    """`` (did you mean 'place'?)`` for a mistyped word close to one of ``words``; empty if none is close."""
+    near = difflib.get_close_matches(typed.lower(), list(words), n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(w) for w in near)}?)" if near else ""
 
 
 def _split_actor(text: str) -> tuple[str | None, str]:
@@ -205,16 +220,25 @@ def _actor_for(verb: Verb, actor: str | None, default_actor: str | None) -> str:
     return actor
 
 
-def _payload(verb: Verb, args: str) -> dict[str, Any]:
-    """Positional fields take one word each; a list or map field (always last) takes the rest."""
+def _payload(verb: Verb, args: str, names: Names | None = None) -> dict[str, Any]:
+    """Positional fields take one word each; a list or map field (always last) takes the rest.
+
+    A field read as names (``names``) may hold spaces: a name field takes the
+    rest of the line, map values run up to the next ``KEY=``, and groups may
+    be separated by commas (``groups Student + Tutor, Novice + Town Sergeant``).
+    """
     kinds = list(verb.event.KINDS.items())
     rest = args
     payload: dict[str, Any] = {}
     for k, (name, kind) in enumerate(kinds):
-        if verb.free_text and k == len(kinds) - 1:
+        spaced = names is not None and names.holds_names(verb.event.TYPE, name)
+        if (verb.free_text or spaced and kind == "str") and k == len(kinds) - 1:
             if not rest.strip():
                 raise NotationError(f"missing {name.upper()}")
             payload[name] = rest.strip()
+            rest = ""
+        elif spaced and kind in _SPACED:
+            payload[name] = _SPACED[kind](rest, name)
             rest = ""
         elif kind in ("str", "int"):
             parts = rest.split(None, 1)
@@ -259,6 +283,39 @@ def _map(value: Callable[[str, str], Any]) -> Callable[[str, str], dict[str, Any
 
     return read
 
+
+_KEY = re.compile(r"\s+(?=[^\s:,=+]+=)")
+"""Where the next ``KEY=`` of a map begins, when values may hold spaces."""
+
+
+def _spaced_map(value: Callable[[str, str], Any]) -> Callable[[str, str], dict[str, Any]]:
+    read = _map(value)
+
+    def spaced(text: str, name: str) -> dict[str, Any]:
+        pairs = [p.replace(" ", "\0") for p in _KEY.split(text.strip()) if p]
+        return {k: _unspace(v) for k, v in read(" ".join(pairs), name).items()}
+
+    return spaced
+
+
+def _unspace(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_unspace(v) for v in value]
+    return value.replace("\0", " ").strip() if isinstance(value, str) else value
+
+
+def _spaced_groups(text: str, name: str) -> list[list[str]]:
+    if not re.search(r"[,;]", text):
+        return _groups(text, name)
+    return [[card.strip() for card in group.split("+")] for group in re.split(r"[,;]", text) if group.strip()]
+
+
+_SPACED: dict[str, Callable[[str, str], Any]] = {
+    "str_map": _spaced_map(lambda raw, name: raw),
+    "strs_map": _spaced_map(_list),
+    "groups": _spaced_groups,
+}
+"""Readers of the fields that may hold names with spaces (``strs`` lists already may)."""
 
 _COLLECTIONS: dict[str, Callable[[str, str], Any]] = {
     "strs": _list,

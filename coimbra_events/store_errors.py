@@ -7,12 +7,19 @@ the ``eventsourcing`` library.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 
 class UnknownGame(KeyError):
-    """No stored game has this name."""
+    """No stored game has this name; ``near`` are stored names close to it."""
+
+    def __init__(self, name: str, near: Sequence[str] = ()) -> None:
+        super().__init__(name)
+        self.near = tuple(near)
 
     def __str__(self) -> str:
-        return f"no game named {self.args[0]!r} in the store (coimbra games lists them)"
+        hint = f"; did you mean {' or '.join(repr(n) for n in self.near)}?" if self.near else ""
+        return f"no game named {self.args[0]!r} in the store{hint} (coimbra games lists them)"
 
 
 class BadGameName(ValueError):

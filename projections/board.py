@@ -4,6 +4,9 @@
 replayer: everything a person sees on the table (dice rows, character rows,
 favor tiles, tracks, player boards, pilgrims, voyages) named in the game's own
 words, with catalog names beside ids so a view reads without the catalog.
+Each player's ``holdings`` is everything in front of them, named: cards by
+zone, favor tiles and the extra die, crown tokens, monasteries marked, voyages
+invested, and the dice on their shutter, collected or not.
 """
 
 from __future__ import annotations
@@ -11,8 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.rules import effects
 from coimbra_events.rules.outcomes import deck_size
-from coimbra_events.state import CITIES, LOCATIONS, PHASE_B, PHASE_C, PHASE_D, PHASE_E, GameState, PlayerState
+from coimbra_events.state import CITIES, EXTRA_DIE, LOCATIONS, PHASE_B, PHASE_C, PHASE_D, PHASE_E, GameState, PlayerState
+from projections.effect_words import bonus_words, effects_words
 
 PHASE_NAMES = {
     "setup": "setup",
@@ -63,18 +68,71 @@ def _dice_area(state: GameState) -> list[dict[str, Any]]:
 
 
 def _locations(state: GameState) -> dict[str, list[dict[str, Any]]]:
+    """The dice in each location, left to right; a die token says whether it lies face up.
+
+    A die token is flipped face down when its turn comes in phase C and face
+    up again once its location is done (rules text 000, phase C).
+    """
     colors = state.catalog.die_colors
+    turn = state.cursor if state.phase == PHASE_C and len(state.cursor) == 2 else (-1, 0)
     out = {}
-    for loc, row in zip(LOCATIONS, state.locations):
+    for k, (loc, row) in enumerate(zip(LOCATIONS, state.locations)):
         out[loc] = [
             {"die": s.die, "value": s.value, "owner": None if s.is_token else state.players[s.owner].name,
-             "color": "token" if s.is_token else colors[s.die]}
-            for s in row
+             "color": "token" if s.is_token else colors[s.die],
+             **({"face_up": not (k == turn[0] and j < turn[1])} if s.is_token else {})}
+            for j, s in enumerate(row)
         ]
     return out
 
 
-def _player(state: GameState, pl: PlayerState, flag: int | None) -> dict[str, Any]:
+ZONES: tuple[tuple[str, str], ...] = (
+    ("immediate", "immediate"), ("phase_c", "phase C"), ("phase_e", "phase E"), ("end_game", "end-game"), ("none", "no bonus"),
+)
+"""Where a player lays each character card, by when its bonus happens: (timing, the zone's name)."""
+
+
+def _incomes_used(state: GameState, i: int) -> frozenset[str] | None:
+    """Dice of player ``i`` whose phase E income is collected (or forfeited); ``None`` before that player's phase E."""
+    if state.phase != PHASE_E or len(state.cursor) != 2:
+        return None
+    pos, begun = state.cursor
+    at = state.order.index(i)
+    pl = state.players[i]
+    if at < pos:
+        return frozenset(pl.shutter) | {EXTRA_DIE}
+    if at == pos and begun:
+        return frozenset(d for d in (*pl.shutter, EXTRA_DIE) if d not in pl.income_left)
+    return None
+
+
+def _holdings(state: GameState, i: int, pl: PlayerState) -> dict[str, Any]:
+    """Everything the player holds or has marked, each component named, the way it lies in front of them."""
+    cat = state.catalog
+    cards: dict[str, list[dict[str, Any]]] = {timing: [] for timing, _ in ZONES}
+    for c in pl.owned_cards:
+        card = cat.characters[c]
+        cards[card.timing if card.timing in cards else "none"].append(
+            {"id": c, "name": card.name, "category": card.category, "influence": card.influence,
+             "start_card": c in pl.start_cards, "bonus": bonus_words(card.timing, card.effects)})
+    spaces = {m: s for s, m in state.monasteries}
+    used = _incomes_used(state, i)
+    values = dict(state.dice)
+    return {
+        "cards": {timing: found for timing, found in cards.items() if found},
+        "favor_tiles": [{"id": t, "name": cat.favor_tiles[t].name, "crowns": cat.favor_tiles[t].crowns,
+                         "effects": effects_words(cat.favor_tiles[t].effects)} for t in pl.favor_tiles],
+        "extra_die": effects.has_extra_die(cat, pl),
+        "crown_tokens": list(pl.crown_tokens),
+        "monasteries": [{"id": m, "name": cat.monasteries[m].name, "space": spaces.get(m)} for m in pl.monasteries],
+        "voyages": [{"id": v, "name": cat.voyages[v].name, "space": state.voyages.index(v) + 1 if v in state.voyages else None}
+                    for v in pl.voyages],
+        "shutter": [{"die": d, "color": cat.die_colors[d], "value": values.get(d), "used": used is not None and d in used}
+                    for d in pl.shutter],
+    }
+
+
+def _player(state: GameState, i: int, pl: PlayerState, flag: int | None) -> dict[str, Any]:
     return {
         "name": pl.name,
         "color": pl.color,
@@ -94,6 +152,7 @@ def _player(state: GameState, pl: PlayerState, flag: int | None) -> dict[str, An
         "crowns_collected": pl.crowns_total,
         "income_left": list(pl.income_left),
         "discs_in_supply": state.catalog.discs_in_supply - len(pl.monasteries) - len(pl.voyages),
+        "holdings": _holdings(state, i, pl),
     }
 
 
@@ -131,7 +190,7 @@ def board_view(state: GameState) -> dict[str, Any]:
         ],
         "deck": deck_size(cat, state.dealt),
         "discard": len(state.discard),
-        "players": [_player(state, pl, flags.get(i)) for i, pl in enumerate(state.players)],
+        "players": [_player(state, i, pl, flags.get(i)) for i, pl in enumerate(state.players)],
         "legend": _legend(state),
     }
 

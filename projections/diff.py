@@ -56,7 +56,8 @@ def _comparable(view: dict[str, Any]) -> dict[str, Any]:
     Players are keyed by name; monasteries by map space, voyages by voyage
     space, start groups by number, dice in the dice area by die; dice in a
     location and cards beside a city become short texts in their order. The
-    legend (a lookup of catalog names) is left out.
+    legend (a lookup of catalog names) and each player's holdings (the same
+things the player's lists hold, named) are left out.
     """
     out = {k: v for k, v in view.items() if k not in ("players", "legend")}
     out["dice_area"] = {d["die"]: "not rolled" if d["value"] is None else d["value"] for d in view["dice_area"]}
@@ -66,7 +67,7 @@ def _comparable(view: dict[str, Any]) -> dict[str, Any]:
     out["voyages"] = {str(v["space"]): {"id": v["id"], "investors": v["investors"]} for v in view["voyages"]}
     out["monasteries"] = {m["space"]: {"id": m["id"], "marked_by": m["marked_by"]} for m in view["monasteries"]}
     out["start_groups"] = {str(g["group"]): {"cards": g["cards"], "taken_by": g["taken_by"]} for g in view["start_groups"]}
-    out["players"] = {p["name"]: {k: v for k, v in p.items() if k != "name"} for p in view["players"]}
+    out["players"] = {p["name"]: {k: v for k, v in p.items() if k not in ("name", "holdings")} for p in view["players"]}
     return out
 
 

@@ -7,9 +7,15 @@ turns an id into those words, for every kind of named component of a catalog.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any, Mapping
 
+import orjson
+
 from coimbra_events.catalog import Catalog
+from coimbra_events.events import GameEvent
+from coimbra_events.notation import NotationError, render
 
 KINDS: tuple[tuple[str, str], ...] = (
     ("characters", "character card"),
@@ -45,4 +51,53 @@ def name_of(catalog: Catalog, ident: str) -> str:
     return ident if found is None else found[1]
 
 
-__all__ = ["KINDS", "component", "name_of", "named"]
+_WORD = re.compile(r"(?<![\w(-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+(?![\w)-])")
+"""A word shaped like a catalog id (``c-II-02``, ``f-1``), not already named (``… (c-II-02)``)."""
+
+
+@lru_cache(maxsize=8)
+def _ids(catalog: Catalog) -> frozenset[str]:
+    return frozenset(i for table, _ in KINDS for i in getattr(catalog, table))
+
+
+def named_text(catalog: Catalog, text: str) -> str:
+    """A sentence with every catalog id in it named: ``card 'c-II-05' …`` → ``card 'Castellan (c-II-05)' …``.
+
+    For what the rules and the notation write with ids (refusals, facts,
+    entries); words that are not ids of this catalog stay as they are.
+    """
+    ids = _ids(catalog)
+    return _WORD.sub(lambda m: named(catalog, m.group(0)) if m.group(0) in ids else m.group(0), text)
+
+
+def notation_text(event: GameEvent) -> str:
+    """The event in notation, or in its log form if a value cannot be written in notation."""
+    try:
+        return render(event)
+    except NotationError:
+        return f"{event.actor}: {event.TYPE} {orjson.dumps(event.payload()).decode()}"
+
+
+def said(catalog: Catalog, event: GameEvent, actor: bool = True) -> str:
+    """An entry in notation with its components named (``Ana: buy Castellan (c-II-05)``); without the actor on request.
+
+    What people read; the log and ``--json`` keep the notation with ids.
+    """
+    text = notation_text(event)
+    return named_text(catalog, text if actor else text.split(": ", 1)[1])
+
+
+def value_text(catalog: Catalog | None, value: Any) -> str:
+    """A fact's value in words: lists joined by commas, ids named (given the catalog), ``none`` for nothing, never a Python repr."""
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return ", ".join(value_text(catalog, v) for v in value) or "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {value_text(catalog, v)}" for k, v in value.items()) or "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value) if catalog is None else named_text(catalog, str(value))
+
+
+__all__ = ["KINDS", "component", "name_of", "named", "named_text", "notation_text", "said", "value_text"]

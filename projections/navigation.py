@@ -151,6 +151,13 @@ class Navigator:
             return None, f"{text!r} matches {', '.join(found)}: type the player's number instead"
         return None, f"no player starts with {text!r}: {self.player_keys()}"
 
+    def find(self, text: str, n: int) -> int | None:
+        """The next entry after ``n`` whose notes or bookmark hold ``text`` (any case), from the start again past the end."""
+        wanted = text.casefold()
+        found = [m for m, mark in sorted(self.marks.items())
+                 if any(wanted in t.casefold() for t in (*mark.notes, mark.bookmark or ""))]
+        return next((m for m in found if m > n), found[0] if found else None)
+
     def player_keys(self) -> str:
         """``1 Ana · 2 Bruno · 3 Carla``: what ``p`` accepts."""
         return " · ".join(f"{k} {p}" for k, p in enumerate(self.players, 1))
@@ -162,7 +169,8 @@ class Cursor:
 
     ``prompt`` is ``None`` (keys move at once), ``"goto"`` (``g`` was pressed:
     digits, then Enter), ``"next-player"`` / ``"previous-player"`` (``p`` /
-    ``P``: a player's initial or number). ``message`` says why the last key
+    ``P``: a player's initial or number), ``"search"`` (``/``: words of a
+    note or bookmark, then Enter). ``message`` says why the last key
     did not move (or is empty); ``help`` shows the key overlay; ``quit`` ends
     the replayer.
     """
@@ -187,12 +195,13 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("b / B", "next / previous bookmark or note"),
     ("p X", "next decision of player X (initial or number)"),
     ("P X", "previous decision of player X"),
+    ("/ TEXT Enter", "next entry whose note or bookmark holds TEXT"),
     ("?", "this help (any key closes it)"),
     ("q", "quit"),
 )
 """Every key of the replayer and what it does, for the help overlay."""
 
-FOOTER = "←→ entry  ↑↓ phase  PgUp/PgDn round  Home/End  g N⏎ go to  b/B mark  p/P player  ? help  q quit"
+FOOTER = "←→ entry  ↑↓ phase  PgUp/PgDn round  Home/End  g N⏎ go to  b/B mark  p/P player  / note  ? help  q quit"
 
 
 def _moved(cursor: Cursor, to: int | None, nothing: str) -> Cursor:
@@ -211,6 +220,8 @@ def press(nav: Navigator, cursor: Cursor, key: str) -> Cursor:
         return _goto_key(nav, cursor, key)
     if cursor.prompt in ("next-player", "previous-player"):
         return _player_key(nav, cursor, key)
+    if cursor.prompt == "search":
+        return _search_key(nav, cursor, key)
     n = cursor.at
     if key in ("right", "l"):
         return _moved(cursor, n + 1 if n < nav.last else None, "already after the last entry")
@@ -236,6 +247,8 @@ def press(nav: Navigator, cursor: Cursor, key: str) -> Cursor:
         return dataclasses.replace(cursor, prompt="goto", typed="", message="")
     if key in ("p", "P"):
         return dataclasses.replace(cursor, prompt="next-player" if key == "p" else "previous-player", typed="", message="")
+    if key == "/":
+        return dataclasses.replace(cursor, prompt="search", typed="", message="")
     if key == "?":
         return dataclasses.replace(cursor, help=True, message="")
     if key in ("q", "ctrl-c"):
@@ -263,6 +276,23 @@ def _goto_key(nav: Navigator, cursor: Cursor, key: str) -> Cursor:
                                        message=f"no entry {n}: the game has {nav.last}; choose 0 to {nav.last}")
         return _moved(cursor, n, "")
     return dataclasses.replace(cursor, message="type the entry number, then Enter (Esc cancels)")
+
+
+def _search_key(nav: Navigator, cursor: Cursor, key: str) -> Cursor:
+    if key in ("escape", "ctrl-c"):
+        return dataclasses.replace(cursor, prompt=None, typed="", message="")
+    if key == "backspace":
+        return dataclasses.replace(cursor, typed=cursor.typed[:-1])
+    if key == "enter":
+        if not cursor.typed.strip():
+            return dataclasses.replace(cursor, prompt=None, message="")
+        found = nav.find(cursor.typed.strip(), cursor.at)
+        if found is None:
+            return dataclasses.replace(cursor, prompt=None, typed="", message=f"no note or bookmark holds {cursor.typed.strip()!r}")
+        return _moved(cursor, found, "")
+    if len(key) == 1 and key.isprintable():
+        return dataclasses.replace(cursor, typed=cursor.typed + key, message="")
+    return cursor
 
 
 def _player_key(nav: Navigator, cursor: Cursor, key: str) -> Cursor:

@@ -29,11 +29,15 @@ from coimbra_events.events import (
     StartGroupsDealt,
     VoyagesDrawn,
 )
-from coimbra_events.notation import BY_TYPE, NotationError, parse, render
+from coimbra_events.names import FIELDS, Names, fold
+from coimbra_events.notation import BY_TYPE, BY_WORD, VERB_LIST, NotationError, did_you_mean, parse, render
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.state import CITIES, SETUP, TABLE, GameState, Pending
 from coimbra_events.violations import RULES, RuleViolation
+from projections.naming import named, named_text, said, value_text
+from projections.board import PHASE_NAMES
+from projections.options import Option, options
 
 SHOWN_GROUPS = 10
 """Lines of grouped options printed at each step; the rest are a prefix or ``legal`` away."""
@@ -64,7 +68,9 @@ KIND_WORDS: Mapping[str, str] = {
 COMMANDS_HELP: tuple[tuple[str, str], ...] = (
     ("N", "the option numbered N"),
     ("place gray-1 castle", "a decision in notation (docs/notation.md); 'Name:' may be left out"),
-    ("place gray-1 c", "the start of an option: taken if only one option starts so, else they are listed"),
+    ("place gray-1 c, buy chap", "the start of an option, by name or id: taken if only one option starts so, else "
+                                 "they are listed (Tab completes it at a terminal)"),
+    ("buy Chaplain, rows upper=Chronicler, …", "components by name, id or the start of either, any case"),
     ("roll gray-1=3 ...  or  3 5 1 ...", "the dice rolled at the table: notation, or one value per die in pool order"),
     ("r, roll", "draw the table's outcome from the game's seed (games started with --seed)"),
     ("undo", "withdraw the latest entry (it stays in the log, marked as withdrawn)"),
@@ -116,8 +122,11 @@ class Command:
 
 Reading = Choice | Ambiguous | Unreadable | Command
 
-_ALONE = {"undo": "undo", "show": "show", "legal": "legal", "help": "help", "?": "help", "quit": "quit",
-          "q": "quit", "exit": "quit", "r": "roll", "roll": "roll"}
+ALONE: Mapping[str, str] = {"undo": "undo", "show": "show", "legal": "legal", "help": "help", "?": "help", "quit": "quit",
+                            "q": "quit", "exit": "quit", "r": "roll", "roll": "roll"}
+"""The recorder's commands typed alone, and the command each means."""
+COMMAND_WORDS: tuple[str, ...] = ("undo", "correct", "accept", "note", "bookmark", "show", "legal", "roll", "help", "quit")
+"""The recorder's own commands, for completion and for "did you mean"."""
 _SEQ_TEXT = re.compile(r"(correct|note|bookmark)\s+(\d+)\s+(\S.*)", re.IGNORECASE)
 _USAGE = {
     "correct": "write 'correct N DECISION', e.g. 'correct 16 place white-1 central'",
@@ -131,8 +140,8 @@ def read_line(line: str, state: GameState) -> Reading:
     """What a line typed at the prompt asks for, given the table now."""
     text = " ".join(line.split())
     word = text.split(" ", 1)[0].lower() if text else ""
-    if text.lower() in _ALONE:
-        return Command(_ALONE[text.lower()])
+    if text.lower() in ALONE:
+        return Command(ALONE[text.lower()])
     if word in _USAGE:
         return _command(word, text)
     due = state.pending
@@ -143,6 +152,11 @@ def read_line(line: str, state: GameState) -> Reading:
     if due.actor == TABLE:
         return _outcome(text, state, due)
     return _decision(text, state, due)
+
+
+def names_of(state: GameState) -> Names:
+    """The names a line may use at this table: the catalog's components and the players."""
+    return Names(state.catalog, [p.name for p in state.players])
 
 
 def _command(word: str, text: str) -> Reading:
@@ -162,9 +176,9 @@ def _outcome(text: str, state: GameState, due: Pending) -> Reading:
     if due.kind == "dice" and all(w.isdigit() for w in words):
         return dice_form(words, state)
     try:
-        return Choice(parse(text, TABLE), "notation")
+        return Choice(parse(text, TABLE, names_of(state)), "notation")
     except NotationError as exc:
-        return Unreadable(str(exc))
+        return Unreadable(_unreadable(exc))
 
 
 def dice_form(values: Sequence[str], state: GameState) -> Reading:
@@ -186,27 +200,45 @@ def pool_order(state: GameState) -> tuple[str, ...]:
 
 
 def _decision(text: str, state: GameState, due: Pending) -> Reading:
-    options = rules.legal(state)
-    assert not isinstance(options, OutcomeSpace)
-    texts = option_texts(options)
+    """A number, an option (as listed, with names or ids), a notation line, or the start of an option."""
+    listed = options(state)
     if text.isdigit():
         k = int(text)
-        if 1 <= k <= len(options):
-            return Choice(options[k - 1], "number")
-        return Unreadable(f"there is no option {k}: choose 1 to {len(options)} ('legal' lists them)")
-    typed = _bare(text, due.actor).lower()
-    exact = [k for k, t in enumerate(texts) if t.lower() == typed]
+        if 1 <= k <= len(listed):
+            return Choice(listed[k - 1].event, "number")
+        return Unreadable(f"there is no option {k}: choose 1 to {len(listed)} ('legal' lists them)")
+    typed = fold(_bare(text, due.actor))
+    exact = [o for o in listed if typed in (fold(o.text), fold(o.notation))]
     if exact:
-        return Choice(options[exact[0]], "exact")
-    starting = tuple((k + 1, t) for k, t in enumerate(texts) if t.lower().startswith(typed))
+        return Choice(exact[0].event, "exact")
+    event: GameEvent | None = None
+    problem = NotationError("")
+    try:
+        event = parse(text, due.actor, names_of(state))
+    except NotationError as exc:
+        problem = exc
+    if event is not None and any(o.event == event for o in listed):
+        return Choice(event, "notation")  # ``alt 2c`` is ``alt 2c 0g``, even though ``alt 2c 1g`` starts so too
+    starting = tuple((k, o.text) for k, o in enumerate(listed, 1)
+                     if fold(o.text).startswith(typed) or fold(o.notation).startswith(typed))
     if len(starting) == 1:
-        return Choice(options[starting[0][0] - 1], "prefix")
+        return Choice(listed[starting[0][0] - 1].event, "prefix")
     if starting:
         return Ambiguous(text, starting)
-    try:
-        return Choice(parse(text, due.actor), "notation")
-    except NotationError as exc:
-        return Unreadable(str(exc))
+    if event is not None:
+        return Choice(event, "notation")
+    return Unreadable(_unreadable(problem))
+
+
+def _unreadable(exc: NotationError) -> str:
+    """A notation error as the recorder says it: a mistyped verb may be one of the recorder's commands too."""
+    message = str(exc)
+    if not message.startswith("unknown verb"):
+        return message
+    typed = message.split("'")[1] if "'" in message else ""
+    near = did_you_mean(typed, [*BY_WORD, *ALONE, *_USAGE])
+    return (f"unknown verb '{typed}'{near}: type an option's number or its start, a decision in notation "
+            f"({VERB_LIST}), or a command: {', '.join(COMMAND_WORDS)} ('help' says what each does)")
 
 
 def _bare(text: str, actor: str) -> str:
@@ -218,31 +250,36 @@ def _bare(text: str, actor: str) -> str:
 # --- what to show -----------------------------------------------------------------------------
 
 
-def option_texts(options: Sequence[GameEvent]) -> list[str]:
-    """The options in notation without the actor: the header already says who acts."""
-    return [render(o).split(": ", 1)[1] for o in options]
+def option_lines(listed: Sequence[Option], limit: int | None = SHOWN_GROUPS, flat: bool = False) -> list[str]:
+    """The options numbered, each with what it is; a long list grouped by the options' heads, at most ``limit`` lines.
 
-
-def option_lines(texts: Sequence[str], limit: int | None = SHOWN_GROUPS, flat: bool = False) -> list[str]:
-    """The options numbered; a long list grouped by all but the last word, at most ``limit`` lines.
-
-    ``place gray-1   1 castle  2 upper  3 central  4 lower``: 28 drafting
-    options fit in seven lines and every number stays visible. ``flat``: one
-    option a line, however many (what ``legal`` prints).
+    ``place gray-1 (shows 4)   1 castle  2 upper  3 central  4 lower``: 28
+    drafting options fit in seven lines and every number stays visible.
+    ``flat``: one option a line, however many (what ``legal`` prints).
     """
-    width = len(str(len(texts)))
-    if flat or len(texts) <= FLAT_LIMIT:
-        return [f"  {k:>{width}}  {t}" for k, t in enumerate(texts, 1)]
+    width = len(str(len(listed)))
+    if flat or len(listed) <= FLAT_LIMIT:
+        return [f"  {k:>{width}}  {o.text}" + (f"  ({o.about})" if o.about else "") for k, o in enumerate(listed, 1)]
     groups: dict[str, list[str]] = {}
-    for k, t in enumerate(texts, 1):
-        head, _, last = t.rpartition(" ")
-        groups.setdefault(head, []).append(f"{k:>{width}} {last}")
-    pad = max(len(h) for h in groups)
-    lines = [f"  {head:<{pad}}  {'  '.join(items)}" for head, items in groups.items()]
+    for k, o in enumerate(listed, 1):
+        if o.head:
+            groups.setdefault(f"{o.head} {o.head_about}".rstrip(), []).append(f"{k:>{width}} {o.last}")
+        else:
+            groups[f"{k:>{width}}  {o.text}" + (f"  ({o.about})" if o.about else "")] = []
+    pad = max((len(h) for h, items in groups.items() if items), default=0)
+    lines = [f"  {head:<{pad}}  {'  '.join(items)}" if items else f"  {head}" for head, items in groups.items()]
     if limit is not None and len(lines) > limit:
-        hidden = sum(len(items) for items in list(groups.values())[limit:])
+        hidden = sum(len(items) or 1 for items in list(groups.values())[limit:])
         lines = lines[:limit] + [f"  … {hidden} more: type the start of one, or 'legal' for all"]
     return lines
+
+
+def entry_echo(event: GameEvent, state: GameState) -> str:
+    """A stored entry as the recorder says it: names beside ids, and rolled dice in pool order (the order typed)."""
+    if isinstance(event, DiceRolled):
+        values = dict(event.values)
+        return "table: roll " + " ".join(f"{d}={values[d]}" for d in pool_order(state) if d in values)
+    return said(state.catalog, event)
 
 
 def step_header(state: GameState) -> str:
@@ -279,23 +316,75 @@ def outcome_prompt(state: GameState, space: OutcomeSpace, example: GameEvent) ->
 
 
 def refusal_lines(text: str, violation: RuleViolation, catalog: Catalog) -> list[str]:
-    """A refused input: the rule id, why, what the rule says (with the game's catalog), and the facts it checked."""
+    """A refused input: the rule id, why, what the rule says (with the game's catalog), and the facts it checked, components named."""
     rule = RULES[violation.rule]
-    facts = ", ".join(f"{k}={_short(v)}" for k, v in violation.facts.items())
-    lines = [f"refused '{text}': rule {violation.rule}: {violation.reason}; nothing stored",
+    facts = "; ".join(f"{k} {_short(catalog, v)}" for k, v in violation.facts.items())
+    lines = [f"refused '{text}': rule {violation.rule}: {named_text(catalog, violation.reason)}; nothing stored",
              f"  {rule.id}: {rule.statement_for(catalog)} ({rule.source})"]
     return lines + ([f"  facts: {facts}"] if facts else [])
 
 
-def _short(value: Any, most: int = 8) -> str:
+def _short(catalog: Catalog, value: Any, most: int = 8) -> str:
     """A fact's value on one line; long lists are cut (the full facts are in ``coimbra act --json``)."""
-    if isinstance(value, (list, tuple, frozenset, set)):
-        items = list(value)
-        tail = f", … {len(items) - most} more" if len(items) > most else ""
-        return "[" + ", ".join(str(v) for v in items[:most]) + tail + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_short(v, most)}" for k, v in value.items()) + "}"
-    return str(value)
+    if isinstance(value, (list, tuple, frozenset, set)) and len(value) > most:
+        return value_text(catalog, list(value)[:most]) + f", … {len(value) - most} more"
+    return value_text(catalog, value)
+
+
+# --- the prompt's completion and toolbar ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Completion:
+    """What Tab may put in place of the last ``back`` characters typed, and a word on what it is."""
+
+    text: str
+    back: int
+    about: str = ""
+
+
+_FRAGMENT = re.compile(r"[=,+]\s*([^=,+]*)$")
+"""The name being typed in a table outcome: what follows the last ``=``, ``,`` or ``+``."""
+
+
+def completions(state: GameState, typed: str) -> list[Completion]:
+    """What Tab offers after ``typed``: whole options (by name and id) and commands, or the names a table outcome takes.
+
+    Options and commands complete the whole line; in a table outcome written by
+    name (``rows upper=Chron``), the name after the last ``=``, ``,`` or ``+``
+    completes against the components of the kind the outcome holds.
+    """
+    key = fold(typed)
+    words = [w for w in (*COMMAND_WORDS, "help") if w.startswith(key)] if " " not in key else []
+    out = [Completion(w, len(typed)) for w in dict.fromkeys(words)]
+    due = state.pending
+    if due is None:
+        return out
+    if due.actor != TABLE:
+        for o in options(state):  # one completion an option: by name if the start typed fits it, else by id
+            text = next((t for t in (o.text, o.notation) if fold(t).startswith(key)), None)
+            if text is not None and fold(text) != key:
+                out.append(Completion(text, len(typed), o.about))
+        return out
+    fragment = _FRAGMENT.search(typed)
+    kind = FIELDS.get(rules.ACCEPTS[due.kind][0].TYPE)
+    if fragment is None or not kind:
+        return out
+    part = fragment.group(1)
+    names = names_of(state).kinds[next(iter(kind.values()))]
+    for entry in names.entries:
+        if fold(entry.name).startswith(fold(part)) or fold(entry.ident).startswith(fold(part)):
+            out.append(Completion(entry.name, len(part), entry.ident if entry.name != entry.ident else ""))
+    return out
+
+
+def toolbar(state: GameState, entries: int) -> str:
+    """The prompt's bottom line: who acts, what is due, round and phase, and the entry the input becomes."""
+    due = state.pending
+    if due is None:
+        return f"game over · {entries} entries"
+    where = f"round {state.round} · phase {PHASE_NAMES[state.phase]}" if state.round else PHASE_NAMES[state.phase]
+    return f"{due.actor}: {step_header(state)} · {where} · entry {entries + 1} · Tab completes, 'help' lists the commands"
 
 
 # --- telling the table what was drawn --------------------------------------------------------
@@ -307,27 +396,27 @@ def outcome_words(event: GameEvent, state: GameState) -> list[str]:
     if isinstance(event, MonasteriesDrawn):
         placed = dict(event.placement)
         return ["Monastery tiles on the map:"] + [
-            f"  pile {pile}: " + ", ".join(f"{s} {_named(catalog.monasteries, placed[s])}" for s in spaces)
+            f"  pile {pile}: " + ", ".join(f"{s} {named(catalog, placed[s])}" for s in spaces)
             for pile, spaces in catalog.map.monastery_spaces.items()
         ]
     if isinstance(event, ScoringTilesPlaced):
         tiles = dict(event.tiles)
         return ["Scoring tiles above the influence tracks: "
-                + ", ".join(f"{t} track {_named(catalog.scoring_tiles, tiles[t])}" for t in TRACKS)]
+                + ", ".join(f"{t} track {named(catalog, tiles[t])}" for t in TRACKS)]
     if isinstance(event, VoyagesDrawn):
         return ["Voyage cards on the voyage spaces, left to right: " + ", ".join(
-            f"space {k} ({s.cost} {s.resource}) {_named(catalog.voyages, v)}"
+            f"space {k} ({s.cost} {s.resource}) {named(catalog, v)}"
             for k, (v, s) in enumerate(zip(event.voyages, catalog.voyage_spaces), 1))]
     if isinstance(event, SeatingDrawn):
         return ["Seating (player order): " + ", ".join(f"lion flag {k} {name}" for k, name in enumerate(event.order, 1))]
     if isinstance(event, CharacterRowsDealt):
         rows = dict(event.rows)
         return ["Character cards beside the cities, left to right:"] + [
-            f"  {city}: " + ", ".join(_named(catalog.characters, c) for c in rows[city]) for city in CITIES
+            f"  {city}: " + ", ".join(named(catalog, c) for c in rows[city]) for city in CITIES
         ]
     if isinstance(event, StartGroupsDealt):
         return ["Start groups: " + "; ".join(
-            f"group {k} " + " + ".join(_named(catalog.characters, c) for c in group)
+            f"group {k} " + " + ".join(named(catalog, c) for c in group)
             for k, group in enumerate(event.groups, 1))]
     if isinstance(event, DiceRolled):
         values = dict(event.values)
@@ -335,7 +424,4 @@ def outcome_words(event: GameEvent, state: GameState) -> list[str]:
     return [render(event)]
 
 
-def _named(items: Mapping[str, Any], key: str) -> str:
-    item = items.get(key)
-    return f"{item.name} ({key})" if item is not None else key
 

@@ -87,6 +87,8 @@ class Timeline:
             for k, state in enumerate(self.states):
                 if state.phase == wanted:
                     return k
+            if wanted not in (SETUP, START, GAME_OVER):  # a phase that waits for nobody (D): where round 1 passes it
+                return self.index_of(1, wanted)
             raise TimelineError(f"phase {wanted} is not reached in this game ({self._reached()})")
         if wanted != GAME_OVER and (round == 0) != (wanted in (SETUP, START)):
             raise TimelineError(f"round {round} has no phase {wanted}: setup and start are round 0, phases A to F rounds 1 on")

@@ -9,7 +9,7 @@ from rich.console import Console, RenderableType
 from rich.measure import Measurement
 
 from cli.board_views import DrawnParts, board_panel, map_table
-from cli.replay_command import Replayer
+from cli.replay_views import Replay
 from coimbra_events.application import game_from_file
 from tests.conftest import FIXTURES
 
@@ -22,8 +22,8 @@ def drawn(renderable: RenderableType, width: int) -> str:
 
 
 @pytest.fixture(scope="module")
-def replayer() -> Replayer:
-    return Replayer(game_from_file(FIXTURES / "games" / "standin-4p-seed3.json"))
+def replayer() -> Replay:
+    return Replay(game_from_file(FIXTURES / "games" / "standin-4p-seed3.json"))
 
 
 @pytest.mark.parametrize("width, both_ways", [(160, True), (80, False)])
@@ -32,13 +32,13 @@ def test_every_board_with_reused_parts_is_the_board_drawn_afresh(replayer, width
     positions = list(range(replayer.nav.last + 1))
     for n in positions + (positions[::-1] if both_ways else []):  # back: parts drawn further on are reused too
         view = replayer.view(n)
-        assert drawn(board_panel(view, "t", drawn=parts), width) == drawn(board_panel(view, "t"), width), n
+        assert drawn(board_panel(view, "t", drawn=parts, boards=False), width) == drawn(board_panel(view, "t", boards=False), width), n
 
 
 def test_parts_that_do_not_change_are_drawn_once(replayer):
     parts = DrawnParts()
     for n in range(replayer.nav.last + 1):
-        drawn(board_panel(replayer.view(n), "t", drawn=parts), 160)
+        drawn(board_panel(replayer.view(n), "t", drawn=parts, boards=False), 160)
     tiles = [key for key in parts.lines if key[0] == "tiles"]
     maps = [key for key in parts.lines if key[0] == "map"]
     assert 1 < len(tiles) < replayer.nav.last / 4  # redrawn when a voyage or a favor tile changes hands, only then
@@ -54,4 +54,4 @@ def test_a_part_measures_as_what_it_draws(replayer):
 
 def test_the_replayer_draws_its_boards_with_reused_parts(replayer):
     drawn(replayer.board(5), 160)
-    assert replayer._parts.lines
+    assert replayer.parts.lines

@@ -28,7 +28,9 @@ from coimbra_events.log import GameLog
 from coimbra_events.notation import render
 from coimbra_events.rules import core as rules
 from coimbra_events.state import TABLE
-from projections.recording import Ambiguous, Choice, Command, Unreadable, option_lines, option_texts, read_line
+from projections.naming import named
+from projections.options import options
+from projections.recording import Ambiguous, Choice, Command, Unreadable, option_lines, read_line
 from tests.conftest import FIXTURES
 from tests.conftest import installed_coimbra
 
@@ -61,13 +63,13 @@ def bare(event: ev.GameEvent) -> str:
     return render(event).split(": ", 1)[1]
 
 
-def unique_prefix(text: str, texts: list[str]) -> str:
-    """The shortest start of ``text`` that no other option has (and that is not a command or a number)."""
+def unique_prefix(text: str, listed: list) -> str:
+    """The shortest start of ``text`` that no other option has, by id or by name (and that is not a command or a number)."""
     for n in range(1, len(text) + 1):
         p = text[:n]
         if p.endswith(" ") or p.isdigit() or p.lower() in COMMAND_WORDS:
             continue
-        if sum(t.lower().startswith(p.lower()) for t in texts) == 1:
+        if sum(o.text.lower().startswith(p.lower()) or o.notation.lower().startswith(p.lower()) for o in listed) == 1:
             return p
     raise AssertionError(f"no unique prefix for {text}")
 
@@ -80,12 +82,12 @@ def typed(k: int) -> str:
             values = dict(event.values)
             return " ".join(str(values[d]) for d in state.catalog.dice_for(2))
         return render(event) if k % 2 else bare(event)
-    texts = option_texts(rules.legal(state))
+    listed = options(state)
     way = k % 3
     if way == 0:
-        return str(texts.index(bare(event)) + 1)
+        return str([o.notation for o in listed].index(bare(event)) + 1)
     if way == 1:
-        return unique_prefix(bare(event), texts)
+        return unique_prefix(bare(event), listed)
     return render(event).replace("Ana:", "ana:") if k % 2 else bare(event)
 
 
@@ -119,7 +121,7 @@ class ScriptIo:
         self.lines = list(lines)
         self.out: list[str] = []
 
-    def ask(self, prompt: str) -> str:
+    def ask(self, prompt: str, state=None, entries: int = 0) -> str:
         if not self.lines:
             raise EOFError
         line = self.lines.pop(0)
@@ -245,12 +247,12 @@ def test_commands_are_read_before_options():
 
 
 def test_long_option_lists_are_grouped_with_every_number_visible():
-    texts = option_texts(rules.legal(STATES[14]))
-    lines = option_lines(texts)
+    listed = options(STATES[14])
+    lines = option_lines(listed)
     assert len(lines) == 7
-    assert lines[0].split() == ["place", "gray-1", "1", "castle", "2", "upper", "3", "central", "4", "lower"]
-    assert len(option_lines(texts, limit=3)) == 4 and "16 more" in option_lines(texts, limit=3)[-1]
-    assert len(option_lines(texts, flat=True)) == 28
+    assert lines[0].split() == ["place", "gray-1", "(shows", "4)", "1", "castle", "2", "upper", "3", "central", "4", "lower"]
+    assert len(option_lines(listed, limit=3)) == 4 and "16 more" in option_lines(listed, limit=3)[-1]
+    assert len(option_lines(listed, flat=True)) == 28
 
 
 # --- plausibility of table outcomes ---------------------------------------------------------
@@ -353,10 +355,11 @@ def test_undo_note_accept_show_legal_help_and_quit(store):
     code, out = session(store, lines, NAME)
     text = out.text
     assert code == 0
-    assert "undone: entry 24 Ana: buy c-II-24" in text
+    cat = standin_catalog()
+    assert f"undone: entry 24 Ana: buy {named(cat, 'c-II-24')}" in text
     assert "rule HISTORY.target" in text
     assert "noted entry 23" in text
-    assert "'Ana: buy c-II-18' breaks no rule here" in text
+    assert f"'Ana: buy {named(cat, 'c-II-18')}' breaks no rule here" in text
     assert "accepted against rule C.cost" in text
     assert "City" in text and "Players" in text  # the board
     assert "correct N DECISION" in text  # help
@@ -370,7 +373,7 @@ def test_ctrl_c_at_a_prompt_stops_cleanly_and_says_how_to_resume(store):
     at(store, 14)
 
     class CtrlC(ScriptIo):
-        def ask(self, prompt: str) -> str:
+        def ask(self, prompt: str, state=None, entries: int = 0) -> str:
             if not self.lines:
                 raise KeyboardInterrupt
             return super().ask(prompt)

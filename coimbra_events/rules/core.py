@@ -156,7 +156,7 @@ def initial_state(catalog: Catalog, players: Sequence[tuple[str, str]]) -> GameS
     """
     n = len(players)
     if not catalog.min_players <= n <= catalog.max_players:
-        raise ValueError(f"{n} players; the catalog supports {catalog.min_players}-{catalog.max_players}")
+        raise ValueError(f"{n} {'player' if n == 1 else 'players'}; the catalog supports {catalog.min_players}-{catalog.max_players}")
     names = [p[0] for p in players]
     if len(set(names)) != n or len({p[1] for p in players}) != n:
         raise ValueError("player names and colours must be unique")

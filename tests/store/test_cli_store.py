@@ -48,7 +48,7 @@ def test_new_legal_act_export_import_games_verify(db, tmp_path):
     options = run_json(db, "legal", name)["options"]
     assert options and all(o.startswith(new["pending"]["actor"] + ":") for o in options)
     listed = run(db, "legal", name)
-    assert listed.returncode == 0 and options[0] in listed.stdout
+    assert listed.returncode == 0 and options[0].split(": ", 1)[1] in listed.stdout  # the header says who
 
     before = run(db, "export", name).stdout
     refused = run(db, "act", name, "group 9")
@@ -154,7 +154,7 @@ def test_a_log_file_is_a_game_too(db, tmp_path):
         (("export", "nope"), "no game named 'nope'"),
         (("verify", "nope"), "no game named 'nope'"),
         (("new", "--players", "Ana"), "expected 'Name:colour,Name:colour'"),
-        (("new", "--players", "Ana:red"), "1 players"),
+        (("new", "--players", "Ana:red"), "1 player;"),
         (("import", "missing.json"), "cannot read file"),
     ],
 )

@@ -96,7 +96,7 @@ def test_any_writable_event_round_trips(event):
     "text, expected",
     [
         ("", "expected '[Name:] VERB ARGS'"),
-        ("Ana: plce gray-1 castle", "unknown verb 'plce'; expected decisions: group, pilgrim"),
+        ("Ana: plce gray-1 castle", "unknown verb 'plce' (did you mean 'place'?); expected decisions: group, pilgrim"),
         ("Ana: place gray-1", "'place' expects 'place DIE LOCATION'"),
         ("Ana: place gray-1 castle now", "unexpected 'now'"),
         ("Ana: group two", "GROUP must be a whole number"),

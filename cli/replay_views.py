@@ -1,0 +1,169 @@
+"""What ``coimbra replay`` shows of a game at each entry, as Rich renderables.
+
+``Replay`` folds the game once (``projections.timeline``), indexes it for
+moving (``projections.navigation``) and lists its entries with their marks
+(``projections.entries``); every view of an entry is then built from those, and
+kept once built. The full-screen replayer (``cli.replay_app``, Textual) shows
+these renderables in its panes; a pipe or ``--at N`` prints them as one frame
+(``still``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from cli.board_views import DrawnParts, board_panel, player_boards
+from cli.view_commands import event_words
+from coimbra_events.game import Game
+from coimbra_events.state import GAME_OVER
+from projections.board import PHASE_NAMES, board_view
+from projections.diff import state_differences
+from projections.entries import EntryRow, entry_rows
+from projections.naming import said, value_text
+from projections.navigation import KEYS, Mark, Navigator, marks_of
+from projections.timeline import timeline
+from projections.words import entry_words
+
+
+class Replay:
+    """A game folded once, with everything the replayer shows of each entry, built when first asked for."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.line = timeline(game)
+        self.nav = Navigator(self.line, marks_of(game))
+        self.rows: list[EntryRow] = entry_rows(game.events, game.line, game.replay.skipped)
+        self.texts = [said(game.catalog, e) for e in game.events]
+        self._views: dict[int, dict[str, Any]] = {}
+        self._changes: dict[int, list[dict[str, Any]]] = {}
+        self.parts = DrawnParts()
+
+    def view(self, n: int) -> dict[str, Any]:
+        """The board read model after ``n`` entries."""
+        view = self._views.get(n)
+        if view is None:
+            view = self._views[n] = board_view(self.line.states[n])
+        return view
+
+    def changes(self, n: int) -> list[dict[str, Any]]:
+        """What entry ``n`` changed on the table, as ``{"who", "what", "from", "to", "rule", "facts"}`` items.
+
+        The items have the shape of the consequences read model (issue 10);
+        until the timeline carries them, they are the differences between the
+        tables before and after the entry, with no rule.
+        """
+        found = self._changes.get(n)
+        if found is None:
+            found = self._changes[n] = [] if n == 0 else [
+                {"who": who, "what": what, "from": d.a, "to": d.b, "rule": None, "facts": {}}
+                for d in state_differences(self.line.states[n - 1], self.line.states[n])
+                for who, what in [_who_what(d.path)]]
+        return found
+
+    def neighbours(self, n: int) -> list[int]:
+        """Where the next key most likely goes from ``n``: one step either way, the phase, round and mark jumps, the ends."""
+        nav = self.nav
+        near = [n + 1, n - 1, nav.next_phase(n), nav.previous_phase(n), nav.next_round(n), nav.previous_round(n),
+                nav.next_mark(n), nav.previous_mark(n), 0, nav.last, n + 2]
+        return [m for m in dict.fromkeys(near) if m is not None and 0 <= m <= nav.last and m != n]
+
+    # -- renderables
+
+    def where(self, n: int) -> str:
+        view = self.view(n)
+        return f"round {view['round']} · " + ("game over" if view["phase"] == GAME_OVER else f"phase {PHASE_NAMES[view['phase']]}")
+
+    def event_panel(self, n: int) -> Panel:
+        """The entry that led to table ``n``, in words, with round, phase and what the record says about it."""
+        event = event_words(self.game, n)
+        title = f"entry {n} of {event['of']} · {self.where(n)}"
+        lines: list[Text] = []
+        if n:
+            first = Text.assemble(("▶ ", "bold"), (self.texts[n - 1], "bold"))
+            for mark in self.rows[n - 1].marks:
+                first.append(f"  ◆ {mark}", style="bold magenta")
+            lines.append(first)
+            words = entry_words(self.line.states[n - 1], self.game.events[n - 1])
+            lines.append(Text(f"  {words}", style="dim" if event["actor"] == "table" else ""))
+        else:
+            lines.append(Text.assemble(("before the first entry", "bold"), f" ({event['of']} entries in all)"))
+        mark = self.nav.marks.get(n, Mark())
+        if mark.bookmark is not None:
+            lines.append(Text.assemble(("★ bookmark: ", "bold yellow"), mark.bookmark))
+        for note in mark.notes:
+            lines.append(Text.assemble(("✎ note: ", "bold cyan"), note))
+        if mark.override is not None:
+            rule, reason = mark.override
+            lines.append(Text.assemble(("⚠ accepted against rule ", "bold red"), (rule, "bold red"), f": {reason}"))
+        return Panel(Group(*lines), title=escape(title), title_align="left", border_style="blue")
+
+    def board(self, n: int, boards: bool = False) -> RenderableType:
+        title = f"{self.game.name} · after {n} of {len(self.game.events)} entries"
+        return board_panel(self.view(n), title=escape(title), drawn=self.parts, boards=boards)
+
+    def players(self, n: int) -> RenderableType:
+        return Group(*player_boards(self.view(n)))
+
+    def change_list(self, n: int) -> RenderableType:
+        """The current entry's changes, one a line: who, what, from → to, and the rule when known."""
+        changes = self.changes(n)
+        if not changes:
+            return Text("nothing changed on the table" if n else "the table before the first entry", style="dim")
+        catalog = self.game.catalog
+        table = Table(show_header=False, box=None, padding=(0, 1), expand=True)
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column(overflow="fold")
+        for c in changes:
+            rule = f" [{c['rule']}]" if c.get("rule") else ""
+            table.add_row(escape(str(c["who"])), escape(f"{c['what']}: {value_text(catalog, c['from'])} → "
+                                                        f"{value_text(catalog, c['to'])}{rule}"))
+        return table
+
+    def entry_line(self, row: EntryRow) -> Text:
+        """One entry of the list: number, the entry in words, and its marks."""
+        style = "dim" if not row.in_line else ""
+        text = Text.assemble((f"{row.seq:>4} ", "dim"), no_wrap=True, overflow="ellipsis")
+        for mark in row.marks:
+            text.append(f"[{mark}] ", style="magenta")
+        text.append(self.texts[row.seq - 1], style)
+        return text
+
+    def help_panel(self) -> Panel:
+        table = Table(show_header=False, box=None, padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for keys, what in (*KEYS, *APP_KEYS):
+            table.add_row(keys, what)
+        table.add_row("", "")
+        table.add_row("players", self.nav.player_keys())
+        return Panel(table, title="keys", border_style="green")
+
+    def still(self, n: int) -> RenderableType:
+        """One frame for a pipe or ``--at``: the entry, what it changed, and the whole board with every player's side."""
+        return Group(self.event_panel(n), Panel(self.change_list(n), title="changes", title_align="left"),
+                     self.board(n, boards=True))
+
+
+APP_KEYS: tuple[tuple[str, str], ...] = (
+    ("f", "the line of play only, or every entry (corrected and withdrawn ones too)"),
+    ("v", "switch the main pane: board or players"),
+    ("shift ↑↓ PgUp PgDn", "scroll the board or players pane (the mouse wheel too)"),
+)
+"""Keys of the full-screen replayer beyond moving (``projections.navigation.KEYS``)."""
+
+
+def _who_what(path: str) -> tuple[str, str]:
+    """``players.Ana.coins`` → ``("Ana", "coins")``; a board path → ``("board", path)``."""
+    parts = path.split(".")
+    if parts[0] == "players" and len(parts) > 2:
+        return parts[1], ".".join(parts[2:])
+    return "board", path
+
+
+__all__ = ["APP_KEYS", "Replay"]
