@@ -19,6 +19,7 @@ from rich.text import Text
 
 from cli.views import score_table
 from coimbra_events.game import Game
+from coimbra_events.state import GameState
 from projections.changes import Change, tier_words
 from projections.consequences import entries_since
 from projections.scores import score_report
@@ -176,16 +177,16 @@ def changes_view(changes: Iterable[Change | ChangeJson], limit: int | None = Non
     return ChangeList(changes, limit, title)
 
 
-def table_lines(before: Game, after: Game, quiet: bool = False) -> list[str]:
-    """For the recorder, after a line was handled: what each new entry asks of the table, then at game over
-    the final scores by source and the winner, as plain lines (``quiet``: the scores only)."""
-    start = len(before.events)
+def table_lines(game: Game, stored: int, table: GameState, quiet: bool = False) -> list[str]:
+    """For the recorder, after a line was handled: what each entry stored after the first ``stored`` (whose
+    table was ``table``) asks of the table, then at game over the final scores by source and the winner, as
+    plain lines (``quiet``: the scores only)."""
     lines: list[str] = []
     if not quiet:
-        for seq, changes in entries_since(before.state, after.initial, after.events, start):
+        for seq, changes in entries_since(table, game.initial, game.events, stored):
             lines += [f"entry {seq}: nothing changes on the table"] if not changes else change_lines(as_json(changes))
-    if after.over and not before.over:
-        report = score_report(after.state)
+    if game.over and not table.over:
+        report = score_report(game.state)
         lines += ["final scores:"] + [
             f"  {p['place']}. {p['name']}: {p['total']} ("
             + ", ".join(f"{source} {points}" for source, points in p["sources"].items() if points) + ")"

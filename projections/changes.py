@@ -111,8 +111,8 @@ class Change:
         arg = place[1] if len(place) > 1 else None
         if kind in ("cards", "start cards"):
             return f"{arg}'s {self._zone()}"
-        if kind == "location":
-            where = "castle" if arg == "castle" else f"{arg} city"
+        if kind in ("location", "row"):
+            where = "castle" if arg == "castle" else f"{arg} city" + (" row" if kind == "row" else "")
             return where if at is None else f"{where}, {_ORDINALS.get(at + 1, f'{at + 1}th')} from the left"
         if kind == "track":
             return f"space {place[2]}"

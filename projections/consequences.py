@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any, Final, Mapping, Sequence, overload
 
-from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retracted, RuleOverridden
-from coimbra_events.history import is_plain, replay, resolve
+from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retracted, RuleOverridden, is_plain
+from coimbra_events.history import LineFold
 from coimbra_events.rules import narration as n
-from coimbra_events.rules.core import apply, check, narrate
+from coimbra_events.rules.core import apply, narrate
 from coimbra_events.rules.narration import Told
 from coimbra_events.state import TABLE, GameState
 from projections.changes import Change, Place
@@ -68,31 +68,39 @@ def fold(initial: GameState, events: Sequence[GameEvent]) -> Folded:
 
 
 def fold_since(initial: GameState, events: Sequence[GameEvent], start: int, state: GameState) -> Folded:
-    """The entries of a record after its first ``start``, folded once from the table after those (``state``).
+    """The entries of a record after its first ``start``, folded once (from ``state``, the table after those,
+    when the record is plain).
 
-    A plain record is only applied (its events were checked when recorded); in
-    a record with history entries a game event is checked first and skipped
-    when illegal where it now stands, and where a history entry changes the
-    line of play, the line is resolved and replayed once, as ``history`` reads it.
+    Plays after ``start`` with no history entry among them are only applied
+    (their events were checked when recorded). Otherwise the record is read by
+    ``history.LineFold``, which keeps
+    its line of play as it goes: a game event is checked and skipped when
+    illegal where it now stands, a correction or a retraction refolds only the
+    plays after the one it touches, an undo of the latest play costs nothing.
     """
     later = events[start:]
-    if is_plain(events):
+    if is_plain(later) and not (start and type(events[start - 1]) in (Corrected, RuleOverridden)):
+        # plays only (each checked against ``state`` when it was recorded): the history before them is in ``state``
         return Folded(tuple(accumulate(later, apply, initial=state)), (PLAYED,) * len(later), later)
-    states, entries = [state], []
+    line = LineFold(initial)
+    for event in events[:start]:
+        line.push(event)
+    states, entries = [line.state], []
     introduced = type(events[start - 1]) if start and type(events[start - 1]) in (Corrected, RuleOverridden) else None
     for k in range(start + 1, len(events) + 1):
         event = events[k - 1]
+        before = line.state
+        line.push(event)
         kind = type(event)
         entry: Entry = None
         if kind is Corrected or kind is RuleOverridden:
             introduced = kind
         elif introduced is not None or kind is Retracted:
-            state = replay(initial, resolve(events[:k]), stop_at_violation=False).state
             entry = _history_entry(events, k, introduced)
             introduced = None
-        elif kind is not Noted and kind is not Bookmarked and check(state, event) is None:
-            state, entry = apply(state, event), PLAYED
-        states.append(state)
+        elif kind is not Noted and kind is not Bookmarked and line.state is not before:
+            entry = PLAYED
+        states.append(line.state)
         entries.append(entry)
     return Folded(tuple(states), tuple(entries), later)
 

@@ -100,7 +100,8 @@ def leftover_item(state: GameState, pl: PlayerState) -> Item:
     cat = state.catalog
     coins = pl.coins // cat.leftover_coins_per_point if cat.leftover_coins_per_point else 0
     guards = pl.guards // cat.leftover_guards_per_point if cat.leftover_guards_per_point else 0
-    return Item("leftover", "leftover", coins + guards, {"coins": pl.coins, "guards": pl.guards,
+    points = coins + guards
+    return Item("leftover", "leftover", points, {"coins": pl.coins, "guards": pl.guards,
                                                           "coins_per_point": cat.leftover_coins_per_point,
                                                           "guards_per_point": cat.leftover_guards_per_point})
 
