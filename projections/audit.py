@@ -120,7 +120,7 @@ def fold_line(game: Game) -> Audit:
             steps.append(Step(play, state, state, violation=skipped[play.seq], skipped=True))
             continue
         after, told = narrate(state, play.event)
-        steps.append(Step(play, state, after, tuple(told), overridden.get(play.seq)))
+        steps.append(Step(play, state, after, tuple(Told(*t) for t in told), overridden.get(play.seq)))
         state = after
     return Audit(game, tuple(steps), state, {s.play.seq: s for s in steps})
 

@@ -18,7 +18,7 @@ from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
 from coimbra_events.rules import choices, dice, income, outcomes, pilgrim, retrieval, scoring, setup, voyages
-from coimbra_events.rules.narration import Told
+from coimbra_events.rules.narration import Record
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import (
@@ -231,7 +231,7 @@ def apply_in(tx: Tx, event: GameEvent) -> GameState:
     return tx.freeze()
 
 
-def narrate(state: GameState, event: GameEvent) -> tuple[GameState, list[Told]]:
+def narrate(state: GameState, event: GameEvent) -> tuple[GameState, list[Record]]:
     """``apply``, and every change the rules made on the table, in order, each with its rule and facts.
 
     The same rules as ``apply`` (the state is the same); the event that ends the
@@ -243,6 +243,21 @@ def narrate(state: GameState, event: GameEvent) -> tuple[GameState, list[Told]]:
     if after.over and not state.over:
         told.extend(scoring.end_game_told(after))
     return after, told
+
+
+def narrate_all(state: GameState, events: Sequence[GameEvent]) -> tuple[list[GameState], list[tuple[Record, ...]]]:
+    """Every state of a fold of legal events from ``state`` (``state`` first), and what each event changed.
+
+    ``narrate`` event by event, in one native loop: the fold a timeline makes
+    when it keeps every entry's changes.
+    """
+    states = [state]
+    told: list[tuple[Record, ...]] = []
+    for event in events:
+        state, records = narrate(state, event)
+        states.append(state)
+        told.append(tuple(records))
+    return states, told
 
 
 def step(state: GameState, event: GameEvent) -> GameState:
@@ -292,4 +307,4 @@ def fold(state: GameState, events: Sequence[GameEvent]) -> GameState:
     return state
 
 
-__all__ = ["initial_state", "pending", "legal", "check", "apply", "narrate", "step", "fold", "PlayerState"]
+__all__ = ["initial_state", "pending", "legal", "check", "apply", "narrate", "narrate_all", "step", "fold", "PlayerState"]

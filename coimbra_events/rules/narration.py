@@ -15,7 +15,7 @@ game's words.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final, NamedTuple
 
 TABLE_WHO: Final = -1
 """``Told.who`` for a change no player makes: the table's (a die token's discard, a new round)."""
@@ -72,30 +72,31 @@ AT_LOCATION: Final[dict[str, str]] = {loc: LOCATION + loc for loc in ("castle", 
 """Each location as a place."""
 
 
-class Told:
+Record = tuple[str, int, str, str, object, object, int, int, str, "dict[str, object] | None"]
+"""One change the rules made, as they keep it: ``Told``'s fields, in its order, in a plain tuple.
+
+A plain tuple of strings, numbers and facts is what the cyclic garbage collector
+stops tracing once it has seen it, so a fold that keeps every entry's records
+costs little more than one that keeps none (bench/README.md)."""
+
+
+class Told(NamedTuple):
     """One change the rules made: who, what, from where (or what value) to where, the rule and its facts.
 
-    ``at`` is the position a die takes in a location's row (-1: no position);
-    ``amount`` what a gain or payment was worth before any limit cut it;
-    ``source`` the card, tile, monastery or income a resource came from (the
-    rules' own name for it, as in ``points_by_source``).
+    The read side's view of a ``Record`` (``Told(*record)``). ``at`` is the
+    position a die takes in a location's row (-1: no position); ``amount`` what
+    a gain or payment was worth before any limit cut it; ``source`` the card,
+    tile, monastery or income a resource came from (the rules' own name for it,
+    as in ``points_by_source``).
     """
 
-    def __init__(
-        self, rule: str, who: int, what: str, ident: str, src: object, dst: object, at: int, amount: int,
-        source: str, facts: dict[str, object] | None,
-    ) -> None:
-        self.rule: Final = rule
-        self.who: Final = who
-        self.what: Final = what
-        self.ident: Final = ident
-        self.src: Final = src
-        self.dst: Final = dst
-        self.at: Final = at
-        self.amount: Final = amount
-        self.source: Final = source
-        self.facts: Final = facts
-
-    def __repr__(self) -> str:
-        return (f"Told({self.rule!r}, {self.who}, {self.what!r}, {self.ident!r}, {self.src!r} -> {self.dst!r}"
-                f"{'' if self.at < 0 else f' at {self.at}'}, {self.facts!r})")
+    rule: str
+    who: int
+    what: str
+    ident: str
+    src: Any
+    dst: Any
+    at: int
+    amount: int
+    source: str
+    facts: "dict[str, object] | None"

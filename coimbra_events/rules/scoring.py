@@ -16,7 +16,7 @@ from typing import Final
 
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.rules import effects
-from coimbra_events.rules.narration import PLACE, POINTS, Told
+from coimbra_events.rules.narration import PLACE, POINTS, Record
 from coimbra_events.state import GameState, PlayerState
 
 
@@ -140,15 +140,15 @@ def places(state: GameState, totals: list[int]) -> list[int]:
     return [1 + sum(1 for k in keys if k < key) for key in keys]
 
 
-def end_game_told(state: GameState) -> list[Told]:
+def end_game_told(state: GameState) -> list[Record]:
     """The end-game scoring as the table does it: each player's scoring disc moved source by source, then the places."""
-    told: list[Told] = []
+    told: list[Record] = []
     totals: list[int] = []
     for i, (pl, mine) in enumerate(zip(state.players, scored_items(state))):
         running = pl.points
         for item in mine:
             if item.points:
-                told.append(Told(END_RULES[item.part], i, POINTS, "", running, running + item.points, -1, item.points,
+                told.append((END_RULES[item.part], i, POINTS, "", running, running + item.points, -1, item.points,
                                  item.source, item.facts))
                 running += item.points
         totals.append(running)
@@ -157,7 +157,7 @@ def end_game_told(state: GameState) -> list[Told]:
     for i in sorted(range(len(placed)), key=lambda k: (placed[k], state.players[k].name)):
         pl = state.players[i]
         shared = [p.name for k, p in enumerate(state.players) if placed[k] == placed[i] and k != i]
-        told.append(Told("END.places", i, PLACE, "", 0, placed[i], -1, 0, "",
+        told.append(("END.places", i, PLACE, "", 0, placed[i], -1, 0, "",
                          {"total": totals[i], "resources_left": pl.coins + pl.guards, "tie_break": tie_break,
                           "shared_with": shared}))
     return told

@@ -17,7 +17,7 @@ from typing import Final
 
 from coimbra_events.catalog import MAX_PLAYERS, Catalog
 from coimbra_events.effect_kinds import TRACKS
-from coimbra_events.rules.narration import COINS, GUARDS, PHASE, POINTS, ROUND, TABLE_WHO, TRACK_DISC, Told
+from coimbra_events.rules.narration import COINS, GUARDS, PHASE, POINTS, ROUND, TABLE_WHO, TRACK_DISC, Record
 from coimbra_events.state import GAME_OVER, GameState, Pending, PlayerState
 
 
@@ -99,7 +99,7 @@ class StateDraft:
         )
 
 
-_NOT_TOLD: Final[list[Told]] = []
+_NOT_TOLD: Final[list[Record]] = []
 """``told`` of a transaction nobody narrates: never appended to (every report is behind ``narrating``)."""
 
 _UNTOUCHED: Final = tuple(tuple(None for _ in range(n)) for n in range(MAX_PLAYERS + 1))
@@ -125,7 +125,7 @@ class Tx:
         self.catalog: Catalog = state.catalog
         self._new: list[Pending] | None = None  # sub-decisions queued by this event; most queue none
         self.narrating = narrating
-        self.told: list[Told] = [] if narrating else _NOT_TOLD
+        self.told: list[Record] = [] if narrating else _NOT_TOLD
         self.rule = ""  # the rule behind the changes being made, and its facts (while narrating)
         self.facts: dict[str, object] | None = None
 
@@ -191,19 +191,19 @@ class Tx:
     def tell(self, who: int, what: str, ident: str, src: object, dst: object, at: int = -1, amount: int = 0,
              source: str = "") -> None:
         """Report one change of the table, made under the current rule (``because``)."""
-        self.told.append(Told(self.rule, who, what, ident, src, dst, at, amount, source, self.facts))
+        self.told.append((self.rule, who, what, ident, src, dst, at, amount, source, self.facts))
 
     def to_phase(self, phase: str) -> None:
         """Begin a phase (or end the game), and say so while narrating."""
         if self.narrating:
             rule = "GAME.over" if phase == GAME_OVER else "ROUND.phases"
-            self.told.append(Told(rule, TABLE_WHO, PHASE, "", self.g.phase, phase, -1, 0, "", None))
+            self.told.append((rule, TABLE_WHO, PHASE, "", self.g.phase, phase, -1, 0, "", None))
         self.g.phase = phase
 
     def to_round(self, round: int, rule: str) -> None:
         """Begin a round, and say so while narrating."""
         if self.narrating:
-            self.told.append(Told(rule, TABLE_WHO, ROUND, "", self.g.round, round, -1, 0, "", None))
+            self.told.append((rule, TABLE_WHO, ROUND, "", self.g.round, round, -1, 0, "", None))
         self.g.round = round
 
     # --- sub-decisions ----------------------------------------------------------------
