@@ -65,6 +65,32 @@ def _cost(facts: ChangeJson) -> str:
     return f"voyage space {facts['space']} costs {facts['space_cost']}{less}"
 
 
+def _plural(n: Any, word: str, words: str = "") -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {words or word + 's'}"
+
+
+def _one_count(c: ChangeJson) -> str:
+    """One scoring effect's count: ``2 gray cards (c-II-02, c-II-05) × 3``."""
+    per, each = c["per"], c.get("points_each")
+    if per == "fixed":
+        return f"{c['points']} points"
+    if per == "influence":
+        return f"space {c['space']} on the {c['track']} track: {c['count']} × {c['spaces_each']} spaces × {each}"
+    if per == "symbol set":
+        return f"{_plural(c['count'], 'set')} of {' '.join(c['symbols'])} × {each}"
+    if per == "crown":
+        return f"{_plural(c['count'], 'crown')} × {each}"
+    what = f"{c['category']} card" if per == "card" and c["category"] != "any" else per
+    listed = f": {_names(c['counted'])}" if c.get("counted") else ""
+    return f"{_plural(c['count'], what, 'monasteries' if per == 'monastery' else '')} × {each}{listed}"
+
+
+def _counted(facts: ChangeJson) -> str:
+    """What an end-game card, monastery or voyage counted, effect by effect."""
+    counted = facts.get("counted") or ()
+    return ("; " + "; ".join(_one_count(c) for c in counted)) if counted else ""
+
+
 _BECAUSE: dict[str, Callable[[ChangeJson], str]] = {
     "C.token-discard": _token,
     "B.position": lambda f: f"value {f['value']}; the row was {' '.join(str(v) for v in f['row']) or 'empty'}",
@@ -84,9 +110,9 @@ _BECAUSE: dict[str, Callable[[ChangeJson], str]] = {
     "ROUND.crown-tokens": lambda f: f"first {f['category']} card, column {f['column']}",
     "ROUND.end": lambda f: f"end of round {f['round']}" if "round" in f else "",
     "END.influence-tiles": lambda f: f"rank {f['rank']} on the {f['track']} track ({f['tile']})",
-    "END.cards": lambda f: f"end-game bonus of {f['card']}",
-    "END.monasteries": lambda f: f"{f['monastery']}",
-    "END.voyages": lambda f: f"task of {f['voyage']}",
+    "END.cards": lambda f: f"end-game bonus of {f['card']}{_counted(f)}",
+    "END.monasteries": lambda f: f"{f['monastery']}{_counted(f)}",
+    "END.voyages": lambda f: f"task of {f['voyage']}{_counted(f)}",
     "END.places": lambda f: f"{f['total']} points" + (f", shared with {_names(f['shared_with'])}" if f["shared_with"] else ""),
     "HISTORY.correction": lambda f: f"correction of entry {f['corrects']} (entry {f['correction']})",
     "HISTORY.undo": lambda f: f"entry {f['withdrew']} withdrawn",

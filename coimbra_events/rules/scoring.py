@@ -84,15 +84,21 @@ def influence_tile_items(state: GameState) -> dict[str, list[Item]]:
 
 
 def end_game_items(state: GameState, pl: PlayerState) -> list[Item]:
-    """A player's end-game cards, monasteries and voyages, each with its points (those worth 0 too)."""
+    """A player's end-game cards, monasteries and voyages, each with its points (those worth 0 too) and what
+    it counted (``counted``: the scorer's own account, effect by effect)."""
     cat = state.catalog
     cards, ms, vs = cat.characters, cat.monasteries, cat.voyages
-    items = [Item("cards", c, effects.score(cat, pl, cards[c].effects), {"card": c})
+    items = [_item("cards", "card", c, effects.score(cat, pl, cards[c].effects))
              for c in pl.owned_cards if cards[c].timing == "end_game"]
-    items += [Item("monasteries", m, effects.score(cat, pl, ms[m].effects), {"monastery": m})
+    items += [_item("monasteries", "monastery", m, effects.score(cat, pl, ms[m].effects))
               for m in pl.monasteries if ms[m].timing == "end_game"]
-    items += [Item("voyages", v, effects.score(cat, pl, vs[v].effects), {"voyage": v}) for v in pl.voyages]
+    items += [_item("voyages", "voyage", v, effects.score(cat, pl, vs[v].effects)) for v in pl.voyages]
     return items
+
+
+def _item(part: str, kind: str, ident: str, scored: tuple[int, tuple[effects.Counted, ...]]) -> Item:
+    points, counted = scored
+    return Item(part, ident, points, {kind: ident, "counted": counted})
 
 
 def leftover_item(state: GameState, pl: PlayerState) -> Item:
