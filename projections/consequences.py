@@ -29,7 +29,7 @@ from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retra
 from coimbra_events.history import LineFold
 from coimbra_events.rules import narration as n
 from coimbra_events.rules.core import narrate_all
-from coimbra_events.rules.narration import Record, Told
+from coimbra_events.rules.narration import Record, Told, told
 from coimbra_events.state import TABLE, GameState
 from projections.changes import Change, Place
 from projections.tabletop import differences, tabletop
@@ -154,19 +154,19 @@ class Changes(Sequence[tuple[Change, ...]]):
         return made
 
 
-def entry_changes(before: GameState, after: GameState, entry: Entry, told: Sequence[Record]) -> tuple[Change, ...]:
+def entry_changes(before: GameState, after: GameState, entry: Entry, records: Sequence[Record]) -> tuple[Change, ...]:
     """One entry's changes: what the rules told of its play, or a history entry's difference of tables."""
     if entry is None or (entry == ACCEPTED and after == before):  # an accepted move the line of play skips
         return ()
     if isinstance(entry, Restated):
         return tuple(differences(tabletop(before), tabletop(after), before.catalog, entry.rule, entry.facts))
-    return told_changes(told, before)
+    return told_changes([told(r) for r in records], before)
 
 
-def told_changes(told: Sequence[Record], state: GameState) -> tuple[Change, ...]:
-    """What the rules told about a play from ``state`` (records, or ``Told``s), as changes of the table."""
+def told_changes(changes: Sequence[Told], state: GameState) -> tuple[Change, ...]:
+    """What the rules told about a play from ``state`` (read: ``narration.told``), as changes of the table."""
     names = [p.name for p in state.players]
-    return tuple(told_change(Told(*t), names, state) for t in told)
+    return tuple(told_change(t, names, state) for t in changes)
 
 
 def entries_since(state: GameState, initial: GameState, events: Sequence[GameEvent],

@@ -63,7 +63,8 @@ def on_acquire(tx: Tx, i: int, start_card: str, effects: Iterable[Effect], card:
     for e in effects:
         if e.kind == "on_acquire" and matches(e.params["condition"], card):
             if tx.narrating:
-                tx.because("C.start-bonus", {"start_card": start_card, "card": card.id, "condition": e.params["condition"]})
+                tx.because("C.start-bonus", ("start_card", start_card, "card", card.id,
+                                              "condition", e.params["condition"]))
             run(tx, i, e.params["effects"], start_card)
 
 
@@ -74,7 +75,7 @@ def on_die(tx: Tx, i: int, zone: PhaseE, color: str, source: str) -> None:
     """Fire 'per die of a colour' bonuses for one activated die (never the white die)."""
     for card, e in zone.per_die(color):
         if tx.narrating:
-            tx.because("E.per-die", {"card": card, "color": color})
+            tx.because("E.per-die", ("card", card, "color", color))
         run(tx, i, e.params["effects"], source)
 
 

@@ -72,18 +72,29 @@ AT_LOCATION: Final[dict[str, str]] = {loc: LOCATION + loc for loc in ("castle", 
 """Each location as a place."""
 
 
-Record = tuple[str, int, str, str, object, object, int, int, str, "dict[str, object] | None"]
-"""One change the rules made, as they keep it: ``Told``'s fields, in its order, in a plain tuple.
+Record = tuple[str, int, str, str, object, object, int, int, str, "tuple[object, ...] | None"]
+"""One change the rules made, as they keep it: ``Told``'s fields, in its order, in a plain tuple, the facts
+flat (name, value, name, value ...).
 
-A plain tuple of strings, numbers and facts is what the cyclic garbage collector
-stops tracing once it has seen it, so a fold that keeps every entry's records
-costs little more than one that keeps none (bench/README.md)."""
+A tuple of strings, numbers and tuples is what the cyclic garbage collector stops
+tracing once it has seen it (a dict it traces for as long as it lives), so a fold
+that keeps every entry's records costs little more than the narration itself
+(bench/README.md)."""
+
+
+def flat(facts: dict[str, object]) -> tuple[object, ...]:
+    """Facts as a ``Record`` keeps them: name, value, name, value."""
+    out: list[object] = []
+    for name, value in facts.items():
+        out.append(name)
+        out.append(value)
+    return tuple(out)
 
 
 class Told(NamedTuple):
     """One change the rules made: who, what, from where (or what value) to where, the rule and its facts.
 
-    The read side's view of a ``Record`` (``Told(*record)``). ``at`` is the
+    The read side's view of a ``Record`` (``told(record)``). ``at`` is the
     position a die takes in a location's row (-1: no position); ``amount`` what
     a gain or payment was worth before any limit cut it; ``source`` the card,
     tile, monastery or income a resource came from (the rules' own name for it,
@@ -100,3 +111,10 @@ class Told(NamedTuple):
     amount: int
     source: str
     facts: "dict[str, object] | None"
+
+
+def told(record: Record) -> Told:
+    """A ``Record`` read: its fields by name, its facts as a dict."""
+    rule, who, what, ident, src, dst, at, amount, source, facts = record
+    named = None if facts is None else {str(facts[k]): facts[k + 1] for k in range(0, len(facts), 2)}
+    return Told(rule, who, what, ident, src, dst, at, amount, source, named)

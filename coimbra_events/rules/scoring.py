@@ -16,7 +16,7 @@ from typing import Final
 
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.rules import effects
-from coimbra_events.rules.narration import PLACE, POINTS, Record
+from coimbra_events.rules.narration import PLACE, POINTS, Record, flat
 from coimbra_events.state import GameState, PlayerState
 
 
@@ -155,7 +155,7 @@ def end_game_told(state: GameState) -> list[Record]:
         for item in mine:
             if item.points:
                 told.append((END_RULES[item.part], i, POINTS, "", running, running + item.points, -1, item.points,
-                                 item.source, item.facts))
+                                 item.source, flat(item.facts)))
                 running += item.points
         totals.append(running)
     placed = places(state, totals)
@@ -164,8 +164,8 @@ def end_game_told(state: GameState) -> list[Record]:
         pl = state.players[i]
         shared = [p.name for k, p in enumerate(state.players) if placed[k] == placed[i] and k != i]
         told.append(("END.places", i, PLACE, "", 0, placed[i], -1, 0, "",
-                         {"total": totals[i], "resources_left": pl.coins + pl.guards, "tie_break": tie_break,
-                          "shared_with": shared}))
+                     ("total", totals[i], "resources_left", pl.coins + pl.guards, "tie_break", tie_break,
+                      "shared_with", tuple(shared))))
     return told
 
 

@@ -127,7 +127,7 @@ class Tx:
         self.narrating = narrating
         self.told: list[Record] = [] if narrating else _NOT_TOLD
         self.rule = ""  # the rule behind the changes being made, and its facts (while narrating)
-        self.facts: dict[str, object] | None = None
+        self.facts: tuple[object, ...] | None = None
 
     # --- reading and writing --------------------------------------------------------
 
@@ -183,8 +183,11 @@ class Tx:
 
     # --- narration (called only while narrating) -----------------------------------------
 
-    def because(self, rule: str, facts: dict[str, object] | None = None) -> None:
-        """The rule, and the facts that decided it, behind the changes that follow."""
+    def because(self, rule: str, facts: tuple[object, ...] | None = None) -> None:
+        """The rule, and the facts that decided it, behind the changes that follow.
+
+        The facts are flat: name, value, name, value (``narration.Record``), read as a dict by ``narration.told``.
+        """
         self.rule = rule
         self.facts = facts
 
