@@ -29,7 +29,7 @@ from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retra
 from coimbra_events.history import LineFold
 from coimbra_events.rules import narration as n
 from coimbra_events.rules.core import narrate_all
-from coimbra_events.rules.narration import Record, Told, told
+from coimbra_events.rules.narration import Record, Told, records, told
 from coimbra_events.state import TABLE, GameState
 from projections.changes import Change, Place
 from projections.tabletop import differences, tabletop
@@ -61,7 +61,30 @@ class Folded:
     states: tuple[GameState, ...]
     entries: tuple[Entry, ...]
     events: Sequence[GameEvent]
-    told: tuple[tuple[Record, ...], ...]
+    told: Sequence[Sequence[Record]]
+
+
+class Tape(Sequence[Sequence[Record]]):
+    """What a plain fold told, entry by entry, read from the one list of fields it wrote (``core.narrate_all``)."""
+
+    def __init__(self, fields: list[object], ends: list[int]) -> None:
+        self._fields, self._ends = fields, ends
+
+    def __len__(self) -> int:
+        return len(self._ends) - 1
+
+    @overload
+    def __getitem__(self, k: int) -> Sequence[Record]: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[Sequence[Record]]: ...
+
+    def __getitem__(self, k: int | slice) -> Any:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        return records(self._fields, self._ends[k], self._ends[k + 1])
 
 
 def fold(initial: GameState, events: Sequence[GameEvent]) -> Folded:
@@ -84,8 +107,8 @@ def fold_since(initial: GameState, events: Sequence[GameEvent], start: int, stat
     later = events[start:]
     if is_plain(later) and not (start and type(events[start - 1]) in (Corrected, RuleOverridden)):
         # plays only (each checked against ``state`` when it was recorded): the history before them is in ``state``
-        states, told = narrate_all(state, later)
-        return Folded(tuple(states), (PLAYED,) * len(later), later, tuple(told))
+        states, fields, ends = narrate_all(state, later)
+        return Folded(tuple(states), (PLAYED,) * len(later), later, Tape(fields, ends))
     line = LineFold(initial)
     for event in events[:start]:
         line.push(event)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Sequence
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent
@@ -62,7 +63,7 @@ class Timeline:
     log: GameLog
     states: tuple[GameState, ...]
     entries: tuple[Entry, ...]
-    told: tuple[tuple[Record, ...], ...]
+    told: Sequence[Sequence[Record]]
 
     @property
     def events(self) -> tuple[GameEvent, ...]:

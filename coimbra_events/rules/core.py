@@ -18,7 +18,7 @@ from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
 from coimbra_events.rules import choices, dice, income, outcomes, pilgrim, retrieval, scoring, setup, voyages
-from coimbra_events.rules.narration import Record
+from coimbra_events.rules.narration import Record, records
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import (
@@ -238,26 +238,33 @@ def narrate(state: GameState, event: GameEvent) -> tuple[GameState, list[Record]
     game also brings the end-game scoring (``scoring.end_game_told``).
     """
     tx = Tx(state, narrating=True)
+    after = _narrated(tx, state, event)
+    return after, records(tx.told, 0, len(tx.told))
+
+
+def _narrated(tx: Tx, state: GameState, event: GameEvent) -> GameState:
     after = apply_in(tx, event)
-    told = tx.told
     if after.over and not state.over:
-        told.extend(scoring.end_game_told(after))
-    return after, told
+        for record in scoring.end_game_told(after):
+            tx.told.extend(record)
+    return after
 
 
-def narrate_all(state: GameState, events: Sequence[GameEvent]) -> tuple[list[GameState], list[tuple[Record, ...]]]:
+def narrate_all(state: GameState, events: Sequence[GameEvent]) -> tuple[list[GameState], list[object], list[int]]:
     """Every state of a fold of legal events from ``state`` (``state`` first), and what each event changed.
 
-    ``narrate`` event by event, in one native loop: the fold a timeline makes
-    when it keeps every entry's changes.
+    ``narrate`` event by event, in one native loop writing one list of fields
+    (``narration.Record``): event ``k``'s records are those from ``ends[k]`` to
+    ``ends[k + 1]`` (``narration.records``). The fold a timeline makes.
     """
     states = [state]
-    told: list[tuple[Record, ...]] = []
+    tape: list[object] = []
+    ends = [0]
     for event in events:
-        state, records = narrate(state, event)
+        state = _narrated(Tx(state, True, tape), state, event)
         states.append(state)
-        told.append(tuple(records))
-    return states, told
+        ends.append(len(tape))
+    return states, tape, ends
 
 
 def step(state: GameState, event: GameEvent) -> GameState:

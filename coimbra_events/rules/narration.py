@@ -15,7 +15,7 @@ game's words.
 
 from __future__ import annotations
 
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, cast
 
 TABLE_WHO: Final = -1
 """``Told.who`` for a change no player makes: the table's (a die token's discard, a new round)."""
@@ -72,14 +72,21 @@ AT_LOCATION: Final[dict[str, str]] = {loc: LOCATION + loc for loc in ("castle", 
 """Each location as a place."""
 
 
-Record = tuple[str, int, str, str, object, object, int, int, str, "tuple[object, ...] | None"]
-"""One change the rules made, as they keep it: ``Told``'s fields, in its order, in a plain tuple, the facts
-flat (name, value, name, value ...).
+Record = tuple[object, ...]
+"""One change the rules made, as they keep it: ``Told``'s fields in its order (``FIELDS`` of them), the facts
+flat (name, value, name, value ...). A transaction writes the fields of each record it tells, one record
+after another, to one list (``Tx.told``): a fold that narrates every event writes one list for all of them,
+so what it keeps is the states it keeps anyway, that list, and the facts. A tuple of strings, numbers and
+tuples (the facts) is one the cyclic garbage collector stops tracing once it has seen it (a dict it traces
+for as long as it lives). bench/README.md has what it costs."""
 
-A tuple of strings, numbers and tuples is what the cyclic garbage collector stops
-tracing once it has seen it (a dict it traces for as long as it lives), so a fold
-that keeps every entry's records costs little more than the narration itself
-(bench/README.md)."""
+FIELDS: Final = 10
+"""The fields of a record."""
+
+
+def records(tape: list[object], start: int, end: int) -> list[Record]:
+    """The records whose fields ``tape`` holds from ``start`` to ``end``."""
+    return [tuple(tape[k : k + FIELDS]) for k in range(start, end, FIELDS)]
 
 
 def flat(facts: dict[str, object]) -> tuple[object, ...]:
@@ -116,5 +123,9 @@ class Told(NamedTuple):
 def told(record: Record) -> Told:
     """A ``Record`` read: its fields by name, its facts as a dict."""
     rule, who, what, ident, src, dst, at, amount, source, facts = record
-    named = None if facts is None else {str(facts[k]): facts[k + 1] for k in range(0, len(facts), 2)}
-    return Told(rule, who, what, ident, src, dst, at, amount, source, named)
+    named = None
+    if facts is not None:
+        pairs = cast(tuple[object, ...], facts)
+        named = {str(pairs[k]): pairs[k + 1] for k in range(0, len(pairs), 2)}
+    return Told(str(rule), cast(int, who), str(what), str(ident), src, dst, cast(int, at), cast(int, amount), str(source),
+                named)
