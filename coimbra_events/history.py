@@ -26,8 +26,7 @@ from coimbra_events.events import (  # is_plain: the history module's question, 
     RuleOverridden,
     is_plain,
 )
-from coimbra_events.rules.core import apply, check, narrate
-from coimbra_events.rules.narration import Record
+from coimbra_events.rules.core import apply, check, narrate_into
 from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
 
@@ -239,15 +238,15 @@ class LineFold:
     Plays pushed at the end are checked too unless ``trusted`` (the entries of a
     stored game, checked when they were recorded against this same table).
     While ``narrating``, each play pushed at the end is narrated as it is applied
-    (``core.narrate``), and ``told`` holds what the rules told of the entry just pushed.
+    (``core.narrate_into``): what the rules told of it is written at the end of ``tape``.
     """
 
     def __init__(self, initial: GameState, trusted: bool = False, narrating: bool = False) -> None:
         self.initial = initial
         self.trusted = trusted
         self.narrating = narrating
-        self.told: tuple[Record, ...] = ()
-        """What the rules told of the entry last pushed, while narrating (nothing for a history entry)."""
+        self.tape: list[object] = []
+        """The fields of what the rules told of each play pushed while narrating (``narration.records``)."""
         self.plays: list[Play] = []
         self.after: list[GameState] = []
         """The table after each play (the one before it, where the play is skipped)."""
@@ -264,7 +263,6 @@ class LineFold:
     def push(self, event: GameEvent) -> None:
         """Read the next entry of the record."""
         self.seq += 1
-        self.told = ()
         seq, kind = self.seq, type(event)
         if self.problem is not None:
             return  # as ``resolve``: nothing after the first entry that names nothing valid counts
@@ -316,22 +314,20 @@ class LineFold:
 
     def _play(self, state: GameState, play: Play, check_it: bool, narrating: bool = False) -> tuple[GameState, RuleViolation | None]:
         """The table after a play, and why it is skipped (the table unchanged then), as ``replay`` folds it;
-        ``narrating``: what the rules told of it in ``told``."""
+        ``narrating``: what the rules told of it written to ``tape``."""
         if play.override is not None:
             try:
                 after = play_override(state, play)[0]
             except RuleViolation as v:
                 return state, v
             if narrating:  # an accepted rule break, told as the rules carry it out (rare: applied once more)
-                self.told = tuple(narrate(state, play.event)[1])
+                narrate_into(self.tape, state, play.event)
             return after, None
         violation = check(state, play.event) if check_it else None
         if violation is not None:
             return state, violation
         if narrating:
-            after, told = narrate(state, play.event)
-            self.told = tuple(told)
-            return after, None
+            return narrate_into(self.tape, state, play.event), None
         return apply(state, play.event), None
 
 

@@ -113,7 +113,7 @@ def fold_since(initial: GameState, events: Sequence[GameEvent], start: int, stat
     for event in events[:start]:
         line.push(event)
     line.narrating = True
-    states, entries, tells = [line.state], [], []
+    states, entries, ends = [line.state], [], [0]
     introduced = type(events[start - 1]) if start and type(events[start - 1]) in (Corrected, RuleOverridden) else None
     for k in range(start + 1, len(events) + 1):
         event = events[k - 1]
@@ -130,8 +130,8 @@ def fold_since(initial: GameState, events: Sequence[GameEvent], start: int, stat
             entry = PLAYED
         states.append(line.state)
         entries.append(entry)
-        tells.append(line.told)
-    return Folded(tuple(states), tuple(entries), later, tuple(tells))
+        ends.append(len(line.tape))
+    return Folded(tuple(states), tuple(entries), later, Tape(line.tape, ends))
 
 
 def _history_entry(events: Sequence[GameEvent], k: int, introduced: type | None) -> Entry:

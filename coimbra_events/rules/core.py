@@ -237,16 +237,18 @@ def narrate(state: GameState, event: GameEvent) -> tuple[GameState, list[Record]
     The same rules as ``apply`` (the state is the same); the event that ends the
     game also brings the end-game scoring (``scoring.end_game_told``).
     """
-    tx = Tx(state, narrating=True)
-    after = _narrated(tx, state, event)
-    return after, records(tx.told, 0, len(tx.told))
+    tape: list[object] = []
+    after = narrate_into(tape, state, event)
+    return after, records(tape, 0, len(tape))
 
 
-def _narrated(tx: Tx, state: GameState, event: GameEvent) -> GameState:
+def narrate_into(tape: list[object], state: GameState, event: GameEvent) -> GameState:
+    """``narrate``, writing the fields of what the rules told at the end of ``tape`` (``narration.Record``)."""
+    tx = Tx(state, True, tape)
     after = apply_in(tx, event)
     if after.over and not state.over:
         for record in scoring.end_game_told(after):
-            tx.told.extend(record)
+            tape.extend(record)
     return after
 
 
@@ -261,7 +263,7 @@ def narrate_all(state: GameState, events: Sequence[GameEvent]) -> tuple[list[Gam
     tape: list[object] = []
     ends = [0]
     for event in events:
-        state = _narrated(Tx(state, True, tape), state, event)
+        state = narrate_into(tape, state, event)
         states.append(state)
         ends.append(len(tape))
     return states, tape, ends
@@ -314,4 +316,4 @@ def fold(state: GameState, events: Sequence[GameEvent]) -> GameState:
     return state
 
 
-__all__ = ["initial_state", "pending", "legal", "check", "apply", "narrate", "narrate_all", "step", "fold", "PlayerState"]
+__all__ = ["initial_state", "pending", "legal", "check", "apply", "narrate", "narrate_all", "narrate_into", "step", "fold", "PlayerState"]

@@ -196,7 +196,17 @@ class Tx:
     def tell(self, who: int, what: str, ident: str, src: object, dst: object, at: int = -1, amount: int = 0,
              source: str = "") -> None:
         """Report one change of the table, made under the current rule (``because``)."""
-        self.told.extend((self.rule, who, what, ident, src, dst, at, amount, source, self.facts))
+        told = self.told  # the record's fields, one by one (no tuple made and dropped)
+        told.append(self.rule)
+        told.append(who)
+        told.append(what)
+        told.append(ident)
+        told.append(src)
+        told.append(dst)
+        told.append(at)
+        told.append(amount)
+        told.append(source)
+        told.append(self.facts)
 
     def to_phase(self, phase: str) -> None:
         """Begin a phase (or end the game), and say so while narrating."""
