@@ -2,7 +2,8 @@
 
 Exit codes (all commands): 0 success; 1 a rule violation; 2 bad input
 (unreadable or malformed file, unknown event type, bad payload, broken hash
-chain, catalog problem, unknown game, bad arguments).
+chain, a damaged stored game, catalog problem, unknown game, bad arguments);
+3 a conflict (another writer changed the game since it was read).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import typer
 
 from cli import explain_commands, history_commands, log_commands, record_command, replay_command, store_commands, view_commands
 from cli.catalog_commands import catalog_app
+from cli.store_group import store_app
 
 app = typer.Typer(
     name="coimbra",
@@ -22,8 +24,9 @@ app = typer.Typer(
         "[bold]coimbra replay fixtures/games/standin-3p-seed2.json[/]. "
         "[bold]coimbra rules[/] lists the rules every refusal cites.\n\n"
         "Exit codes: 0 ok; 1 a rule violation (nothing stored); 2 bad input: unreadable or malformed log, "
-        "unknown event type, bad payload, broken hash chain, catalog problem, unknown game, bad arguments "
-        "(nothing stored)."
+        "unknown event type, bad payload, broken hash chain, a damaged stored game, catalog problem, unknown game, "
+        "bad arguments (nothing stored); 3 a conflict: another writer changed the game since this command read it "
+        "(nothing stored; try again)."
     ),
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -33,6 +36,7 @@ for module in (store_commands, history_commands, record_command, view_commands, 
     for name, fn in module.COMMANDS.items():
         app.command(name=name)(fn)
 app.add_typer(catalog_app, name="catalog")
+app.add_typer(store_app, name="store")
 
 
 def main() -> None:

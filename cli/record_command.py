@@ -32,6 +32,7 @@ from cli.common import (
     due,
     opened,
     players_option,
+    short,
     store_errors,
     with_player_name,
 )
@@ -132,8 +133,9 @@ class Recorder:
             return self._stopped(stop)
         except KeyboardInterrupt:
             return self._stopped(Stop("interrupted", INTERRUPTED))
-        self.io.say(f"the game is over after {len(self.game.events)} entries: coimbra score {self.name} "
-                    f"for the scores, coimbra explain {self.name} --player NAME for where the points came from")
+        self.io.say(f"the game is over after {len(self.game.events)} entries (head {short(self.game.head)}): "
+                    f"coimbra score {self.name} for the scores, coimbra explain {self.name} --player NAME for where "
+                    "the points came from")
         return 0
 
     def _ask(self) -> str:
@@ -144,9 +146,10 @@ class Recorder:
             raise Stop("end of input") from None
 
     def _stopped(self, stop: Stop) -> int:
-        """Say how much is stored (read again: Ctrl-C may have come just after a save) and how to go on."""
+        """Say how much is stored (read again: Ctrl-C may have come just after a save), its head, and how to go on."""
+        stored = self.store.get(self.name)
         self.io.say()
-        self.io.say(f"stopped ({stop.why}): {len(self.store.get(self.name).events)} entries stored; "
+        self.io.say(f"stopped ({stop.why}): {len(stored.events)} entries stored, head {short(stored.head)}; "
                     f"resume with: {self.resume}")
         return stop.code
 
@@ -206,7 +209,10 @@ class Recorder:
         except RuleViolation as v:
             for line in refusal_lines(text, v, self.game.catalog):
                 self.io.say(line)
-        except (StoreConflict, TableInputNeeded) as exc:
+        except StoreConflict as exc:  # another writer recorded first: show the game as it is now
+            self.io.say(str(exc))
+            self.game, self._announced = self.store.get(self.name), None
+        except TableInputNeeded as exc:
             self.io.say(f"{exc}; nothing stored")
         return None
 

@@ -6,6 +6,12 @@ aggregate keeps one entry per game (name, players, status, created, parent);
 it is saved in the same ``save()`` call as the game it describes, so the
 index and the games can never disagree.
 
+Every save of a game also saves its receipt (``coimbra_events.integrity``), and
+every read checks the game against its hash chain and its latest receipt before
+any rule runs: a damaged game is refused with ``DamagedGame``, never folded past
+its damage. Two writers on one game: the second is refused with ``GameChanged``
+(nothing stored) unless its change does not depend on what it read.
+
 Where games are kept is chosen by the environment: ``--db PATH`` (the
 ``db`` argument), else ``$COIMBRA_DB``, else an eventsourcing configuration in
 the environment (``PERSISTENCE_MODULE``, for PostgreSQL say), else a SQLite file
@@ -19,6 +25,7 @@ import os
 import random
 import re
 import unicodedata
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -27,12 +34,25 @@ from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import RecordConflictError
+from eventsourcing.persistence import Mapper, OperationalError, RecordConflictError
+from eventsourcing.utils import Environment, get_topic
 
+from coimbra_events import postgres_store
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import Corrected, GameEvent, RuleOverridden
-from coimbra_events.game import NAMESPACE, Game, project
-from coimbra_events.log import GameLog, read
+from coimbra_events.files import locked
+from coimbra_events.game import NAMESPACE, Folding, Game, fold_game
+from coimbra_events.integrity import (
+    DamagedGame,
+    Inspection,
+    Receipt,
+    StoredTopics,
+    inspect_game,
+    receipt_id,
+    receipt_of,
+    rows_of,
+)
+from coimbra_events.log import GameLog, LogError, LogProblem, dumps_entries, loads, read_bytes, write
 from coimbra_events.notation import is_name
 from coimbra_events.rules import core as rules
 from coimbra_events.state import TABLE
@@ -74,7 +94,18 @@ class TableInputNeeded(ValueError):
 
 
 class StoreConflict(RuntimeError):
-    """Other writers kept changing the same game or the index; nothing of this command was stored."""
+    """Another writer changed the store while this command was saving; nothing of it was stored."""
+
+
+class GameChanged(StoreConflict):
+    """The game was changed by another writer between this command's reading it and saving."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"{name}: the game changed since you read it; nothing stored; try again")
+
+
+class DamagedIndex(ValueError):
+    """The store's index of games cannot be read as it was saved."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +195,13 @@ def status_of(game: Game) -> str:
     return OVER if game.over else IN_PROGRESS
 
 
+fold_index = Folding(GamesIndex, (GamesIndex.Created, GamesIndex.Listed, GamesIndex.StatusChanged))
+"""How the store folds its index."""
+
+STORED_CLASSES: tuple[type, ...] = (*fold_game.events, *fold_index.events, Receipt)
+"""Every class a stored row may hold: the topics the store's mapper resolves."""
+
+
 # --- where the store lives ---------------------------------------------------------------------
 
 
@@ -174,6 +212,39 @@ def default_db_path(environ: Mapping[str, str] = os.environ) -> Path:
     else:
         base = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "coimbra" / "games.sqlite"
+
+
+def store_settings(
+    db: str | os.PathLike[str] | None = None, *, in_memory: bool = False, env: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """What a ``GameStore`` is given: where it lives (``store_env``), ``env`` over it, each key also with
+    the application's prefix (so a stray ``COIMBRA_SQLITE_DBNAME`` cannot override ``--db``), and a short
+    PostgreSQL connection timeout unless one is set."""
+    settings = {**store_env(db, in_memory=in_memory, environ={**os.environ, **(env or {})}), **(env or {})}
+    if not Environment(GameStore.name, {**os.environ, **settings}).get("POSTGRES_CONNECT_TIMEOUT"):
+        settings["POSTGRES_CONNECT_TIMEOUT"] = postgres_store.CONNECT_TIMEOUT
+    settings.update({f"{GameStore.name.upper()}_{k}": v for k, v in list(settings.items())})
+    return settings
+
+
+def describe_store(env: Mapping[str, str]) -> str:
+    """Where a store's games are, as messages say it: a file, ``memory``, or a PostgreSQL database
+    (an eventsourcing ``Environment``, which reads prefixed keys first)."""
+    module = env.get("PERSISTENCE_MODULE") or "eventsourcing.popo"
+    if module == "eventsourcing.sqlite":
+        return env.get("SQLITE_DBNAME") or "a SQLite file"
+    if module == "eventsourcing.postgres":
+        return postgres_store.where(postgres_store.settings(env))
+    return "memory" if module == "eventsourcing.popo" else module
+
+
+def where_games_live(db: str | os.PathLike[str] | None = None) -> str:
+    """``describe_store`` for the store ``GameStore(db)`` would open (for a message when it cannot)."""
+    try:
+        settings = store_settings(db)
+    except OSError:
+        settings = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db or os.environ.get("COIMBRA_DB") or "")}
+    return describe_store(Environment(GameStore.name, {**os.environ, **settings}))
 
 
 def store_env(
@@ -204,7 +275,48 @@ def log_file(ref: str) -> Path | None:
 
 def game_from_file(path: Path, catalog: Catalog | None = None) -> Game:
     """The game in a JSON log file, rules-checked and not stored (named after the file)."""
-    return Game.from_log(path.stem, read(path), catalog, str(path))
+    return LogFile(path).open(catalog)
+
+
+class LogFile:
+    """A JSON log used as a game: read once, changed in memory, written back if nobody else changed it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.data = read_bytes(path)
+        """The bytes as read: ``commit`` writes only over these."""
+
+    def open(self, catalog: Catalog | None = None) -> Game:
+        """The game it holds, rules-checked (named after the file); ``LogError`` or ``IllegalLog`` if it cannot be."""
+        return Game.from_log(self.path.stem, loads(self.data, str(self.path)), catalog, str(self.path))
+
+    def commit(self, game: Game) -> Game:
+        """Write ``game`` over the file under its lock; ``GameChanged`` if the file changed since it was read."""
+        with locked(self.path):
+            self.replace(game)
+        return game
+
+    def replace(self, game: Game) -> None:
+        """``commit`` for a caller that holds the file's lock."""
+        if read_bytes(self.path) != self.data:
+            raise GameChanged(str(self.path))
+        write(self.path, game.to_log())
+
+
+def update_log_file(path: Path, change: Callable[[Game], T], catalog: Catalog | None = None,
+                    serialize: bool = False) -> tuple[Game, T]:
+    """``GameStore.update`` for a JSON log: apply ``change`` and write the file back.
+
+    If another process wrote the file meanwhile: ``GameChanged``; with
+    ``serialize`` (a change that means the same whatever else was recorded) the
+    file's lock is held from reading to writing, so such writers take turns.
+    """
+    with locked(path) if serialize else nullcontext():
+        file = LogFile(path)
+        game = file.open(catalog)
+        outcome = change(game)
+        file.replace(game) if serialize else file.commit(game)
+    return game, outcome
 
 
 def slug(words: Iterable[str]) -> str:
@@ -224,28 +336,76 @@ class GameStore(Application):
     def __init__(
         self, db: str | os.PathLike[str] | None = None, *, in_memory: bool = False, env: Mapping[str, str] | None = None
     ) -> None:
-        settings = {**store_env(db, in_memory=in_memory, environ={**os.environ, **(env or {})}), **(env or {})}
-        # Set the prefixed keys too, so a stray COIMBRA_SQLITE_DBNAME cannot override --db.
-        settings.update({f"{self.name.upper()}_{k}": v for k, v in list(settings.items())})
-        self.location = settings.get("SQLITE_DBNAME") or ("memory" if in_memory else settings.get("PERSISTENCE_MODULE", "environment"))
-        super().__init__(env=settings)
+        settings = store_settings(db, in_memory=in_memory, env=env)
+        environment = Environment(self.name, {**os.environ, **settings})
+        self.location = describe_store(environment)
+        postgres = environment.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
+        with postgres_store.ready(environment, self.tables()) if postgres else nullcontext({}) as extra:
+            super().__init__(env={**settings, **extra})
+
+    def tables(self) -> list[str]:
+        """The tables the library keeps this store in (PostgreSQL's names)."""
+        snapshots = ["coimbra_snapshots"] if type(self).is_snapshotting_enabled or type(self).snapshotting_intervals else []
+        return [f"{self.name.lower()}_events", *snapshots]
+
+    def construct_mapper(self) -> Mapper:
+        """A mapper that resolves the topics of this application's own classes only (``StoredTopics``)."""
+        mapper = self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=StoredTopics)
+        mapper.topics = frozenset(get_topic(cls) for cls in STORED_CLASSES)
+        return mapper
 
     # -- reading
 
     def get(self, name: str) -> Game:
-        """The stored game with this name; ``UnknownGame`` if there is none."""
-        try:
-            return self.repository.get(Game.create_id(name), projector_func=project)
-        except AggregateNotFoundError:
-            raise UnknownGame(name, self._near(name)) from None
+        """The stored game with this name, checked against its hash chain and its latest receipt.
+
+        ``UnknownGame`` if there is none; ``DamagedGame`` (naming the first
+        problem) if its rows are not what was recorded.
+        """
+        for _ in range(ATTEMPTS):
+            failure: Exception | None = None
+            try:
+                receipt = self._latest_receipt(name)
+                game = self.repository.get(Game.create_id(name), projector_func=fold_game)
+                if receipt is not None and isinstance(game, Game) and (receipt.entries, receipt.head) == (len(game.events), game.head):
+                    game.receipts = receipt.originator_version
+                    return game
+            except AggregateNotFoundError:
+                pass
+            except Exception as exc:  # whatever a changed store makes the library or the fold raise; see below
+                failure = exc
+            inspection = self.inspect(name)
+            if inspection.raced:
+                continue
+            if inspection.problems:
+                raise DamagedGame(name, inspection.problems)
+            if failure is not None:
+                raise failure  # the rows are as recorded: a fault of coimbra's own, not of the store
+        raise StoreConflict(f"{name}: the game kept changing while it was read; try again")
+
+    def inspect(self, name: str) -> Inspection:
+        """Every problem of a stored game's rows, read one by one; ``UnknownGame`` if there is none."""
+        inspection = inspect_game(self.recorder, self.mapper, name)
+        if inspection is None:
+            raise UnknownGame(name, self._near(name))
+        return inspection
 
     def _near(self, name: str) -> list[str]:
         """Stored names close to a mistyped one (a read of the index, only when a name is not found)."""
         try:
             names = [i.name for i in self.games()]
-        except AggregateNotFoundError:
+        except (AggregateNotFoundError, DamagedIndex):
             return []
         return difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+
+    def _latest_receipt(self, name: str) -> Receipt | None:
+        rows = self.recorder.select_events(receipt_id(name), desc=True, limit=1)
+        if not rows:
+            return None
+        receipt = self.mapper.to_domain_event(rows[0])
+        if type(receipt) is not Receipt:
+            raise TypeError(f"a stored {type(receipt).__qualname__} among the receipts of {name}")
+        return receipt
 
     def open(self, ref: str, catalog: Catalog | None = None) -> Game:
         """A stored game by name, or the game in a JSON log file (not stored; rules-checked).
@@ -256,8 +416,29 @@ class GameStore(Application):
         return self.get(ref) if path is None else game_from_file(path, catalog)
 
     def export(self, name: str) -> GameLog:
-        """A stored game as a JSON log."""
+        """A stored game as a JSON log; ``DamagedGame`` if it is not what was recorded."""
         return self.get(name).to_log()
+
+    def export_as_stored(self, name: str) -> bytes:
+        """A damaged game's log as it is stored: its readable entries with the hashes they were recorded with.
+
+        ``DamagedGame`` if the damage would not show in such a file (a header that
+        cannot be read, entries missing at the end, hashes worked out again), so
+        that no file written from a damaged game reads as intact.
+        """
+        inspection = self.inspect(name)
+        problems = inspection.problems or (LogProblem(0, "changed while read", "try again"),)
+        if inspection.header is None:
+            raise DamagedGame(name, problems)
+        try:
+            data = dumps_entries(inspection.header, rows_of(inspection.entries))
+            loads(data, name)
+        except TypeError:
+            pass  # nested too deeply to write: refused below
+        except LogError:
+            return data  # the file shows the damage, as it must
+        raise DamagedGame(name, problems[:1] + (LogProblem(problems[0].seq, "cannot be shown in a log file",
+                                                           "written as stored, it would read as intact; coimbra verify lists it"),))
 
     def games(self) -> list[GameInfo]:
         """Every stored game, oldest first."""
@@ -303,13 +484,21 @@ class GameStore(Application):
         return self._commit(build, with_index=True)
 
     def record(self, name: str, *events: GameEvent) -> Game:
-        """Add events to a stored game, all or none; ``RuleViolation`` for the first illegal one."""
+        """Add events to a stored game, all or none; ``RuleViolation`` for the first illegal one.
+
+        ``GameChanged`` if another writer changed the game meanwhile: a decision
+        is made for the table as it was read (a "pass" means the player then due).
+        """
 
         def add(game: Game) -> None:
             for event in events:
                 game.record(event)
 
         return self.update(name, add)[0]
+
+    def commit(self, game: Game) -> Game:
+        """Save what was recorded on a game read from this store; ``GameChanged`` if another writer saved first."""
+        return self._commit(lambda index: game, with_index=False, retry=False)
 
     def import_log(
         self, log: GameLog, name: str | None = None, catalog: Catalog | None = None, source: str = "<log>"
@@ -329,10 +518,12 @@ class GameStore(Application):
 
         return self._commit(build, with_index=True)
 
-    def update(self, name: str, change: Callable[[Game], T]) -> tuple[Game, T]:
+    def update(self, name: str, change: Callable[[Game], T], retry: bool = False) -> tuple[Game, T]:
         """Apply ``change`` to a stored game and save what it triggered, all or nothing.
 
-        ``change`` runs again on a fresh copy if another writer saved first.
+        If another writer saved first: ``GameChanged``, or with ``retry`` (for a
+        change that means the same whatever else was recorded, a note say) the
+        change runs again on a fresh copy.
         """
         outcome: list[T] = []
 
@@ -341,7 +532,7 @@ class GameStore(Application):
             outcome[:] = [change(game)]
             return game
 
-        game = self._commit(build, with_index=False)
+        game = self._commit(build, with_index=False, retry=retry)
         return game, outcome[0]
 
     def fork(self, name: str, at: int, new_name: str | None = None, rolls: str = "manual") -> Game:
@@ -423,15 +614,22 @@ class GameStore(Application):
 
     def _index(self) -> GamesIndex:
         try:
-            return self.repository.get(GamesIndex.create_id(), projector_func=project)
+            index = self.repository.get(GamesIndex.create_id(), projector_func=fold_index)
         except AggregateNotFoundError:
             return GamesIndex.open()
+        except Exception as exc:  # whatever a changed store makes the library or the fold raise
+            raise DamagedIndex(f"the store's index of games is damaged ({' '.join(str(exc).split())[:160]}); "
+                               "nothing was changed") from None
+        return index
 
     def _name_for(self, index: GamesIndex, name: str | None, players: Sequence[tuple[str, str]]) -> str:
         """The given name if free and well formed, else ``ana-bruno-carla``, ``ana-bruno-carla-2`` ..."""
         if name is not None:
             if not _GAME_NAME.fullmatch(name):
                 raise BadGameName(f"game name {name!r}: use letters, digits, '-', '_' or '.' (at most 64)")
+            if log_file(name) is not None:
+                raise BadGameName(f"game name {name!r} reads as a log file's path (it ends in .json); "
+                                  "choose a name without it")
             return name
         base = slug(n for n, _ in players)
         k, candidate = 1, base
@@ -440,25 +638,34 @@ class GameStore(Application):
             candidate = f"{base}-{k}"
         return candidate
 
-    def _commit(self, build: Callable[[Any], Game], with_index: bool) -> Game:
-        """Build the changes and save game and index in one transaction; rebuild if another writer won.
+    def _commit(self, build: Callable[[Any], Game], with_index: bool, retry: bool = True) -> Game:
+        """Build the changes and save game, receipt and index in one transaction.
 
         ``with_index``: the change lists a game. Otherwise the index is only
-        read (and saved) when the game may have changed status.
+        read (and saved) when the game may have changed status. If another
+        writer saved first: rebuild and save again with ``retry`` (creating a
+        game, a note), else ``GameChanged``; ``StoreConflict`` if it kept happening.
         """
         for _ in range(ATTEMPTS):
             index = self._index() if with_index else None
             game = build(index)
+            if not game.pending_events:
+                return game  # nothing to save
             if index is None and game.over:
                 index = self._index()
                 if game.name not in index.entries or not index.update_status(game):
                     index = None
             try:
-                self.save(game, index)
-            except RecordConflictError:
+                self.save(game, receipt_of(game), index)
+            except (RecordConflictError, OperationalError) as exc:
+                if isinstance(exc, OperationalError) and "locked" not in str(exc):
+                    raise
+                if not retry:
+                    raise GameChanged(game.name) from None
                 continue
+            game.receipts += 1
             return game
-        raise StoreConflict("the store kept changing while saving; nothing was stored, try again")
+        raise StoreConflict("the store kept changing while saving; nothing stored; try again")
 
 
 def draw_setup(game: Game, rng: random.Random) -> None:

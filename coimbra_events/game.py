@@ -13,10 +13,12 @@ lookup and two games can never share a name.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence, TypeVar
 from uuid import UUID, uuid5
 
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, CanInitAggregate
+from eventsourcing.utils import get_topic
 
 from coimbra_events import RULESET
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog, shipped_catalogs
@@ -60,11 +62,46 @@ class IllegalLog(ValueError):
         super().__init__(f"event {validation.violation_seq} ({event.TYPE}) breaks rule {v.rule}: {v.reason}")
 
 
+class BrokenLink(ValueError):
+    """A stored entry that does not follow from the record before it (its hash, its content, a rule).
+
+    Raised while a stored game is folded, before any rule runs on the entry, so a
+    damaged game is never folded past its damage; ``GameStore.get`` then reads the
+    stored rows one by one to say exactly what is wrong.
+    """
+
+
+class ForeignEvent(TypeError):
+    """A stored row of another class among an aggregate's events."""
+
+
 def project(aggregate: A | None, events: Iterable[Any]) -> A | None:
     """A plain fold for ``repository.get(projector_func=...)`` (the default one is slow, pitfall 7)."""
     for event in events:
         aggregate = event.mutate(aggregate)
     return aggregate
+
+
+@dataclass(frozen=True)
+class Folding:
+    """``project`` for the stored events of one aggregate class: its own event classes only.
+
+    A stored row of any other class, or a created event naming another aggregate
+    class (the library would import whatever module it names), can only come from
+    a change to the store behind coimbra's back: ``ForeignEvent``, before its
+    ``apply`` runs.
+    """
+
+    aggregate: type[Aggregate]
+    events: tuple[type, ...]
+
+    def __call__(self, aggregate: A | None, events: Iterable[Any]) -> A | None:
+        topic = get_topic(self.aggregate)
+        for event in events:
+            if type(event) not in self.events or (isinstance(event, CanInitAggregate) and vars(event).get("originator_topic") != topic):
+                raise ForeignEvent(f"a stored {type(event).__qualname__} among the events of a {self.aggregate.__qualname__}")
+            aggregate = event.mutate(aggregate)
+        return aggregate
 
 
 def remember_catalog(catalog: Catalog) -> None:
@@ -84,14 +121,15 @@ def resolve_catalog(catalog_id: str, sha256: str, data: Mapping[str, Any] | None
     return catalog
 
 
-def _pending_fixes(log: GameLog) -> bool:
-    """Whether a log's only problem can be plays its own corrections made illegal.
+def kept(result: Validation) -> bool:
+    """Whether the store keeps a record that validated so: every event legal, or its only
+    problem is plays its own corrections made illegal.
 
     Such a record is kept as it is (nothing recorded is lost): its skipped plays
     are listed until they are corrected, undone or accepted. A plain log with an
     illegal event, or a record whose history entries name nothing, is refused.
     """
-    return not is_plain(log.events) and resolve(log.events).problem is None
+    return result.valid or (not is_plain(result.log.events) and resolve(result.log.events).problem is None)
 
 
 def _is_shipped(catalog: Catalog) -> bool:
@@ -130,6 +168,7 @@ class Game(Aggregate):
             game.initial = rules.initial_state(game.catalog, game.header.players)
             game.events = []
             game.hashes = []
+            game.receipts = 0  # how many head receipts the store holds for it (GameStore.get says)
             game.plain = True  # no history entries yet: the record is the line of play
             game.forget_replay(game.initial)
 
@@ -146,18 +185,28 @@ class Game(Aggregate):
         hash: str
 
         def apply(self, game: Game) -> None:
+            # The link first: a stored entry is decoded and folded only once its hash
+            # shows it is the one recorded after the entries before it.
+            seq = len(game.events) + 1
+            if self.hash != event_hash(game.head, seq, self.type, self.actor, self.payload):
+                raise BrokenLink(f"entry {seq} does not match its recorded hash")
             event = decode_event(self.type, self.actor, self.payload)
+            game.plain = game.plain and type(event) not in HISTORY_TYPES
+            if game.plain:
+                # A plain record folds on, each event checked again: its hash only shows
+                # what was recorded, not that it was legal when it was.
+                violation = rules.check(game._state, event)
+                if violation is not None:
+                    raise BrokenLink(f"entry {seq} breaks rule {violation.rule}")
             game.events.append(event)
             game.hashes.append(self.hash)
-            game.plain = game.plain and type(event) not in HISTORY_TYPES
-            # A plain record folds on (the event was checked when recorded); once history
-            # entries exist, the line of play is resolved again when next read.
+            # Once history entries exist, the line of play is resolved again when next read.
             game.forget_replay(rules.apply(game._state, event) if game.plain else None)
 
     # Attributes set by ``Created.apply`` (not annotated on the class: eventsourcing would turn
     # annotations into ``__init__`` parameters): ``name``, ``catalog``, ``header`` (a ``GameLog``
     # without events), ``initial`` (the state before any event), ``events`` (every log entry,
-    # history entries included) and ``hashes`` (chain).
+    # history entries included), ``hashes`` (chain) and ``receipts`` (set by the store).
 
     def forget_replay(self, state: GameState | None) -> None:
         """Drop the cached line of play; ``state`` is the new state when it is known without a replay."""
@@ -224,7 +273,7 @@ class Game(Aggregate):
         (those plays are skipped and listed, see ``replay``).
         """
         result = validate(log, catalog, source)
-        if not result.valid and not _pending_fixes(log):
+        if not kept(result):
             raise IllegalLog(result)
         game = cls.start(name, result.state.catalog, log.players, log.meta, log.ruleset)
         for event in log.events:
@@ -319,12 +368,13 @@ class Game(Aggregate):
         """The game as a JSON log (``coimbra_events.log.dumps`` writes its canonical bytes)."""
         return self.header.with_events(self.events)
 
-    def first_mismatch(self) -> int | None:
-        """The sequence number of the first stored event whose hash does not match its content."""
-        for seq, (expected, stored) in enumerate(zip(self.to_log().hashes(), self.hashes), 1):
-            if expected != stored:
-                return seq
-        return None
 
 
-__all__ = ["Game", "IllegalLog", "NothingToOverride", "project", "remember_catalog", "resolve_catalog", "NAMESPACE"]
+fold_game = Folding(Game, (Game.Created, Game.Recorded))
+"""How ``GameStore`` folds a stored game."""
+
+
+__all__ = [
+    "BrokenLink", "Folding", "ForeignEvent", "Game", "IllegalLog", "NothingToOverride", "fold_game", "project",
+    "remember_catalog", "resolve_catalog", "NAMESPACE",
+]

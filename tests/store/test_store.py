@@ -39,8 +39,8 @@ def test_import_stores_every_event_in_one_save(store, monkeypatch):
     monkeypatch.setattr(store, "save", lambda *objs: saves.append(objs) or original(*objs))
     game = store.import_log(log)
     assert len(saves) == 1
-    # the game's Created and its events, and the index's Created and Listed
-    assert stored_events(store) == 1 + len(log.events) + 2
+    # the game's Created and its events, its receipt, and the index's Created and Listed
+    assert stored_events(store) == 1 + len(log.events) + 1 + 2
     assert store.info(game.name).status == OVER
 
 
