@@ -138,12 +138,13 @@ def store_errors(note: str = "") -> Iterator[None]:
         fail(f"{exc.filename or ''}: {exc.strerror or exc}{tail}" if exc.filename else f"{exc}{tail}")
 
 
-def list_problems(problems: tuple[LogProblem, ...], every: bool = False, entry: str = "event") -> None:
-    """Each problem on its own line (the first ``SHOWN_PROBLEMS`` unless ``every``), and how many more.
+def list_problems(problems: tuple[LogProblem, ...], every: bool = False, entry: str = "event",
+                  limit: int = SHOWN_PROBLEMS) -> None:
+    """Each problem on its own line (the first ``limit`` unless ``every``), and how many more.
 
     ``entry`` is the word for a place: ``event`` in a log file, ``entry`` in a stored game.
     """
-    shown = problems if every else problems[:SHOWN_PROBLEMS]
+    shown = problems if every else problems[:limit]
     for problem in shown:
         err_console.print(f"  {escape(problem.said(entry))}", soft_wrap=True)
     if len(problems) > len(shown):

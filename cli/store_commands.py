@@ -428,8 +428,8 @@ def verify_command(
                 console.print(_head_words(found, events), soft_wrap=True)
         return
     word = "entry" if stored else "event"
-    if not as_json:
-        list_problems(problems[1:], every, word)
+    if not as_json:  # the first problem ends the error line: 20 in all unless --all
+        list_problems(problems[1:], every, word, SHOWN_PROBLEMS - 1)
     more = f" (and {len(problems) - 1:,} more problems)" if len(problems) > 1 else ""
     if stored:
         fail(str(DamagedGame(game_ref, problems)))

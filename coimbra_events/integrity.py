@@ -32,7 +32,7 @@ from eventsourcing.utils import get_topic
 from coimbra_events.catalog import Catalog, CatalogError
 from coimbra_events.events import shown
 from coimbra_events.game import NAMESPACE, Game, kept, resolve_catalog
-from coimbra_events.log import FORMAT, SCHEMA, LogError, LogProblem, check_document, header_hash
+from coimbra_events.log import FORMAT, SCHEMA, GameLog, LogError, LogProblem, check_document, header_hash
 from coimbra_events.validation import validate
 
 
@@ -123,9 +123,10 @@ def inspect_game(recorder: ApplicationRecorder, mapper: Mapper, name: str) -> In
     header, catalog = _header(mapper, rows[0] if rows else None, name, problems)
     entries = _entries(mapper, rows[1:] if rows and rows[0].originator_version == 1 else rows, problems)
     chain = _chain(header, entries)
+    log = _check_entries(header, entries, name, problems) if header is not None else None
     _check_receipts(mapper, receipts, chain, problems)
-    if header is not None:
-        _check_log(header, catalog, entries, name, problems)
+    if log is not None and not problems:
+        _check_rules(log, catalog, name, problems)
     return Inspection(name, tuple(sorted(problems, key=lambda p: p.seq or 0)), header, tuple(entries), tuple(chain))
 
 
@@ -233,11 +234,13 @@ def _check_receipts(mapper: Mapper, rows: Sequence[StoredEvent], chain: list[str
         problems.append(LogProblem(entries + 1 if entries else 0, "no receipt",
                                    "the store holds no receipt of this game's head (they were deleted)"))
         return
-    covered = 0
+    covered, due = 0, 1
     for k, row in enumerate(rows, 1):
         seq = min(covered + 1, entries) if entries else 0
-        if row.originator_version != k:
-            problems.append(LogProblem(seq, "receipt missing", f"receipt {k} of this game's saves was deleted"))
+        if row.originator_version != due:
+            missing = f"receipt {due}" if row.originator_version == due + 1 else f"receipts {due} to {row.originator_version - 1}"
+            problems.append(LogProblem(seq, "receipt missing", f"{missing} of this game's saves was deleted"))
+        due = row.originator_version + 1
         fields = _mapped(mapper, row, Receipt, seq, problems)
         if fields is None:
             continue
@@ -261,19 +264,21 @@ def _check_receipts(mapper: Mapper, rows: Sequence[StoredEvent], chain: list[str
                                    f"entries {covered + 1} to {entries} were saved without a receipt (added behind coimbra's back)"))
 
 
-def _check_log(
-    header: dict[str, Any], catalog: Catalog | None, entries: Sequence[dict[str, Any] | None], name: str,
-    problems: list[LogProblem],
-) -> None:
-    """The stored entries read as a log file is read; then, if they hold, folded through the rules."""
+def _check_entries(
+    header: dict[str, Any], entries: Sequence[dict[str, Any] | None], name: str, problems: list[LogProblem]
+) -> GameLog | None:
+    """The stored header and entries read as a log file is read; the log if they hold."""
     reported = {p.seq for p in problems}
     try:
-        log = check_document({**header, "events": list(entries)}, name)
+        return check_document({**header, "events": list(entries)}, name)
     except LogError as exc:
         problems += [p for p in exc.problems if not (p.seq in reported and p.what == "bad event")]
-        return
-    if problems:
-        return
+        return None
+
+
+def _check_rules(log: GameLog, catalog: Catalog | None, name: str, problems: list[LogProblem]) -> None:
+    """A record whose every link holds, folded through the rules: only a store changed behind
+    coimbra's back, its hashes worked out again, can hold an entry that breaks one."""
     try:
         result = validate(log, catalog, name)
     except LogError as exc:

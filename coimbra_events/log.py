@@ -244,9 +244,10 @@ def check_document(doc: Any, source: str, problems: Sequence[LogProblem] = ()) -
         raise LogError(source, _in_order(found + [LogProblem(0, "bad log", "'events' must be a list")]))
     events: list[GameEvent] = []
     prev = header_hash(header)
+    seq = 1
     entries: list[Any] = raw_events  # typed, so the loop below runs natively when compiled
     for k, entry in enumerate(entries, 1):
-        event, prev = _event(entry, k, prev, found)
+        event, prev, seq = _event(entry, k, seq, prev, found)
         if event is not None:
             events.append(event)
     if found:
@@ -379,51 +380,57 @@ def _names(keys: list[str]) -> str:
     return ", ".join(named) + (f" and {len(keys) - 8} more" if len(keys) > 8 else "")
 
 
-def _event(raw: Any, k: int, prev: str, problems: list[LogProblem]) -> tuple[GameEvent | None, str]:
-    """Decode the k-th event and check its place in the chain; returns the event and the next link.
+def _event(raw: Any, k: int, number: int, prev: str, problems: list[LogProblem]) -> tuple[GameEvent | None, str, int]:
+    """Decode the k-th event, due to be numbered ``number``, and check its place in the chain.
 
+    Returns the event, the link the next one is chained to, and the number due next.
     The common case, a well-formed event in its place, runs straight through:
     decoding it first proves its fields shallow enough to hash. Anything else is
     looked at closely, once, by ``_entry_problems``.
     """
     if type(raw) is not dict or len(raw) != 5:
-        return _entry_problems(raw, k, prev, problems)
+        return _entry_problems(raw, k, number, prev, problems)
     try:  # five keys, each of these: exactly these
         seq, type_name, actor, payload, stated = raw["seq"], raw["type"], raw["actor"], raw["payload"], raw["hash"]
     except KeyError:
-        return _entry_problems(raw, k, prev, problems)
+        return _entry_problems(raw, k, number, prev, problems)
     event: GameEvent | None = None
     try:
         if type(type_name) is str:
             event = decode_event(type_name, actor, payload)
     except (UnknownEventType, PayloadError):
         pass
-    if event is not None and type(seq) is int and seq == k:
-        expected = event_hash(prev, k, type_name, actor, payload)
+    if event is not None and type(seq) is int and seq == number:
+        expected = event_hash(prev, seq, type_name, actor, payload)
         if stated == expected:
-            return event, expected
-    return _entry_problems(raw, k, prev, problems)
+            return event, expected, seq + 1
+    return _entry_problems(raw, k, number, prev, problems)
 
 
-def _entry_problems(raw: Any, k: int, prev: str, problems: list[LogProblem]) -> tuple[GameEvent | None, str]:
-    """Every problem of the k-th entry, and the link the next entry is checked against.
+def _entry_problems(
+    raw: Any, k: int, number: int, prev: str, problems: list[LogProblem]
+) -> tuple[GameEvent | None, str, int]:
+    """Every problem of the k-th entry, the link the next entry is checked against, and its number.
 
-    ``prev`` is ``""`` when the previous entry's own hash could not be read: that
-    link is then not checked (its entry is already reported). A changed entry
-    with a readable hash passes its recorded hash on: one edit, one problem.
+    Damage is reported once, where it is: ``prev`` is ``""`` when the previous
+    entry's own hash could not be read (that link is then not checked; its entry
+    is already reported), a changed entry with a readable hash passes that hash
+    on, and an entry numbered out of turn sets the number the next is due.
     """
     if type(raw) is not dict or set(raw) != ENTRY_KEYS:
         problems.append(LogProblem(k, "bad event", "expected an object with seq, type, actor, payload, hash"))
-        return None, ""
+        return None, "", number + 1
     stated = raw["hash"]
     link = stated if type(stated) is str else ""
     if _nests_deeper(raw, MAX_DEPTH - 2):  # the log object and its events list hold it
         problems.append(_too_deep(k))
-        return None, link
+        return None, link, number + 1
     seq, type_name, actor, payload = raw["seq"], raw["type"], raw["actor"], raw["payload"]
-    if type(seq) is not int or seq != k:
-        problems.append(LogProblem(k, "sequence broken", f"expected seq {k}, found {shown(seq)}"))
-    expected = event_hash(prev, k, type_name, actor, payload)
+    if type(seq) is not int or seq != number:
+        problems.append(LogProblem(k, "sequence broken", f"expected seq {number}, found {shown(seq)}"))
+    if type(seq) is int:
+        number = seq
+    expected = event_hash(prev, number, type_name, actor, payload)
     if prev and stated != expected:
         where = "the event or the header" if k == 1 else "the event"
         problems.append(LogProblem(k, "hash chain broken",
@@ -432,11 +439,11 @@ def _entry_problems(raw: Any, k: int, prev: str, problems: list[LogProblem]) -> 
         link = expected
     try:
         if type(type_name) is str:
-            return decode_event(type_name, actor, payload), link
+            return decode_event(type_name, actor, payload), link, number + 1
     except UnknownEventType:
         pass
     except PayloadError as exc:
         problems.append(LogProblem(k, f"bad {type_name} payload", str(exc)))
-        return None, link
+        return None, link, number + 1
     problems.append(LogProblem(k, "unknown event type", shown(type_name)))
-    return None, link
+    return None, link, number + 1
