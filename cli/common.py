@@ -139,25 +139,27 @@ def store_errors(note: str = "") -> Iterator[None]:
 
 
 def list_problems(problems: tuple[LogProblem, ...], every: bool = False, entry: str = "event",
-                  limit: int = SHOWN_PROBLEMS) -> None:
-    """Each problem on its own line (the first ``limit`` unless ``every``), and how many more.
+                  limit: int = SHOWN_PROBLEMS, count: int | None = None) -> None:
+    """Each problem on its own line (the first ``limit`` unless ``every``), and how many more of the
+    ``count`` there are in all.
 
     ``entry`` is the word for a place: ``event`` in a log file, ``entry`` in a stored game.
     """
     shown = problems if every else problems[:limit]
     for problem in shown:
         err_console.print(f"  {escape(problem.said(entry))}", soft_wrap=True)
-    if len(problems) > len(shown):
-        err_console.print(f"  … and {len(problems) - len(shown):,} more problems (--all lists every one)")
+    more = (len(problems) if count is None else count) - len(shown)
+    if more > 0:
+        err_console.print(f"  … and {more:,} more problems (--all lists every one)")
 
 
 def log_problems(exc: LogError, note: str = "", every: bool = False) -> NoReturn:
-    """Every problem of a damaged log on its own line (seq, what, why), then the one-line error."""
+    """The problems of a damaged log one a line (seq, what, why), then the one-line error."""
     tail = f"; {note}" if note else ""
-    if len(exc.problems) == 1:
+    if exc.count == 1:
         fail(f"{exc}{tail}")
-    list_problems(exc.problems, every)
-    fail(f"{exc.source}: {len(exc.problems):,} problems (listed above){tail}")
+    list_problems(exc.problems, every, count=exc.count)
+    fail(f"{exc.source}: {exc.count:,} problems (listed above){tail}")
 
 
 def short(head: str) -> str:

@@ -224,7 +224,7 @@ def import_command(
         return
     file = files[0]
     try:
-        log = read_record(file)
+        log = read_record(file, keep=None if every else game_log.KEPT)
     except LogError as exc:
         if as_json:
             print_json({"imported": False, **problems_json(exc.problems, every, exc.count)})
@@ -409,14 +409,15 @@ def verify_command(
     """
     wanted = _head_option(head)
     stored = log_file(game_ref) is None
-    events, chain, problems = _stored_chain(game_ref, db) if stored else _file_chain(game_ref)
+    events, chain, problems, count = _stored_chain(game_ref, db) if stored else _file_chain(game_ref, every)
     found = _find_head(chain, wanted) if wanted is not None and not problems else None
     if wanted is not None and not problems and found is None:
         problems = (LogProblem(len(chain), "head not found", f"the record does not hold the head {wanted} the table "
                                f"was given: its entries were cut off or changed after it"),)
+        count = 1
     report = {"source": game_ref, "intact": not problems, "events": events, "head": chain[-1] if chain and not problems else None,
               "first_mismatch": next((p.seq for p in problems if p.what == "hash chain broken"), None),
-              **problems_json(problems, every)}
+              **problems_json(problems, every, count)}
     if wanted is not None:
         report["given_head"] = {"hash": wanted, "entry": found}
     if as_json:
@@ -429,24 +430,24 @@ def verify_command(
         return
     word = "entry" if stored else "event"
     if not as_json:  # the first problem ends the error line: 20 in all unless --all
-        list_problems(problems[1:], every, word, SHOWN_PROBLEMS - 1)
-    more = f" (and {len(problems) - 1:,} more problems)" if len(problems) > 1 else ""
+        list_problems(problems[1:], every, word, SHOWN_PROBLEMS - 1, count - 1)
+    more = f" (and {count - 1:,} more problems)" if count > 1 else ""
     if stored:
         fail(str(DamagedGame(game_ref, problems)))
     fail(f"{game_ref}: {problems[0].said(word)}{more}")
 
 
-def _file_chain(path: str) -> tuple[int | None, list[str], tuple[LogProblem, ...]]:
-    """A log file's number of events, its chain (header hash first) and its problems."""
+def _file_chain(path: str, every: bool) -> tuple[int | None, list[str], tuple[LogProblem, ...], int]:
+    """A log file's number of events, its chain (header hash first), its problems and how many there are."""
     try:
-        log = game_log.read(path)
+        log = game_log.read(path, keep=None if every else game_log.KEPT)
     except LogError as exc:
-        return None, [], exc.problems
-    return len(log.events), [header_hash(log.header()), *log.hashes()], ()
+        return None, [], exc.problems, exc.count
+    return len(log.events), [header_hash(log.header()), *log.hashes()], (), 0
 
 
-def _stored_chain(name: str, db: Optional[Path]) -> tuple[int | None, list[str], tuple[LogProblem, ...]]:
-    """A stored game's number of entries, its chain as recorded and its problems (read row by row)."""
+def _stored_chain(name: str, db: Optional[Path]) -> tuple[int | None, list[str], tuple[LogProblem, ...], int]:
+    """A stored game's number of entries, its chain as recorded, its problems and how many (read row by row)."""
     with opened(db) as store, store_errors():
         for _ in range(3):
             inspection = store.inspect(name)
@@ -455,7 +456,7 @@ def _stored_chain(name: str, db: Optional[Path]) -> tuple[int | None, list[str],
         else:
             raise StoreConflict(f"{name}: the game kept changing while it was read; try again")
     chain = [h for h in inspection.chain if h is not None]
-    return len(inspection.entries), chain, inspection.problems
+    return len(inspection.entries), chain, inspection.problems, len(inspection.problems)
 
 
 def _head_option(head: Optional[str]) -> Optional[str]:
@@ -480,7 +481,7 @@ def _head_words(found: int, events: Optional[int]) -> str:
             f"and entries {found + 1} to {events} were recorded after it")
 
 
-def problems_json(problems: tuple[LogProblem, ...], every: bool) -> dict[str, Any]:
+def problems_json(problems: tuple[LogProblem, ...], every: bool, count: int) -> dict[str, Any]:
     """Problems for ``--json``: the first ``SHOWN_PROBLEMS`` (every one with ``--all``), and how many there are."""
     listed = problems if every else problems[:SHOWN_PROBLEMS]
-    return {"problems": [dataclasses.asdict(p) for p in listed], "problem_count": len(problems)}
+    return {"problems": [dataclasses.asdict(p) for p in listed], "problem_count": count}

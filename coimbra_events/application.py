@@ -367,7 +367,8 @@ class GameStore(Application):
             try:
                 receipt = self._latest_receipt(name)
                 game = self.repository.get(Game.create_id(name), projector_func=fold_game)
-                if receipt is not None and isinstance(game, Game) and (receipt.entries, receipt.head) == (len(game.events), game.head):
+                if (receipt is not None and isinstance(game, Game) and game.name == name
+                        and (receipt.entries, receipt.head) == (len(game.events), game.head)):
                     game.receipts = receipt.originator_version
                     return game
             except AggregateNotFoundError:
@@ -416,8 +417,16 @@ class GameStore(Application):
         return self.get(ref) if path is None else game_from_file(path, catalog)
 
     def export(self, name: str) -> GameLog:
-        """A stored game as a JSON log; ``DamagedGame`` if it is not what was recorded."""
-        return self.get(name).to_log()
+        """A stored game as a JSON log; ``DamagedGame`` if anything of it is not what was recorded.
+
+        A log leaves the store as evidence, so every row of the game is checked
+        (``inspect``: every receipt too, not only the latest one ``get`` reads).
+        """
+        log = self.get(name).to_log()
+        problems = self.inspect(name).problems
+        if problems:
+            raise DamagedGame(name, problems)
+        return log
 
     def export_as_stored(self, name: str) -> bytes:
         """A damaged game's log as it is stored: its readable entries with the hashes they were recorded with.

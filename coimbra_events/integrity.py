@@ -29,9 +29,9 @@ from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import ApplicationRecorder, Mapper, MapperDeserialisationError, StoredEvent
 from eventsourcing.utils import get_topic
 
-from coimbra_events.catalog import Catalog, CatalogError
+from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog
 from coimbra_events.events import shown
-from coimbra_events.game import NAMESPACE, Game, kept, resolve_catalog
+from coimbra_events.game import NAMESPACE, Game, kept
 from coimbra_events.log import FORMAT, SCHEMA, GameLog, LogError, LogProblem, check_document, header_hash
 from coimbra_events.validation import validate
 
@@ -186,12 +186,14 @@ def _header(
     if fields["meta"] != {}:
         header["meta"] = fields["meta"]
     catalog = None
-    try:
-        if type(fields["catalog_id"]) is str and type(fields["catalog_sha256"]) is str:
-            data = fields["catalog_data"]
-            catalog = resolve_catalog(fields["catalog_id"], fields["catalog_sha256"], data if type(data) is dict else None)
-    except (CatalogError, ValueError, TypeError, KeyError) as exc:
+    try:  # as the fold resolves it, but without the cache: the stored copy must be the catalog it names
+        data, identity = fields["catalog_data"], (fields["catalog_id"], fields["catalog_sha256"])
+        catalog = parse_catalog(data) if data is not None else find_catalog(*identity)
+        if (catalog.id, catalog.sha256) != identity:
+            raise CatalogError(f"catalog {shown(identity[0])}", f"sha256={shown(identity[1])}", f"sha256={catalog.sha256}")
+    except Exception as exc:  # whatever a stored copy holds: it is not the catalog named
         problems.append(LogProblem(0, "catalog not available", _one_line(exc)))
+        catalog = None
     return header, catalog
 
 

@@ -69,13 +69,39 @@ class LogProblem:
 
 
 class LogError(ValueError):
-    """A log that cannot be read; ``problems`` lists everything found, first one in the message."""
+    """A log that cannot be read; ``problems`` lists what was found (the first ``KEPT`` unless
+    reading was asked to keep every one), ``count`` how many there are in all."""
 
-    def __init__(self, source: str, problems: Sequence[LogProblem]) -> None:
+    def __init__(self, source: str, problems: Sequence[LogProblem], count: int | None = None) -> None:
         self.source = source
         self.problems = tuple(problems)
-        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        self.count = len(self.problems) if count is None else count
+        more = f" (and {self.count - 1:,} more problems)" if self.count > 1 else ""
         super().__init__(f"{source}: {problems[0]}{more}")
+
+
+KEPT: Final = 1000
+"""Problems a ``LogError`` keeps by default: a 16 MiB log can hold millions, all counted."""
+
+
+class _Found:
+    """The problems found so far: every one counted, the first ``keep`` kept (all if ``None``)."""
+
+    def __init__(self, given: Sequence[LogProblem], keep: int | None) -> None:
+        self.kept: list[LogProblem] = list(given)
+        self.count = len(self.kept)
+        self.keep = keep
+
+    def append(self, problem: LogProblem) -> None:
+        self.count += 1
+        if self.keep is None or len(self.kept) < self.keep:
+            self.kept.append(problem)
+
+    def error(self, source: str, more: Sequence[LogProblem] = ()) -> LogError:
+        """A ``LogError`` of these problems and ``more``, in order of place."""
+        for problem in more:
+            self.append(problem)
+        return LogError(source, sorted(self.kept, key=lambda p: -1 if p.seq is None else p.seq), self.count)
 
 
 @dataclass(frozen=True)
@@ -203,9 +229,10 @@ def write(path: str | Path, log: GameLog) -> None:
 # --- reading -----------------------------------------------------------------------------------
 
 
-def read(path: str | Path) -> GameLog:
-    """Read a log file; ``LogError`` for a missing, unreadable or too large file or a bad log."""
-    return loads(read_bytes(path), str(path))
+def read(path: str | Path, keep: int | None = KEPT) -> GameLog:
+    """Read a log file; ``LogError`` for a missing, unreadable or too large file or a bad log
+    (keeping the first ``keep`` problems found, or every one with ``None``)."""
+    return loads(read_bytes(path), str(path), keep)
 
 
 def read_bytes(path: str | Path) -> bytes:
@@ -218,9 +245,9 @@ def read_bytes(path: str | Path) -> bytes:
         raise LogError(str(path), [LogProblem(None, "cannot read file", why)]) from None
 
 
-def loads(data: bytes | str, source: str = "<log>") -> GameLog:
+def loads(data: bytes | str, source: str = "<log>", keep: int | None = KEPT) -> GameLog:
     """Parse and check a log: size, JSON, nesting, keys, structure, event types, payloads,
-    sequence and hash chain."""
+    sequence and hash chain (``LogError`` keeps the first ``keep`` problems; ``None``: all)."""
     raw = data.encode() if isinstance(data, str) else data
     if len(raw) > MAX_BYTES:
         raise LogError(source, [LogProblem(None, "too large", f"more than {MAX_BYTES:,} bytes (a whole game is under 100,000)")])
@@ -230,18 +257,18 @@ def loads(data: bytes | str, source: str = "<log>") -> GameLog:
         if "depth limit" in str(exc):
             raise LogError(source, [_too_deep(None)]) from None
         raise LogError(source, [LogProblem(None, "malformed JSON", str(exc))]) from None
-    return check_document(doc, source, _keys_given_twice(raw, doc))
+    return check_document(doc, source, _keys_given_twice(raw, doc), keep)
 
 
-def check_document(doc: Any, source: str, problems: Sequence[LogProblem] = ()) -> GameLog:
+def check_document(doc: Any, source: str, problems: Sequence[LogProblem] = (), keep: int | None = KEPT) -> GameLog:
     """Check a parsed log (any JSON value) and return the game it records; ``LogError`` with
     ``problems`` and every one found here, in order of place, if there is any."""
-    found = list(problems)
+    found = _Found(problems, keep)
     doc = _upcast(doc, source, found)
     header, players = _header(doc, source, found)
     raw_events = doc.get("events")
     if type(raw_events) is not list:
-        raise LogError(source, _in_order(found + [LogProblem(0, "bad log", "'events' must be a list")]))
+        raise found.error(source, [LogProblem(0, "bad log", "'events' must be a list")])
     events: list[GameEvent] = []
     prev = header_hash(header)
     seq = 1
@@ -250,15 +277,10 @@ def check_document(doc: Any, source: str, problems: Sequence[LogProblem] = ()) -
         event, prev, seq = _event(entry, k, seq, prev, found)
         if event is not None:
             events.append(event)
-    if found:
-        raise LogError(source, _in_order(found))
+    if found.count:
+        raise found.error(source)
     catalog = header["catalog"]
     return GameLog(catalog["id"], catalog["sha256"], players, tuple(events), header["ruleset"], header.get("meta", {}))
-
-
-def _in_order(problems: list[LogProblem]) -> list[LogProblem]:
-    """The file's own problems first, then the header's, then each event's, in file order."""
-    return sorted(problems, key=lambda p: -1 if p.seq is None else p.seq)
 
 
 def _too_deep(seq: int | None) -> LogProblem:
@@ -329,21 +351,20 @@ def _places(doc: Any, twice: dict[int, list[str]]) -> list[tuple[int, list[str]]
     return sorted(out, key=lambda place: place[0])
 
 
-def _upcast(doc: Any, source: str, found: list[LogProblem]) -> dict[str, Any]:
+def _upcast(doc: Any, source: str, found: _Found) -> dict[str, Any]:
     if type(doc) is not dict or doc.get("format") != FORMAT:
-        problem = LogProblem(0, "not a coimbra log", f"expected an object with \"format\": \"{FORMAT}\"")
-        raise LogError(source, _in_order(found + [problem]))
+        raise found.error(source, [LogProblem(0, "not a coimbra log", f"expected an object with \"format\": \"{FORMAT}\"")])
     schema = doc.get("schema")
     if type(schema) is not int or schema < 1 or schema > SCHEMA:
-        problem = LogProblem(0, "unsupported schema version", f"this coimbra reads schema 1..{SCHEMA}, the log says {shown(schema)}")
-        raise LogError(source, _in_order(found + [problem]))
+        raise found.error(source, [LogProblem(0, "unsupported schema version",
+                                              f"this coimbra reads schema 1..{SCHEMA}, the log says {shown(schema)}")])
     while schema < SCHEMA:
         doc = UPCASTERS[schema](doc)
         schema += 1
     return doc
 
 
-def _header(doc: dict[str, Any], source: str, found: list[LogProblem]) -> tuple[dict[str, Any], tuple[tuple[str, str], ...]]:
+def _header(doc: dict[str, Any], source: str, found: _Found) -> tuple[dict[str, Any], tuple[tuple[str, str], ...]]:
     """Check the header and return it in canonical form, with the players."""
     problems = []
     catalog: Any = doc.get("catalog")
@@ -369,7 +390,7 @@ def _header(doc: dict[str, Any], source: str, found: list[LogProblem]) -> tuple[
     if unknown:
         problems.append(LogProblem(0, "unknown header fields", _names(unknown)))
     if problems:
-        raise LogError(source, _in_order(found + problems))
+        raise found.error(source, problems)
     log = GameLog(catalog["id"], catalog["sha256"], tuple(players), (), doc["ruleset"], meta)
     return log.header(), log.players
 
@@ -380,7 +401,7 @@ def _names(keys: list[str]) -> str:
     return ", ".join(named) + (f" and {len(keys) - 8} more" if len(keys) > 8 else "")
 
 
-def _event(raw: Any, k: int, number: int, prev: str, problems: list[LogProblem]) -> tuple[GameEvent | None, str, int]:
+def _event(raw: Any, k: int, number: int, prev: str, problems: _Found) -> tuple[GameEvent | None, str, int]:
     """Decode the k-th event, due to be numbered ``number``, and check its place in the chain.
 
     Returns the event, the link the next one is chained to, and the number due next.
@@ -408,7 +429,7 @@ def _event(raw: Any, k: int, number: int, prev: str, problems: list[LogProblem])
 
 
 def _entry_problems(
-    raw: Any, k: int, number: int, prev: str, problems: list[LogProblem]
+    raw: Any, k: int, number: int, prev: str, problems: _Found
 ) -> tuple[GameEvent | None, str, int]:
     """Every problem of the k-th entry, the link the next entry is checked against, and its number.
 
