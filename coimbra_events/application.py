@@ -59,6 +59,7 @@ from coimbra_events.state import TABLE
 
 T = TypeVar("T")
 IN_PROGRESS, OVER = "in progress", "over"
+STATUSES = (IN_PROGRESS, OVER)
 ATTEMPTS = 5
 """How often a save is rebuilt and retried when another process wrote first."""
 
@@ -151,9 +152,14 @@ class GamesIndex(Aggregate):
         status: str
 
         def apply(self, index: GamesIndex) -> None:
-            players = tuple((str(n), str(c)) for n, c in self.players)
+            players = self.players
+            if not (type(self.name) is str and self.status in STATUSES and type(self.catalog_id) is str
+                    and isinstance(players, (list, tuple)) and all(_is_pair(p) for p in players)
+                    and type(self.parent) in (str, type(None)) and type(self.seed) in (int, type(None))):
+                raise ValueError(f"a listing of {self.name!r} is not as coimbra saves one")
             index.entries[self.name] = GameInfo(
-                self.name, players, self.status, self.timestamp, self.parent, self.seed, self.catalog_id
+                self.name, tuple((n, c) for n, c in players), self.status, self.timestamp, self.parent, self.seed,
+                self.catalog_id,
             )
 
     class StatusChanged(Aggregate.Event):
@@ -161,6 +167,8 @@ class GamesIndex(Aggregate):
         status: str
 
         def apply(self, index: GamesIndex) -> None:
+            if self.status not in STATUSES or self.name not in index.entries:
+                raise ValueError(f"a status change of {self.name!r} is not as coimbra saves one")
             index.entries[self.name] = replace(index.entries[self.name], status=self.status)
 
     @staticmethod
@@ -193,6 +201,11 @@ class GamesIndex(Aggregate):
 
 def status_of(game: Game) -> str:
     return OVER if game.over else IN_PROGRESS
+
+
+def _is_pair(player: Any) -> bool:
+    """A player as the index stores one: name and colour."""
+    return isinstance(player, (list, tuple)) and len(player) == 2 and all(type(x) is str for x in player)
 
 
 fold_index = Folding(GamesIndex, (GamesIndex.Created, GamesIndex.Listed, GamesIndex.StatusChanged))

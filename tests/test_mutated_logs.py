@@ -10,14 +10,12 @@ import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-from cli.app import app
 from coimbra_events import log as game_log
+from tests.commands import invoke, scratch
 from tests.strategies import JSON_VALUES, games
 
 pytestmark = pytest.mark.property
-runner = CliRunner()
 
 
 def _mutate(events: list, data: st.DataObject) -> str:
@@ -53,16 +51,17 @@ def _resign(doc: dict) -> None:
         e["hash"] = prev = game_log.event_hash(prev, e["seq"], e["type"], e["actor"], e["payload"])
 
 
-def _validate(tmp_path, data: bytes) -> tuple[int, str]:
-    path = tmp_path / "mutated.json"
-    path.write_bytes(data)
-    result = runner.invoke(app, ["validate", str(path), "--json"])
+def _validate(data: bytes) -> tuple[int, str]:
+    with scratch() as folder:
+        path = folder / "mutated.json"
+        path.write_bytes(data)
+        result = invoke(["validate", str(path), "--json"])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.exit_code, result.output
 
 
 @given(data=st.data(), resign=st.booleans())
-def test_random_mutations_never_crash_validate(tmp_path_factory, catalog, data, resign):
+def test_random_mutations_never_crash_validate(catalog, data, resign):
     log = data.draw(games(catalog).filter(lambda g: len(g.events) >= 2), label="game")
     original = orjson.loads(game_log.dumps(log))
     doc = orjson.loads(game_log.dumps(log))
@@ -70,7 +69,7 @@ def test_random_mutations_never_crash_validate(tmp_path_factory, catalog, data, 
     changed = doc != original
     if resign:
         _resign(doc)
-    code, output = _validate(tmp_path_factory.mktemp("m"), orjson.dumps(doc))
+    code, output = _validate(orjson.dumps(doc))
     assert code in (0, 1, 2), (how, code, output)
     assert output.strip() and "Traceback" not in output
     if changed and not resign:
@@ -78,9 +77,9 @@ def test_random_mutations_never_crash_validate(tmp_path_factory, catalog, data, 
 
 
 @given(data=st.data())
-def test_truncated_logs_are_refused_cleanly(tmp_path_factory, catalog, data):
+def test_truncated_logs_are_refused_cleanly(catalog, data):
     log = data.draw(games(catalog, players=(3,)), label="game")
     raw = game_log.dumps(log)
     cut = data.draw(st.integers(1, len(raw) - 3), label="cut")
-    code, output = _validate(tmp_path_factory.mktemp("t"), raw[:cut])
+    code, output = _validate(raw[:cut])
     assert code == 2 and "Traceback" not in output

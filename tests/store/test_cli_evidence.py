@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import orjson
 import pytest
-from typer.testing import CliRunner
 
-from cli.app import app
 from coimbra_events import log as game_log
+from tests.commands import invoke
 from tests.store.conftest import GAMES
 from tests.store.rows import Rows
-
-runner = CliRunner()
 
 READERS = [
     ("verify",), ("validate",), ("show",), ("export",), ("legal",), ("score",), ("explain",), ("act", "pass"),
@@ -24,7 +21,7 @@ READERS = [
 
 
 def coimbra(db, *args: str, code: int | None = None) -> tuple[int, str, str]:
-    result = runner.invoke(app, [*args, "--db", str(db)] if "--db" not in args else list(args), env={"NO_COLOR": "1", "COLUMNS": "200"})
+    result = invoke([*args, "--db", str(db)], env={"COLUMNS": "200"})
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     if code is not None:
         assert result.exit_code == code, (args, result.stdout, result.stderr)
@@ -163,4 +160,4 @@ def test_exit_code_3_is_documented_everywhere():
 
     assert "| 3 |" in Path(__file__).resolve().parents[2].joinpath("README.md").read_text()
     assert "| 3 |" in cli.exits.__doc__
-    assert "3 a conflict" in runner.invoke(app, ["--help"], env={"COLUMNS": "200"}).stdout
+    assert "3 a conflict" in invoke(["--help"], env={"COLUMNS": "200"}).stdout
