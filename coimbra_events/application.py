@@ -436,10 +436,14 @@ class GameStore(Application):
         (``inspect``: every receipt too, not only the latest one ``get`` reads).
         """
         log = self.get(name).to_log()
+        self.check(name)
+        return log
+
+    def check(self, name: str) -> None:
+        """``DamagedGame`` if any row of the game is not what was recorded (every receipt too)."""
         problems = self.inspect(name).problems
         if problems:
             raise DamagedGame(name, problems)
-        return log
 
     def export_as_stored(self, name: str) -> bytes:
         """A damaged game's log as it is stored: its readable entries with the hashes they were recorded with.

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from coimbra_events import log as game_log
+from coimbra_events import movelist
 from coimbra_events.notation import VERBS
 from coimbra_events.application import DamagedIndex, GameStore, StoreConflict, UnknownGame
 from coimbra_events.integrity import DamagedGame
@@ -71,7 +72,10 @@ def test_fuzzed_log_files_never_crash_a_reader_and_a_refused_one_stores_nothing(
 def _fuzzed_log_file(folder, catalog, data) -> None:
     log = data.draw(games(catalog, max_events=60), label="game")
     path, db = folder / "g.json", folder / "games.sqlite"
-    path.write_bytes(mangled(data, game_log.dumps(log)))
+    if data.draw(st.booleans(), label="as a move list"):
+        path.write_bytes(mangled_text(data, movelist.dumps(log).encode()))
+    else:
+        path.write_bytes(mangled(data, game_log.dumps(log)))
     before = path.read_bytes()
     run(data.draw(st.sampled_from(["verify", "validate", "show", "score", "legal", "explain"]), label="reader"), str(path))
     code, _ = run("import", str(path), "--name", "g", "--db", str(db))
@@ -84,6 +88,19 @@ def _fuzzed_log_file(folder, catalog, data) -> None:
         store.close()
     code, _ = run("act", str(path), "pass")
     assert code == 0 or path.read_bytes() == before
+
+
+def mangled_text(data: st.DataObject, raw: bytes) -> bytes:
+    """A move list with a few drawn edits: bytes replaced, inserted or removed, or a line doubled or dropped."""
+    lines = raw.split(b"\n")
+    if data.draw(st.booleans(), label="a line"):
+        k = data.draw(st.integers(0, len(lines) - 1), label="line")
+        lines[k:k + 1] = data.draw(st.sampled_from([[], [lines[k], lines[k]], [lines[k] + b" [%at " + b"]" * 50]]), label="how")
+        return b"\n".join(lines)
+    for _ in range(data.draw(st.integers(1, 3), label="edits")):
+        at = data.draw(st.integers(0, len(raw)), label="at")
+        raw = raw[:at] + data.draw(st.one_of(st.just(b""), BYTES), label="bytes") + raw[at + data.draw(st.integers(0, 3)):]
+    return raw
 
 
 ROW_TOPICS = st.sampled_from([
@@ -204,21 +221,26 @@ def _typed_line(folder, catalog, data) -> None:
         assert run("verify", str(path))[0] == 0
 
 
-@pytest.mark.parametrize("make, expected", [
+@pytest.mark.parametrize("make, expected, commands", [
     (lambda log: game_log.dumps(log).replace(b'"payload":{"order":', b'"payload":{"x":' + b"[" * 1000 + b"]" * 1000 + b',"order":'),
-     "nested too deeply"),
-    (lambda log: game_log.dumps(log).replace(b'"actor":"table"', b'"actor":"Ana","actor":"table"', 1), "key given twice"),
-    (lambda log: b"[" * 5000, "nested too deeply"),
-    (lambda log: b"\xff\xfe", "malformed JSON"),
-    (lambda log: b" " * (game_log.MAX_BYTES + 10), "too large"),
+     "nested too deeply", ("verify", "import")),
+    (lambda log: game_log.dumps(log).replace(b'"actor":"table"', b'"actor":"Ana","actor":"table"', 1), "key given twice",
+     ("verify", "import")),
+    (lambda log: b"[" * 5000, "nested too deeply", ("verify", "import")),
+    (lambda log: b"\xff\xfe", "malformed JSON", ("verify", "import")),
+    (lambda log: b" " * (game_log.MAX_BYTES + 10), "too large", ("verify", "import")),
+    (lambda log: movelist.dumps(log).replace("seating Bruno,Ana", "seating Bruno,Ana {[%at " + "]" * 200_000 + "]}", 1).encode(),
+     "bad entry fields", ("import",)),  # read once, not once per "]"
+    (lambda log: movelist.dumps(log).replace("[Players ", "[Meta " + "[" * 5000 + "]" * 5000 + "]\n[Players ", 1).encode(),
+     "nested more than 64 levels", ("import",)),
 ])
-def test_the_worst_files_through_the_installed_command(tmp_path, catalog, make, expected):
+def test_the_worst_files_through_the_installed_command(tmp_path, catalog, make, expected, commands):
     from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 
     log, _ = simulate(catalog, DEFAULT_PLAYERS[:2], 1)
     path = tmp_path / "bad.json"
     path.write_bytes(make(log))
-    for command in ("verify", "import"):
+    for command in commands:
         out = subprocess.run([installed_coimbra(), command, str(path)], capture_output=True, text=True, timeout=60,
                              env={**os.environ, "COIMBRA_DB": str(tmp_path / "games.sqlite"), "NO_COLOR": "1"})
         assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
