@@ -16,7 +16,8 @@ from tests.store.rows import Rows
 
 READERS = [
     ("verify",), ("validate",), ("show",), ("export",), ("legal",), ("score",), ("explain",), ("act", "pass"),
-    ("note", "--at", "1", "hello"), ("undo",), ("roll",), ("fork", "--at", "3"), ("replay", "--at", "3"),
+    ("note", "--at", "1", "hello"), ("undo",), ("roll",), ("fork", "--at", "3"), ("replay", "--at", "3"), ("record",),
+    ("diff", "g"), ("correct", "--seq", "7", "pass"), ("accept", "pass", "--reason", "r"),
 ]
 
 
