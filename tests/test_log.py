@@ -255,12 +255,6 @@ def test_a_huge_bad_value_is_quoted_short(game):
     assert len(problem) < 200 and "must be a list of strings" in problem
 
 
-def test_an_unknown_type_with_a_correct_hash_is_named_as_such(game):
-    doc = _doc(game)
-    doc["events"][4]["type"] = "DragonSummoned"
-    assert _problems(_resign(doc)) == ["event 5: unknown event type: 'DragonSummoned'"]
-
-
 def test_problems_are_listed_in_file_order(game):
     doc = _doc(game)
     doc["events"][9]["hash"] = "0" * 64
