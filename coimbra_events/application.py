@@ -231,11 +231,11 @@ def store_settings(
     db: str | os.PathLike[str] | None = None, *, in_memory: bool = False, env: Mapping[str, str] | None = None
 ) -> dict[str, str]:
     """What a ``GameStore`` is given: where it lives (``store_env``), ``env`` over it, each key also with
-    the application's prefix (so a stray ``COIMBRA_SQLITE_DBNAME`` cannot override ``--db``), and a short
-    PostgreSQL connection timeout unless one is set."""
+    the application's prefix (so a stray ``COIMBRA_SQLITE_DBNAME`` cannot override ``--db``), and, for
+    PostgreSQL, a short connection timeout and a pool of one connection unless set otherwise."""
     settings = {**store_env(db, in_memory=in_memory, environ={**os.environ, **(env or {})}), **(env or {})}
-    if not Environment(GameStore.name, {**os.environ, **settings}).get("POSTGRES_CONNECT_TIMEOUT"):
-        settings["POSTGRES_CONNECT_TIMEOUT"] = postgres_store.CONNECT_TIMEOUT
+    given = Environment(GameStore.name, {**os.environ, **settings})
+    settings.update({key: value for key, value in postgres_store.DEFAULTS.items() if not given.get(key)})
     settings.update({f"{GameStore.name.upper()}_{k}": v for k, v in list(settings.items())})
     return settings
 

@@ -21,8 +21,10 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from eventsourcing.persistence import PersistenceError
 
-CONNECT_TIMEOUT = "5"
-"""Seconds to wait for the server, unless ``POSTGRES_CONNECT_TIMEOUT`` says otherwise."""
+DEFAULTS = {"POSTGRES_CONNECT_TIMEOUT": "5", "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "1"}
+"""Unless the environment says otherwise: seconds to wait for the server, and the connections a
+command keeps (one does a command's work; the library's default of 5 to 15 a process has a club's
+server refuse clients when a few dozen commands run at once)."""
 
 CREATE_LOCK = int.from_bytes(hashlib.sha256(b"coimbra: create the store's tables").digest()[:8], "big", signed=True)
 """The advisory lock that the process creating the tables holds."""
@@ -89,7 +91,7 @@ def _connect(config: Mapping[str, str]) -> Any:
     try:
         return psycopg.connect(
             host=config["host"], port=config["port"] or "5432", dbname=config["dbname"], user=config["user"],
-            password=config["password"], connect_timeout=int(config["connect_timeout"] or CONNECT_TIMEOUT),
+            password=config["password"], connect_timeout=int(config["connect_timeout"] or DEFAULTS["POSTGRES_CONNECT_TIMEOUT"]),
             autocommit=True,
         )
     except ValueError:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
+import time
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -45,3 +48,34 @@ def scratch() -> Iterator[Path]:
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+_READY_THEN_RUN = """
+import sys, time
+from pathlib import Path
+import cli.app
+ready, go, *args = sys.argv[1:]
+Path(ready).touch()
+while not Path(go).exists():
+    time.sleep(0.001)
+sys.argv = ["coimbra", *args]
+cli.app.main()
+"""
+
+
+def started_together(commands: Sequence[Sequence[str]], env: Mapping[str, str], folder: Path) -> list[tuple[int, str]]:
+    """Run each command in a fresh process of its own (the command's entry point, ``cli.app.main``), all
+    released at one moment once every one has started; their exit codes and output.
+
+    Fresh processes, not forked ones: a forked child inherits its parent's database connection pools.
+    """
+    processes = []
+    for k, args in enumerate(commands):
+        ready, go = folder / f"ready-{k}", folder / "go"
+        processes.append(subprocess.Popen([sys.executable, "-c", _READY_THEN_RUN, str(ready), str(go), *args],
+                                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(env)))
+    deadline = time.monotonic() + 60
+    while not all((folder / f"ready-{k}").exists() for k in range(len(commands))) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    (folder / "go").touch()
+    return [(p.wait(timeout=120), p.stdout.read()) for p in processes]

@@ -6,15 +6,14 @@ failed in CI.
 
 from __future__ import annotations
 
-import multiprocessing
+import os
 import time
 
 import pytest
 
 from coimbra_events.application import GameStore
 from coimbra_events.postgres_store import StoreUnavailable
-from tests.commands import invoke
-from tests.store.conftest import PLAYERS
+from tests.commands import invoke, started_together
 
 pytestmark = pytest.mark.postgres
 
@@ -38,28 +37,13 @@ def test_a_server_that_cannot_be_used_says_why_in_one_line_at_once(postgres_env,
     assert postgres_env["POSTGRES_PASSWORD"] not in line and "not-the-password" not in line
 
 
-def _first_use(env: dict[str, str], k: int, barrier, results) -> None:
-    barrier.wait()
-    try:
-        store = GameStore(env=env)
-        store.new_game(PLAYERS[:2], name=f"g{k}")
-        store.close()
-        results.put("ok")
-    except Exception as exc:  # reported to the test, which fails on it
-        results.put(f"{type(exc).__name__}: {exc}")
-
-
-def test_many_first_uses_at_once_create_the_tables_once(postgres_env):
-    """The schema is empty: 8 processes open it at once; one creates the tables, the others wait and use them."""
-    ctx = multiprocessing.get_context("fork")
-    barrier, results = ctx.Barrier(8), ctx.Queue()
-    workers = [ctx.Process(target=_first_use, args=(postgres_env, k, barrier, results)) for k in range(8)]
-    for w in workers:
-        w.start()
-    outcomes = [results.get(timeout=120) for _ in workers]
-    for w in workers:
-        w.join(timeout=30)
-    assert outcomes == ["ok"] * 8
+def test_many_first_uses_at_once_create_the_tables_once(postgres_env, tmp_path):
+    """The schema is empty: 8 commands open it at once; one creates the tables, the others wait and use them."""
+    env = {**os.environ, "NO_COLOR": "1", **postgres_env}
+    env.pop("COIMBRA_DB", None)
+    commands = [("new", "--players", "Ana:red,Bruno:blue", "--name", f"g{k}") for k in range(8)]
+    outcomes = started_together(commands, env, tmp_path)
+    assert [code for code, _ in outcomes] == [0] * 8, outcomes
     store = GameStore(env=postgres_env)
     assert sorted(g.name for g in store.games()) == [f"g{k}" for k in range(8)]
     store.close()
