@@ -23,8 +23,8 @@ from eventsourcing.persistence import PersistenceError
 
 DEFAULTS = {"POSTGRES_CONNECT_TIMEOUT": "5", "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "1"}
 """Unless the environment says otherwise: seconds to wait for the server, and the connections a
-command keeps (one does a command's work; the library's default of 5 to 15 a process has a club's
-server refuse clients when a few dozen commands run at once)."""
+command keeps (one does a command's work; the library's default pool keeps 5 per process, up to 15,
+so 20 commands at once would fill a server's default of 100)."""
 
 CREATE_LOCK = int.from_bytes(hashlib.sha256(b"coimbra: create the store's tables").digest()[:8], "big", signed=True)
 """The advisory lock that the process creating the tables holds."""
