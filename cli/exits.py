@@ -21,7 +21,7 @@ from cli.terminal import escaping
 
 OK, RULE_VIOLATION, BAD_INPUT, CONFLICT = 0, 1, 2, 3
 
-err_console = escaping(Console(stderr=True, highlight=False, soft_wrap=True))
+err_console = escaping(Console(stderr=True, highlight=False, soft_wrap=True, emoji=False))
 
 
 def fail(message: str, code: int = BAD_INPUT) -> NoReturn:

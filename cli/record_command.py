@@ -25,6 +25,7 @@ from rich.text import Text
 
 from cli.board_views import board_panel
 from cli.common import (
+    ByOption,
     Commands,
     DbOption,
     catalog_option,
@@ -194,7 +195,7 @@ class Recorder:
     def _record(self, event: GameEvent) -> None:
         event = with_player_name(event, self.game)
         before = self.game.state
-        game = self._saved(lambda: self.store.record(self.name, event), self._said(event))
+        game = self._saved(lambda: self.store.record(self.name, event, game=self.game), self._said(event))
         if game is not None:
             self.game = game
             self.io.say(f"recorded {len(game.events)}: {entry_echo(event, before)}")
@@ -203,7 +204,8 @@ class Recorder:
         return said(self.game.catalog, event)
 
     def _saved(self, save: Callable[[], T], text: str) -> T | None:
-        """Run one save (one transaction); a refusal or a conflict is said, nothing is stored."""
+        """Run one save (one transaction) on the game in hand; a refusal or a conflict is said, nothing is stored
+        (and the game is read again, so nothing half made stays in hand)."""
         try:
             return save()
         except RuleViolation as v:
@@ -214,6 +216,7 @@ class Recorder:
             self.game, self._announced = self.store.get(self.name), None
         except TableInputNeeded as exc:
             self.io.say(f"{exc}; nothing stored")
+        self.game = self.store.get(self.name)
         return None
 
     def _event_in(self, text: str, seq: int | None = None) -> GameEvent | None:
@@ -235,15 +238,15 @@ class Recorder:
         if rolls_of(self.game)[0] == "manual" and self.game.pending and self.game.pending.actor == TABLE:
             self.io.say("this game has no seed to draw from: type what the table rolled or dealt (see above)")
             return
-        event = self._saved(lambda: self.store.roll(self.name), "roll")
-        if event is not None:
-            self.game = self.store.get(self.name)
+        done = self._saved(lambda: self.store.roll(self.name, self.game), "roll")
+        if done is not None:
+            self.game, event = done
             self.io.say(f"recorded {len(self.game.events)}: {entry_echo(event, self.game.state)}")
             for line in outcome_words(event, self.game.state):
                 self.io.say(line)
 
     def _undo(self, _: Command) -> None:
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.undo()), "undo")
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.undo(), self.game), "undo")
         if done is not None:
             self.game, play = done
             self.io.say(f"undone: entry {play.seq} {self._said(play.event)} (withdrawn by entry {len(self.game.events)}; "
@@ -254,7 +257,7 @@ class Recorder:
         event = self._event_in(cmd.text, cmd.seq)
         if event is None:
             return
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.correct(cmd.seq, event)), self._said(event))
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.correct(cmd.seq, event), self.game), self._said(event))
         if done is None:
             return
         self.game, broken = done
@@ -271,9 +274,10 @@ class Recorder:
         if event is None:
             return
         try:
-            done = self._saved(lambda: self.store.update(self.name, lambda g: g.accept(event, cmd.reason)), self._said(event))
+            done = self._saved(lambda: self.store.update(self.name, lambda g: g.accept(event, cmd.reason), self.game), self._said(event))
         except NothingToOverride:
             self.io.say(f"'{self._said(event)}' breaks no rule here: type it as an ordinary decision; nothing stored")
+            self.game = self.store.get(self.name)
             return
         if done is not None:
             self.game, v = done
@@ -282,7 +286,7 @@ class Recorder:
 
     def _note(self, cmd: Command, bookmark: bool = False) -> None:
         assert cmd.seq is not None
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.note(cmd.seq, cmd.text, bookmark)), cmd.word)
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.note(cmd.seq, cmd.text, bookmark), self.game), cmd.word)
         if done is not None:
             self.game = done[0]
             self.io.say(f"{'bookmarked' if bookmark else 'noted'} entry {cmd.seq} (entry {len(self.game.events)})")
@@ -405,6 +409,7 @@ def record_command(
         None, "--catalog", help="A new game's catalog file, e.g. your transcribed box (default: the shipped stand-in)."
     ),
     db: Optional[Path] = DbOption,
+    by: Optional[str] = ByOption,
 ) -> None:
     """Record a game at the table, step by step: who acts, the legal options, one line each.
 
@@ -428,7 +433,7 @@ def record_command(
         from cli.record_prompt import PromptIo  # Tab completion, history, the toolbar
 
         io = PromptIo(console)
-    with opened(db) as store, store_errors("nothing stored"):
+    with opened(db, by) as store, store_errors("nothing stored"):
         code = record_session(store, io, game_ref, people, seed, f" --db {db}" if db else "", catalog_option(catalog_file))
     if code:
         raise typer.Exit(code)

@@ -1,4 +1,4 @@
-"""Commands on the game store: new, act, legal, import, export, games, verify."""
+"""Commands on the game store: new, act, legal, import, export, verify."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from rich.table import Table
 from cli.common import (
     SHOWN_PROBLEMS,
     AllOption,
+    ByOption,
     Commands,
     CatalogOption,
     DbOption,
@@ -24,6 +25,7 @@ from cli.common import (
     console,
     due,
     due_json,
+    entrant,
     game_ref_opened,
     list_problems,
     log_problems,
@@ -39,12 +41,13 @@ from cli.common import (
 from cli.exits import BAD_INPUT, CONFLICT, RULE_VIOLATION, err_console, fail
 from cli.views import import_summary, progress_bar
 from coimbra_events import log as game_log
-from coimbra_events.application import BadGameName, BadPlayers, DamagedIndex, GameStore, StoreConflict, log_file
+from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, IllegalLog
-from coimbra_events.integrity import DamagedGame
-from coimbra_events.log import LogError, LogProblem, header_hash
+from coimbra_events.log import LogError, LogProblem
 from coimbra_events.movelist import read_record
 from coimbra_events.notation import BY_TYPE
+from coimbra_events.references import log_file
+from coimbra_events.store_errors import BadGameName, BadPlayers, DamagedGame, DamagedIndex, StoreConflict
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.violations import RuleViolation
@@ -98,25 +101,27 @@ def act_command(
     ),
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
+    by: Optional[str] = ByOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Record decisions (or table outcomes) typed in notation; all or none are stored.
 
     Leave out [bold]Name:[/] for the player due to act. An illegal input is refused
     with the rule it breaks and why (exit 1), and nothing is stored. GAME may be
-    a JSON log file: the events are appended to it. If another writer changed the
-    game since it was read, nothing is stored (exit 3): look again and retype.
-    Prints the record's new head hash, the table's receipt
-    ([bold]coimbra verify GAME --head HASH[/] proves the record later).
+    a JSON log file: the events are appended to it. Each entry keeps when it was
+    entered and by whom ([bold]--by[/]). If another writer changed the game since
+    it was read, nothing is stored (exit 3): look again and retype. Prints the
+    record's new head hash, the table's receipt ([bold]coimbra verify GAME --head HASH[/]
+    proves the record later).
 
     Example: [bold]coimbra act ana-bruno "place gray-1 castle"[/]
     """
-    with game_ref_opened(game_ref, db, catalog_file) as (game, keeper):
+
+    def add(game: Game) -> list[tuple[GameEvent, str]]:
+        """Each decision read, checked and recorded, with its echo; nothing stored if one is refused."""
         if game.over:
             fail(f"{game.name}: the game is over (rule GAME.over); nothing more can be recorded", RULE_VIOLATION)
-        first = len(game.events) + 1
-        events = []
-        echoes: list[str] = []
+        done: list[tuple[GameEvent, str]] = []
         for text in decisions:
             with store_errors("nothing stored"):
                 event = typed_decision(text, game, game.pending.actor if game.pending else None)
@@ -128,10 +133,20 @@ def act_command(
                     print_json({"recorded": [], "refused": notation(event), "violation": v.to_json(game.catalog)})
                 fail(f"refused '{said(game.catalog, event)}': rule {v.rule}: {named_text(game.catalog, v.reason)}; "
                      "nothing stored", RULE_VIOLATION)
-            events.append(event)
-            echoes.append(entry_echo(event, before))
-        with store_errors("nothing stored"):
-            keeper.commit(game)
+            done.append((event, entry_echo(event, before)))
+        return done
+
+    if log_file(game_ref) is None:
+        with opened(db, by) as store, store_errors("nothing stored"):
+            game, done = store.update(game_ref, add)
+    else:
+        with game_ref_opened(game_ref, db, catalog_file) as (game, file):
+            game.entry_by = by if by is not None else entrant()
+            done = add(game)
+            with store_errors("nothing stored"):
+                file.commit(game)
+    events, echoes = [e for e, _ in done], [echo for _, echo in done]
+    first = len(game.events) - len(events) + 1
     recorded = [{"seq": first + k, "type": e.TYPE, "notation": notation(e)} for k, e in enumerate(events)]
     if as_json:
         print_json({"game": game.name, "recorded": recorded, "events": len(game.events), "pending": due_json(game),
@@ -256,6 +271,7 @@ def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[P
             except StoreConflict as exc:
                 rows.append({"source": str(file), "imported": False, "code": CONFLICT, "error": str(exc)})
             progress.advance(task)
+        store.games_index_caught_up()  # here, under the progress bar, rather than at the next listing
     if as_json:
         print_json(rows)
     else:
@@ -305,7 +321,7 @@ def export_command(
         if force:
             fail("--force writes a damaged game's JSON log as it is stored: leave out --format")
         with game_ref_opened(game_ref, db, catalog_file) as (game, keeper):
-            if isinstance(keeper, GameStore):
+            if log_file(game_ref) is None:
                 with store_errors():
                     keeper.check(game_ref)  # every row, as the JSON export checks them
             data, entries = _shared(game, format_), len(game.events)
@@ -443,7 +459,7 @@ def _file_chain(path: str, every: bool) -> tuple[int | None, list[str], tuple[Lo
         log = game_log.read(path, keep=None if every else game_log.KEPT)
     except LogError as exc:
         return None, [], exc.problems, exc.count
-    return len(log.events), [header_hash(log.header()), *log.hashes()], (), 0
+    return len(log.events), [log.anchor(), *log.hashes()], (), 0
 
 
 def _stored_chain(name: str, db: Optional[Path]) -> tuple[int | None, list[str], tuple[LogProblem, ...], int]:

@@ -11,8 +11,9 @@ from cli.common import DbOption, JsonOption, console, opened, print_json
 
 store_app = typer.Typer(
     help=(
-        "The game store itself. Where it is: --db FILE, else $COIMBRA_DB, else PostgreSQL when "
-        "PERSISTENCE_MODULE=eventsourcing.postgres and POSTGRES_* are set, else a SQLite file in your data folder."
+        "The game store itself: where it is, and making it ready (coimbra store init).\n\n"
+        "Where it is: --db FILE, else $COIMBRA_DB, else PostgreSQL when PERSISTENCE_MODULE=eventsourcing.postgres "
+        "and POSTGRES_* are set, else a SQLite file in your data folder."
     ),
     no_args_is_help=True,
 )

@@ -16,14 +16,10 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Iterator
 
-from filelock import FileLock, Timeout
+from coimbra_events.store_errors import FileBusy
 
 LOCK_WAIT = 10.0
 """Seconds to wait for another process's change of the same file before giving up."""
-
-
-class FileBusy(OSError):
-    """Another process held a file's lock for longer than ``LOCK_WAIT``."""
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
@@ -90,6 +86,8 @@ def locked(path: str | os.PathLike[str], wait: float = LOCK_WAIT) -> Iterator[No
     ``FileBusy`` if another process holds it for longer than ``wait`` seconds;
     an ``OSError`` if the lock file cannot be made (a read-only folder, say).
     """
+    from filelock import FileLock, Timeout  # imported here: only commands that change a log file take its lock
+
     lock = FileLock(lock_path(path), timeout=wait)
     try:
         lock.acquire()

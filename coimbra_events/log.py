@@ -1,9 +1,14 @@
-"""The JSON game log, version 1: canonical writing, careful reading, a hash chain.
+"""The JSON game log, schema 2: canonical writing, careful reading, a hash chain.
 
 A log is one JSON object: a header (format, schema version, ruleset, catalog id
 and content hash, players, optional meta) and an ``events`` list. Each event
-has a sequence number, type, actor, payload and a hash chained to the previous
-one (the first to the header's hash), so any edit to a recorded log shows.
+has a sequence number, type, actor, payload, optionally when it was entered
+(``at``) and by whom (``by``), and a hash chained to the previous one (the first
+to the header's hash), so any edit to a recorded log shows.
+
+Schema 1 logs (no ``at``/``by``) are upcast when read: their header says
+``"upcast_from": 1`` and their chain stays anchored on the header as schema 1
+wrote it, so an old record keeps every hash it was recorded with.
 
 Writing is canonical: one event per line, fixed key order, payload keys sorted,
 so the same game always gives the same bytes and diffs read line by line.
@@ -18,7 +23,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Final, Iterable, Mapping, Sequence
 
@@ -30,19 +37,23 @@ from coimbra_events.events import GameEvent, PayloadError, UnknownEventType, dec
 from coimbra_events.files import write_atomically
 
 FORMAT = "coimbra-log"
-SCHEMA = 1
+SCHEMA = 2
 """The schema version this code writes; older versions are upcast when read."""
 
-UPCASTERS: Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
-"""schema n -> function turning a version-n log object into version n+1."""
+Stamp = tuple[str, str]
+"""When an entry was entered (ISO 8601 UTC, ``2026-05-01T19:04:11Z``) and by whom; ``""`` where not known."""
+NO_STAMP: Final[Stamp] = ("", "")
+
+_AT: Final = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z")
 
 MAX_BYTES: Final = 16 * 1024 * 1024
 """The largest log read (a whole game is well under 100 KB)."""
 MAX_DEPTH: Final = 64
 """The deepest nesting of objects and lists read (a valid log needs 6, plus what ``meta`` holds)."""
 
-HEADER_KEYS: Final = frozenset(("format", "schema", "ruleset", "catalog", "players", "meta", "events"))
+HEADER_KEYS: Final = frozenset(("format", "schema", "ruleset", "catalog", "players", "meta", "upcast_from", "events"))
 ENTRY_KEYS: Final = frozenset(("seq", "type", "actor", "payload", "hash"))
+STAMP_KEYS: Final = frozenset(("at", "by"))
 
 
 @dataclass(frozen=True)
@@ -114,42 +125,62 @@ class GameLog:
     events: tuple[GameEvent, ...] = ()
     ruleset: str = RULESET
     meta: Mapping[str, Any] = field(default_factory=dict)
+    stamps: tuple[Stamp, ...] = ()
+    """One ``(at, by)`` per event, or none at all (no entry says when or by whom)."""
+    upcast_from: int = 0
+    """The older schema the record was begun under (its chain is anchored there), or 0."""
 
     @classmethod
     def new(cls, catalog: Catalog, players: Sequence[tuple[str, str]], meta: Mapping[str, Any] | None = None) -> "GameLog":
         """An empty log for a new game with this catalog."""
         return cls(catalog.id, catalog.sha256, tuple(players), (), RULESET, dict(meta or {}))
 
-    def with_events(self, events: Sequence[GameEvent]) -> "GameLog":
-        """The same game with this event list."""
-        return GameLog(self.catalog_id, self.catalog_sha256, self.players, tuple(events), self.ruleset, self.meta)
+    def with_events(self, events: Sequence[GameEvent], stamps: Sequence[Stamp] = ()) -> "GameLog":
+        """The same game with this event list (and, if given, one stamp per event)."""
+        return GameLog(self.catalog_id, self.catalog_sha256, self.players, tuple(events), self.ruleset, self.meta,
+                       tuple(stamps), self.upcast_from)
 
-    def header(self) -> dict[str, Any]:
-        """The header object, in canonical key order."""
+    def prefix(self, n: int) -> "GameLog":
+        """The record's first ``n`` entries, with their stamps."""
+        return self.with_events(self.events[:n], self.stamps[:n])
+
+    def stamp(self, k: int) -> Stamp:
+        """When entry ``k`` (0-based) was entered and by whom (``""`` where not recorded)."""
+        return self.stamps[k] if k < len(self.stamps) else NO_STAMP
+
+    def header(self, schema: int = SCHEMA) -> dict[str, Any]:
+        """The header object, in canonical key order (as ``schema`` writes it)."""
         head: dict[str, Any] = {
             "format": FORMAT,
-            "schema": SCHEMA,
+            "schema": schema,
             "ruleset": self.ruleset,
             "catalog": {"id": self.catalog_id, "sha256": self.catalog_sha256},
             "players": [{"name": n, "color": c} for n, c in self.players],
         }
         if self.meta:
             head["meta"] = dict(self.meta)
+        if self.upcast_from and schema == SCHEMA:
+            head["upcast_from"] = self.upcast_from
         return head
+
+    def anchor(self) -> str:
+        """The hash the chain starts from: the header as the schema the record was begun under wrote it."""
+        return header_hash(self.header(self.upcast_from or SCHEMA))
+
+    def head(self) -> str:
+        """The newest hash of the chain (its anchor before any event): the record's receipt."""
+        hashes = self.hashes()
+        return hashes[-1] if hashes else self.anchor()
 
     def hashes(self) -> list[str]:
         """The hash chain: one hash per event."""
         out = []
-        prev = header_hash(self.header())
+        prev = self.anchor()
         for seq, e in enumerate(self.events, 1):
-            prev = event_hash(prev, seq, e.TYPE, e.actor, e.payload())
+            at, by = self.stamp(seq - 1)
+            prev = event_hash(prev, seq, e.TYPE, e.actor, e.payload(), at, by)
             out.append(prev)
         return out
-
-    def head(self) -> str:
-        """The newest hash of the chain (the header's hash before any event): the record's receipt."""
-        hashes = self.hashes()
-        return hashes[-1] if hashes else header_hash(self.header())
 
 
 def header_hash(header: Mapping[str, Any]) -> str:
@@ -157,26 +188,39 @@ def header_hash(header: Mapping[str, Any]) -> str:
     return hashlib.sha256(orjson.dumps(header, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def event_hash(prev: str, seq: int, type_name: Any, actor: Any, payload: Any) -> str:
-    """The hash of one event, chained to the previous hash.
+def event_hash(prev: str, seq: int, type_name: Any, actor: Any, payload: Any, at: Any = "", by: Any = "") -> str:
+    """The hash of one event, chained to the previous hash; ``at`` and ``by`` are hashed when given.
 
     Any JSON values no deeper than ``MAX_DEPTH``: a log is hashed as recorded,
-    before its fields are checked.
+    before its fields are checked. An entry without ``at`` and ``by`` hashes as
+    schema 1 hashed it.
     """
-    # Keys already in sorted order: orjson then only has the payload's keys to sort.
-    body = _dumps({"actor": actor, "payload": payload, "seq": seq, "type": type_name}, None, _SORT_KEYS)
+    if at or by:
+        body = _dumps(_stamped_body(seq, type_name, actor, payload, at, by), None, _SORT_KEYS)
+    else:  # keys already in sorted order: orjson then only has the payload's keys to sort
+        body = _dumps({"actor": actor, "payload": payload, "seq": seq, "type": type_name}, None, _SORT_KEYS)
     sha = _fresh_sha256()
     _update(sha, prev.encode())
     _update(sha, body)
     return _hexdigest(sha)
 
 
+def _stamped_body(seq: int, type_name: Any, actor: Any, payload: Any, at: Any, by: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"actor": actor}
+    if at:
+        body["at"] = at
+    if by:
+        body["by"] = by
+    body.update(payload=payload, seq=seq, type=type_name)
+    return body
+
+
 def entry_hash(prev: str, entry: Mapping[str, Any]) -> str:
     """The hash of one entry object as a log writes it, chained to ``prev``: every field but its ``hash``.
 
-    For the fields of schema 1 this is ``event_hash``; a reader that builds the
-    entries of a log itself (the move list, ``coimbra_events.movelist``) chains
-    them with it, whatever fields they carry.
+    For the fields a log writes this is ``event_hash`` (``at`` and ``by`` included
+    when the entry has them); a reader that builds the entries of a log itself (the
+    move list, ``coimbra_events.movelist``) chains them with it, whatever fields they carry.
     """
     body = _dumps({k: v for k, v in entry.items() if k != "hash"}, None, _SORT_KEYS)
     sha = _fresh_sha256()
@@ -200,23 +244,30 @@ calling the hash type's methods directly saves looking each up on every event (â
 
 def dumps(log: GameLog) -> bytes:
     """The canonical bytes of a log: header, then one event per line."""
-    rows = [(seq, e.TYPE, e.actor, e.payload(), h) for seq, (e, h) in enumerate(zip(log.events, log.hashes()), 1)]
+    rows = [
+        {"seq": seq, "type": e.TYPE, "actor": e.actor, "payload": e.payload(), "at": at, "by": by, "hash": h}
+        for seq, (e, h, (at, by)) in enumerate(zip(log.events, log.hashes(), [log.stamp(k) for k in range(len(log.events))]), 1)
+    ]
     return dumps_entries(log.header(), rows)
 
 
-def dumps_entries(header: Mapping[str, Any], entries: Iterable[tuple[int, Any, Any, Any, Any]]) -> bytes:
-    """Canonical bytes for a header and (seq, type, actor, payload, hash) entries.
+def dumps_entries(header: Mapping[str, Any], entries: Iterable[Mapping[str, Any]]) -> bytes:
+    """Canonical bytes for a header and entries (seq, type, actor, payload, at and by where given, hash).
 
     ``dumps`` writes a game with the hashes it computes; a damaged stored game is
     written with the numbers and hashes it was recorded with, so the damage shows
     in the file.
     """
     head = orjson.dumps(header)[:-1]
-    lines = [
-        b'{"seq":%d,"type":%s,"actor":%s,"payload":%s,"hash":%s}'
-        % (seq, orjson.dumps(t), orjson.dumps(a), orjson.dumps(p, option=orjson.OPT_SORT_KEYS), orjson.dumps(h))
-        for seq, t, a, p, h in entries
-    ]
+    lines = []
+    for e in entries:
+        at, by = e.get("at"), e.get("by")
+        stamp = (b',"at":%s' % orjson.dumps(at) if at else b"") + (b',"by":%s' % orjson.dumps(by) if by else b"")
+        lines.append(
+            b'{"seq":%d,"type":%s,"actor":%s,"payload":%s%s,"hash":%s}'
+            % (e["seq"], orjson.dumps(e["type"]), orjson.dumps(e["actor"]), orjson.dumps(e["payload"], option=orjson.OPT_SORT_KEYS),
+               stamp, orjson.dumps(e["hash"]))
+        )
     body = b",\n".join(lines)
     return head + b',"events":[\n' + body + (b"\n" if lines else b"") + b"]}\n"
 
@@ -265,22 +316,24 @@ def check_document(doc: Any, source: str, problems: Sequence[LogProblem] = (), k
     ``problems`` and every one found here, in order of place, if there is any."""
     found = _Found(problems, keep)
     doc = _upcast(doc, source, found)
-    header, players = _header(doc, source, found)
+    head = _header(doc, source, found)
     raw_events = doc.get("events")
     if type(raw_events) is not list:
         raise found.error(source, [LogProblem(0, "bad log", "'events' must be a list")])
     events: list[GameEvent] = []
-    prev = header_hash(header)
+    stamped: dict[int, Stamp] = {}
+    prev = head.anchor()
     seq = 1
     entries: list[Any] = raw_events  # typed, so the loop below runs natively when compiled
     for k, entry in enumerate(entries, 1):
-        event, prev, seq = _event(entry, k, seq, prev, found)
+        event, prev, seq = _event(entry, k, seq, prev, found, stamped)
         if event is not None:
             events.append(event)
     if found.count:
         raise found.error(source)
-    catalog = header["catalog"]
-    return GameLog(catalog["id"], catalog["sha256"], players, tuple(events), header["ruleset"], header.get("meta", {}))
+    stamps = tuple(stamped.get(k, NO_STAMP) for k in range(1, len(events) + 1)) if stamped else ()
+    return GameLog(head.catalog_id, head.catalog_sha256, head.players, tuple(events), head.ruleset, head.meta,
+                   stamps, head.upcast_from)
 
 
 def _too_deep(seq: int | None) -> LogProblem:
@@ -351,6 +404,21 @@ def _places(doc: Any, twice: dict[int, list[str]]) -> list[tuple[int, list[str]]
     return sorted(out, key=lambda place: place[0])
 
 
+def _schema_1_to_2(doc: dict[str, Any]) -> dict[str, Any]:
+    """A schema-1 log as schema 2: the same entries (none says when or by whom), the chain anchored as before."""
+    if "upcast_from" in doc:
+        raise ValueError("unknown header fields: upcast_from (a schema 1 header has none)")
+    events: Any = doc.get("events")
+    for k, raw in enumerate(events if type(events) is list else [], 1):
+        if type(raw) is dict and ("at" in raw or "by" in raw):
+            raise ValueError(f"event {k} has 'at' or 'by', which schema 1 entries do not have")
+    return {**doc, "schema": 2, "upcast_from": 1}
+
+
+UPCASTERS: Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _schema_1_to_2}
+"""schema n -> function turning a version-n log object into version n+1 (``ValueError`` if it is not one)."""
+
+
 def _upcast(doc: Any, source: str, found: _Found) -> dict[str, Any]:
     if type(doc) is not dict or doc.get("format") != FORMAT:
         raise found.error(source, [LogProblem(0, "not a coimbra log", f"expected an object with \"format\": \"{FORMAT}\"")])
@@ -359,13 +427,16 @@ def _upcast(doc: Any, source: str, found: _Found) -> dict[str, Any]:
         raise found.error(source, [LogProblem(0, "unsupported schema version",
                                               f"this coimbra reads schema 1..{SCHEMA}, the log says {shown(schema)}")])
     while schema < SCHEMA:
-        doc = UPCASTERS[schema](doc)
+        try:
+            doc = UPCASTERS[schema](doc)
+        except ValueError as exc:
+            raise found.error(source, [LogProblem(0, f"not a schema {schema} log", str(exc))]) from None
         schema += 1
     return doc
 
 
-def _header(doc: dict[str, Any], source: str, found: _Found) -> tuple[dict[str, Any], tuple[tuple[str, str], ...]]:
-    """Check the header and return it in canonical form, with the players."""
+def _header(doc: dict[str, Any], source: str, found: _Found) -> GameLog:
+    """Check the header; the game it describes, without events (its ``header()`` is the canonical form)."""
     problems = []
     catalog: Any = doc.get("catalog")
     if type(catalog) is not dict or set(catalog) != {"id", "sha256"} or not all(type(v) is str for v in catalog.values()):
@@ -386,13 +457,15 @@ def _header(doc: dict[str, Any], source: str, found: _Found) -> tuple[dict[str, 
         problems.append(LogProblem(0, "bad meta", "expected an object"))
     elif _nests_deeper(meta, MAX_DEPTH - 1):
         problems.append(_too_deep(0))
+    upcast_from = doc.get("upcast_from", 0)
+    if type(upcast_from) is not int or not 0 <= upcast_from < SCHEMA or "upcast_from" in doc and not upcast_from:
+        problems.append(LogProblem(0, "bad upcast_from", f"expected the schema the record was begun under, 1 to {SCHEMA - 1}"))
     unknown = sorted(set(doc) - HEADER_KEYS)
     if unknown:
         problems.append(LogProblem(0, "unknown header fields", _names(unknown)))
     if problems:
         raise found.error(source, problems)
-    log = GameLog(catalog["id"], catalog["sha256"], tuple(players), (), doc["ruleset"], meta)
-    return log.header(), log.players
+    return GameLog(catalog["id"], catalog["sha256"], tuple(players), (), doc["ruleset"], meta, (), upcast_from)
 
 
 def _names(keys: list[str]) -> str:
@@ -401,17 +474,27 @@ def _names(keys: list[str]) -> str:
     return ", ".join(named) + (f" and {len(keys) - 8} more" if len(keys) > 8 else "")
 
 
-def _event(raw: Any, k: int, number: int, prev: str, problems: _Found) -> tuple[GameEvent | None, str, int]:
+def _event(
+    raw: Any, k: int, number: int, prev: str, problems: _Found, stamped: dict[int, Stamp]
+) -> tuple[GameEvent | None, str, int]:
     """Decode the k-th event, due to be numbered ``number``, and check its place in the chain.
 
-    Returns the event, the link the next one is chained to, and the number due next.
-    The common case, a well-formed event in its place, runs straight through:
-    decoding it first proves its fields shallow enough to hash. Anything else is
-    looked at closely, once, by ``_entry_problems``.
+    Returns the event, the link the next one is chained to, and the number due
+    next; an entry's ``at`` and ``by`` go into ``stamped`` (by position). The
+    common case, a well-formed event in its place, runs straight through:
+    decoding it first proves its fields shallow enough to hash. Anything else
+    is looked at closely, once, by ``_entry_problems``.
     """
-    if type(raw) is not dict or len(raw) != 5:
+    if type(raw) is not dict:
         return _entry_problems(raw, k, number, prev, problems)
-    try:  # five keys, each of these: exactly these
+    at: Any = ""
+    by: Any = ""
+    if len(raw) != 5:
+        at, by = raw.get("at", ""), raw.get("by", "")  # hashed as recorded
+        if len(raw) != 5 + ("at" in raw) + ("by" in raw) or not _stamp_is_good(raw, at, by):
+            return _entry_problems(raw, k, number, prev, problems)
+        stamped[k] = (at, by)
+    try:  # five keys (and at, by), each of these: exactly these
         seq, type_name, actor, payload, stated = raw["seq"], raw["type"], raw["actor"], raw["payload"], raw["hash"]
     except KeyError:
         return _entry_problems(raw, k, number, prev, problems)
@@ -422,15 +505,13 @@ def _event(raw: Any, k: int, number: int, prev: str, problems: _Found) -> tuple[
     except (UnknownEventType, PayloadError):
         pass
     if event is not None and type(seq) is int and seq == number:
-        expected = event_hash(prev, seq, type_name, actor, payload)
+        expected = event_hash(prev, seq, type_name, actor, payload, at, by)
         if stated == expected:
             return event, expected, seq + 1
     return _entry_problems(raw, k, number, prev, problems)
 
 
-def _entry_problems(
-    raw: Any, k: int, number: int, prev: str, problems: _Found
-) -> tuple[GameEvent | None, str, int]:
+def _entry_problems(raw: Any, k: int, number: int, prev: str, problems: _Found) -> tuple[GameEvent | None, str, int]:
     """Every problem of the k-th entry, the link the next entry is checked against, and its number.
 
     Damage is reported once, where it is: ``prev`` is ``""`` when the previous
@@ -438,8 +519,8 @@ def _entry_problems(
     is already reported), a changed entry with a readable hash passes that hash
     on, and an entry numbered out of turn sets the number the next is due.
     """
-    if type(raw) is not dict or set(raw) != ENTRY_KEYS:
-        problems.append(LogProblem(k, "bad event", "expected an object with seq, type, actor, payload, hash"))
+    if type(raw) is not dict or not ENTRY_KEYS <= set(raw) or set(raw) - ENTRY_KEYS - STAMP_KEYS:
+        problems.append(LogProblem(k, "bad event", "expected an object with seq, type, actor, payload, hash (and at, by)"))
         return None, "", number + 1
     stated = raw["hash"]
     link = stated if type(stated) is str else ""
@@ -447,11 +528,16 @@ def _entry_problems(
         problems.append(_too_deep(k))
         return None, link, number + 1
     seq, type_name, actor, payload = raw["seq"], raw["type"], raw["actor"], raw["payload"]
+    at, by = raw.get("at", ""), raw.get("by", "")
+    if "at" in raw and not _is_utc_time(at):
+        problems.append(LogProblem(k, "bad at", f"expected a UTC time like 2026-05-01T19:04:11Z, found {shown(at)}"))
+    if "by" in raw and (type(by) is not str or not by):
+        problems.append(LogProblem(k, "bad by", f"expected who entered it (a non-empty string), found {shown(by)}"))
     if type(seq) is not int or seq != number:
         problems.append(LogProblem(k, "sequence broken", f"expected seq {number}, found {shown(seq)}"))
     if type(seq) is int:
         number = seq
-    expected = event_hash(prev, number, type_name, actor, payload)
+    expected = event_hash(prev, number, type_name, actor, payload, at, by)
     if prev and stated != expected:
         where = "the event or the header" if k == 1 else "the event"
         problems.append(LogProblem(k, "hash chain broken",
@@ -468,3 +554,18 @@ def _entry_problems(
         return None, link, number + 1
     problems.append(LogProblem(k, "unknown event type", shown(type_name)))
     return None, link, number + 1
+
+
+def _stamp_is_good(raw: dict[str, Any], at: Any, by: Any) -> bool:
+    """Whether an entry's ``at`` is a UTC time and its ``by`` a name, where it has them."""
+    return ("at" not in raw or _is_utc_time(at)) and ("by" not in raw or (type(by) is str and bool(by)))
+
+
+def _is_utc_time(at: Any) -> bool:
+    if type(at) is not str or not _AT.fullmatch(at):
+        return False
+    try:
+        datetime.fromisoformat(at[:-1])
+    except ValueError:
+        return False
+    return True

@@ -160,9 +160,9 @@ def test_import_many_logs_stores_the_legal_ones_and_reports_the_rest(tmp_path):
     assert out.returncode == 1
     rows = orjson.loads(out.stdout)
     assert [r["imported"] for r in rows] == [True, True, True, False]
-    listed = orjson.loads(run("games", "--db", db, "--json").stdout)
+    listed = orjson.loads(run("games", "--db", db, "--json").stdout)["games"]
     assert sorted(g["name"] for g in listed) == sorted(r["name"] for r in rows[:3])
     worse = run("import", illegal, str(bad), "--db", db)
     assert worse.returncode == 2 and "not stored" in worse.stdout and "Traceback" not in worse.stdout + worse.stderr
-    assert len(orjson.loads(run("games", "--db", db, "--json").stdout)) == 3
+    assert len(orjson.loads(run("games", "--db", db, "--json").stdout)["games"]) == 3
     assert run("import", *games, "--name", "x", "--db", db).returncode == 2

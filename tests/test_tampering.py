@@ -103,7 +103,7 @@ def _variants(value: object) -> list[object]:
 
 
 def _rows(rows: Rows) -> list[Row]:
-    return rows.game("g") + rows.receipts("g")
+    return rows.entries("g") + rows.receipts("g")
 
 
 def test_every_stored_row_deleted_is_caught(stored):
@@ -113,7 +113,7 @@ def test_every_stored_row_deleted_is_caught(stored):
         try:
             _assert_caught(store, f"row {row.version} of {row.topic} deleted")
         finally:
-            with_row_back(rows, row)
+            rows.restore(row)
 
 
 def test_every_field_of_every_stored_row_edited_is_caught(stored):
@@ -141,7 +141,7 @@ def test_the_last_entries_cut_off_are_caught_with_or_without_their_receipts(stor
     whole = store.get("g")
     head = whole.head
     for cut in range(1, 6):
-        game_rows = rows.game("g")
+        game_rows = rows.entries("g")
         rows.delete(*game_rows[-cut:])
         with pytest.raises(DamagedGame) as caught:
             store.get("g")
@@ -152,18 +152,5 @@ def test_the_last_entries_cut_off_are_caught_with_or_without_their_receipts(stor
         inspection = store.inspect("g")
         assert inspection.problems == () and head not in inspection.chain
         for row in game_rows[-cut:] + taken:
-            with_row_back(rows, row)
+            rows.restore(row)
         assert store.get("g").head == head
-
-
-def with_row_back(rows: Rows, row: Row) -> None:
-    """Put a deleted row back as it was."""
-    import sqlite3
-
-    from coimbra_events.game import Game
-    from coimbra_events.integrity import receipt_id
-
-    stream = receipt_id("g") if "Receipt" in row.topic else Game.create_id("g")
-    with sqlite3.connect(rows.path) as conn:
-        conn.execute("INSERT OR REPLACE INTO stored_events (rowid, originator_id, originator_version, topic, state) "
-                     "VALUES (?, ?, ?, ?, ?)", (row.rowid, stream.hex, row.version, row.topic, row.state))

@@ -176,7 +176,7 @@ class Borrowed:
 @pytest.fixture
 def cli(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """Run ``coimbra`` in process against the ``store`` fixture (memory, SQLite or PostgreSQL)."""
-    monkeypatch.setattr("cli.common.GameStore", lambda db=None, **kw: Borrowed(store))
+    monkeypatch.setattr("coimbra_events.application.GameStore", lambda db=None, **kw: Borrowed(store))
     monkeypatch.setenv("NO_COLOR", "1")
     runner = CliRunner()
 

@@ -1,0 +1,73 @@
+"""The store's refusals, kept apart from the store itself.
+
+A command that never opens the store (``coimbra validate FILE``) still names these
+in its error handling; here they cost nothing to import, while the store brings in
+the ``eventsourcing`` library.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from coimbra_events.log import LogProblem
+
+
+class UnknownGame(KeyError):
+    """No stored game has this name; ``near`` are stored names close to it."""
+
+    def __init__(self, name: str, near: Sequence[str] = ()) -> None:
+        super().__init__(name)
+        self.near = tuple(near)
+
+    def __str__(self) -> str:
+        hint = f"; did you mean {' or '.join(repr(n) for n in self.near)}?" if self.near else ""
+        return f"no game named {self.args[0]!r} in the store{hint} (coimbra games lists them)"
+
+
+class BadGameName(ValueError):
+    """A name that cannot be a game's name (taken, or not a plain word)."""
+
+
+class BadPlayers(ValueError):
+    """Players that cannot start a game (count, repeated names, names the notation cannot write)."""
+
+
+class BadFork(ValueError):
+    """A fork point or a rolls policy that cannot be used."""
+
+
+class TableInputNeeded(ValueError):
+    """The table's outcome must be typed by hand (or nothing is due from the table)."""
+
+
+class StoreConflict(RuntimeError):
+    """Another writer changed the store while this command was saving; nothing of it was stored (exit 3)."""
+
+
+class GameChanged(StoreConflict):
+    """The game was changed by another writer between this command's reading it and saving."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"{name}: the game changed since you read it; nothing stored; try again")
+
+
+class DamagedIndex(ValueError):
+    """The store's index of games cannot be read as it was saved."""
+
+
+class DamagedGame(ValueError):
+    """A stored game that is not what was recorded; ``problems`` lists everything found
+    (``coimbra_events.integrity`` finds them)."""
+
+    def __init__(self, name: str, problems: Sequence[LogProblem]) -> None:
+        self.name = name
+        self.problems = tuple(problems)
+        first = self.problems[0]
+        where = "its header" if first.seq == 0 else f"entry {first.seq}"
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        super().__init__(f"stored game {name} is damaged at {where}: {first.what}: {first.why}{more}; nothing was changed")
+
+
+class FileBusy(OSError):
+    """Another process held a log file's lock for longer than it is waited for (``coimbra_events.files``)."""
