@@ -27,6 +27,13 @@ saved beside them. Then, each the best of N interleaved passes over all games:
     up); theirs, the library saving the same events as a ``PlainGame`` (no rules, no
     index). Target: ours / theirs ≤ 1.3.
 
+(d) the timeline with consequences vs the timeline without them (every state by
+    ``core.apply``: the timeline before consequences were told), for the games
+    as recorded, same run. Target: ≤ 1.5. An entry's changes are narrated by the
+    rules when first read, from the state the fold kept before it; what that
+    costs is timed too: the timeline with every entry's changes read (as
+    ``Change``s, and in words with ``to_json``), reported per entry read.
+
 Missing a target is reported, not an error: the script always exits 0 so CI can
 collect the figures. Usage: ``python bench/store.py [--repeat N] [--json]``
 """
@@ -35,6 +42,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from itertools import accumulate
 from pathlib import Path
 from typing import Any, Callable, Sequence
 from uuid import UUID, uuid5
@@ -55,6 +63,8 @@ from coimbra_events.application import GameStore  # noqa: E402
 from coimbra_events.catalog import find_catalog  # noqa: E402
 from coimbra_events.game import NAMESPACE, Game  # noqa: E402
 from coimbra_events.log import GameLog, read  # noqa: E402
+from coimbra_events.rules.core import apply, initial_state  # noqa: E402
+from coimbra_events.state import GameState  # noqa: E402
 from coimbra_events.validation import validate  # noqa: E402
 from projections.timeline import timeline  # noqa: E402
 
@@ -62,6 +72,7 @@ GAMES = ROOT / "fixtures" / "games"
 TARGET_STORE_RATIO = 1.0
 TARGET_TIMELINE_RATIO = 3.0
 TARGET_IMPORT_RATIO = 1.3
+TARGET_CONSEQUENCES_RATIO = 1.5
 UNDOS = 10
 
 
@@ -121,6 +132,21 @@ def with_undos(log: GameLog, undos: int = UNDOS) -> GameLog:
     return game.to_log()
 
 
+def states_only(game: Game) -> tuple[GameState, ...]:
+    """The timeline without consequences: the opened game's log, then every state by ``apply`` (no narration)."""
+    log = game.to_log()
+    return tuple(accumulate(log.events, apply, initial=initial_state(game.catalog, log.players)))
+
+
+def read_all(game: Game, words: bool) -> None:
+    """The timeline, and every entry's changes read (narrated by the rules, as ``Change``s; ``words``: in words too)."""
+    line = timeline(game)
+    for k in range(len(line.changes)):
+        changes = line.changes[k]
+        if words:
+            [c.to_json() for c in changes]
+
+
 def setup(directory: Path) -> tuple[GameStore, list[GameLog], list[Game]]:
     """A SQLite store holding every fixture game (through ``import_log``), with 10 undos too, and plain copies."""
     store = GameStore(directory / "bench.sqlite")
@@ -169,6 +195,9 @@ def runs(store: GameStore, logs: Sequence[GameLog], games: Sequence[Game]) -> di
         "one validated fold, 10 undos": lambda _: [validate(g.to_log()) for g in undone],
         "ours: import_log (rules, register, index)": import_ours,
         "theirs: save the same events, no rules": import_theirs,
+        "timeline without consequences (apply only)": lambda _: [states_only(g) for g in plain],
+        "timeline, every entry's changes read": lambda _: [read_all(g, False) for g in plain],
+        "timeline, every entry's changes in words": lambda _: [read_all(g, True) for g in plain],
     }
 
 
@@ -190,6 +219,8 @@ def measure(repeat: int) -> dict[str, Any]:
         value = best[ours] / best[theirs]
         return {"what": what, "target": limit, "value": value, "pass": value <= limit}
 
+    per_entry = {what: (best[f"timeline, every entry's changes {what}"] - best["timeline of a stored game"]) / events * 1e6
+                 for what in ("read", "in words")}
     return {
         "games": [g.name for g in games],
         "events": events,
@@ -197,6 +228,7 @@ def measure(repeat: int) -> dict[str, Any]:
         "python": sys.version.split()[0],
         "rules_core": core_build(),
         "runs": figures,
+        "changes_per_entry_us": per_entry,
         "targets": {
             "store_ratio": target("GameStore.get final state / the library's repository.get",
                                   "ours: GameStore.get(name).state", "theirs: stock repository.get, no rules", TARGET_STORE_RATIO),
@@ -206,6 +238,8 @@ def measure(repeat: int) -> dict[str, Any]:
                                            "one validated fold", TARGET_TIMELINE_RATIO),
             "import_ratio": target("import_log / the library saving the same events", "ours: import_log (rules, register, index)",
                                    "theirs: save the same events, no rules", TARGET_IMPORT_RATIO),
+            "consequences_ratio": target("timeline with consequences / without", "timeline of a stored game",
+                                         "timeline without consequences (apply only)", TARGET_CONSEQUENCES_RATIO),
         },
     }
 
@@ -219,6 +253,8 @@ def report(result: dict[str, Any]) -> str:
         f"{'run':<46}{'µs/event':>10}",
     ]
     lines += [f"{name:<46}{f['us_per_event']:>10.2f}" for name, f in result["runs"].items()]
+    lines.append("")
+    lines += [f"an entry's changes, when first read: {us:.2f} µs ({what})" for what, us in result["changes_per_entry_us"].items()]
     lines.append("")
     for t in result["targets"].values():
         lines.append(f"{t['what']}: {t['value']:.2f} (target ≤ {t['target']:g}): {'PASS' if t['pass'] else 'FAIL'}")

@@ -69,6 +69,7 @@ def flag(*names: str, help: str) -> Any:
 
 JsonOption = flag("--json", help="Print machine-readable JSON instead of tables.")
 AllOption = flag("--all", help=f"List every problem found (default: the first {SHOWN_PROBLEMS} and how many more).")
+QuietOption = flag("--quiet", "-q", help="One line per stored entry, without what the table must now do.")
 DbOption = typer.Option(
     None, "--db", help="The game store's SQLite file (default: $COIMBRA_DB, else ~/.local/share/coimbra/games.sqlite)."
 )

@@ -24,10 +24,12 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from cli.board_views import board_panel
+from cli.change_views import table_lines
 from cli.common import (
     ByOption,
     Commands,
     DbOption,
+    QuietOption,
     catalog_option,
     console,
     due,
@@ -119,8 +121,8 @@ class Stop(Exception):
 class Recorder:
     """One session on one stored game: announce what is due, read a line, store it or say why not."""
 
-    def __init__(self, store: GameStore, io: Io, name: str, resume: str) -> None:
-        self.store, self.io, self.name, self.resume = store, io, name, resume
+    def __init__(self, store: GameStore, io: Io, name: str, resume: str, quiet: bool = False) -> None:
+        self.store, self.io, self.name, self.resume, self.quiet = store, io, name, resume, quiet
         self.game = store.get(name)
         self._announced: object = None
 
@@ -135,8 +137,7 @@ class Recorder:
         except KeyboardInterrupt:
             return self._stopped(Stop("interrupted", INTERRUPTED))
         self.io.say(f"the game is over after {len(self.game.events)} entries (head {short(self.game.head)}): "
-                    f"coimbra score {self.name} for the scores, coimbra explain {self.name} --player NAME for where "
-                    "the points came from")
+                    f"coimbra explain {self.name} --player NAME says where each player's points came from")
         return 0
 
     def _ask(self) -> str:
@@ -180,7 +181,9 @@ class Recorder:
     # -- one line
 
     def handle(self, reading: Reading) -> None:
-        """Do what a line asked: store an event, run a command, or say why nothing happened."""
+        """Do what a line asked: store an event, run a command, or say why nothing happened;
+        then what the table must do for what was stored."""
+        stored, table = len(self.game.events), self.game.state  # the game object itself may take the new entries
         if isinstance(reading, Choice):
             self._record(reading.event)
         elif isinstance(reading, Ambiguous):
@@ -191,6 +194,8 @@ class Recorder:
             self.io.say(reading.message)
         else:
             getattr(self, f"_{reading.word}")(reading)
+        for line in table_lines(self.game, stored, table, self.quiet):
+            self.io.say(line)
 
     def _record(self, event: GameEvent) -> None:
         event = with_player_name(event, self.game)
@@ -381,6 +386,7 @@ def record_session(
     seed: int | None = None,
     resume_options: str = "",
     catalog: Catalog | None = None,
+    quiet: bool = False,
 ) -> int:
     """A whole session: create or resume the game, then record until it is over or the table stops.
 
@@ -393,7 +399,7 @@ def record_session(
         io.say()
         io.say("stopped before the game was created; nothing stored")
         return INTERRUPTED if isinstance(exc, KeyboardInterrupt) else 0
-    recorder = Recorder(store, io, name, f"coimbra record {name}{resume_options}")
+    recorder = Recorder(store, io, name, f"coimbra record {name}{resume_options}", quiet)
     if game_ref is not None:
         recorder.intro()
     io.say(f"every input is stored at once; 'help' lists the commands; resume any time with: {recorder.resume}")
@@ -410,6 +416,7 @@ def record_command(
     ),
     db: Optional[Path] = DbOption,
     by: Optional[str] = ByOption,
+    quiet: bool = QuietOption,
 ) -> None:
     """Record a game at the table, step by step: who acts, the legal options, one line each.
 
@@ -420,6 +427,8 @@ def record_command(
     inputs and the commands, ↑ recalls earlier lines, and the bottom line
     says who acts, what is due, the round and the phase. Every input is stored at once: stop any time
     (quit, Ctrl-D, Ctrl-C) and carry on with [bold]coimbra record GAME[/].
+    After each input it says what the table must now do, by player, each move
+    with its rule (--quiet: only the entry); at game over, the final scores.
 
     Example: [bold]coimbra record --players "Ana:red,Bruno:blue" --seed 7[/]
     """
@@ -434,6 +443,6 @@ def record_command(
 
         io = PromptIo(console)
     with opened(db, by) as store, store_errors("nothing stored"):
-        code = record_session(store, io, game_ref, people, seed, f" --db {db}" if db else "", catalog_option(catalog_file))
+        code = record_session(store, io, game_ref, people, seed, f" --db {db}" if db else "", catalog_option(catalog_file), quiet)
     if code:
         raise typer.Exit(code)

@@ -33,11 +33,13 @@ from cli.common import (
     opened,
     players_option,
     print_json,
+    QuietOption,
     short,
     store_errors,
     typed_decision,
     write_output,
 )
+from cli.change_views import changes_view, final_scores_view
 from cli.exits import BAD_INPUT, CONFLICT, RULE_VIOLATION, err_console, fail
 from cli.views import import_summary, progress_bar
 from coimbra_events import log as game_log
@@ -50,7 +52,10 @@ from coimbra_events.references import log_file
 from coimbra_events.store_errors import BadGameName, BadPlayers, DamagedGame, DamagedIndex, StoreConflict
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
+from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
+from projections.consequences import entries_since
+from projections.scores import score_report
 from projections.naming import named_text, said
 from projections.options import options
 from projections.recording import entry_echo
@@ -102,6 +107,7 @@ def act_command(
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
     by: Optional[str] = ByOption,
+    quiet: bool = QuietOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Record decisions (or table outcomes) typed in notation; all or none are stored.
@@ -109,18 +115,24 @@ def act_command(
     Leave out [bold]Name:[/] for the player due to act. An illegal input is refused
     with the rule it breaks and why (exit 1), and nothing is stored. GAME may be
     a JSON log file: the events are appended to it. Each entry keeps when it was
-    entered and by whom ([bold]--by[/]). If another writer changed the game since
-    it was read, nothing is stored (exit 3): look again and retype. Prints the
-    record's new head hash, the table's receipt ([bold]coimbra verify GAME --head HASH[/]
+    entered and by whom ([bold]--by[/]). After storing, it says what the table
+    must now do for each entry, in order and by player, each move with the rule
+    that causes it (--quiet: one line an entry); at game over, the final scores
+    by source and the winner. If another writer changed the game since it was
+    read, nothing is stored (exit 3): look again and retype. Prints the record's
+    new head hash, the table's receipt ([bold]coimbra verify GAME --head HASH[/]
     proves the record later).
 
     Example: [bold]coimbra act ana-bruno "place gray-1 castle"[/]
     """
 
+    table_before: list[GameState] = []  # the table before the first decision: what the changes are told from
+
     def add(game: Game) -> list[tuple[GameEvent, str]]:
         """Each decision read, checked and recorded, with its echo; nothing stored if one is refused."""
         if game.over:
             fail(f"{game.name}: the game is over (rule GAME.over); nothing more can be recorded", RULE_VIOLATION)
+        table_before[:] = [game.state]
         done: list[tuple[GameEvent, str]] = []
         for text in decisions:
             with store_errors("nothing stored"):
@@ -147,13 +159,20 @@ def act_command(
                 file.commit(game)
     events, echoes = [e for e, _ in done], [echo for _, echo in done]
     first = len(game.events) - len(events) + 1
-    recorded = [{"seq": first + k, "type": e.TYPE, "notation": notation(e)} for k, e in enumerate(events)]
+    told = entries_since(table_before[0], game.initial, game.events, first - 1)
+    recorded = [{"seq": seq, "type": e.TYPE, "notation": notation(e), "changes": [c.to_json() for c in changes]}
+                for e, (seq, changes) in zip(events, told)]
+    scores = score_report(game.state) if game.over else None
     if as_json:
         print_json({"game": game.name, "recorded": recorded, "events": len(game.events), "pending": due_json(game),
-                    "head": game.head})
+                    "scores": scores, "head": game.head})
         return
     for r, echo in zip(recorded, echoes):
         console.print(f"recorded {r['seq']}: {escape(echo)}", soft_wrap=True)
+        if not quiet:
+            console.print(changes_view(r["changes"]))
+    if scores is not None:
+        console.print(final_scores_view(scores))
     console.print(f"next: {escape(due(game))}", soft_wrap=True)
     console.print(f"head {short(game.head)}")
 

@@ -127,11 +127,13 @@ def test_rules_lists_every_rule_id():
 
 
 def test_every_rule_id_is_checked_somewhere_in_the_engine():
+    """Every rule is checked or carried out by the rules core; a history entry's consequences are told by the read model."""
     from coimbra_events.violations import RULES
 
     domain = FIXTURES.parent / "coimbra_events"
     engine = "".join(p.read_text() for p in domain.rglob("*.py") if p.name != "violations.py")
-    assert [r for r in RULES if f'"{r}"' not in engine] == []
+    narrated = (FIXTURES.parent / "projections" / "consequences.py").read_text()
+    assert [r for r in RULES if f'"{r}"' not in engine and not (RULES[r].consequence and f'"{r}"' in narrated)] == []
 
 
 def test_validate_many_logs_summarises_and_returns_the_worst_exit_code(tmp_path):

@@ -312,13 +312,13 @@ def test_HISTORY_override_a_pilgrim_step_to_a_space_not_on_the_map():
 
 def test_every_HISTORY_rule_has_tests_named_after_it():
     ids = sorted(r for r in RULES if r.startswith("HISTORY."))
-    assert ids == ["HISTORY.override", "HISTORY.pair", "HISTORY.target"]
+    assert ids == ["HISTORY.correction", "HISTORY.override", "HISTORY.pair", "HISTORY.target", "HISTORY.undo"]
     names = [n for n in vars(sys.modules[__name__]) if n.startswith("test_")]
     for rule in ids:
         stem = "test_" + rule.replace(".", "_") + "_"
         named = [n for n in names if n.startswith(stem)]
         assert named, f"no test named {stem}..."
-        assert any("legal" in n for n in named), f"no legal case for {rule}"
+        assert RULES[rule].consequence or any("legal" in n for n in named), f"no legal case for {rule}"
 
 
 def test_history_entries_read_back_from_their_notation():
@@ -426,6 +426,44 @@ def test_undo_of_a_play_a_correction_made_illegal():
     state = game.state
     assert game.undo().seq == 20  # the latest play of the line, skipped or not
     assert game.replay.skipped == () and game.state == state
+
+
+# --- what a correction and an undo ask of the table ----------------------------------------------------
+
+
+def _told(game: Game, seq: int):
+    """Entry ``seq``'s changes of the table, as the one fold of the record (``projections.consequences``) has them."""
+    from projections.consequences import Changes, fold
+
+    folded = fold(game.initial, game.events)
+    return folded, Changes(folded)[seq]
+
+
+def test_HISTORY_undo_puts_the_die_back_in_the_dice_area():
+    from projections.tabletop import apply_changes, tabletop
+
+    game = game_after(20)  # entry 20: Ana placed orange-2 in the upper city, the last die of phase B
+    game.undo()
+    folded, changes = _told(game, 21)
+    assert [(c.rule, c.what, c.src, c.dst) for c in changes] == [
+        ("HISTORY.undo", ("die", "orange-2"), ("location", "upper"), ("dice area",)),
+        ("HISTORY.undo", ("phase", ""), "C", "B")]
+    assert changes[0].facts == {"retraction": 21, "withdrew": 20}
+    assert apply_changes(tabletop(folded.states[20]), changes) == tabletop(folded.states[21])
+
+
+def test_HISTORY_correction_moves_the_die_to_where_the_replacement_puts_it_and_the_introduction_moves_nothing():
+    from projections.tabletop import apply_changes, tabletop
+
+    game = game_after(20)
+    game.correct(16, ev.DiePlaced("Ana", "white-1", "castle"))  # entry 16 put white-1 in the central city
+    folded, introduction = _told(game, 21)
+    assert introduction == ()
+    _, changes = _told(game, 22)
+    assert [(c.rule, c.what, c.src, c.dst) for c in changes] == [
+        ("HISTORY.correction", ("die", "white-1"), ("location", "central"), ("location", "castle"))]
+    assert changes[0].facts == {"correction": 21, "corrects": 16, "replacement": 22}
+    assert apply_changes(tabletop(folded.states[21]), changes) == tabletop(folded.states[22])
 
 
 def test_undo_of_an_empty_game_is_refused_with_HISTORY_target():

@@ -217,3 +217,17 @@ def test_the_page_is_one_file_that_names_no_other(tmp_path: Path):
     assert page.count("<script") == 2 and "src=" not in page and "href=" not in page and "@import" not in page
     assert "default-src 'none'" in page  # the browser itself refuses any request the page would make
     assert len(page.encode()) <= 400 * 1024
+
+
+def test_the_page_data_carries_each_entrys_changes_with_their_rules():
+    """The page lists what each entry changed on the table as the consequences read model says it."""
+    from cli.replay_page import replay_data
+    from coimbra_events.game import Game
+    from projections.timeline import timeline
+
+    game = Game.from_log("g", game_log.read(GAMES[0]))
+    line = timeline(game)
+    entries = replay_data(game, line)["entries"]
+    assert all(e["changes"] == [c.to_json() for c in line.changes[e["seq"]]] for e in entries)
+    bought = next(e for e in entries if e["type"] == "CardBought")
+    assert {"C.cost", "C.card", "C.retrieve"} <= {c["rule"] for c in bought["changes"]}
