@@ -34,9 +34,10 @@ from eventsourcing.utils import get_topic
 from coimbra_events import RULESET
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog
 from coimbra_events.events import shown
-from coimbra_events.game import NAMESPACE, SNAPSHOT_FORMAT, Game, fold_game, kept
+from coimbra_events.game import NAMESPACE, SNAPSHOT_FORMAT, Game, fold_game, kept, result_of
 from coimbra_events.log import FORMAT, SCHEMA, GameLog, LogError, LogProblem, check_document, event_hash
 from coimbra_events.store_errors import DamagedGame
+from coimbra_events.state import GameState
 from coimbra_events.validation import validate
 
 
@@ -133,7 +134,9 @@ def inspect_game(store: Any, game_id: UUID, name: str) -> Inspection | None:
     legacy = first_name is not None and game_id == legacy_game_id(first_name)
     _check_receipts(mapper, receipts, chain, problems, optional=legacy)
     if log is not None and not problems:
-        _check_rules(log, catalog, name, problems)
+        state = _check_rules(log, catalog, name, problems)
+        if state is not None:
+            _check_result(mapped, state, len(entries), problems)
         _check_snapshot(store, game_id, mapped, entries, problems)
     return Inspection(name, tuple(sorted(problems, key=lambda p: p.seq or 0)), header, tuple(entries), tuple(chain))
 
@@ -376,18 +379,48 @@ def _check_entries(
         return None
 
 
-def _check_rules(log: GameLog, catalog: Catalog | None, name: str, problems: list[LogProblem]) -> None:
+def _check_rules(log: GameLog, catalog: Catalog | None, name: str, problems: list[LogProblem]) -> GameState | None:
     """A record whose every link holds, folded through the rules: only a store changed behind
-    coimbra's back, its hashes worked out again, can hold an entry that breaks one."""
+    coimbra's back, its hashes worked out again, can hold an entry that breaks one. The table
+    it ends at, if every entry holds."""
     try:
         result = validate(log, catalog, name)
     except LogError as exc:
         problems += [p for p in exc.problems if p.what != "another ruleset"]  # a record of another ruleset is as recorded
-        return
+        return None
     if not kept(result) and result.violation is not None:
         v = result.violation
         problems.append(LogProblem(result.violation_seq, f"breaks rule {v.rule}",
                                    f"{v.reason} (yet its hash matches: the store was changed and its hashes worked out again)"))
+        return None
+    return result.state
+
+
+def _check_result(mapped: Sequence[Any], state: GameState, last: int, problems: list[LogProblem]) -> None:
+    """A game that announces its results (every game since schema 2) says the one its record ends
+    with: the games index and the league show what the stored rows say, not what a fold would."""
+    created = next((e for e in mapped if type(e) is Game.Created), None)
+    if created is None or vars(created).get("announces") is not True:
+        return
+    said: Any = None
+    for event in mapped:
+        if type(event) is Game.Finished:
+            said = vars(event).get("result")
+        elif type(event) is Game.Reopened:
+            said = None
+    if orjson.loads(orjson.dumps(said)) != orjson.loads(orjson.dumps(result_of(state))):
+        told = "no result" if said is None else f"the result {_results(said)}"
+        ends = "no end of the game" if state.over is False else f"the result {_results(result_of(state))}"
+        problems.append(LogProblem(last, "result not the record's",
+                                   f"the stored rows announce {told}, the record gives {ends}"))
+
+
+def _results(result: Any) -> str:
+    """A stored result in a few words (names and totals), however it was changed."""
+    try:
+        return ", ".join(f"{shown(r['name'])} {shown(r['total'])}" for r in result)
+    except (TypeError, KeyError):
+        return shown(result)
 
 
 def _check_snapshot(store: Any, game_id: UUID, mapped: list[Any], entries: Sequence[dict[str, Any] | None],

@@ -154,3 +154,33 @@ def test_the_last_entries_cut_off_are_caught_with_or_without_their_receipts(stor
         for row in game_rows[-cut:] + taken:
             rows.restore(row)
         assert store.get("g").head == head
+
+
+def test_a_finished_game_s_announced_result_edited_or_deleted_is_caught():
+    """The games index and the league read a game's result from its ``Finished`` row: a row
+    claiming another winner, another total or no end at all is damage, never a result."""
+    from coimbra_events.catalog import standin_catalog
+    from coimbra_events.simulator import simulate
+
+    with scratch() as folder:
+        store = GameStore(folder / "games.sqlite")
+        store.import_log(simulate(standin_catalog(), PLAYERS, 5)[0], name="g")
+        rows = Rows(folder / "games.sqlite")
+        (finished,) = [r for r in rows.game("g") if r.topic.endswith("Game.Finished")]
+        result = finished.fields()["result"]
+        edits = [lambda f: f["result"][0].update(total=f["result"][0]["total"] + 1),
+                 lambda f: f["result"][0].update(name=result[1]["name"]),
+                 lambda f: f["result"].reverse(),
+                 lambda f: f["result"][1]["sources"].update({"voyages": 99})]
+        try:
+            for edit in edits:
+                rows.edit(finished, edit)
+                problems = store.inspect("g").problems
+                assert [p.what for p in problems] == ["result not the record's"], problems
+                rows.set(finished)
+            rows.delete(finished)
+            assert [p.what for p in store.inspect("g").problems] == ["result not the record's"]
+            rows.restore(finished)
+            assert store.inspect("g").problems == ()
+        finally:
+            store.close()
