@@ -250,5 +250,5 @@ def told_change(t: Told, names: Sequence[str], state: GameState) -> Change:
                   state.catalog)
 
 
-__all__ = ["Changes", "Entry", "Folded", "PLAYED", "Restated", "entries_since", "entry_changes", "fold", "fold_since",
+__all__ = ["Changes", "Entry", "Folded", "PLAYED", "Restated", "Tape", "entries_since", "entry_changes", "fold", "fold_since",
            "told_change", "told_changes"]
