@@ -1,9 +1,9 @@
 """What the rules tell a narrator as they act: each change they make on the table, with its rule and facts.
 
-A narrating ``Tx`` (``core.narrate``) collects one ``Told`` for every change the
-rules make while an event is applied and its consequences run: a card leaving a
-row for the discard pile, a marker moving on a track, a die going back to a
-shutter, a phase beginning. Each is made where the rules make the change, with
+A narrating ``Tx`` (``core.narrate``) writes one ``Record`` for every change
+the rules make while an event is applied and its consequences run (``Told``
+reads it): a card leaving a row for the discard pile, a marker moving on a
+track, a die going back to a shutter, a phase beginning. Each is made where the rules make the change, with
 the rule id that made it and the facts that decided it (the die value, the
 crowns counted, the income tier), so nothing is derived a second time. When
 nobody narrates, every report is behind one native flag test (``tx.narrating``).
