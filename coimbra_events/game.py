@@ -351,12 +351,7 @@ class Game(Aggregate):
             game.header = GameLog(catalog.id, catalog.sha256, tuple((p["name"], p["color"]) for p in head["players"]), (),
                                   head["ruleset"], head.get("meta", {}), (), head.get("upcast_from", 0))
             game.initial = rules.initial_state(catalog, game.header.players)
-            entries = orjson.loads(data["entries"])
-            game.events = [decode_event(t, a, p) for t, a, p, _, _, _ in entries]
-            game.hashes = [h for _, _, _, h, _, _ in entries]
-            game.stamps = [(at, by) for _, _, _, _, at, by in entries]
-            if game.hashes != game.header.with_events(game.events, game.stamps).hashes():
-                raise ValueError("its entries do not match their recorded hashes")  # changed: read the events instead
+            game.events, game.hashes, game.stamps = _chained_entries(game.header.anchor(), orjson.loads(data["entries"]))
             game.plain = is_plain(game.events)
             game.announced, game.tags, game.archived = data["announced"], tuple(data["tags"]), data["archived"]
             game.entry_by = None
@@ -588,6 +583,26 @@ class Game(Aggregate):
             if expected != stored:
                 return seq
         return None
+
+
+def _chained_entries(anchor: str, entries: list[Any]) -> tuple[list[GameEvent], list[str], list[Stamp]]:
+    """A snapshot's entries, each checked against its hash, chained on from ``anchor``, before it is decoded.
+
+    The check ``Recorded.apply`` makes of a stored row, made of the entries a snapshot
+    copies: an edited entry no longer hashes to its recorded hash, and hashes worked
+    out again no longer end at the head the game's receipt holds (``GameStore.get``).
+    ``ValueError`` (the snapshot is not used, the events are read) at the first that does not.
+    """
+    events, hashes, stamps = [], [], []
+    prev = anchor
+    for seq, (type_name, actor, payload, chained, at, by) in enumerate(entries, 1):
+        if chained != event_hash(prev, seq, type_name, actor, payload, at, by):
+            raise ValueError(f"its entry {seq} does not match its recorded hash")
+        events.append(decode_event(type_name, actor, payload))
+        hashes.append(chained)
+        stamps.append((at, by))
+        prev = chained
+    return events, hashes, stamps
 
 
 fold_game = Folding(Game, (Game.Snapshot, Game.Created, Game.Recorded, Game.Finished, Game.Reopened, Game.Renamed,

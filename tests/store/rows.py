@@ -86,6 +86,18 @@ class Rows:
         """Delete the game's snapshots (a cache the store reads instead of folding the game)."""
         self._run("DELETE FROM stored_snapshots WHERE originator_id = ?", self.game_id(name).hex)
 
+    def edit_snapshot(self, name: str, change: Callable[[list[list[Any]]], None]) -> None:
+        """Change the entries the game's latest snapshot holds (a list of ``[type, actor, payload, hash, at, by]``)."""
+        game_id = self.game_id(name).hex
+        version, raw = self._run("SELECT originator_version, state FROM stored_snapshots WHERE originator_id = ? "
+                                 "ORDER BY originator_version DESC LIMIT 1", game_id)[0]
+        row = orjson.loads(raw)
+        entries = orjson.loads(row["state"]["entries"])
+        change(entries)
+        row["state"]["entries"] = orjson.dumps(entries).decode()
+        self._run("UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                  orjson.dumps(row), game_id, version)
+
     def delete(self, *rows: Row) -> None:
         for row in rows:
             self._run("DELETE FROM stored_events WHERE rowid = ?", row.rowid)

@@ -14,10 +14,12 @@ from coimbra_events import log as game_log
 from coimbra_events.application import SNAPSHOT_EVERY, GameStore
 from coimbra_events.game import Game, project
 from coimbra_events.history import replay, resolve
+from coimbra_events.integrity import DamagedGame
 from coimbra_events.notation import render
 from coimbra_events.rules.core import legal
 from coimbra_events.simulator import DEFAULT_PLAYERS, next_event, simulate
 from tests.store.conftest import GAMES
+from tests.store.rows import Rows
 from tests.store.test_show_diff import Borrowed
 
 
@@ -104,6 +106,39 @@ def test_a_snapshot_this_code_did_not_write_is_not_used(store, catalog, monkeypa
     assert list(store.snapshots.get(game.id))
     monkeypatch.setattr(game_module, "SNAPSHOT_FORMAT", "coimbra-game-snapshot-99")
     same_game(store.get("long"), project(None, store.events.get(game.id)))
+
+
+@pytest.mark.parametrize("rechained", [False, True], ids=["entry edited", "entry edited and hashes chained again"])
+def test_a_snapshot_whose_entries_were_edited_is_never_read_as_the_record(tmp_path, catalog, rechained):
+    """The snapshot's copy of an entry is checked against its hash as the stored row is: edited, the snapshot
+    is not used (the game is read from its rows); chained again to match, it no longer ends at the receipt's head."""
+    store = GameStore(tmp_path / "games.sqlite")
+    game = grown(store, catalog, 10 + SNAPSHOT_EVERY + 2)
+    assert list(store.snapshots.get(game.id))
+    store.close()
+    k = next(k for k, e in enumerate(game.events) if e.actor != "table")  # a player's decision
+    actor = game.events[k].actor
+
+    def edit(entries: list[list[Any]]) -> None:
+        entries[k][1] = next(p.name for p in game.state.players if p.name != actor)
+        if rechained:
+            prev = game.header.anchor()
+            for seq, entry in enumerate(entries, 1):
+                entry[3] = prev = game_log.event_hash(prev, seq, *entry[:3], *entry[4:])
+
+    Rows(tmp_path / "games.sqlite").edit_snapshot("long", edit)
+    store = GameStore(tmp_path / "games.sqlite")
+    try:
+        if rechained:
+            with pytest.raises(DamagedGame):
+                store.get("long")
+        else:
+            read = store.get("long")
+            assert read.snapshot_version == 0 and read.events[k].actor == actor  # folded from its rows
+            same_game(read, game)
+        assert any(p.what == "snapshot changed" for p in store.inspect("long").problems)
+    finally:
+        store.close()
 
 
 def test_an_import_is_stored_without_a_snapshot(store):
