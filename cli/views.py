@@ -7,13 +7,12 @@ from typing import TYPE_CHECKING, Any, Iterable
 from cli.exits import err_console
 from coimbra_events.catalog import Catalog
 from coimbra_events.violations import Rule
-from projections.naming import value_text
 
 from rich.console import Group
 from rich.panel import Panel
 from rich.text import Text
 
-if TYPE_CHECKING:  # imported where they are used: validate, the most frequent command, needs neither
+if TYPE_CHECKING:  # imported where they are used: validate, the most frequent command, needs none of them
     from rich.progress import Progress
     from rich.table import Table
 
@@ -25,6 +24,8 @@ def validation_panel(source: str, report: dict[str, Any], catalog: Catalog | Non
         status = "game over" if report["game_over"] else f"in progress: round {report['round']}, phase {report['phase']}"
         body = Text.assemble(("valid", "bold green"), f": {report['events']} events, all legal ({status})")
         return Panel(body, title=Text(source), border_style="green")
+    from projections.naming import value_text  # with the notation: only an illegal log's facts are named
+
     lines = [
         Text.assemble(("illegal", "bold red"), f": event {v['seq']} ({v['type']}) breaks rule ", (v["rule"], "bold"),
                       f": {value_text(catalog, v['message'])}"),
@@ -56,6 +57,8 @@ def score_table(report: dict[str, Any]) -> Table:
 def score_details(report: dict[str, Any], catalog: Catalog | None = None) -> Table:
     """Every source of points, per player (what the totals are made of), components named."""
     from rich.table import Table
+
+    from projections.naming import value_text
 
     table = Table(title="Where the points came from", show_lines=False)
     table.add_column("player")

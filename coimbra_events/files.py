@@ -11,7 +11,6 @@ operating system releases if the holder dies).
 from __future__ import annotations
 
 import os
-import tempfile
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Iterator
@@ -29,6 +28,8 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     usual ones, as ``open`` would give it). A symlink at ``path`` is replaced, not
     followed.
     """
+    import tempfile  # here, not at the top: every command imports this module, few of them write a file
+
     target = Path(path)
     mode = _mode_for(target)
     try:

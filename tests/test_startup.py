@@ -51,7 +51,9 @@ def test_validate_of_a_file_imports_only_what_it_uses():
     loaded = imported_by("validate", GAME)
     assert command_modules(loaded) <= {"cli.log_commands", "cli.common", "cli.exits", "cli.terminal", "cli.views"}
     # pydantic comes in only with the catalog loader (the shipped catalog is read), never through Typer
-    for heavy in ("eventsourcing", "typer._adapters", "textual", "typer.rich_utils", "rich.markdown", "coimbra_events.application"):
+    # nor the notation (a legal log's panel names nothing) nor tempfile (validate writes no file)
+    for heavy in ("eventsourcing", "typer._adapters", "textual", "typer.rich_utils", "rich.markdown", "coimbra_events.application",
+                  "projections.naming", "coimbra_events.notation", "tempfile"):
         assert heavy not in loaded, heavy
 
 
