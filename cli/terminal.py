@@ -25,7 +25,13 @@ _NEEDS_ESCAPE = re.compile("[" + "".join(re.escape(chr(c)) for c in _ESCAPES) + 
 
 def escape_controls(text: str) -> str:
     """``text`` with each control character written as an escape (``\\x1b``, ``\\u202e``)."""
-    return text.translate(_ESCAPES) if _NEEDS_ESCAPE.search(text) else text
+    return text if _plain(text) else text.translate(_ESCAPES)
+
+
+def _plain(text: str) -> bool:
+    """Whether ``text`` holds nothing to escape. Every character escaped is one Python calls unprintable
+    (categories Cc and Cf), so most text is passed by ``isprintable`` alone, without the search."""
+    return text.isprintable() or not _NEEDS_ESCAPE.search(text)
 
 
 class Escaped:
@@ -37,7 +43,7 @@ class Escaped:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         segments: Iterable[Segment] = console.render(self.renderable, options)
         for segment in segments:
-            if segment.control or not _NEEDS_ESCAPE.search(segment.text):
+            if segment.control or _plain(segment.text):
                 yield segment
             else:
                 yield Segment(escape_controls(segment.text), segment.style)

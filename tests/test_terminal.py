@@ -7,7 +7,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from cli.app import app
-from cli.terminal import escape_controls, escaping
+from cli.terminal import _ESCAPES, escape_controls, escaping
 
 runner = CliRunner()
 ESC = "\x1b"
@@ -21,6 +21,13 @@ NOTE = f"ruling {ESC}]0;owned{ESC}\\ \u202etxt.exe"
 ])
 def test_control_characters_are_written_as_escapes(raw, shown):
     assert escape_controls(raw) == shown
+
+
+@pytest.mark.parametrize("code", sorted(_ESCAPES))
+def test_every_character_escaped_is_one_python_calls_unprintable(code):
+    """The premise of the shortcut for text that ``isprintable`` passes: escaping it would change nothing."""
+    assert not chr(code).isprintable()
+    assert escape_controls(f"a{chr(code)}b") == f"a{_ESCAPES[code]}b"
 
 
 def test_a_console_escapes_text_but_keeps_its_own_styles():
