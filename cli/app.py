@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import typer
 
-from cli import explain_commands, history_commands, log_commands, record_command, replay_command, store_commands, view_commands
+from cli import explain_commands, history_commands, log_commands, player_commands, record_command, replay_command, store_commands, view_commands
 from cli.catalog_commands import catalog_app
+from cli.league_commands import league_app
+from cli.store_admin import store_app
 
 app = typer.Typer(
     name="coimbra",
@@ -29,10 +31,14 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-for module in (store_commands, history_commands, record_command, view_commands, replay_command, explain_commands, log_commands):
+for module in (store_commands, history_commands, record_command, view_commands, replay_command, explain_commands, log_commands,
+               player_commands):
     for name, fn in module.COMMANDS.items():
         app.command(name=name)(fn)
 app.add_typer(catalog_app, name="catalog")
+app.add_typer(league_app, name="league")
+app.add_typer(player_commands.player_app, name="player")
+app.add_typer(store_app, name="store")
 
 
 def main() -> None:

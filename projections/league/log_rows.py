@@ -1,0 +1,83 @@
+"""The store's notification log read in batches as plain rows: the league's catch-up reads every stored event.
+
+The library's ``select_notifications`` builds a frozen ``Notification`` and a
+``UUID`` for every row: 5.1 µs per event on SQLite, more than a whole validated
+replay of the event from its log (3.1 µs). The same SELECT returning plain
+tuples costs 0.6 µs, so for the two recorders the store uses this module runs
+that SELECT on the recorder's own table and connection (notification id,
+originator id as text, version, topic, state), in the same order and with the
+same filters; for any other recorder it asks ``select_notifications``.
+``tests/store/league/test_log_rows.py`` holds the two to the same rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from eventsourcing.persistence import ApplicationRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder
+
+Row = tuple[int, str, int, str, bytes]
+"""notification id, originator id (text), originator version, topic, state"""
+
+Reader = Callable[[int, int, "int | None", Sequence[str]], list[Row]]
+"""``read(after, limit, stop, topics)``: the rows after position ``after`` (up to ``stop``), of these topics."""
+
+
+def reader(recorder: ApplicationRecorder) -> Reader:
+    """How to read this recorder's notification log in batches of plain rows."""
+    if isinstance(recorder, SQLiteApplicationRecorder):
+        return _sqlite(recorder)
+    if type(recorder).__module__ == "eventsourcing.postgres":
+        return _postgres(recorder)
+    return _library(recorder)
+
+
+def _where(id_column: str, stop: int | None, topics: Sequence[str], mark: str) -> str:
+    clauses = [f"{id_column} > {mark}"]
+    if stop is not None:
+        clauses.append(f"{id_column} <= {mark}")
+    if topics:
+        clauses.append(f"topic IN ({', '.join([mark] * len(topics))})")
+    return " AND ".join(clauses)
+
+
+def _params(after: int, limit: int, stop: int | None, topics: Sequence[str]) -> list[Any]:
+    return [after, *([stop] if stop is not None else []), *topics, limit]
+
+
+def _sqlite(recorder: SQLiteApplicationRecorder) -> Reader:
+    table = recorder.events_table_name
+
+    def read(after: int, limit: int, stop: int | None, topics: Sequence[str]) -> list[Row]:
+        sql = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {table} "
+               f"WHERE {_where('rowid', stop, topics, '?')} ORDER BY rowid LIMIT ?")
+        with recorder.datastore.transaction(commit=False) as c:
+            c.execute(sql, _params(after, limit, stop, topics))
+            return [tuple(r) for r in c.fetchall()]  # type: ignore[misc]
+
+    return read
+
+
+def _postgres(recorder: Any) -> Reader:
+    from psycopg.rows import tuple_row
+
+    datastore = recorder.datastore
+    table = '"{}"."{}"'.format(datastore.schema.replace('"', '""'), recorder.events_table_name.replace('"', '""'))
+
+    def read(after: int, limit: int, stop: int | None, topics: Sequence[str]) -> list[Row]:
+        sql = (f"SELECT notification_id, originator_id::text, originator_version, topic, state FROM {table} "
+               f"WHERE {_where('notification_id', stop, topics, '%s')} ORDER BY notification_id LIMIT %s")
+        with datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
+            curs.execute(sql, _params(after, limit, stop, topics), prepare=True)
+            return [(i, o, v, t, bytes(s)) for i, o, v, t, s in curs.fetchall()]
+
+    return read
+
+
+def _library(recorder: ApplicationRecorder) -> Reader:
+    def read(after: int, limit: int, stop: int | None, topics: Sequence[str]) -> list[Row]:
+        return [(n.id, str(n.originator_id), n.originator_version, n.topic, n.state)
+                for n in recorder.select_notifications(after, limit, stop=stop, topics=topics, inclusive_of_start=False)]
+
+    return read

@@ -1,0 +1,315 @@
+"""The league's tables, kept in the store's own database with the position of the last event they reflect.
+
+``LeagueView`` is a tracking recorder of the ``eventsourcing`` library (as its
+``Projection`` wants): every change of the tables is written in one transaction
+together with the tracking of the notification it reflects, so after a crash the
+tables are exactly those of some position in the log and the catch-up resumes
+from there, each event reflected once. ``SQLiteLeagueView`` and
+``PostgresLeagueView`` differ only in how a transaction is opened and locked;
+the tables and their SQL (``Tables``) are the same on both.
+
+Tables (all prefixed ``league_``):
+
+- ``games``: every stored game: name, status (``over``, ``in progress``,
+  ``damaged``), ``finished`` (the log position at which it last became over:
+  the order of the ratings), whether it is a fork, and what is wrong with it;
+- ``results``: one row per seat of each finished game that is not a fork (its
+  contribution): spelling, identity key, place, total, points by source, facts;
+- ``tags``: the tags of each game (the seasons);
+- ``aliases``: the alias map as recorded (``coimbra player alias``);
+- ``ratings``: each person's openskill rating after each rated game.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from abc import ABC, abstractmethod
+from contextlib import contextmanager
+from typing import Any, Iterable, Iterator, Sequence
+
+import orjson
+from eventsourcing.persistence import IntegrityError, OperationalError, Tracking, TrackingRecorder
+from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
+
+from coimbra_events.players import person_key
+from projections.league.contribution import SOURCES, Seat
+
+APPLICATION = "coimbra"
+"""The name of the application whose notification log the league reflects (``GameStore.name``)."""
+
+TABLES = ("games", "results", "tags", "aliases", "ratings")
+
+_DDL = (
+    "CREATE TABLE IF NOT EXISTS {games} (game_id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, "
+    "finished BIGINT, fork INTEGER NOT NULL, players INTEGER NOT NULL, problem TEXT)",
+    "CREATE INDEX IF NOT EXISTS league_games_finished ON {games} (finished)",
+    "CREATE TABLE IF NOT EXISTS {results} (game_id TEXT NOT NULL, seat INTEGER NOT NULL, spelling TEXT NOT NULL, "
+    "spelling_key TEXT NOT NULL, place INTEGER NOT NULL, total INTEGER NOT NULL, "
+    + ", ".join(f"{column} INTEGER NOT NULL" for _, column in SOURCES)
+    + ", resources_left INTEGER NOT NULL, facts TEXT NOT NULL, PRIMARY KEY (game_id, seat))",
+    "CREATE INDEX IF NOT EXISTS league_results_key ON {results} (spelling_key)",
+    "CREATE TABLE IF NOT EXISTS {tags} (game_id TEXT NOT NULL, tag TEXT NOT NULL, tag_key TEXT NOT NULL, "
+    "PRIMARY KEY (game_id, tag_key))",
+    "CREATE INDEX IF NOT EXISTS league_tags_key ON {tags} (tag_key)",
+    "CREATE TABLE IF NOT EXISTS {aliases} (alias_key TEXT PRIMARY KEY, alias TEXT NOT NULL, person_key TEXT NOT NULL, "
+    "person TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS {ratings} (finished BIGINT NOT NULL, person_key TEXT NOT NULL, game_id TEXT NOT NULL, "
+    "mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, PRIMARY KEY (finished, person_key))",
+    "CREATE INDEX IF NOT EXISTS league_ratings_person ON {ratings} (person_key, finished)",
+)
+"""One schema for both databases (SQLite reads BIGINT and DOUBLE PRECISION by affinity)."""
+
+_SEAT_COLUMNS = ("game_id", "seat", "spelling", "spelling_key", "place", "total", *(c for _, c in SOURCES),
+                 "resources_left", "facts")
+
+OVER, IN_PROGRESS, DAMAGED = "over", "in progress", "damaged"
+
+
+class Overtaken(RuntimeError):
+    """Another process moved the league on since this one last read it: catch up again from there."""
+
+
+class Tables:
+    """The league's tables inside one transaction; the same SQL on SQLite and PostgreSQL."""
+
+    def __init__(self, view: LeagueView, cursor: Any) -> None:
+        self.view = view
+        self.cursor = cursor
+
+    def _run(self, sql: str, params: Sequence[Any] = ()) -> None:
+        self.cursor.execute(self.view.sql(sql), params)
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        self._run(sql, params)
+        return [self.view.as_tuple(r) for r in self.cursor.fetchall()]
+
+    # -- position in the log
+
+    def position(self) -> int:
+        """The last notification the tables reflect (0 before any)."""
+        return self.view._max_tracking_id(APPLICATION, self.cursor) or 0
+
+    def track(self, position: int) -> None:
+        """Record that the tables now reflect the log up to ``position`` (refused if they already did)."""
+        self.view._insert_tracking(self.cursor, Tracking(APPLICATION, position))
+
+    def clear(self) -> None:
+        """Empty every table and forget the position: the next catch-up starts from the first event."""
+        for table in TABLES:
+            self._run(f"DELETE FROM {{{table}}}")
+        self.cursor.execute(self.view.sql("DELETE FROM {tracking} WHERE application_name = ?"), (APPLICATION,))
+
+    # -- games and their contributions
+
+    def game(self, game_id: str) -> tuple[str, int | None] | None:
+        """``(status, finished)`` of a game, or ``None`` if the league has not seen it."""
+        rows = self._rows("SELECT status, finished FROM {games} WHERE game_id = ?", (game_id,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def put_game(self, game_id: str, name: str, status: str, finished: int | None, fork: bool, players: int,
+                 problem: str | None) -> None:
+        self._run(
+            "INSERT INTO {games} (game_id, name, status, finished, fork, players, problem) VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET name = excluded.name, status = excluded.status, "
+            "finished = excluded.finished, fork = excluded.fork, players = excluded.players, problem = excluded.problem",
+            (game_id, name, status, finished, int(fork), players, problem),
+        )
+
+    def seats(self, game_id: str) -> list[tuple[Any, ...]]:
+        """The stored seats of a game (every column but the game id), in seat order."""
+        return self._rows(f"SELECT {', '.join(_SEAT_COLUMNS[1:])} FROM {{results}} WHERE game_id = ? ORDER BY seat",
+                          (game_id,))
+
+    def put_seats(self, game_id: str, seats: Sequence[Seat]) -> None:
+        """Replace a game's contribution."""
+        self._run("DELETE FROM {results} WHERE game_id = ?", (game_id,))
+        if seats:
+            marks = ", ".join("?" * len(_SEAT_COLUMNS))
+            self.cursor.executemany(
+                self.view.sql(f"INSERT INTO {{results}} ({', '.join(_SEAT_COLUMNS)}) VALUES ({marks})"),
+                [seat_row(game_id, s) for s in seats],
+            )
+
+    def set_tags(self, game_id: str, tags: Iterable[str]) -> None:
+        self._run("DELETE FROM {tags} WHERE game_id = ?", (game_id,))
+        unique = {t.casefold(): t for t in tags}
+        if unique:
+            self.cursor.executemany(self.view.sql("INSERT INTO {tags} (game_id, tag, tag_key) VALUES (?, ?, ?)"),
+                                    [(game_id, t, k) for k, t in unique.items()])
+
+    def first_finished(self, game_ids: Iterable[str] = (), keys: Iterable[str] = ()) -> int | None:
+        """The earliest ``finished`` among these games and the games any of these spellings played."""
+        found: list[int] = []
+        for column, values, sql in (
+            ("game_id", list(game_ids), "SELECT MIN(finished) FROM {games} WHERE status = 'over' AND game_id IN ({marks})"),
+            ("spelling_key", list(keys), "SELECT MIN(g.finished) FROM {results} r JOIN {games} g ON g.game_id = r.game_id "
+                                          "WHERE r.spelling_key IN ({marks})"),
+        ):
+            for chunk in _chunks(values):
+                rows = self._rows(sql.replace("{marks}", ", ".join("?" * len(chunk))), chunk)
+                found += [first for first, in rows if first is not None]
+        return min(found, default=None)
+
+    # -- aliases
+
+    def aliases(self) -> dict[str, tuple[str, str, str]]:
+        """The alias map as recorded: alias key -> (person key, the person as written, the alias as written)."""
+        return {a: (p, shown, alias) for a, alias, p, shown in
+                self._rows("SELECT alias_key, alias, person_key, person FROM {aliases}")}
+
+    def set_alias(self, alias: str, person: str | None) -> None:
+        """Record that ``alias`` is ``person`` (``None``: withdraw the alias)."""
+        self._run("DELETE FROM {aliases} WHERE alias_key = ?", (person_key(alias),))
+        if person is not None:
+            self._run("INSERT INTO {aliases} (alias_key, alias, person_key, person) VALUES (?, ?, ?, ?)",
+                      (person_key(alias), alias, person_key(person), person))
+
+    def spelling_keys(self) -> list[str]:
+        return [k for (k,) in self._rows("SELECT DISTINCT spelling_key FROM {results}")]
+
+    # -- what the reports read
+
+    def season(self, tag: str | None) -> list[tuple[Any, ...]]:
+        """Every seat of the finished games (of one tag), with its game's name and ``finished``, in finishing order."""
+        columns = ", ".join(f"r.{c}" for c in _SEAT_COLUMNS)
+        if tag is None:
+            return self._rows(f"SELECT {columns}, g.name, g.finished FROM {{results}} r JOIN {{games}} g "
+                              "ON g.game_id = r.game_id ORDER BY g.finished, r.seat")
+        return self._rows(f"SELECT {columns}, g.name, g.finished FROM {{results}} r JOIN {{games}} g "
+                          "ON g.game_id = r.game_id JOIN {tags} t ON t.game_id = r.game_id AND t.tag_key = ? "
+                          "ORDER BY g.finished, r.seat", (tag.casefold(),))
+
+    def left_out(self) -> list[tuple[str, str, str | None]]:
+        """Games the league does not count although they exist: damaged ones (name, status, why)."""
+        return self._rows("SELECT name, status, problem FROM {games} WHERE status = ? ORDER BY name", (DAMAGED,))
+
+    def counts(self) -> dict[str, int]:
+        rows = self._rows("SELECT status, fork, COUNT(*) FROM {games} GROUP BY status, fork")
+        out: dict[str, int] = {}
+        for status, fork, n in rows:
+            key = "forks" if fork and status == OVER else status
+            out[key] = out.get(key, 0) + n
+        return out
+
+    def tag_names(self) -> list[tuple[str, int]]:
+        """Every tag with the number of finished games that carry it."""
+        return self._rows("SELECT MIN(t.tag), COUNT(*) FROM {tags} t JOIN {games} g ON g.game_id = t.game_id "
+                          "WHERE g.status = 'over' AND g.fork = 0 GROUP BY t.tag_key ORDER BY MIN(t.tag)")
+
+    # -- ratings
+
+    def placings(self, start: int) -> list[tuple[int, str, str, int]]:
+        """``(finished, game id, spelling key, place)`` of every seat of the games finished at or after ``start``."""
+        return self._rows("SELECT g.finished, g.game_id, r.spelling_key, r.place FROM {results} r JOIN {games} g "
+                          "ON g.game_id = r.game_id WHERE g.finished >= ? ORDER BY g.finished, r.seat", (start,))
+
+    def drop_ratings(self, start: int) -> None:
+        self._run("DELETE FROM {ratings} WHERE finished >= ?", (start,))
+
+    def rating_before(self, person_key: str, start: int) -> tuple[float, float] | None:
+        rows = self._rows("SELECT mu, sigma FROM {ratings} WHERE person_key = ? AND finished < ? "
+                          "ORDER BY finished DESC LIMIT 1", (person_key, start))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def put_ratings(self, rows: Sequence[tuple[int, str, str, float, float]]) -> None:
+        """``(finished, person key, game id, mu, sigma)`` rows."""
+        if rows:
+            self.cursor.executemany(
+                self.view.sql("INSERT INTO {ratings} (finished, person_key, game_id, mu, sigma) VALUES (?, ?, ?, ?, ?)"),
+                rows,
+            )
+
+    def ratings(self) -> list[tuple[int, str, str, float, float]]:
+        """Every rating in finishing order: finished, person key, game id, mu, sigma."""
+        return self._rows("SELECT finished, person_key, game_id, mu, sigma FROM {ratings} ORDER BY finished, person_key")
+
+    # -- for tests and checks: everything, in a stable order
+
+    def dump(self) -> dict[str, list[tuple[Any, ...]]]:
+        order = {"games": "game_id", "results": "game_id, seat", "tags": "game_id, tag_key", "aliases": "alias_key",
+                 "ratings": "finished, person_key"}
+        out = {t: self._rows(f"SELECT * FROM {{{t}}} ORDER BY {order[t]}") for t in TABLES}
+        out["position"] = [(self.position(),)]
+        return out
+
+
+def seat_row(game_id: str, s: Seat) -> tuple[Any, ...]:
+    return (game_id, s.seat, s.spelling, s.key, s.place, s.total, *s.sources, s.resources_left,
+            orjson.dumps(s.facts, option=orjson.OPT_SORT_KEYS).decode())
+
+
+def _chunks(values: list[str], size: int = 500) -> Iterator[list[str]]:
+    for k in range(0, len(values), size):
+        yield values[k:k + size]
+
+
+class LeagueView(TrackingRecorder, ABC):
+    """The league's read models: tables in the store's database, written with their tracking."""
+
+    names: dict[str, str]
+    """Each table's name as SQL writes it (``{games}`` ...), and ``{tracking}``."""
+
+    def sql(self, template: str) -> str:
+        """A statement with the table names filled in and the placeholders this database uses."""
+        return template.format_map(self.names)
+
+    @staticmethod
+    def as_tuple(row: Any) -> tuple[Any, ...]:
+        return tuple(row)
+
+    def create_table(self) -> None:
+        """Create what is missing; again if another process created it at the same moment."""
+        for attempt in range(3):
+            try:
+                super().create_table()  # type: ignore[misc]
+                return
+            except IntegrityError:
+                if attempt == 2:
+                    raise
+
+    @abstractmethod
+    @contextmanager
+    def writing(self) -> Iterator[Tables]:
+        """One transaction that no other league writer runs at the same time; committed if no error."""
+
+    @abstractmethod
+    @contextmanager
+    def reading(self) -> Iterator[Tables]:
+        """One consistent read of the tables."""
+
+
+class SQLiteLeagueView(SQLiteTrackingRecorder, LeagueView):
+    """The league's tables in the store's SQLite file."""
+
+    def __init__(self, datastore: SQLiteDatastore, **kwargs: Any) -> None:
+        self.names = {t: f"league_{t}" for t in TABLES} | {"tracking": "tracking"}
+        super().__init__(datastore, **kwargs)
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [*super().construct_create_table_statements(), *(self.sql(s) for s in _DDL)]
+
+    @contextmanager
+    def writing(self) -> Iterator[Tables]:
+        # BEGIN IMMEDIATE takes the file's write lock first: two catch-ups never both read, then both write.
+        with self.datastore.get_connection(commit=True) as conn:
+            cursor = conn.cursor()
+            try:
+                cursor.execute("BEGIN IMMEDIATE")
+                yield Tables(self, cursor)
+                conn.commit()
+            except sqlite3.IntegrityError as exc:
+                conn.rollback()
+                raise IntegrityError(str(exc)) from exc
+            except sqlite3.Error as exc:  # "database is locked" and the like: the library's error, one line
+                conn.rollback()
+                raise OperationalError(str(exc)) from exc
+            except BaseException:
+                conn.rollback()
+                raise
+            finally:
+                cursor.sqlite_cursor.close()
+
+    @contextmanager
+    def reading(self) -> Iterator[Tables]:
+        with self.datastore.transaction(commit=False) as cursor:
+            yield Tables(self, cursor)
