@@ -106,7 +106,7 @@ class GameFold:
             else:
                 self._fold_history(event, kind)
         except Exception as exc:  # a damaged row: noted, never raised
-            self.problem = f"entry {len(self.events)} cannot be folded ({_why(exc)})"
+            self.problem = f"entry {version - 1} cannot be folded ({_why(exc)})"
             return
         if self.state.phase != GAME_OVER:
             self.over_since = None

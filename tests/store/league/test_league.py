@@ -1,0 +1,263 @@
+"""The league projection on SQLite and PostgreSQL: equal to a brute force over exported logs, however it got there."""
+
+from __future__ import annotations
+
+import pytest
+
+from coimbra_events.application import GameStore
+from coimbra_events.game_tags import retag
+from coimbra_events.players import change_aliases, person_key
+from projections.league.projection import League, NoLeague, open_league
+from projections.league.reports import profile, ratings, standings
+from projections.league.view import Overtaken
+from tests.store.league import brute
+from tests.store.league.games import (
+    TIES,
+    import_all,
+    places,
+    simulated,
+    tie_game,
+    winner,
+    winner_changing_correction,
+)
+from coimbra_events.validation import validate
+
+def season_logs() -> list[tuple[str, object]]:
+    """A small season: spellings that differ in case and accents, a shared first place, a 4-player game."""
+    return [
+        ("g1", simulated(("Ana", "Bruno", "Conceição"), 11)),
+        ("g2", simulated(("ana", "CONCEICAO"), 12)),
+        ("g3", tie_game(0)),  # Ana and Bruno share first place
+        ("g4", simulated(("Bruno", "Ana M.", "Duarte", "Eva"), 13)),
+        ("g5", tie_game(3)),
+    ]
+
+
+def exported(store: GameStore, names: list[str]) -> list[tuple[str, object]]:
+    return [(n, store.export(n)) for n in names]
+
+
+def aliases_of(store: GameStore) -> dict[str, str]:
+    from coimbra_events.players import aliases_of as stored
+
+    return dict(stored(store).targets)
+
+
+def assert_equals_brute_force(store: GameStore, league: League, order: list[str], season: str | None = None) -> None:
+    """Standings and ratings of the league are what the brute force computes from the exported logs."""
+    aliases = aliases_of(store)
+    games = brute.results(exported(store, order))
+    with league.view.reading() as tables:
+        report = standings(tables, season)
+        rated = ratings(tables)
+    assert brute.reported(report, aliases) == brute.standings(games, aliases), "standings"
+    if season is None:
+        expected = brute.ratings(games, aliases)
+        got = {brute.person(aliases, r["player"]): (r["mu"], r["sigma"]) for r in rated["players"]}
+        assert got == {p: (round(mu, 3), round(sigma, 3)) for p, (mu, sigma) in expected.items()}, "ratings"
+
+
+def assert_rebuild_changes_nothing(league: League) -> None:
+    with league.view.reading() as tables:
+        before = tables.dump()
+    league.rebuild()
+    with league.view.reading() as tables:
+        assert tables.dump() == before
+
+
+def test_the_tie_games_tie():
+    for k in range(len(TIES)):
+        shared = list(places(validate(tie_game(k)).state).values())
+        assert len(set(shared)) < len(shared), TIES[k]
+
+
+def test_standings_and_ratings_equal_the_brute_force(club):
+    logs = season_logs()
+    import_all(club, logs)
+    league = open_league(club)
+    league.catch_up()
+    assert_equals_brute_force(club, league, [n for n, _ in logs])
+    with league.view.reading() as tables:
+        report = standings(tables)
+    people = {row["player"]: row for row in report["players"]}
+    # Ana and ana are one person, Conceição and CONCEICAO another; Ana M. is someone else until aliased.
+    assert people["Ana"]["games"] == 4 and people["Conceição"]["games"] == 2 and people["Ana M."]["games"] == 1
+    assert people["Ana"]["shared_wins"] >= 1 and people["Bruno"]["shared_wins"] >= 1
+    assert report["games"] == 5 and report["left_out"] == []
+    assert_rebuild_changes_nothing(league)
+
+
+def test_catching_up_in_any_steps_gives_what_a_rebuild_gives(club):
+    logs = season_logs()
+    league = open_league(club)
+    for k, (name, log) in enumerate(logs):
+        club.import_log(log, name)
+        league.catch_up(batch=1 + 37 * k)
+    assert_equals_brute_force(club, league, [n for n, _ in logs])
+    assert_rebuild_changes_nothing(league)
+
+
+def test_a_correction_that_changes_the_winner_changes_standings_and_ratings(club):
+    log, seq, alternative = winner_changing_correction()
+    logs = [("before", simulated(("Ana", "Bruno"), 101)), ("disputed", log), ("after", simulated(("Bruno", "Ana"), 102))]
+    import_all(club, logs)
+    league = open_league(club)
+    league.catch_up()
+    with league.view.reading() as tables:
+        wins_before = {r["player"]: r["wins"] for r in standings(tables)["players"]}
+        ratings_before = {r["player"]: r["mu"] for r in ratings(tables)["players"]}
+    won_before = winner(club.get("disputed").state)
+
+    club.update("disputed", lambda game: game.correct(seq, alternative))
+    won_after = winner(club.get("disputed").state)
+    assert won_after != won_before
+    league.catch_up()
+    with league.view.reading() as tables:
+        wins_after = {r["player"]: r["wins"] for r in standings(tables)["players"]}
+        ratings_after = {r["player"]: r["mu"] for r in ratings(tables)["players"]}
+    assert wins_after[won_after] == wins_before[won_after] + 1
+    assert wins_after[won_before] == wins_before[won_before] - 1
+    assert ratings_after != ratings_before
+    assert_equals_brute_force(club, league, [n for n, _ in logs])  # ratings replayed from the disputed game on
+    assert_rebuild_changes_nothing(league)
+
+
+def test_an_undo_that_reopens_a_finished_game_takes_it_out_until_it_is_finished_again(club):
+    logs = [("first", simulated(("Ana", "Bruno"), 21)), ("second", simulated(("Ana", "Bruno"), 22))]
+    import_all(club, logs)
+    league = open_league(club)
+    league.catch_up()
+    last = club.get("first").line.plays[-1].event
+    club.update("first", lambda game: game.undo())
+    assert not club.get("first").over
+    league.catch_up()
+    with league.view.reading() as tables:
+        assert standings(tables)["games"] == 1
+    assert_equals_brute_force(club, league, ["first", "second"])
+
+    club.record("first", last)  # finished again: now after "second", so it is rated after it
+    league.catch_up()
+    assert_equals_brute_force(club, league, ["second", "first"])
+    assert_rebuild_changes_nothing(league)
+
+
+def test_an_alias_joins_two_spellings_and_withdrawing_it_splits_them_again(club):
+    logs = season_logs()
+    import_all(club, logs)
+    league = open_league(club)
+    league.catch_up()
+    change_aliases(club, lambda a: a.add("Ana M.", "Ana"))
+    league.catch_up()
+    with league.view.reading() as tables:
+        people = {r["player"]: r["games"] for r in standings(tables)["players"]}
+        assert profile(tables, "ANA M.")["player"] == "Ana"
+    assert people["Ana"] == 5 and "Ana M." not in people
+    assert_equals_brute_force(club, league, [n for n, _ in logs])
+    assert_rebuild_changes_nothing(league)
+
+    change_aliases(club, lambda a: a.remove("ana m."))
+    league.catch_up()
+    with league.view.reading() as tables:
+        assert {r["player"]: r["games"] for r in standings(tables)["players"]}["Ana M."] == 1
+    assert_equals_brute_force(club, league, [n for n, _ in logs])
+
+
+def test_a_season_is_the_games_with_its_tag(club):
+    logs = season_logs()
+    import_all(club, logs)
+    retag(club, "g1", add=["2026-spring"])
+    retag(club, "g3", add=["2026-Spring", "evening-1"])
+    league = open_league(club)
+    league.catch_up()
+    with league.view.reading() as tables:
+        spring = standings(tables, "2026-spring")
+        assert standings(tables, "EVENING-1")["games"] == 1
+    assert spring["games"] == 2
+    aliases = aliases_of(club)
+    assert brute.reported(spring, aliases) == brute.standings(brute.results(exported(club, ["g1", "g3"])), aliases)
+    retag(club, "g1", remove=["2026-SPRING"])
+    league.catch_up()
+    with league.view.reading() as tables:
+        assert standings(tables, "2026-spring")["games"] == 1
+        assert standings(tables)["games"] == 5
+    assert_rebuild_changes_nothing(league)
+
+
+def test_forks_are_alternative_lines_not_games_played(club):
+    import_all(club, season_logs()[:2])
+    club.fork("g1", at=len(club.get("g1").events))  # the same finished game, as a fork
+    league = open_league(club)
+    league.catch_up()
+    with league.view.reading() as tables:
+        assert standings(tables)["games"] == 2
+        assert tables.counts().get("forks") == 1
+    assert_equals_brute_force(club, league, ["g1", "g2"])
+
+
+def test_one_person_in_two_seats_is_left_out_and_said_so(club):
+    import_all(club, [("twins", simulated(("Ana", "Bruno"), 31)), ("plain", simulated(("Carla", "Bruno"), 32))])
+    change_aliases(club, lambda a: a.add("Bruno", "Ana"))
+    league = open_league(club)
+    league.catch_up()
+    with league.view.reading() as tables:
+        report = standings(tables)
+        assert ratings(tables)["players"]  # the other game is rated
+    assert report["games"] == 1 and report["left_out"][0]["game"] == "twins"
+    assert_equals_brute_force(club, league, ["twins", "plain"])
+
+
+def test_a_damaged_stored_row_leaves_its_game_out_and_nothing_fails(club):
+    import_all(club, season_logs()[:2])
+    game_id = club.get("g2").id
+    recorder = club.recorder
+    damaged = b'{"type": "DiceRolled", "actor": "table", "payload": {"values": "nonsense"}, "hash": "x"}'
+    if type(recorder).__module__ == "eventsourcing.sqlite":
+        with recorder.datastore.transaction(commit=True) as c:
+            c.execute(f"UPDATE {recorder.events_table_name} SET state = ? WHERE originator_id = ? AND originator_version = 9",
+                      (damaged, game_id.hex))
+    else:
+        with recorder.datastore.transaction(commit=True) as c:
+            c.execute(f'UPDATE "{recorder.datastore.schema}"."{recorder.events_table_name}" SET state = %s '
+                      "WHERE originator_id = %s AND originator_version = 9", (damaged, game_id))
+    league = open_league(club)
+    league.catch_up()
+    with league.view.reading() as tables:
+        report = standings(tables)
+    assert report["games"] == 1
+    assert report["left_out"][0]["game"] == "g2" and "entry 8 cannot be folded" in report["left_out"][0]["why"]
+
+
+def test_two_catch_ups_at_once_never_count_an_event_twice(club):
+    logs = season_logs()
+    import_all(club, logs)
+    first, second = open_league(club), open_league(club)
+    first.catch_up(stop=300)
+    rows = first.source.recorder.select_notifications(first.base, 400, inclusive_of_start=False)
+    for row in rows:  # the first takes more of the log but has not flushed ...
+        first.take(row.topic, str(row.originator_id), row.originator_version, first._fields(row.state), row.id)
+    second.catch_up()  # ... when the second catches up to the end
+    with pytest.raises(Overtaken):
+        first.flush()
+    first._reset(None)
+    first.catch_up()
+    assert_equals_brute_force(club, first, [n for n, _ in logs])
+    assert_rebuild_changes_nothing(first)
+
+
+def test_the_league_needs_a_database():
+    with pytest.raises(NoLeague):
+        open_league(GameStore(in_memory=True))
+
+
+def test_profile_follows_the_person(club):
+    import_all(club, season_logs())
+    league = open_league(club)
+    league.catch_up()
+    with league.view.reading() as tables:
+        ana = profile(tables, "  ANA ")
+    assert ana["player"] == "Ana" and ana["spellings"] == ["Ana", "ana"] and ana["games"] == 4
+    assert sum(h["games"] for h in ana["head_to_head"]) == sum(len(validate(log).state.players) - 1
+                                                             for _, log in season_logs()
+                                                             if any(person_key(n) == "ana" for n, _ in log.players))
+    assert set(ana["start_choices"]["first"]) <= {"cards first", "pilgrim first"}
+    assert ana["tracks"]["favourite"] in ana["tracks"]["average_influence"]
