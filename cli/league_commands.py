@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
+import orjson
 import typer
 
 from cli.common import DbOption, JsonOption, console, opened, print_json, store_errors
@@ -47,17 +48,15 @@ def league_tables(db: Optional[Path], quiet: bool = False) -> Iterator[Any]:
 
 
 def catch_up(league: Any, quiet: bool, rebuild: bool = False) -> int:
-    """Bring the league up to date (or rebuild it), showing progress on stderr."""
+    """Bring the league up to date (or rebuild it), with a progress bar on a terminal."""
+    go = league.rebuild if rebuild else league.catch_up
+    if quiet or not err_console.is_terminal:
+        return go()
     from cli.views import progress_bar
 
     with progress_bar("league: reading the store") as progress:
         task = progress.add_task("league", total=None)
-        progress.update(task, visible=not quiet)
-
-        def shown(position: int, last: int) -> None:
-            progress.update(task, completed=position, total=last)
-
-        return league.rebuild(progress=shown) if rebuild else league.catch_up(progress=shown)
+        return go(progress=lambda position, last: progress.update(task, completed=position, total=last))
 
 
 def _season_known(tables: Any, season: Optional[str]) -> None:
@@ -188,6 +187,8 @@ def rebuild_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -
 def follow_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> None:
     """Keep the league current while games are recorded, and say when a game finishes (Ctrl-C stops).
 
+    With --json, one JSON object per line: the event the league reached and how many games are finished.
+
     On PostgreSQL the library's projection runner is told of each stored event by the server; on SQLite
     the store is read again every second.
 
@@ -206,8 +207,9 @@ def follow_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) ->
         if seen.get("over") == finished:
             return
         seen["over"] = finished
-        if as_json:
-            print_json({"position": league.base, "finished_games": finished})
+        if as_json:  # one line per change, for a program reading along
+            sys.stdout.write(orjson.dumps({"position": league.base, "finished_games": finished}).decode() + "\n")
+            sys.stdout.flush()
         else:
             console.print(f"league up to date at event {league.base}: {finished} finished games")
 

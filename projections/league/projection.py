@@ -249,6 +249,10 @@ class League(Projection[LeagueView]):
         while True:
             start = self._synced()
             rows = read(start, batch, stop, TOPICS)
+            if len(rows) < batch and stop is None and last > (rows[-1][0] if rows else start):
+                # The log's other events (the games index's) need no reflecting; tracking them too makes
+                # "up to date" mean the last stored event.
+                rows.append((last, "", 0, "", b""))
             if not rows:
                 return start
             fold, game = None, ""
@@ -257,7 +261,8 @@ class League(Projection[LeagueView]):
                 if originator == game and topic == GAME_RECORDED and fold is not None and fold.version == version - 1:
                     fold.take(loads(state), version, position)
                     continue
-                self.take(topic, originator, version, self._fields(state), position)
+                if topic:
+                    self.take(topic, originator, version, self._fields(state), position)
                 fold, game = self.folds.get(originator), originator
             self.taken = rows[-1][0]
             try:
@@ -311,6 +316,8 @@ def open_league(store: Application) -> League:
 
 class StoreSource(GameStore):
     """The store as the ``ProjectionRunner`` constructs its application: from settings alone."""
+
+    name = GameStore.name  # the same application: its tables, its notification log
 
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(env=env)
