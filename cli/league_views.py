@@ -24,7 +24,8 @@ def standings_table(report: dict[str, Any]) -> Table:
     """One row per player: games, wins (shared ones counted), win rate, average and best score, average place."""
     season = report["season"]
     title = f"Standings, season {escape(season)}" if season else "Standings, all games"
-    table = Table(title=f"{title} ({report['games']} games)")
+    games = report["games"]
+    table = Table(title=f"{title} ({games} game{'' if games == 1 else 's'})")
     for name, justify in (("#", "right"), ("player", "left"), ("games", "right"), ("wins", "right"), ("win %", "right"),
                           ("average", "right"), ("best", "right"), ("avg place", "right")):
         table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]

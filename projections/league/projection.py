@@ -55,8 +55,8 @@ ALIASED, UNALIASED = get_topic(Aliases.Aliased), get_topic(Aliases.Unaliased)
 TAGS_CHANGED = get_topic(Tags.Changed)
 TOPICS = (GAME_CREATED, GAME_RECORDED, ALIASED, UNALIASED, TAGS_CHANGED)
 
-BATCH = 5000
-"""Notifications taken per flush when catching up."""
+BATCH = 20_000
+"""Notifications taken per flush when catching up (each flush is a commit: fewer is faster; a crash loses at most one)."""
 OPEN_GAMES = 2000
 """Games in progress kept folded between flushes (older ones are folded again from the store when needed)."""
 AS_STORED = -1
@@ -195,12 +195,16 @@ class League(Projection[LeagueView]):
 
     def _write_games(self, tables: Tables) -> int | None:
         """Each touched game's status and contribution; the earliest ``finished`` whose result changed."""
-        replay_from: int | None = None
+        folds = []
         for key in self.dirty:
-            fold = self.folds[key] = self.folds.pop(key)  # the most recently flushed last
+            folds.append(self.folds.pop(key))
+            self.folds[key] = folds[-1]  # the most recently flushed last
+        stored = tables.games([str(f.id) for f in folds])
+        rows, results = [], []
+        for fold in folds:
             gid = str(fold.id)
-            stored = tables.game(gid)
-            was_over = stored is not None and stored[0] == OVER
+            before = stored.get(gid)
+            was_over = before is not None and before[0] == OVER
             seats, status, finished = (), IN_PROGRESS, None
             if fold.problem is not None:
                 status = DAMAGED
@@ -209,13 +213,18 @@ class League(Projection[LeagueView]):
                 if seats or fold.fork:
                     status = OVER
                     finished = fold.over_since if fold.over_since not in (None, AS_STORED) else (
-                        stored[1] if was_over and stored else self.taken)
-            tables.put_game(gid, fold.name, status, finished, fold.fork, len(fold.players), fold.problem)
+                        before[1] if was_over and before else self.taken)
+            rows.append((gid, fold.name, status, finished, fold.fork, len(fold.players), fold.problem))
             if was_over or seats:
-                new = [seat_row(gid, s)[1:] for s in seats]
-                if tables.seats(gid) != new or (was_over and stored and stored[1] != finished):
-                    tables.put_seats(gid, seats)
-                    replay_from = _earliest(replay_from, stored[1] if was_over and stored else None, finished)
+                results.append((gid, seats, before[1] if was_over and before else None, finished))
+        tables.put_games(rows)
+        old = tables.seats([gid for gid, _, was, _ in results if was is not None])
+        changed, replay_from = [], None
+        for gid, seats, was, finished in results:
+            if was is None or was != finished or old.get(gid, []) != [seat_row(gid, s)[1:] for s in seats]:
+                changed.append((gid, seats))
+                replay_from = _earliest(replay_from, was, finished)
+        tables.put_seats(changed)
         return replay_from
 
     def _write_aliases(self, tables: Tables) -> int | None:
@@ -248,11 +257,7 @@ class League(Projection[LeagueView]):
         last = self.source.recorder.max_notification_id() or 0
         while True:
             start = self._synced()
-            rows = read(start, batch, stop, TOPICS)
-            if len(rows) < batch and stop is None and last > (rows[-1][0] if rows else start):
-                # The log's other events (the games index's) need no reflecting; tracking them too makes
-                # "up to date" mean the last stored event.
-                rows.append((last, "", 0, "", b""))
+            rows = read(start, batch, stop)
             if not rows:
                 return start
             fold, game = None, ""
@@ -261,7 +266,7 @@ class League(Projection[LeagueView]):
                 if originator == game and topic == GAME_RECORDED and fold is not None and fold.version == version - 1:
                     fold.take(loads(state), version, position)
                     continue
-                if topic:
+                if topic in TOPICS:  # the games index's events need no reflecting
                     self.take(topic, originator, version, self._fields(state), position)
                 fold, game = self.folds.get(originator), originator
             self.taken = rows[-1][0]

@@ -27,19 +27,18 @@ def replay_ratings(tables: Tables, start: int, person_of: Callable[[str], str]) 
 
     model = PlackettLuce()
     tables.drop_ratings(start)
-    known: dict[str, tuple[float, float] | None] = {}
+    games = [(game, [(person_of(key), place) for _, _, key, place in seats])
+             for game, seats in groupby(tables.placings(start), key=lambda r: (r[0], r[1]))]
+    known: dict[str, tuple[float, float]] = tables.ratings_before(sorted({p for _, placed in games for p, _ in placed}), start)
     rows: list[tuple[int, str, str, float, float]] = []
     rated = 0
-    for (finished, game_id), seats in groupby(tables.placings(start), key=lambda r: (r[0], r[1])):
-        placed = [(person_of(key), place) for _, _, key, place in seats]
+    for (finished, game_id), placed in games:
         people = [p for p, _ in placed]
         if len(set(people)) != len(people):
             continue
         teams = []
         for person in people:
-            if person not in known:
-                known[person] = tables.rating_before(person, start)
-            before = known[person]
+            before = known.get(person)
             teams.append([model.rating() if before is None else model.rating(mu=before[0], sigma=before[1])])
         after = model.rate(teams, ranks=[place for _, place in placed])
         for person, (rating,) in zip(people, after):

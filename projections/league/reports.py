@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Iterable, Mapping, Sequence
 
 import orjson
@@ -44,7 +45,12 @@ class SeatRow:
     total: int
     sources: tuple[int, ...]
     resources_left: int
-    facts: dict[str, Any]
+    facts_json: str
+
+    @cached_property
+    def facts(self) -> dict[str, Any]:
+        """The profile facts (read only by the reports that need them)."""
+        return orjson.loads(self.facts_json)
 
 
 @dataclass
@@ -95,8 +101,7 @@ def shown_names(rows: Iterable[SeatRow], aliases: Mapping[str, tuple[str, str, s
 def _seat(r: Sequence[Any]) -> SeatRow:
     n = len(SOURCES)
     game_id, seat, spelling, key, place, total = r[:6]
-    return SeatRow(game_id, r[8 + n], r[9 + n], seat, spelling, key, place, total, tuple(r[6:6 + n]), r[6 + n],
-                   orjson.loads(r[7 + n]))
+    return SeatRow(game_id, r[8 + n], r[9 + n], seat, spelling, key, place, total, tuple(r[6:6 + n]), r[6 + n], r[7 + n])
 
 
 def by_game(rows: Iterable[SeatRow]) -> dict[str, list[SeatRow]]:

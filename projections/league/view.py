@@ -103,31 +103,44 @@ class Tables:
 
     def game(self, game_id: str) -> tuple[str, int | None] | None:
         """``(status, finished)`` of a game, or ``None`` if the league has not seen it."""
-        rows = self._rows("SELECT status, finished FROM {games} WHERE game_id = ?", (game_id,))
-        return (rows[0][0], rows[0][1]) if rows else None
+        return self.games([game_id]).get(game_id)
 
-    def put_game(self, game_id: str, name: str, status: str, finished: int | None, fork: bool, players: int,
-                 problem: str | None) -> None:
-        self._run(
-            "INSERT INTO {games} (game_id, name, status, finished, fork, players, problem) VALUES (?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (game_id) DO UPDATE SET name = excluded.name, status = excluded.status, "
-            "finished = excluded.finished, fork = excluded.fork, players = excluded.players, problem = excluded.problem",
-            (game_id, name, status, finished, int(fork), players, problem),
-        )
+    def games(self, game_ids: Sequence[str]) -> dict[str, tuple[str, int | None]]:
+        """``(status, finished)`` of each of these games the league has seen."""
+        out: dict[str, tuple[str, int | None]] = {}
+        for chunk in _chunks(list(game_ids)):
+            for game_id, status, finished in self._rows(
+                    f"SELECT game_id, status, finished FROM {{games}} WHERE game_id IN ({_marks(chunk)})", chunk):
+                out[game_id] = (status, finished)
+        return out
 
-    def seats(self, game_id: str) -> list[tuple[Any, ...]]:
-        """The stored seats of a game (every column but the game id), in seat order."""
-        return self._rows(f"SELECT {', '.join(_SEAT_COLUMNS[1:])} FROM {{results}} WHERE game_id = ? ORDER BY seat",
-                          (game_id,))
+    def put_games(self, rows: Sequence[tuple[str, str, str, int | None, bool, int, str | None]]) -> None:
+        """``(game id, name, status, finished, fork, players, problem)`` rows, replacing what the games had."""
+        if rows:
+            self.cursor.executemany(self.view.sql(
+                "INSERT INTO {games} (game_id, name, status, finished, fork, players, problem) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET name = excluded.name, status = excluded.status, "
+                "finished = excluded.finished, fork = excluded.fork, players = excluded.players, problem = excluded.problem"),
+                [(g, n, st, f, int(fork), p, why) for g, n, st, f, fork, p, why in rows])
 
-    def put_seats(self, game_id: str, seats: Sequence[Seat]) -> None:
-        """Replace a game's contribution."""
-        self._run("DELETE FROM {results} WHERE game_id = ?", (game_id,))
-        if seats:
-            marks = ", ".join("?" * len(_SEAT_COLUMNS))
+    def seats(self, game_ids: Sequence[str]) -> dict[str, list[tuple[Any, ...]]]:
+        """The stored seats of these games (every column but the game id), in seat order."""
+        out: dict[str, list[tuple[Any, ...]]] = {}
+        for chunk in _chunks(list(game_ids)):
+            for row in self._rows(f"SELECT {', '.join(_SEAT_COLUMNS)} FROM {{results}} WHERE game_id IN ({_marks(chunk)}) "
+                                  "ORDER BY game_id, seat", chunk):
+                out.setdefault(row[0], []).append(row[1:])
+        return out
+
+    def put_seats(self, contributions: Sequence[tuple[str, Sequence[Seat]]]) -> None:
+        """Replace the contribution of each of these games."""
+        for chunk in _chunks([game_id for game_id, _ in contributions]):
+            self._run(f"DELETE FROM {{results}} WHERE game_id IN ({_marks(chunk)})", chunk)
+        rows = [seat_row(game_id, s) for game_id, seats in contributions for s in seats]
+        if rows:
             self.cursor.executemany(
-                self.view.sql(f"INSERT INTO {{results}} ({', '.join(_SEAT_COLUMNS)}) VALUES ({marks})"),
-                [seat_row(game_id, s) for s in seats],
+                self.view.sql(f"INSERT INTO {{results}} ({', '.join(_SEAT_COLUMNS)}) VALUES ({_marks(_SEAT_COLUMNS)})"),
+                rows,
             )
 
     def set_tags(self, game_id: str, tags: Iterable[str]) -> None:
@@ -146,7 +159,7 @@ class Tables:
                                           "WHERE r.spelling_key IN ({marks})"),
         ):
             for chunk in _chunks(values):
-                rows = self._rows(sql.replace("{marks}", ", ".join("?" * len(chunk))), chunk)
+                rows = self._rows(sql.replace("{marks}", _marks(chunk)), chunk)
                 found += [first for first, in rows if first is not None]
         return min(found, default=None)
 
@@ -206,10 +219,16 @@ class Tables:
     def drop_ratings(self, start: int) -> None:
         self._run("DELETE FROM {ratings} WHERE finished >= ?", (start,))
 
-    def rating_before(self, person_key: str, start: int) -> tuple[float, float] | None:
-        rows = self._rows("SELECT mu, sigma FROM {ratings} WHERE person_key = ? AND finished < ? "
-                          "ORDER BY finished DESC LIMIT 1", (person_key, start))
-        return (rows[0][0], rows[0][1]) if rows else None
+    def ratings_before(self, person_keys: Sequence[str], start: int) -> dict[str, tuple[float, float]]:
+        """Each person's latest ``(mu, sigma)`` from a game finished before ``start`` (if any)."""
+        out: dict[str, tuple[float, float]] = {}
+        for chunk in _chunks(list(person_keys)):
+            for person, mu, sigma in self._rows(
+                    "SELECT r.person_key, r.mu, r.sigma FROM {ratings} r JOIN (SELECT person_key, MAX(finished) AS latest "
+                    f"FROM {{ratings}} WHERE finished < ? AND person_key IN ({_marks(chunk)}) GROUP BY person_key) m "
+                    "ON r.person_key = m.person_key AND r.finished = m.latest", [start, *chunk]):
+                out[person] = (mu, sigma)
+        return out
 
     def put_ratings(self, rows: Sequence[tuple[int, str, str, float, float]]) -> None:
         """``(finished, person key, game id, mu, sigma)`` rows."""
@@ -236,6 +255,10 @@ class Tables:
 def seat_row(game_id: str, s: Seat) -> tuple[Any, ...]:
     return (game_id, s.seat, s.spelling, s.key, s.place, s.total, *s.sources, s.resources_left,
             orjson.dumps(s.facts, option=orjson.OPT_SORT_KEYS).decode())
+
+
+def _marks(values: Sequence[Any]) -> str:
+    return ", ".join("?" * len(values))
 
 
 def _chunks(values: list[str], size: int = 500) -> Iterator[list[str]]:

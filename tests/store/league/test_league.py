@@ -84,6 +84,9 @@ def test_standings_and_ratings_equal_the_brute_force(club):
     assert people["Ana"]["games"] == 4 and people["Conceição"]["games"] == 2 and people["Ana M."]["games"] == 1
     assert people["Ana"]["shared_wins"] >= 1 and people["Bruno"]["shared_wins"] >= 1
     assert report["games"] == 5 and report["left_out"] == []
+    order = [(-p["wins"], -p["average"]) for p in report["players"]]
+    assert order == sorted(order) and [p["rank"] for p in report["players"]] == [
+        1 + order.index(o) for o in order]  # most wins, then best average; equal on both, equal rank
     assert_rebuild_changes_nothing(league)
 
 
@@ -261,3 +264,15 @@ def test_profile_follows_the_person(club):
                                                              if any(person_key(n) == "ana" for n, _ in log.players))
     assert set(ana["start_choices"]["first"]) <= {"cards first", "pilgrim first"}
     assert ana["tracks"]["favourite"] in ana["tracks"]["average_influence"]
+
+
+def test_a_rating_shows_mu_minus_three_sigma_its_trend_over_five_games_and_the_last_ten():
+    from projections.league.reports import rating_of
+
+    history = [(k, 25.0 + k, 8.0 - 0.25 * k) for k in range(12)]
+    shown = rating_of(history)
+    ordinals = [mu - 3 * sigma for _, mu, sigma in history]
+    assert shown["rating"] == round(ordinals[-1], 3) and shown["games"] == 12
+    assert shown["trend"] == round(ordinals[-1] - ordinals[-6], 3)
+    assert shown["recent"] == [round(o, 3) for o in ordinals[-10:]]
+    assert rating_of(history[:3])["trend"] == round(ordinals[2], 3)  # fewer games: the change since the start (0)

@@ -76,11 +76,12 @@ def test_standings_as_a_table_as_json_and_as_csv_for_a_spreadsheet(club_cli):
     report = run_json(club_cli, "league", "standings")
     assert {p["player"]: p["games"] for p in report["players"]} == {"Ana": 3, "Conceição": 2, "Bruno": 2}
 
-    sheet = run(club_cli, "league", "standings", "--csv")
-    assert sheet.returncode == 0 and sheet.stderr == ""
-    raw = sheet.stdout.encode()
-    assert raw.startswith("\ufeff".encode()) and b"\x1b" not in raw  # UTF-8 with a BOM; no terminal codes
-    rows = list(csv.reader(io.StringIO(sheet.stdout.lstrip("\ufeff"), newline="")))
+    sheet = subprocess.run([installed_coimbra(), "league", "standings", "--csv"], capture_output=True, env=club_cli)
+    assert sheet.returncode == 0 and sheet.stderr == b""
+    raw = sheet.stdout
+    assert raw.startswith(b"\xef\xbb\xbf") and b"\x1b" not in raw  # UTF-8 with a BOM; no terminal codes
+    assert raw.count(b"\r\n") == len(report["players"]) + 1 and b"\n" not in raw.replace(b"\r\n", b"")  # RFC 4180
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"), newline="")))
     header, body = rows[0], rows[1:]
     assert header[:4] == ["rank", "player", "games", "wins"] and len(body) == len(report["players"])
     assert all(len(r) == len(header) for r in body)
