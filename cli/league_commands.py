@@ -134,8 +134,10 @@ def player_command(
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """One player's record: results and rating, tracks and income per track, voyages, monasteries, cards bought by
-    category, start choices and how they fared, head to head against each opponent.
+    """One player's record: results, rating, tracks, income, voyages, monasteries, cards, start choices, opponents.
+
+    Tracks: the average final space on each, and income per track (what activating it earned); cards bought
+    by category; each start choice and how it fared; head to head against each opponent.
 
     Example: [bold]coimbra league player "Conceição"[/]
     """

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Any, Callable, Optional
 
 import typer
 from rich.markup import escape
@@ -15,6 +15,7 @@ from cli.exits import fail
 COMMANDS = Commands()
 
 player_app = typer.Typer(
+    short_help="Who is who across games: aliases that join spellings of one person.",
     help=(
         "Who is who across games: the league counts a person's games together however the name was typed. "
         "Case, accents and spaces never count (Conceição is conceicao); an alias joins other spellings "
@@ -23,6 +24,17 @@ player_app = typer.Typer(
     ),
     no_args_is_help=True,
 )
+
+
+def _change_alias(db: Optional[Path], change: Callable[[Any], None]) -> None:
+    """Apply ``change`` to the store's alias map; a refused alias exits 2, nothing stored."""
+    from coimbra_events.players import BadAlias, change_aliases
+
+    with opened(db) as store, store_errors("nothing stored"):
+        try:
+            change_aliases(store, change)
+        except BadAlias as exc:
+            fail(f"{exc}; nothing stored")
 
 
 @player_app.command("alias")
@@ -36,13 +48,7 @@ def alias_command(
 
     Example: [bold]coimbra player alias "Ana M." Ana[/]
     """
-    from coimbra_events.players import BadAlias, change_aliases
-
-    with opened(db) as store, store_errors("nothing stored"):
-        try:
-            change_aliases(store, lambda a: a.add(alias, person))
-        except BadAlias as exc:
-            fail(f"{exc}; nothing stored")
+    _change_alias(db, lambda aliases: aliases.add(alias, person))
     if as_json:
         print_json({"alias": alias, "person": person})
         return
@@ -59,13 +65,7 @@ def unalias_command(
 
     Example: [bold]coimbra player unalias "Ana M."[/]
     """
-    from coimbra_events.players import BadAlias, change_aliases
-
-    with opened(db) as store, store_errors("nothing stored"):
-        try:
-            change_aliases(store, lambda a: a.remove(alias))
-        except BadAlias as exc:
-            fail(f"{exc}; nothing stored")
+    _change_alias(db, lambda aliases: aliases.remove(alias))
     if as_json:
         print_json({"alias": alias, "person": None})
         return

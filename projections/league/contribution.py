@@ -10,7 +10,7 @@ start choices) come from the same fold.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.players import person_key
@@ -37,10 +37,13 @@ class Seat:
     spelling: str
     key: str
     place: int
+    shared: bool
+    """whether another seat holds the same place (the tie rule left them level)"""
     total: int
     sources: tuple[int, ...]
     resources_left: int
-    facts: dict[str, Any]
+    facts: Mapping[str, Any]
+    """tracks, income per track, voyages, monasteries, cards by category, start choices (see ``seats_of``)"""
 
 
 def seats_of(fold: GameFold) -> tuple[Seat, ...]:
@@ -50,7 +53,9 @@ def seats_of(fold: GameFold) -> tuple[Seat, ...]:
         return ()
     cards = state.catalog.characters
     seats = []
-    for sheet in final_scores(state):
+    sheets = final_scores(state)
+    places = [sheet.place for sheet in sheets]
+    for sheet in sheets:
         i = state.index[sheet.name]
         pl = state.players[i]
         by_source = sheet.sources()
@@ -69,6 +74,6 @@ def seats_of(fold: GameFold) -> tuple[Seat, ...]:
                 "space": observed.start_space[i],
             },
         }
-        seats.append(Seat(i, sheet.name, person_key(sheet.name), sheet.place, sheet.total,
+        seats.append(Seat(i, sheet.name, person_key(sheet.name), sheet.place, places.count(sheet.place) > 1, sheet.total,
                           tuple(by_source[s] for s, _ in SOURCES), sheet.resources_left, facts))
     return tuple(sorted(seats, key=lambda s: s.seat))

@@ -6,6 +6,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator
 
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
+from psycopg.rows import tuple_row
 from psycopg.sql import SQL
 
 from projections.league.view import _DDL, TABLES, LeagueView, Tables
@@ -34,10 +35,6 @@ class PostgresLeagueView(PostgresTrackingRecorder, LeagueView):
     def sql(self, template: str) -> str:
         return template.format_map(self.names).replace("?", "%s")
 
-    @staticmethod
-    def as_tuple(row: Any) -> tuple[Any, ...]:
-        return tuple(row.values())
-
     def _create_table(self, curs: Any) -> None:
         curs.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.lock_name + ":create",))
         super()._create_table(curs)
@@ -46,9 +43,9 @@ class PostgresLeagueView(PostgresTrackingRecorder, LeagueView):
     def writing(self) -> Iterator[Tables]:
         with self.datastore.transaction(commit=True) as curs:
             curs.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.lock_name,))
-            yield Tables(self, curs)
+            yield Tables(self, curs.connection.cursor(row_factory=tuple_row), curs)
 
     @contextmanager
     def reading(self) -> Iterator[Tables]:
         with self.datastore.transaction(commit=False) as curs:
-            yield Tables(self, curs)
+            yield Tables(self, curs.connection.cursor(row_factory=tuple_row), curs)

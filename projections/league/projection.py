@@ -28,8 +28,10 @@ one its caches were built on; if another process moved it, the flush raises
 
 from __future__ import annotations
 
+import gc
 import threading
-from typing import Any, Callable, Mapping
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Mapping
 from uuid import UUID
 
 import orjson
@@ -46,7 +48,7 @@ from coimbra_events.game_tags import Tags
 from coimbra_events.players import Aliases, resolve
 from projections.league.contribution import seats_of
 from projections.league.fold import GameFold
-from projections.league.log_rows import reader
+from projections.league.log_rows import Row, reader
 from projections.league.ratings import replay_ratings
 from projections.league.view import DAMAGED, IN_PROGRESS, OVER, LeagueView, Overtaken, SQLiteLeagueView, Tables, seat_row
 
@@ -257,26 +259,32 @@ class League(Projection[LeagueView]):
         last = self.source.recorder.max_notification_id() or 0
         while True:
             start = self._synced()
-            rows = read(start, batch, stop)
-            if not rows:
-                return start
-            fold, game = None, ""
-            for position, originator, version, topic, state in rows:
-                # Most rows are the next event of the game of the row before: folded without further lookups.
-                if originator == game and topic == GAME_RECORDED and fold is not None and fold.version == version - 1:
-                    fold.take(loads(state), version, position)
-                    continue
-                if topic in TOPICS:  # the games index's events need no reflecting
-                    self.take(topic, originator, version, self._fields(state), position)
-                fold, game = self.folds.get(originator), originator
-            self.taken = rows[-1][0]
             try:
-                self.flush()
+                with collector_paused():
+                    if not self._take_rows(read(start, batch, stop)):
+                        return start
+                    self.flush()
             except (Overtaken, IntegrityError):
                 self._reset(None)
                 continue
             if progress is not None:
                 progress(self.base or 0, max(last, self.base or 0))
+
+    def _take_rows(self, rows: list[Row]) -> int:
+        """Take a batch of the log's rows; returns how many there were."""
+        if not rows:
+            return 0
+        fold, game = None, ""
+        for position, originator, version, topic, state in rows:
+            # Most rows are the next event of the game of the row before: folded without further lookups.
+            if originator == game and topic == GAME_RECORDED and fold is not None and fold.version == version - 1:
+                fold.take(loads(state), version, position)
+                continue
+            if topic in TOPICS:  # the games index's events need no reflecting
+                self.take(topic, originator, version, self._fields(state), position)
+            fold, game = self.folds.get(originator), originator
+        self.taken = rows[-1][0]
+        return len(rows)
 
     def rebuild(self, progress: Progress | None = None) -> int:
         """Empty the league's tables and reflect the whole log again."""
@@ -284,6 +292,24 @@ class League(Projection[LeagueView]):
             tables.clear()
         self._reset(0)
         return self.catch_up(progress=progress)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Hold off Python's cyclic garbage collector while a batch is folded and written.
+
+    A fold makes many short-lived objects and the catch-up keeps thousands of
+    games folded: the collector would scan them again and again (a quarter of a
+    rebuild's time, measured in CPU time on 2,000 games). The states are
+    acyclic; whatever a batch leaves is collected once the collector is back.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _earliest(*positions: int | None) -> int | None:

@@ -1,27 +1,30 @@
 """Standings, ratings and player profiles read from the league's tables, as plain data.
 
-Each report reads the rows of the finished games once (one query) and sums
-them per person: spellings become people through ``person_key`` and the alias
-map, so a person's games count together however their name was typed.
+Spellings become people through ``person_key`` and the alias map, so a person's
+games count together however their name was typed. The reports ask the tables
+for sums per spelling (standings), each person's latest ratings (ratings) and
+one person's games (a profile): what they read grows with the number of people,
+or with one person's games, not with the whole archive.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import orjson
 
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.players import person_key, resolve
-from projections.league.contribution import SOURCES
+from projections.league.contribution import SOURCES, Seat
 from projections.league.ratings import ordinal
 from projections.league.view import Tables
 
 TREND_GAMES = 5
 """The rating trend is the change of the conservative rating over a player's last five rated games."""
+RECENT = 10
+"""A rating shows the conservative ratings its last ten games left."""
 
 
 class UnknownPlayer(KeyError):
@@ -31,33 +34,18 @@ class UnknownPlayer(KeyError):
         return f"no finished game of {self.args[0]!r} in the league (coimbra league standings lists the players)"
 
 
-@dataclass(frozen=True)
-class SeatRow:
-    """One seat of a finished game as the reports read it."""
-
-    game_id: str
-    game: str
-    finished: int
-    seat: int
-    spelling: str
-    key: str
-    place: int
-    total: int
-    sources: tuple[int, ...]
-    resources_left: int
-    facts_json: str
-
-    @cached_property
-    def facts(self) -> dict[str, Any]:
-        """The profile facts (read only by the reports that need them)."""
-        return orjson.loads(self.facts_json)
+# --- who is who -----------------------------------------------------------------------------------
 
 
 @dataclass
 class People:
-    """Who is who: spelling keys to people, and the name each person is shown by."""
+    """Who is who: spelling keys to people, the spellings each person was recorded as, and how they are shown."""
 
     targets: Mapping[str, str]
+    aliases: dict[str, list[str]] = field(default_factory=dict)
+    """Per person, the aliases (as written) that name them."""
+    spellings: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per person, each spelling recorded and how many seats it holds."""
     shown: dict[str, str] = field(default_factory=dict)
 
     def of(self, key: str) -> str:
@@ -66,61 +54,46 @@ class People:
     def name(self, person: str) -> str:
         return self.shown.get(person, person)
 
+    def keys(self, person: str) -> list[str]:
+        """Every spelling key that is this person."""
+        keys = {person_key(s) for s in self.spellings.get(person, {})} | {person}
+        return sorted(k for k in keys if self.of(k) == person)
 
-def read_seats(tables: Tables, season: str | None) -> tuple[list[SeatRow], People]:
-    """Every seat of the finished games (of a season), and the people behind the spellings."""
-    everyone = [_seat(r) for r in tables.season(None)]
-    rows = everyone if season is None else [_seat(r) for r in tables.season(season)]
+    def together(self) -> list[list[str]]:
+        """The groups of two or more spelling keys that are one person."""
+        return [keys for keys in (self.keys(p) for p in self.spellings) if len(keys) > 1]
+
+
+def people_of(tables: Tables) -> People:
+    """Who is who in the league's tables.
+
+    A person is shown as an alias names them, else by their most used own
+    spelling, else by their most used alias; ties go to the spelling seen first.
+    """
     aliases = tables.aliases()
     people = People({a: p for a, (p, _, _) in aliases.items()})
-    people.shown = shown_names(everyone, aliases, people)
-    return rows, people
-
-
-def shown_names(rows: Iterable[SeatRow], aliases: Mapping[str, tuple[str, str, str]], people: People) -> dict[str, str]:
-    """How each person is shown: as an alias named them, else their most used own spelling, else their most used alias.
-
-    Ties go to the spelling seen first.
-    """
-    used: dict[str, Counter[str]] = defaultdict(Counter)
-    own: dict[str, Counter[str]] = defaultdict(Counter)
-    for row in rows:  # in finishing order, so most_common breaks ties by the first seen
-        person = people.of(row.key)
-        used[person][row.spelling] += 1
-        if row.key == person:
-            own[person][row.spelling] += 1
-    first = {p: c.most_common(1)[0][0] for p, c in used.items()}
-    own_best = {p: c.most_common(1)[0][0] for p, c in own.items()}
-    given = {}
+    for _, (target, _, alias) in sorted(aliases.items()):
+        people.aliases.setdefault(people.of(target), []).append(alias)
+    ranked: dict[str, list[tuple[int, int, int, str]]] = defaultdict(list)
+    for key, spelling, seats, first in tables.spellings():
+        person = people.of(key)
+        people.spellings.setdefault(person, {})[spelling] = seats
+        ranked[person].append((key != person, -seats, first, spelling))
+    given: dict[str, str] = {}
     for _, (target, written, _) in sorted(aliases.items()):
         if people.of(target) == target:
             given.setdefault(target, written)
-    return {**first, **own_best, **given}
+    people.shown = {**{person: min(options)[3] for person, options in ranked.items()}, **given}
+    return people
 
 
-def _seat(r: Sequence[Any]) -> SeatRow:
-    n = len(SOURCES)
-    game_id, seat, spelling, key, place, total = r[:6]
-    return SeatRow(game_id, r[8 + n], r[9 + n], seat, spelling, key, place, total, tuple(r[6:6 + n]), r[6 + n], r[7 + n])
-
-
-def by_game(rows: Iterable[SeatRow]) -> dict[str, list[SeatRow]]:
-    games: dict[str, list[SeatRow]] = defaultdict(list)
-    for row in rows:
-        games[row.game_id].append(row)
-    return games
-
-
-def split_doubles(rows: list[SeatRow], people: People) -> tuple[list[SeatRow], list[str]]:
-    """The seats of games in which every person holds one seat, and the names of the games where one holds two."""
-    kept, doubled = [], []
-    for seats in by_game(rows).values():
-        persons = [people.of(s.key) for s in seats]
-        if len(set(persons)) == len(persons):
-            kept += seats
-        else:
-            doubled.append(seats[0].game)
-    return kept, sorted(doubled)
+def people_report(tables: Tables) -> list[dict[str, Any]]:
+    """Every person with finished games: how many seats, the spellings recorded, and the aliases naming them."""
+    people = people_of(tables)
+    everyone = set(people.spellings) | set(people.aliases)
+    return sorted(({"player": people.name(p), "games": sum(people.spellings.get(p, {}).values()),
+                    "spellings": sorted(people.spellings.get(p, {})), "aliases": sorted(people.aliases.get(p, []))}
+                   for p in everyone), key=lambda r: r["player"].casefold())
 
 
 # --- standings ------------------------------------------------------------------------------------
@@ -138,15 +111,20 @@ class Tally:
     places: int = 0
     sources: list[int] = field(default_factory=lambda: [0] * len(SOURCES))
 
-    def add(self, seat: SeatRow, shared: bool) -> None:
-        self.games += 1
-        self.wins += seat.place == 1
-        self.shared_wins += seat.place == 1 and shared
-        self.points += seat.total
-        self.best = seat.total if self.best is None else max(self.best, seat.total)
-        self.places += seat.place
-        for k, v in enumerate(seat.sources):
+    def add(self, games: int, wins: int, shared_wins: int, points: int, best: int, places: int,
+            sources: Sequence[int]) -> None:
+        """Add the sums of some games (one spelling's, say)."""
+        self.games += games
+        self.wins += wins
+        self.shared_wins += shared_wins
+        self.points += points
+        self.best = best if self.best is None else max(self.best, best)
+        self.places += places
+        for k, v in enumerate(sources):
             self.sources[k] += v
+
+    def add_seat(self, seat: Seat) -> None:
+        self.add(1, seat.place == 1, seat.place == 1 and seat.shared, seat.total, seat.total, seat.place, seat.sources)
 
     def to_json(self) -> dict[str, Any]:
         n = self.games or 1
@@ -164,21 +142,17 @@ class Tally:
         }
 
 
-def tally(seats: Iterable[SeatRow], people: People) -> dict[str, Tally]:
-    """Per person: games, wins (a shared first place is a win for each), points, best, places, sources."""
-    out: dict[str, Tally] = defaultdict(Tally)
-    for game in by_game(seats).values():
-        firsts = sum(1 for s in game if s.place == 1)
-        for s in game:
-            out[people.of(s.key)].add(s, shared=firsts > 1)
-    return out
-
-
 def standings(tables: Tables, season: str | None = None) -> dict[str, Any]:
-    """The standings of a season (a tag) or of all time: one row per person, best first."""
-    rows, people = read_seats(tables, season)
-    kept, doubled = split_doubles(rows, people)
-    tallies = tally(kept, people)
+    """The standings of a season (a tag) or of all time: one row per person, best first.
+
+    Most wins first, then the highest average score; equal on both, equal rank.
+    """
+    people = people_of(tables)
+    doubled = tables.doubled(people.together())
+    left = [g for g, _ in doubled]
+    tallies: dict[str, Tally] = defaultdict(Tally)
+    for key, games, wins, shared, points, best, places, *sources in tables.tallies(season, left):
+        tallies[people.of(key)].add(games, wins, shared, points, best, places, sources)
     ordered = sorted(tallies.items(), key=lambda pt: (-pt[1].wins, -pt[1].points / pt[1].games, people.name(pt[0])))
     table, rank, previous = [], 0, None
     for k, (person, t) in enumerate(ordered, 1):
@@ -186,59 +160,105 @@ def standings(tables: Tables, season: str | None = None) -> dict[str, Any]:
         rank = rank if key == previous else k
         previous = key
         table.append({"rank": rank, "player": people.name(person), **t.to_json()})
+    left_out = [{"game": name, "why": f"damaged: {why}"} for name, _, why in tables.left_out()]
+    left_out += [{"game": name, "why": "one person holds two seats (see coimbra player list)"} for _, name in doubled]
     return {
         "season": season,
-        "games": len(by_game(kept)),
+        "games": tables.games_counted(season, left),
         "players": table,
-        "left_out": _left_out(tables, doubled),
+        "left_out": left_out,
         "seasons": [{"tag": tag, "games": n} for tag, n in tables.tag_names()],
     }
-
-
-def _left_out(tables: Tables, doubled: Sequence[str]) -> list[dict[str, str]]:
-    out = [{"game": name, "why": f"damaged: {why}"} for name, _, why in tables.left_out()]
-    out += [{"game": name, "why": "one person holds two seats (see coimbra player list)"} for name in doubled]
-    return out
 
 
 # --- ratings --------------------------------------------------------------------------------------
 
 
-def rating_history(tables: Tables) -> dict[str, list[tuple[int, float, float]]]:
-    """Per person: ``(finished, mu, sigma)`` after each rated game, oldest first."""
-    out: dict[str, list[tuple[int, float, float]]] = defaultdict(list)
-    for finished, person, _, mu, sigma in tables.ratings():
-        out[person].append((finished, mu, sigma))
-    return out
+def rating_of(history: Sequence[tuple[int, float, float]], games: int | None = None) -> dict[str, Any]:
+    """A person's rating now, its trend over the last games, and the conservative ratings those games left.
 
-
-def rating_of(history: Sequence[tuple[int, float, float]]) -> dict[str, Any]:
-    """A person's rating now, its trend over the last games, and the conservative ratings those games left."""
+    ``history`` holds the latest ``(finished, mu, sigma)`` at least ``TREND_GAMES + 1`` long when there were
+    that many games; ``games`` is how many were rated in all (default: the length of ``history``).
+    """
+    games = len(history) if games is None else games
     ordinals = [ordinal(mu, sigma) for _, mu, sigma in history]
     _, mu, sigma = history[-1]
-    before = ordinals[-TREND_GAMES - 1] if len(ordinals) > TREND_GAMES else 0.0
+    before = ordinals[-TREND_GAMES - 1] if games > TREND_GAMES else 0.0
     return {
         "rating": round(ordinals[-1], 3),
         "mu": round(mu, 3),
         "sigma": round(sigma, 3),
-        "games": len(history),
+        "games": games,
         "trend": round(ordinals[-1] - before, 3),
-        "recent": [round(o, 3) for o in ordinals[-10:]],
+        "recent": [round(o, 3) for o in ordinals[-RECENT:]],
     }
+
+
+def recent_ratings(tables: Tables) -> dict[str, dict[str, Any]]:
+    """Each rated person's rating (``rating_of``), by person key."""
+    history: dict[str, list[tuple[int, float, float]]] = defaultdict(list)
+    counts: dict[str, int] = {}
+    for person, n, finished, mu, sigma in tables.recent_ratings(max(RECENT, TREND_GAMES + 1)):
+        history[person].append((finished, mu, sigma))
+        counts[person] = n
+    return {person: rating_of(h, counts[person]) for person, h in history.items()}
 
 
 def ratings(tables: Tables) -> dict[str, Any]:
     """Every rated person, highest conservative rating first."""
-    _, people = read_seats(tables, None)
-    rows = [{"player": people.name(p), **rating_of(h)} for p, h in rating_history(tables).items()]
-    rows.sort(key=lambda r: (-r["rating"], r["player"]))
-    for k, row in enumerate(rows, 1):
-        row["rank"] = k
+    people = people_of(tables)
+    rows = sorted(({"player": people.name(p), **r} for p, r in recent_ratings(tables).items()),
+                  key=lambda r: (-r["rating"], r["player"]))
     return {"model": "openskill Plackett-Luce", "shown": "mu - 3 sigma", "trend_games": TREND_GAMES,
-            "players": [{"rank": r.pop("rank"), **r} for r in rows]}
+            "players": [{"rank": k, **r} for k, r in enumerate(rows, 1)]}
 
 
 # --- a player's profile ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatRow(Seat):
+    """One seat of a finished game as a profile reads it: the seat, and which game it is of."""
+
+    game_id: str = ""
+    game: str = ""
+    finished: int = 0
+
+
+class Facts(Mapping[str, Any]):
+    """A seat's facts as stored (JSON), read when first asked for."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._read: dict[str, Any] | None = None
+
+    def _facts(self) -> dict[str, Any]:
+        if self._read is None:
+            self._read = orjson.loads(self.text)
+        return self._read
+
+    def __getitem__(self, key: str) -> Any:
+        return self._facts()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._facts())
+
+    def __len__(self) -> int:
+        return len(self._facts())
+
+
+def _seat(r: Sequence[Any]) -> SeatRow:
+    n = len(SOURCES)
+    game_id, seat, spelling, key, place, shared, total = r[:7]
+    return SeatRow(seat, spelling, key, place, bool(shared), total, tuple(r[7:7 + n]), r[7 + n], Facts(r[8 + n]),
+                   game_id=game_id, game=r[9 + n], finished=r[10 + n])
+
+
+def by_game(rows: Iterable[SeatRow]) -> dict[str, list[SeatRow]]:
+    games: dict[str, list[SeatRow]] = defaultdict(list)
+    for row in rows:
+        games[row.game_id].append(row)
+    return games
 
 
 def _fared(seats: Iterable[SeatRow]) -> dict[str, Any]:
@@ -254,15 +274,17 @@ def _per_game(total: float, games: int) -> float:
 
 def profile(tables: Tables, name: str, season: str | None = None) -> dict[str, Any]:
     """One person's record: results, tracks, income per track, voyages and monasteries, cards, start choices, opponents."""
-    rows, people = read_seats(tables, season)
-    kept, _ = split_doubles(rows, people)
+    people = people_of(tables)
     person = people.of(person_key(name))
-    mine = [s for s in kept if people.of(s.key) == person]
+    games = {g: seats for g, seats in by_game(_seat(r) for r in tables.seats_with(people.keys(person), season)).items()
+             if len({people.of(s.key) for s in seats}) == len(seats)}  # one person in two seats: left out
+    mine = [s for seats in games.values() for s in seats if people.of(s.key) == person]
     if not mine:
         raise UnknownPlayer(name)
     n = len(mine)
-    games = by_game(kept)
-    t = tally(mine, people)[person]
+    t = Tally()
+    for s in mine:
+        t.add_seat(s)
     influence = {track: _per_game(sum(s.facts["influence"][track] for s in mine), n) for track in TRACKS}
     income = {track: dict(zip(("coins", "guards", "points"),
                               (_per_game(sum(s.facts["income"].get(track, [0, 0, 0])[k] for s in mine), n) for k in range(3))))
@@ -286,13 +308,13 @@ def profile(tables: Tables, name: str, season: str | None = None) -> dict[str, A
             record = versus[people.of(other.key)]
             record[0] += 1
             record[1 if s.place < other.place else 2 if s.place > other.place else 3] += 1
-    history = rating_history(tables).get(person)
+    rating = recent_ratings(tables).get(person)
     return {
         "player": people.name(person),
         "spellings": sorted({s.spelling for s in mine}),
         "season": season,
         **t.to_json(),
-        "rating": rating_of(history) if history else None,
+        "rating": rating,
         "tracks": {"favourite": max(TRACKS, key=lambda tr: (influence[tr], -TRACKS.index(tr))),
                    "average_influence": influence},
         "income_per_track": income,
@@ -306,23 +328,3 @@ def profile(tables: Tables, name: str, season: str | None = None) -> dict[str, A
                                 for p, r in versus.items()), key=lambda h: (-h["games"], h["opponent"])),
         "games_list": [{"game": s.game, "place": s.place, "total": s.total} for s in mine],
     }
-
-
-# --- who is who -----------------------------------------------------------------------------------
-
-
-def people_report(tables: Tables) -> list[dict[str, Any]]:
-    """Every person with finished games: how many, the spellings recorded, and the aliases naming them."""
-    rows, people = read_seats(tables, None)
-    spellings: dict[str, set[str]] = defaultdict(set)
-    games: dict[str, set[str]] = defaultdict(set)
-    for row in rows:
-        person = people.of(row.key)
-        spellings[person].add(row.spelling)
-        games[person].add(row.game_id)
-    aliases: dict[str, list[str]] = defaultdict(list)
-    for alias_key, (_, _, alias) in tables.aliases().items():
-        aliases[people.of(alias_key)].append(alias)
-    everyone = set(games) | set(aliases)
-    return sorted(({"player": people.name(p), "games": len(games[p]), "spellings": sorted(spellings[p]),
-                    "aliases": sorted(aliases[p])} for p in everyone), key=lambda r: r["player"].casefold())

@@ -44,7 +44,7 @@ _DDL = (
     "finished BIGINT, fork INTEGER NOT NULL, players INTEGER NOT NULL, problem TEXT)",
     "CREATE INDEX IF NOT EXISTS league_games_finished ON {games} (finished)",
     "CREATE TABLE IF NOT EXISTS {results} (game_id TEXT NOT NULL, seat INTEGER NOT NULL, spelling TEXT NOT NULL, "
-    "spelling_key TEXT NOT NULL, place INTEGER NOT NULL, total INTEGER NOT NULL, "
+    "spelling_key TEXT NOT NULL, place INTEGER NOT NULL, shared INTEGER NOT NULL, total INTEGER NOT NULL, "
     + ", ".join(f"{column} INTEGER NOT NULL" for _, column in SOURCES)
     + ", resources_left INTEGER NOT NULL, facts TEXT NOT NULL, PRIMARY KEY (game_id, seat))",
     "CREATE INDEX IF NOT EXISTS league_results_key ON {results} (spelling_key)",
@@ -59,8 +59,9 @@ _DDL = (
 )
 """One schema for both databases (SQLite reads BIGINT and DOUBLE PRECISION by affinity)."""
 
-_SEAT_COLUMNS = ("game_id", "seat", "spelling", "spelling_key", "place", "total", *(c for _, c in SOURCES),
+_SEAT_COLUMNS = ("game_id", "seat", "spelling", "spelling_key", "place", "shared", "total", *(c for _, c in SOURCES),
                  "resources_left", "facts")
+_SOURCE_COLUMNS = tuple(c for _, c in SOURCES)
 
 OVER, IN_PROGRESS, DAMAGED = "over", "in progress", "damaged"
 
@@ -72,26 +73,29 @@ class Overtaken(RuntimeError):
 class Tables:
     """The league's tables inside one transaction; the same SQL on SQLite and PostgreSQL."""
 
-    def __init__(self, view: LeagueView, cursor: Any) -> None:
+    def __init__(self, view: LeagueView, cursor: Any, tracking_cursor: Any = None) -> None:
+        """``cursor`` runs the league's SQL and returns rows as tuples; ``tracking_cursor`` (the same transaction)
+        is the one the library's tracking methods expect."""
         self.view = view
         self.cursor = cursor
+        self.tracking_cursor = cursor if tracking_cursor is None else tracking_cursor
 
     def _run(self, sql: str, params: Sequence[Any] = ()) -> None:
         self.cursor.execute(self.view.sql(sql), params)
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         self._run(sql, params)
-        return [self.view.as_tuple(r) for r in self.cursor.fetchall()]
+        return [tuple(r) for r in self.cursor.fetchall()]
 
     # -- position in the log
 
     def position(self) -> int:
         """The last notification the tables reflect (0 before any)."""
-        return self.view._max_tracking_id(APPLICATION, self.cursor) or 0
+        return self.view._max_tracking_id(APPLICATION, self.tracking_cursor) or 0
 
     def track(self, position: int) -> None:
         """Record that the tables now reflect the log up to ``position`` (refused if they already did)."""
-        self.view._insert_tracking(self.cursor, Tracking(APPLICATION, position))
+        self.view._insert_tracking(self.tracking_cursor, Tracking(APPLICATION, position))
 
     def clear(self) -> None:
         """Empty every table and forget the position: the next catch-up starts from the first event."""
@@ -180,17 +184,69 @@ class Tables:
     def spelling_keys(self) -> list[str]:
         return [k for (k,) in self._rows("SELECT DISTINCT spelling_key FROM {results}")]
 
-    # -- what the reports read
+    # -- what the reports read: sums and small sets, never every row of the archive
 
-    def season(self, tag: str | None) -> list[tuple[Any, ...]]:
-        """Every seat of the finished games (of one tag), with its game's name and ``finished``, in finishing order."""
+    def spellings(self) -> list[tuple[str, str, int, int]]:
+        """Each spelling of a finished game's seat: key, spelling, how many seats, the first ``finished`` it appears in."""
+        return self._rows("SELECT r.spelling_key, r.spelling, COUNT(*), MIN(g.finished) FROM {results} r "
+                          "JOIN {games} g ON g.game_id = r.game_id GROUP BY r.spelling_key, r.spelling")
+
+    def doubled(self, together: Sequence[Sequence[str]]) -> list[tuple[str, str]]:
+        """``(game id, name)`` of the games where one spelling key, or two keys of one of these groups, hold two seats."""
+        found = {g for (g,) in self._rows("SELECT game_id FROM {results} GROUP BY game_id, spelling_key HAVING COUNT(*) > 1")}
+        for keys in together:
+            for chunk in _chunks(list(keys)):
+                found.update(g for (g,) in self._rows(
+                    f"SELECT game_id FROM {{results}} WHERE spelling_key IN ({_marks(chunk)}) GROUP BY game_id "
+                    "HAVING COUNT(*) > 1", chunk))
+        names = self.names(sorted(found))
+        return sorted(names.items(), key=lambda gn: gn[1])
+
+    def names(self, game_ids: Sequence[str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for chunk in _chunks(list(game_ids)):
+            out.update(self._rows(f"SELECT game_id, name FROM {{games}} WHERE game_id IN ({_marks(chunk)})", chunk))
+        return out
+
+    def tallies(self, tag: str | None, leave_out: Sequence[str] = ()) -> list[tuple[Any, ...]]:
+        """Per spelling key, over the finished games (of a tag) but these: games, wins, shared wins, points, best,
+        sum of places, then the points of each source."""
+        sums = ", ".join(f"SUM(r.{c})" for c in _SOURCE_COLUMNS)
+        sql = ("SELECT r.spelling_key, COUNT(*), SUM(CASE WHEN r.place = 1 THEN 1 ELSE 0 END), "
+               "SUM(CASE WHEN r.place = 1 AND r.shared = 1 THEN 1 ELSE 0 END), SUM(r.total), MAX(r.total), SUM(r.place), "
+               f"{sums} FROM {{results}} r")
+        params: list[Any] = []
+        if tag is not None:
+            sql += " JOIN {tags} t ON t.game_id = r.game_id AND t.tag_key = ?"
+            params.append(tag.casefold())
+        if leave_out:
+            sql += f" WHERE r.game_id NOT IN ({_marks(leave_out)})"
+            params += list(leave_out)
+        return self._rows(sql + " GROUP BY r.spelling_key", params)
+
+    def games_counted(self, tag: str | None, leave_out: Sequence[str] = ()) -> int:
+        sql, params = "SELECT COUNT(*) FROM {games} g", []
+        if tag is not None:
+            sql += " JOIN {tags} t ON t.game_id = g.game_id AND t.tag_key = ?"
+            params.append(tag.casefold())
+        sql += " WHERE g.game_id IN (SELECT game_id FROM {results})"
+        if leave_out:
+            sql += f" AND g.game_id NOT IN ({_marks(leave_out)})"
+            params += list(leave_out)
+        return self._rows(sql, params)[0][0]
+
+    def seats_with(self, keys: Sequence[str], tag: str | None) -> list[tuple[Any, ...]]:
+        """Every seat of the finished games (of a tag) in which one of these spelling keys played, with the game's
+        name and ``finished``, in finishing order."""
         columns = ", ".join(f"r.{c}" for c in _SEAT_COLUMNS)
-        if tag is None:
-            return self._rows(f"SELECT {columns}, g.name, g.finished FROM {{results}} r JOIN {{games}} g "
-                              "ON g.game_id = r.game_id ORDER BY g.finished, r.seat")
-        return self._rows(f"SELECT {columns}, g.name, g.finished FROM {{results}} r JOIN {{games}} g "
-                          "ON g.game_id = r.game_id JOIN {tags} t ON t.game_id = r.game_id AND t.tag_key = ? "
-                          "ORDER BY g.finished, r.seat", (tag.casefold(),))
+        sql = f"SELECT {columns}, g.name, g.finished FROM {{results}} r JOIN {{games}} g ON g.game_id = r.game_id"
+        params: list[Any] = []
+        if tag is not None:
+            sql += " JOIN {tags} t ON t.game_id = r.game_id AND t.tag_key = ?"
+            params.append(tag.casefold())
+        sql += (f" WHERE r.game_id IN (SELECT game_id FROM {{results}} WHERE spelling_key IN ({_marks(keys)})) "
+                "ORDER BY g.finished, r.seat")
+        return self._rows(sql, [*params, *keys])
 
     def left_out(self) -> list[tuple[str, str, str | None]]:
         """Games the league does not count although they exist: damaged ones (name, status, why)."""
@@ -238,9 +294,13 @@ class Tables:
                 rows,
             )
 
-    def ratings(self) -> list[tuple[int, str, str, float, float]]:
-        """Every rating in finishing order: finished, person key, game id, mu, sigma."""
-        return self._rows("SELECT finished, person_key, game_id, mu, sigma FROM {ratings} ORDER BY finished, person_key")
+    def recent_ratings(self, last: int) -> list[tuple[str, int, int, float, float]]:
+        """Per person, the ``last`` latest ratings: person key, how many games rated in all, finished, mu, sigma."""
+        return self._rows(
+            "SELECT person_key, n, finished, mu, sigma FROM (SELECT person_key, finished, mu, sigma, "
+            "ROW_NUMBER() OVER (PARTITION BY person_key ORDER BY finished DESC) AS k, "
+            "COUNT(*) OVER (PARTITION BY person_key) AS n FROM {ratings}) recent WHERE k <= ? "
+            "ORDER BY person_key, finished", (last,))
 
     # -- for tests and checks: everything, in a stable order
 
@@ -253,8 +313,8 @@ class Tables:
 
 
 def seat_row(game_id: str, s: Seat) -> tuple[Any, ...]:
-    return (game_id, s.seat, s.spelling, s.key, s.place, s.total, *s.sources, s.resources_left,
-            orjson.dumps(s.facts, option=orjson.OPT_SORT_KEYS).decode())
+    return (game_id, s.seat, s.spelling, s.key, s.place, int(s.shared), s.total, *s.sources, s.resources_left,
+            orjson.dumps(dict(s.facts), option=orjson.OPT_SORT_KEYS).decode())
 
 
 def _marks(values: Sequence[Any]) -> str:
@@ -275,10 +335,6 @@ class LeagueView(TrackingRecorder, ABC):
     def sql(self, template: str) -> str:
         """A statement with the table names filled in and the placeholders this database uses."""
         return template.format_map(self.names)
-
-    @staticmethod
-    def as_tuple(row: Any) -> tuple[Any, ...]:
-        return tuple(row)
 
     def create_table(self) -> None:
         """Create what is missing; again if another process created it at the same moment."""

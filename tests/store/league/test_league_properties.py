@@ -11,11 +11,7 @@ short season.
 
 from __future__ import annotations
 
-import tempfile
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Callable, Iterator
-from uuid import uuid4
+from typing import Any, Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,6 +22,7 @@ from coimbra_events.game_tags import retag
 from coimbra_events.players import BadAlias, change_aliases, person_key
 from projections.league.projection import open_league
 from tests.store.league.games import TIES, simulated, tie_game
+from tests.store.league.stores import postgres_store, sqlite_store
 from tests.store.league.test_league import assert_equals_brute_force, assert_rebuild_changes_nothing
 
 pytestmark = pytest.mark.property
@@ -43,38 +40,13 @@ step = st.one_of(
 )
 
 
-@contextmanager
-def sqlite_store() -> Iterator[GameStore]:
-    with tempfile.TemporaryDirectory(prefix="coimbra-league-") as folder:
-        store = GameStore(Path(folder) / "club.sqlite")
-        try:
-            yield store
-        finally:
-            store.close()
-
-
 @pytest.fixture(params=["sqlite", "postgres"])
-def fresh_store(request: pytest.FixtureRequest) -> Callable[[], object]:
+def fresh_store(request: pytest.FixtureRequest) -> Callable[[], Any]:
     """A new, empty store for each example."""
     if request.param == "sqlite":
         return sqlite_store
-    from psycopg import sql
-
     settings_, conn = request.getfixturevalue("postgres_server")
-
-    @contextmanager
-    def postgres_store() -> Iterator[GameStore]:
-        schema = f"coimbra_test_{uuid4().hex[:12]}"
-        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
-        store = GameStore(env={"PERSISTENCE_MODULE": "eventsourcing.postgres", **settings_, "POSTGRES_SCHEMA": schema,
-                               "POSTGRES_POOL_SIZE": "1"})
-        try:
-            yield store
-        finally:
-            store.close()
-            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
-
-    return postgres_store
+    return lambda: postgres_store(settings_, conn, POSTGRES_POOL_SIZE="1")
 
 
 @settings(max_examples=max(settings.default.max_examples // 20, 5), deadline=None,
