@@ -205,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=10_000, help="games in the archive (default 10,000)")
     parser.add_argument("--repeat", type=int, default=5, help="new games timed one by one, the best counts (default 5)")
-    parser.add_argument("--passes", type=int, default=2, help="interleaved passes of (a), the best counts (default 2)")
+    parser.add_argument("--passes", type=int, default=3, help="interleaved passes of (a), the best counts (default 3)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     result = measure(max(1, args.games), max(1, args.repeat), max(1, args.passes))

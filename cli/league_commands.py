@@ -44,7 +44,11 @@ def league_tables(db: Optional[Path], quiet: bool = False) -> Iterator[Any]:
             fail(str(exc))
         catch_up(league, quiet)
         with league.view.reading() as tables:
-            yield tables
+            try:
+                yield tables
+            except (orjson.JSONDecodeError, KeyError, IndexError, TypeError, ValueError) as exc:
+                fail(f"the league's tables cannot be read ({type(exc).__name__}: {exc}); "
+                     "coimbra league rebuild builds them again from the record")
 
 
 def catch_up(league: Any, quiet: bool, rebuild: bool = False) -> int:

@@ -163,6 +163,7 @@ def init_lock(settings: Mapping[str, str]) -> Iterator[None]:
     with postgres_connection(settings) as conn:
         from psycopg import sql
 
-        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
+        if not conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone():
+            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
         conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"{schema}.coimbra:init",))
         yield

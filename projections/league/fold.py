@@ -18,6 +18,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 from uuid import UUID
 
+from orjson import loads
+
 from coimbra_events.events import HISTORY_TYPES, Corrected, GameEvent, IncomeActivated, PilgrimPlaced, Retracted, RuleOverridden, decode_event
 from coimbra_events.game import resolve_catalog
 from coimbra_events.history import replay, resolve
@@ -89,13 +91,16 @@ class GameFold:
     def over(self) -> bool:
         return self.problem is None and self.state.over
 
-    def take(self, recorded: Mapping[str, Any], version: int, position: int) -> None:
-        """Fold the game's next stored event (its ``Recorded`` fields), stored at ``position`` in the log."""
+    def take(self, recorded: Mapping[str, Any] | bytes, version: int, position: int) -> None:
+        """Fold the game's next stored event (its ``Recorded`` fields, or the stored JSON of them), stored at
+        ``position`` in the log."""
         self.version = version
         if self.problem is not None:
             return
         try:
-            event = decode_event(recorded["type"], recorded["actor"], recorded["payload"])
+            if type(recorded) is bytes:
+                recorded = loads(recorded)
+            event = decode_event(recorded["type"], recorded["actor"], recorded["payload"])  # type: ignore[index]
             self.events.append(event)
             kind = type(event)
             if self.plain and kind not in _HISTORY:  # checked when recorded: folds on, as the Game aggregate does

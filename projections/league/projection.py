@@ -35,7 +35,6 @@ from typing import Any, Callable, Iterator, Mapping
 from uuid import UUID
 
 import orjson
-from orjson import loads
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.projection import Projection
@@ -278,7 +277,7 @@ class League(Projection[LeagueView]):
         for position, originator, version, topic, state in rows:
             # Most rows are the next event of the game of the row before: folded without further lookups.
             if originator == game and topic == GAME_RECORDED and fold is not None and fold.version == version - 1:
-                fold.take(loads(state), version, position)
+                fold.take(state, version, position)
                 continue
             if topic in TOPICS:  # the games index's events need no reflecting
                 self.take(topic, originator, version, self._fields(state), position)

@@ -209,25 +209,31 @@ def test_one_person_in_two_seats_is_left_out_and_said_so(club):
     assert_equals_brute_force(club, league, ["twins", "plain"])
 
 
-def test_a_damaged_stored_row_leaves_its_game_out_and_nothing_fails(club):
-    import_all(club, season_logs()[:2])
-    game_id = club.get("g2").id
-    recorder = club.recorder
-    damaged = b'{"type": "DiceRolled", "actor": "table", "payload": {"values": "nonsense"}, "hash": "x"}'
-    if type(recorder).__module__ == "eventsourcing.sqlite":
-        with recorder.datastore.transaction(commit=True) as c:
-            c.execute(f"UPDATE {recorder.events_table_name} SET state = ? WHERE originator_id = ? AND originator_version = 9",
-                      (damaged, game_id.hex))
-    else:
-        with recorder.datastore.transaction(commit=True) as c:
+def damage(store: GameStore, name: str, version: int, state: bytes) -> None:
+    """Overwrite one stored row of a game, as someone with write access to the database could."""
+    game_id, recorder = store.get(name).id, store.recorder
+    with recorder.datastore.transaction(commit=True) as c:
+        if type(recorder).__module__ == "eventsourcing.sqlite":
+            c.execute(f"UPDATE {recorder.events_table_name} SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                      (state, game_id.hex, version))
+        else:
             c.execute(f'UPDATE "{recorder.datastore.schema}"."{recorder.events_table_name}" SET state = %s '
-                      "WHERE originator_id = %s AND originator_version = 9", (damaged, game_id))
+                      "WHERE originator_id = %s AND originator_version = %s", (state, game_id, version))
+
+
+def test_damaged_stored_rows_leave_their_games_out_and_nothing_fails(club):
+    import_all(club, season_logs()[:3])
+    damage(club, "g2", 9, b'{"type": "DiceRolled", "actor": "table", "payload": {"values": "nonsense"}, "hash": "x"}')
+    damage(club, "g3", 20, b"\xff not JSON at all")
     league = open_league(club)
     league.catch_up()
     with league.view.reading() as tables:
         report = standings(tables)
     assert report["games"] == 1
-    assert report["left_out"][0]["game"] == "g2" and "entry 8 cannot be folded" in report["left_out"][0]["why"]
+    why = {item["game"]: item["why"] for item in report["left_out"]}
+    assert "entry 8 cannot be folded (field 'values' must be an object" in why["g2"]
+    assert "entry 19 cannot be folded" in why["g3"]
+    assert_rebuild_changes_nothing(league)
 
 
 def test_two_catch_ups_at_once_never_count_an_event_twice(club):
