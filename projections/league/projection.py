@@ -240,7 +240,7 @@ class League(Projection[LeagueView]):
         old = {a: p for a, (p, _, _) in before.items()}
         new = {a: p for a, (p, _, _) in after.items()}
         moved = [k for k in keys if resolve(old, k) != resolve(new, k)]
-        return tables.first_finished(keys=moved) if moved else None
+        return tables.first_finished(moved) if moved else None
 
     def _evict(self) -> None:
         """Keep the folds of games in progress (the most recent ``OPEN_GAMES``); finished games are read again if needed."""

@@ -154,17 +154,13 @@ class Tables:
             self.cursor.executemany(self.view.sql("INSERT INTO {tags} (game_id, tag, tag_key) VALUES (?, ?, ?)"),
                                     [(game_id, t, k) for k, t in unique.items()])
 
-    def first_finished(self, game_ids: Iterable[str] = (), keys: Iterable[str] = ()) -> int | None:
-        """The earliest ``finished`` among these games and the games any of these spellings played."""
+    def first_finished(self, keys: Iterable[str]) -> int | None:
+        """The earliest ``finished`` of the games any of these spellings played."""
         found: list[int] = []
-        for column, values, sql in (
-            ("game_id", list(game_ids), "SELECT MIN(finished) FROM {games} WHERE status = 'over' AND game_id IN ({marks})"),
-            ("spelling_key", list(keys), "SELECT MIN(g.finished) FROM {results} r JOIN {games} g ON g.game_id = r.game_id "
-                                          "WHERE r.spelling_key IN ({marks})"),
-        ):
-            for chunk in _chunks(values):
-                rows = self._rows(sql.replace("{marks}", _marks(chunk)), chunk)
-                found += [first for first, in rows if first is not None]
+        for chunk in _chunks(list(keys)):
+            rows = self._rows("SELECT MIN(g.finished) FROM {results} r JOIN {games} g ON g.game_id = r.game_id "
+                              f"WHERE r.spelling_key IN ({_marks(chunk)})", chunk)
+            found += [first for first, in rows if first is not None]
         return min(found, default=None)
 
     # -- aliases
