@@ -16,6 +16,17 @@ import pytest
 from coimbra_events.application import GameStore
 
 POOL_SIZE = {"POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "2"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the league's PostgreSQL tests ``postgres`` too (``-m "not postgres"`` leaves them out)."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        params = callspec.params.values() if callspec is not None else ()
+        fixtures = getattr(item, "fixturenames", ())
+        if "postgres" in params or "postgres_env" in fixtures or "postgres_server" in fixtures:
+            item.add_marker("postgres")
 """Connections per store: the tests open many stores and processes against one server."""
 
 
