@@ -87,3 +87,48 @@ def reported(report: dict[str, Any], aliases: Mapping[str, str]) -> dict[str, di
             "best": row["best"], "average_place": row["average_place"], "sources": row["points_by_source"],
         }
     return out
+
+
+def profile(logs: Iterable[tuple[str, GameLog]], aliases: Mapping[str, str], who: str) -> dict[str, Any]:
+    """A person's profile facts, folding each finished non-fork plain log event by event."""
+    from coimbra_events.events import IncomeActivated
+    from coimbra_events.rules.core import apply
+
+    games, income, voyages, monasteries = 0, defaultdict(lambda: [0, 0, 0]), 0, 0
+    cards: dict[str, int] = defaultdict(int)
+    first: dict[str, int] = defaultdict(int)
+    versus: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for _, log in logs:
+        if "parent" in log.meta:
+            continue
+        state = validate(log.with_events(())).state  # the table before the first event
+        for event in log.events:
+            after = apply(state, event)
+            if isinstance(event, IncomeActivated) and person(aliases, event.actor) == who:
+                i = state.index[event.actor]
+                got = income[event.track]
+                got[0] += after.players[i].coins - state.players[i].coins
+                got[1] += after.players[i].guards - state.players[i].guards
+                got[2] += after.players[i].points - state.players[i].points
+            state = after
+        if not state.over:
+            continue
+        sheets = {s.name: s.place for s in final_scores(state)}
+        mine = [p for p in state.players if person(aliases, p.name) == who]
+        if not mine:
+            continue
+        me = mine[0]
+        games += 1
+        voyages += len(me.voyages)
+        monasteries += len(me.monasteries)
+        for card in me.cards:
+            cards[state.catalog.characters[card].category] += 1
+        first[f"{me.start_choices[0]} first"] += 1
+        for other in state.players:
+            if other is not me:
+                record = versus[person(aliases, other.name)]
+                record[0] += 1
+                mine_place, theirs = sheets[me.name], sheets[other.name]
+                record[1 if mine_place < theirs else 2 if mine_place > theirs else 3] += 1
+    return {"games": games, "income": {t: v for t, v in income.items()}, "voyages": voyages,
+            "monasteries": monasteries, "cards": dict(cards), "first": dict(first), "versus": dict(versus)}

@@ -282,3 +282,23 @@ def test_a_rating_shows_mu_minus_three_sigma_its_trend_over_five_games_and_the_l
     assert shown["trend"] == round(ordinals[-1] - ordinals[-6], 3)
     assert shown["recent"] == [round(o, 3) for o in ordinals[-10:]]
     assert rating_of(history[:3])["trend"] == round(ordinals[2], 3)  # fewer games: the change since the start (0)
+
+
+def test_a_profile_equals_the_brute_force(club):
+    logs = season_logs()
+    import_all(club, logs)
+    league = open_league(club)
+    league.catch_up()
+    with league.view.reading() as tables:
+        ana = profile(tables, "ana")
+    expected = brute.profile(exported(club, [n for n, _ in logs]), {}, "ana")
+    n = expected["games"]
+    assert ana["games"] == n
+    for track, got in ana["income_per_track"].items():
+        coins, guards, points = expected["income"].get(track, (0, 0, 0))
+        assert got == {"coins": round(coins / n, 2), "guards": round(guards / n, 2), "points": round(points / n, 2)}
+    assert ana["voyages"]["total"] == expected["voyages"] and ana["monasteries"]["total"] == expected["monasteries"]
+    assert {c: v["total"] for c, v in ana["cards_bought"].items()} == expected["cards"]
+    assert {c: v["games"] for c, v in ana["start_choices"]["first"].items()} == expected["first"]
+    assert {brute.person({}, h["opponent"]): [h["games"], h["ahead"], h["behind"], h["level"]]
+            for h in ana["head_to_head"]} == expected["versus"]
