@@ -72,12 +72,19 @@ def games(n: int, first_seed: int = 0) -> Iterator[list[Any]]:
         yield chunk
 
 
+def finished(name: str, log: Any) -> Game:
+    """A game as ``import`` stores it: its entries and the result it announces (the name register aside)."""
+    game = Game.from_log(name, log)
+    game.announce_result()
+    return game
+
+
 def fill(store: GameStore, n: int) -> list[bytes]:
-    """Store N games (the games index aside: the league does not read it); return their logs' bytes."""
+    """Store N games (the name register aside: the league does not read it); return their logs' bytes."""
     blobs: list[bytes] = []
     for k, chunk in enumerate(games(n)):
         blobs += [dumps(log) for log in chunk]
-        stored = [Game.from_log(f"g{k}-{j}", log) for j, log in enumerate(chunk)]
+        stored = [finished(f"g{k}-{j}", log) for j, log in enumerate(chunk)]
         for first in range(0, len(stored), SAVE):
             store.save(*stored[first:first + SAVE])
     return blobs
@@ -128,7 +135,7 @@ def measure_store(store: GameStore, blobs: Sequence[bytes], repeat: int, passes:
     one, one_and_read = [], []
     new = [log for chunk in games(repeat, first_seed=10**6) for log in chunk]
     for k, log in enumerate(new):
-        store.save(Game.from_log(f"new-{k}", log))
+        store.save(finished(f"new-{k}", log))
         start = time.perf_counter()
         league.catch_up()
         one.append(time.perf_counter() - start)

@@ -1,30 +1,38 @@
-"""Benchmark of reading games back from the store, and of building every state for step-through.
+"""Benchmark of the store's paths: reading a game, stepping through it, importing it.
 
 In one process, the fixture games (``fixtures/games/*.json``) are imported into a
-temporary SQLite file with ``GameStore.import_log``. Then, each the best of N
-interleaved passes over all games:
+temporary SQLite file with ``GameStore.import_log``, and a plain copy of each is
+saved beside them. Then, each the best of N interleaved passes over all games:
 
-(a) rebuilding the final state from the store
-    * ours: ``recorder.select_events`` of the game, each row's JSON decoded
-      with orjson, the event decoded (``decode_event``), then the rules core's
-      ``check`` and ``apply`` for every event: a fully validated rebuild;
-    * theirs: ``app.repository.get(id)`` with the library's default projector
-      (the stock path: transcoder, mapper, runtime protocol check per event)
-      of ``PlainGame``, a minimal ``Aggregate`` whose events carry exactly the
-      same fields as ``Game``'s (type, actor, payload, hash; the same header
-      in its created event) and whose ``apply`` only appends them to a list.
-      The plain copies are stored in the same SQLite file, same application,
-      so both sides select the same number of rows of the same size.
-    Target: ours / theirs ≤ 1.0. For context, not targets: ``GameStore.get``
-    (what the commands use: plain projector, ``Game`` folding through the
-    rules' ``apply`` without ``check``) and the stock ``repository.get`` of
-    ``Game`` (default projector, same folds).
+(a) a game's final state read from the store
+    * ours: ``GameStore.get(name).state``, what every command uses (the name
+      looked up in the register, the events read with a plain projector, the
+      rules' ``apply`` folding them; imported games have no snapshot, so this is
+      the full read);
+    * theirs: ``app.repository.get(id)`` with the library's default projector of
+      ``PlainGame``, a minimal ``Aggregate`` whose events carry exactly the same
+      fields as ``Game``'s (type, actor, payload, hash, at, by; the same header in
+      its created event) and whose ``apply`` only appends them to a list, stored
+      in the same file by the same application.
+    Target: ours / theirs ≤ 1.0.
 
-(b) building every state of a game for step-through (``projections.timeline``
-    on the opened ``Game``: one fold that keeps all states) vs one validated
-    fold of the same events (``validate``, which keeps only the last state);
-    both start from events in memory. Target: timeline / validated ≤ 3.
-    For context: the timeline of a log file (validated first, then folded).
+(b) every state of a game for step-through (``projections.timeline`` of the
+    stored game: one fold that keeps every state) vs one validated fold of the same
+    record (``validate``), both from events in memory, for the games as recorded
+    and for the same games with 10 undos each (each undo followed by the play
+    entered again). Target: timeline / validated ≤ 3, with the undos.
+
+(c) importing one game: ours, ``GameStore.import_log`` of the parsed log
+    (validated by the rules, stored with its register entry, the games index caught
+    up); theirs, the library saving the same events as a ``PlainGame`` (no rules, no
+    index). Target: ours / theirs ≤ 1.3.
+
+(d) the timeline with consequences vs the timeline without them (every state by
+    ``core.apply``: the timeline before consequences were told), for the games
+    as recorded, same run. Target: ≤ 1.5. An entry's changes are narrated by the
+    rules when first read, from the state the fold kept before it; what that
+    costs is timed too: the timeline with every entry's changes read (as
+    ``Change``s, and in words with ``to_json``), reported per entry read.
 
 Missing a target is reported, not an error: the script always exits 0 so CI can
 collect the figures. Usage: ``python bench/store.py [--repeat N] [--json]``
@@ -34,6 +42,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from itertools import accumulate
 from pathlib import Path
 from typing import Any, Callable, Sequence
 from uuid import UUID, uuid5
@@ -50,10 +59,10 @@ from replay import best_times  # noqa: E402  (the same interleaved best-of-N tim
 
 from coimbra_events import core_build  # noqa: E402
 from coimbra_events.application import GameStore  # noqa: E402
-from coimbra_events.events import decode_event  # noqa: E402
-from coimbra_events.game import NAMESPACE, Game, resolve_catalog  # noqa: E402
-from coimbra_events.log import read  # noqa: E402
-from coimbra_events.rules.core import apply, check, initial_state  # noqa: E402
+from coimbra_events.catalog import find_catalog  # noqa: E402
+from coimbra_events.game import NAMESPACE, Game  # noqa: E402
+from coimbra_events.log import GameLog, read  # noqa: E402
+from coimbra_events.rules.core import apply, initial_state  # noqa: E402
 from coimbra_events.state import GameState  # noqa: E402
 from coimbra_events.validation import validate  # noqa: E402
 from projections.timeline import timeline  # noqa: E402
@@ -61,6 +70,9 @@ from projections.timeline import timeline  # noqa: E402
 GAMES = ROOT / "fixtures" / "games"
 TARGET_STORE_RATIO = 1.0
 TARGET_TIMELINE_RATIO = 3.0
+TARGET_IMPORT_RATIO = 1.3
+TARGET_CONSEQUENCES_RATIO = 1.5
+UNDOS = 10
 
 
 class PlainGame(Aggregate):
@@ -83,20 +95,23 @@ class PlainGame(Aggregate):
         actor: str
         payload: dict
         hash: str
+        at: str | None
+        by: str | None
 
         def apply(self, game: PlainGame) -> None:
             game.events.append((self.type, self.actor, self.payload))
 
     @classmethod
-    def copy_of(cls, game: Game) -> PlainGame:
-        """The same created event and the same recorded events as ``game`` (same fields, same values)."""
-        h = game.header
+    def copy_of(cls, name: str, log: GameLog) -> PlainGame:
+        """The same created event and the same recorded events as the stored ``Game`` of ``log`` (same fields, values)."""
         plain = cls._create(
-            cls.Created, id=plain_id(game.name), name=game.name, catalog_id=h.catalog_id, catalog_sha256=h.catalog_sha256,
-            catalog_data=None, ruleset=h.ruleset, players=tuple(h.players), meta=dict(h.meta),
+            cls.Created, id=plain_id(name), name=name, catalog_id=log.catalog_id, catalog_sha256=log.catalog_sha256,
+            catalog_data=None, ruleset=log.ruleset, players=tuple(log.players), meta=dict(log.meta),
         )
-        for event, chained in zip(game.events, game.hashes):
-            plain.trigger_event(cls.Recorded, type=event.TYPE, actor=event.actor, payload=event.payload(), hash=chained)
+        for k, (event, chained) in enumerate(zip(log.events, log.hashes())):
+            at, by = log.stamp(k)
+            plain.trigger_event(cls.Recorded, type=event.TYPE, actor=event.actor, payload=event.payload(), hash=chained,
+                                at=at or None, by=by or None)
         return plain
 
 
@@ -104,72 +119,105 @@ def plain_id(name: str) -> UUID:
     return uuid5(NAMESPACE, f"bench-plain:{name}")
 
 
-def validated_rebuild(store: GameStore, game_id: UUID) -> GameState:
-    """Ours: the stored rows of one game, decoded and folded with ``check`` + ``apply`` for every event."""
-    rows = store.recorder.select_events(game_id)
-    head = orjson.loads(rows[0].state)
-    catalog = resolve_catalog(head["catalog_id"], head["catalog_sha256"], head["catalog_data"])
-    state = initial_state(catalog, [(n, c) for n, c in head["players"]])
-    for row in rows[1:]:
-        fields = orjson.loads(row.state)
-        event = decode_event(fields["type"], fields["actor"], fields["payload"])
-        violation = check(state, event)
-        if violation is not None:
-            raise violation
-        state = apply(state, event)
-    return state
+def with_undos(log: GameLog, undos: int = UNDOS) -> GameLog:
+    """The record with ``undos`` undos spread over it, each followed by the play entered again (the same line of play)."""
+    game = Game.start("undos", find_catalog(log.catalog_id, log.catalog_sha256), log.players, log.meta, log.ruleset)
+    every = len(log.events) // (undos + 1)
+    for k, event in enumerate(log.events, 1):
+        game.record(event)
+        if k % every == 0 and k // every <= undos:
+            game.undo()
+            game.record(event)
+    return game.to_log()
 
 
-def setup(directory: Path) -> tuple[GameStore, list[Game]]:
-    """A SQLite store holding every fixture game (through ``import_log``) and its plain copy."""
+def states_only(game: Game) -> tuple[GameState, ...]:
+    """The timeline without consequences: the opened game's log, then every state by ``apply`` (no narration)."""
+    log = game.to_log()
+    return tuple(accumulate(log.events, apply, initial=initial_state(game.catalog, log.players)))
+
+
+def read_all(game: Game, words: bool) -> None:
+    """The timeline, and every entry's changes read (narrated by the rules, as ``Change``s; ``words``: in words too)."""
+    line = timeline(game)
+    for k in range(len(line.changes)):
+        changes = line.changes[k]
+        if words:
+            [c.to_json() for c in changes]
+
+
+def setup(directory: Path) -> tuple[GameStore, list[GameLog], list[Game]]:
+    """A SQLite store holding every fixture game (through ``import_log``), with 10 undos too, and plain copies."""
     store = GameStore(directory / "bench.sqlite")
     if store.mapper.cipher is not None or store.mapper.compressor is not None:
         raise SystemExit("bench/store.py reads rows as plain JSON: unset CIPHER_TOPIC / COMPRESSOR_TOPIC")
-    if store.repository.cache is not None or store.snapshots is not None:
-        raise SystemExit("bench/store.py times full reads: unset AGGREGATE_CACHE_MAXSIZE / IS_SNAPSHOTTING_ENABLED")
-    games = [store.import_log(read(path), path.stem, source=str(path)) for path in sorted(GAMES.glob("*.json"))]
-    store.save(*(PlainGame.copy_of(g) for g in games))
-    for game in games:  # the three readings agree before anything is timed
+    if store.repository.cache is not None:
+        raise SystemExit("bench/store.py times reads from the database: unset AGGREGATE_CACHE_MAXSIZE")
+    logs = [read(path) for path in sorted(GAMES.glob("*.json"))]
+    games = [store.import_log(log, f"g{k}") for k, log in enumerate(logs)]
+    undone = [store.import_log(with_undos(log), f"u{k}") for k, log in enumerate(logs)]
+    store.save(*(PlainGame.copy_of(g.name, log) for g, log in zip(games, logs)))
+    for game, log in zip(games, logs):  # the readings agree before anything is timed
         stored = store.get(game.name)
-        assert validated_rebuild(store, game.id) == stored.state == game.state
+        assert stored.state == game.state == validate(log).state and stored.snapshot_version == 0
         plain = store.repository.get(plain_id(game.name))
         assert [(t, a, p) for t, a, p in plain.events] == [(e.TYPE, e.actor, e.payload()) for e in stored.events]
-    return store, games
+    for game, plain in zip(undone, games):
+        assert sum(e.TYPE == "Retracted" for e in game.events) == UNDOS and game.state == plain.state
+    return store, logs, games + undone
 
 
-def runs(store: GameStore, games: Sequence[Game]) -> dict[str, Callable[[Any], None]]:
+def runs(store: GameStore, logs: Sequence[GameLog], games: Sequence[Game]) -> dict[str, Callable[[Any], None]]:
     """Every timed run, by name; each takes one pass over all the games."""
-    ids = [g.id for g in games]
-    plain_ids = [plain_id(g.name) for g in games]
-    names = [g.name for g in games]
-    logs = [g.to_log() for g in games]
+    plain_ids = [plain_id(g.name) for g in games[: len(logs)]]
+    names = [g.name for g in games[: len(logs)]]
+    stored = [store.get(g.name) for g in games]
+    plain, undone = stored[: len(logs)], stored[len(logs):]
+    imported = iter(range(10**9))
+
+    def import_ours(_: Any) -> None:
+        for log in logs:
+            store.import_log(log, f"i{next(imported)}")
+
+    def import_theirs(_: Any) -> None:
+        for log in logs:  # one transaction per game, as an import is
+            store.save(PlainGame.copy_of(f"p{next(imported)}", log))
 
     return {
-        "ours: validated rebuild from the store": lambda _: [validated_rebuild(store, i) for i in ids],
+        "ours: GameStore.get(name).state": lambda _: [store.get(n).state for n in names],
         "theirs: stock repository.get, no rules": lambda _: [store.repository.get(i) for i in plain_ids],
-        "GameStore.get (apply, no check)": lambda _: [store.get(n) for n in names],
-        "stock repository.get of Game": lambda _: [store.repository.get(i) for i in ids],
-        "timeline of a stored game": lambda _: [timeline(g) for g in games],
-        "one validated fold": lambda _: [validate(log) for log in logs],
-        "timeline of a log (validate + fold)": lambda _: [timeline(log) for log in logs],
+        "timeline of a stored game": lambda _: [timeline(g) for g in plain],
+        "one validated fold": lambda _: [validate(g.to_log()) for g in plain],
+        "timeline of a stored game, 10 undos": lambda _: [timeline(g) for g in undone],
+        "one validated fold, 10 undos": lambda _: [validate(g.to_log()) for g in undone],
+        "ours: import_log (rules, register, index)": import_ours,
+        "theirs: save the same events, no rules": import_theirs,
+        "timeline without consequences (apply only)": lambda _: [states_only(g) for g in plain],
+        "timeline, every entry's changes read": lambda _: [read_all(g, False) for g in plain],
+        "timeline, every entry's changes in words": lambda _: [read_all(g, True) for g in plain],
     }
 
 
 def measure(repeat: int) -> dict[str, Any]:
     """Run the benchmark and return its figures."""
     with tempfile.TemporaryDirectory(prefix="coimbra-bench-") as tmp:
-        store, games = setup(Path(tmp))
+        store, logs, games = setup(Path(tmp))
         try:
-            timed = runs(store, games)
+            timed = runs(store, logs, games)
             for run in timed.values():  # warm-up: imports, catalog, interpreter caches
                 run(None)
             best = best_times(timed, [], repeat)
         finally:
             store.close()
-    events = sum(len(g.events) for g in games)
+    events = sum(len(log.events) for log in logs)
     figures = {name: {"seconds": t, "us_per_event": t / events * 1e6} for name, t in best.items()}
-    store_ratio = best["ours: validated rebuild from the store"] / best["theirs: stock repository.get, no rules"]
-    timeline_ratio = best["timeline of a stored game"] / best["one validated fold"]
+
+    def target(what: str, ours: str, theirs: str, limit: float) -> dict[str, Any]:
+        value = best[ours] / best[theirs]
+        return {"what": what, "target": limit, "value": value, "pass": value <= limit}
+
+    per_entry = {what: (best[f"timeline, every entry's changes {what}"] - best["timeline of a stored game"]) / events * 1e6
+                 for what in ("read", "in words")}
     return {
         "games": [g.name for g in games],
         "events": events,
@@ -177,11 +225,18 @@ def measure(repeat: int) -> dict[str, Any]:
         "python": sys.version.split()[0],
         "rules_core": core_build(),
         "runs": figures,
+        "changes_per_entry_us": per_entry,
         "targets": {
-            "store_ratio": {"what": "ours / theirs", "target": TARGET_STORE_RATIO, "value": store_ratio,
-                            "pass": store_ratio <= TARGET_STORE_RATIO},
-            "timeline_ratio": {"what": "timeline / one validated fold", "target": TARGET_TIMELINE_RATIO,
-                               "value": timeline_ratio, "pass": timeline_ratio <= TARGET_TIMELINE_RATIO},
+            "store_ratio": target("GameStore.get final state / the library's repository.get",
+                                  "ours: GameStore.get(name).state", "theirs: stock repository.get, no rules", TARGET_STORE_RATIO),
+            "timeline_ratio": target("timeline / one validated fold, 10 undos per game", "timeline of a stored game, 10 undos",
+                                     "one validated fold, 10 undos", TARGET_TIMELINE_RATIO),
+            "timeline_plain_ratio": target("timeline / one validated fold, as recorded", "timeline of a stored game",
+                                           "one validated fold", TARGET_TIMELINE_RATIO),
+            "import_ratio": target("import_log / the library saving the same events", "ours: import_log (rules, register, index)",
+                                   "theirs: save the same events, no rules", TARGET_IMPORT_RATIO),
+            "consequences_ratio": target("timeline with consequences / without", "timeline of a stored game",
+                                         "timeline without consequences (apply only)", TARGET_CONSEQUENCES_RATIO),
         },
     }
 
@@ -192,9 +247,11 @@ def report(result: dict[str, Any]) -> str:
         f"{result['events']} events in {len(result['games'])} games (fixtures/games in a SQLite store), "
         f"best of {result['repeat']}; Python {result['python']}, rules core {result['rules_core']}",
         "",
-        f"{'run':<42}{'µs/event':>10}",
+        f"{'run':<46}{'µs/event':>10}",
     ]
-    lines += [f"{name:<42}{f['us_per_event']:>10.2f}" for name, f in result["runs"].items()]
+    lines += [f"{name:<46}{f['us_per_event']:>10.2f}" for name, f in result["runs"].items()]
+    lines.append("")
+    lines += [f"an entry's changes, when first read: {us:.2f} µs ({what})" for what, us in result["changes_per_entry_us"].items()]
     lines.append("")
     for t in result["targets"].values():
         lines.append(f"{t['what']}: {t['value']:.2f} (target ≤ {t['target']:g}): {'PASS' if t['pass'] else 'FAIL'}")

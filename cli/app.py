@@ -3,19 +3,68 @@
 Exit codes (all commands): 0 success; 1 a rule violation; 2 bad input
 (unreadable or malformed file, unknown event type, bad payload, broken hash
 chain, catalog problem, unknown game, bad arguments).
+
+Commands are listed in ``COMMANDS`` by module and summary, and each module is
+imported only when its command runs (``cli.lazy_group``): a new command needs its
+line here (``tests/test_cli.py`` holds the summaries to the docstrings).
 """
 
 from __future__ import annotations
 
 import typer
 
-from cli import explain_commands, history_commands, log_commands, player_commands, record_command, replay_command, store_commands, view_commands
-from cli.catalog_commands import catalog_app
-from cli.league_commands import league_app
-from cli.store_admin import store_app
+from cli.lazy_group import Lazy, LazyCommands
+
+_STORE, _INDEX, _HISTORY = "cli.store_commands", "cli.index_commands", "cli.history_commands"
+_VIEW, _LOG = "cli.view_commands", "cli.log_commands"
+
+COMMANDS: dict[str, Lazy] = {
+    "new": Lazy(_STORE, "Start a game in the store and print its name."),
+    "act": Lazy(_STORE, "Record decisions (or table outcomes) typed in notation; all or none are stored."),
+    "legal": Lazy(_STORE, "What may be entered now: every legal decision, numbered as [bold]coimbra record[/] numbers it, "
+                  "and what each is."),
+    "import": Lazy(_STORE, "Store a whole log as a game, in one transaction, and print its name."),
+    "export": Lazy(_STORE, "Write a game as a canonical JSON log, a move list, or a replay page to open in a browser."),
+    "games": Lazy(_INDEX, "List the stored games: name, players, status, winner and final scores, when created, tags."),
+    "rename": Lazy(_INDEX, "Give a stored game another name; the old name is free again and nothing else changes."),
+    "tag": Lazy(_INDEX, "Tag a stored game, or take tags off it; coimbra games --tag lists a tag's games."),
+    "archive": Lazy(_INDEX, "Leave a stored game out of coimbra games (nothing is deleted; --archived lists such games)."),
+    "verify": Lazy(_STORE, "Check the hash chain of a log file or a stored game; name the first event that does not match."),
+    "fork": Lazy(_HISTORY, "Start an alternative line: a new game sharing the first N entries, with its lineage recorded."),
+    "correct": Lazy(_HISTORY, "Replace what an entry said, with a correction entry; every later play is checked again."),
+    "undo": Lazy(_HISTORY, "Withdraw the latest play with a retraction entry (the play itself stays in the log)."),
+    "accept": Lazy(_HISTORY, "Record a move the table accepted although it breaks a rule, flagged with that rule and the reason."),
+    "note": Lazy(_HISTORY, "Comment on an entry, or bookmark it; notes are entries of their own."),
+    "roll": Lazy(_HISTORY, "Draw the table's pending outcome (dice, rows) from the game's seed or its parent, and record it."),
+    "record": Lazy("cli.record_command", "Record a game at the table, step by step: who acts, the legal options, one line each."),
+    "show": Lazy(_VIEW, "Show the whole table at one point of a game: the latest, or a chosen one."),
+    "diff": Lazy(_VIEW, "Compare two games (or a game and its fork): shared events, where they part, and how the tables differ."),
+    "replay": Lazy("cli.replay_command", "Step through a game in the terminal: every table, entry by entry, with jumps by phase, round, bookmark and player."),
+    "explain": Lazy("cli.explain_commands", "The audit trail: why an entry was legal and what it changed; where a player's points came from."),
+    "simulate": Lazy(_LOG, "Play a whole game with seeded bots and write its JSON log."),
+    "validate": Lazy(_LOG, "Fold logs (or stored games) through the rules and say whether every event is legal."),
+    "score": Lazy(_LOG, "Final scores (or provisional ones for a game in progress), by source of points."),
+    "rules": Lazy(_LOG, "List every rule the engine checks: its stable id, statement and source."),
+    "catalog": Lazy("cli.catalog_commands", "Check, show, transcribe and share component catalogs: the printed values of "
+                    "dice, tiles, cards, monasteries, voyages and the pilgrimage map (format: docs/catalog.md). To transcribe "
+                    "your box: 'catalog template -o DIR', fill in the sheets, 'catalog build DIR -o FILE --id ID', "
+                    "'catalog install FILE'.", app="catalog_app"),
+    "store": Lazy("cli.store_admin", "The store tables record into: init creates it, check says where it is and whether it answers.",
+                  app="store_app"),
+    "player": Lazy("cli.player_commands", "Who is who across games: aliases that join spellings of one person.", app="player_app"),
+    "league": Lazy("cli.league_commands", "Standings, ratings and player profiles over every game in the store (docs/league.md).",
+                   app="league_app"),
+}
+"""Every command: where it lives and its summary (the first line of its docstring, or of a group's help)."""
+
+
+class CoimbraCommands(LazyCommands):
+    LAZY = COMMANDS
+
 
 app = typer.Typer(
     name="coimbra",
+    cls=CoimbraCommands,
     help=(
         "Record, replay and audit games of Coimbra as event logs.\n\n"
         "At the table: [bold]coimbra record[/] walks you through a game. Afterwards: [bold]coimbra replay GAME[/] "
@@ -31,14 +80,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-for module in (store_commands, history_commands, record_command, view_commands, replay_command, explain_commands, log_commands,
-               player_commands):
-    for name, fn in module.COMMANDS.items():
-        app.command(name=name)(fn)
-app.add_typer(catalog_app, name="catalog")
-app.add_typer(league_app, name="league")
-app.add_typer(player_commands.player_app, name="player")
-app.add_typer(store_app, name="store")
+
+
+@app.callback()
+def _group() -> None:
+    """Makes ``app`` a group whose commands ``CoimbraCommands`` finds in ``COMMANDS``."""
 
 
 def main() -> None:

@@ -7,37 +7,29 @@ import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Optional
 
 import orjson
 import typer
-from eventsourcing.persistence import PersistenceError
 from rich.console import Console
 from rich.markup import escape
 
 from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail, fail_all
 from coimbra_events import log as game_log
-from coimbra_events.application import (
-    BadGameName,
-    BadPlayers,
-    GameStore,
-    StoreConflict,
-    UnknownGame,
-    game_from_file,
-    log_file,
-)
 from coimbra_events.catalog import Catalog, CatalogError, load_catalog
 from coimbra_events.events import GameEvent, PayloadError
-from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError
-from coimbra_events.names import Names
-from coimbra_events.notation import NotationError, parse
 from coimbra_events.state import replace
 from coimbra_events.validation import Validation, validate
+from coimbra_events.references import log_file
+from coimbra_events.store_errors import BadGameName, BadPlayers, StoreConflict, UnknownGame
 from coimbra_events.violations import RuleViolation
-from projections.naming import notation_text
 
-console = Console(highlight=False)
+if TYPE_CHECKING:  # the store brings in the eventsourcing library: imported by the commands that open it
+    from coimbra_events.application import GameStore
+    from coimbra_events.game import Game
+
+console = Console(highlight=False, emoji=False)  # ":word:" in a name or note is text, not an emoji
 
 
 class Commands(dict):
@@ -64,6 +56,7 @@ def flag(*names: str, help: str) -> Any:
 
 
 JsonOption = flag("--json", help="Print machine-readable JSON instead of tables.")
+QuietOption = flag("--quiet", "-q", help="One line per stored entry, without what the table must now do.")
 DbOption = typer.Option(
     None, "--db", help="The game store's SQLite file (default: $COIMBRA_DB, else ~/.local/share/coimbra/games.sqlite)."
 )
@@ -123,16 +116,32 @@ def store_errors(note: str = "") -> Iterator[None]:
         yield
     except RuleViolation as v:
         fail(f"refused: rule {v.rule}: {v.reason}{tail}", RULE_VIOLATION)
-    except IllegalLog as exc:
-        fail(f"{exc}{tail}", RULE_VIOLATION)
     except LogError as exc:
         log_problems(exc, note)
-    except (UnknownGame, NotationError, BadGameName, BadPlayers, CatalogError, PayloadError, StoreConflict) as exc:
+    except (UnknownGame, BadGameName, BadPlayers, CatalogError, PayloadError, StoreConflict) as exc:
         fail(f"{exc}{tail}")
-    except PersistenceError as exc:
-        fail(f"game store: {exc}{tail}")
     except OSError as exc:
         fail(f"{exc.filename or ''}: {exc.strerror or exc}{tail}" if exc.filename else f"{exc}{tail}")
+    except typer.Exit:
+        raise
+    except Exception as exc:
+        _store_refusal(exc, tail)
+        raise
+
+
+def _store_refusal(exc: Exception, tail: str) -> None:
+    """Exit for a refusal that only the store, the game aggregate or the notation raise (imported only then)."""
+    from eventsourcing.persistence import PersistenceError
+
+    from coimbra_events.game import IllegalLog
+    from coimbra_events.notation import NotationError
+
+    if isinstance(exc, NotationError):
+        fail(f"{exc}{tail}")
+    if isinstance(exc, IllegalLog):
+        fail(f"{exc}{tail}", RULE_VIOLATION)
+    if isinstance(exc, PersistenceError):
+        fail(f"game store: {exc}{tail}")
 
 
 def log_problems(exc: LogError, note: str = "") -> NoReturn:
@@ -146,10 +155,14 @@ def log_problems(exc: LogError, note: str = "") -> NoReturn:
 
 
 @contextmanager
-def opened(db: Optional[Path]) -> Iterator[GameStore]:
-    """The game store, closed again however the command ends."""
+def opened(db: Optional[Path], by: Optional[str] = None) -> Iterator[GameStore]:
+    """The game store, closed again however the command ends; new entries are stamped as entered by ``by``."""
+    from eventsourcing.persistence import PersistenceError
+
+    from coimbra_events.application import GameStore
+
     try:
-        store = GameStore(db)
+        store = GameStore(db, entered_by=by if by is not None else entrant())
     except (PersistenceError, OSError) as exc:
         where = db or os.environ.get("COIMBRA_DB") or "the default location"
         fail(f"cannot open the game store {where}: {getattr(exc, 'strerror', None) or exc}")
@@ -159,9 +172,26 @@ def opened(db: Optional[Path]) -> Iterator[GameStore]:
         store.close()
 
 
+def entrant() -> str:
+    """Who is entering, for the ``by`` of new entries: ``$COIMBRA_BY``, else the login name ("" if none)."""
+    import getpass
+
+    try:
+        return os.environ.get("COIMBRA_BY") or getpass.getuser()
+    except (OSError, KeyError):
+        return ""
+
+
+ByOption = typer.Option(
+    None, "--by", help="Who enters these entries, kept with each (default: $COIMBRA_BY, else your login name)."
+)
+
+
 @contextmanager
 def game_ref_opened(ref: str, db: Optional[Path], catalog_file: Optional[Path] = None) -> Iterator[tuple[Game, GameStore | None]]:
     """The game GAME names: a JSON log file (the store is not opened) or a stored game."""
+    from coimbra_events.application import game_from_file
+
     path = log_file(ref)
     if path is not None:
         with store_errors():
@@ -176,6 +206,8 @@ def game_ref_opened(ref: str, db: Optional[Path], catalog_file: Optional[Path] =
 
 def notation(event: GameEvent) -> str:
     """The event in notation (ids, as the log and ``--json`` say it), or its log form if notation cannot write it."""
+    from projections.naming import notation_text
+
     return notation_text(event)
 
 
@@ -203,6 +235,9 @@ def due_json(game: Game) -> dict[str, Any] | None:
 
 def typed_decision(text: str, game: Game, actor: str | None) -> GameEvent:
     """A decision or outcome typed in notation, components by name, id or prefix (``NotationError`` if unreadable)."""
+    from coimbra_events.names import Names
+    from coimbra_events.notation import parse
+
     names = Names(game.catalog, [n for n, _ in game.header.players])
     return with_player_name(parse(text, actor, names), game)
 

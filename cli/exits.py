@@ -18,7 +18,7 @@ from rich.markup import escape
 
 OK, RULE_VIOLATION, BAD_INPUT = 0, 1, 2
 
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def fail(message: str, code: int = BAD_INPUT) -> NoReturn:

@@ -20,6 +20,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from cli.change_views import changes_view
 from cli.common import CatalogOption, DbOption, GameArgument, JsonOption, console, game_ref_opened, print_json
 from cli.exits import fail
 from coimbra_events.catalog import Catalog
@@ -53,7 +54,9 @@ def explain_command(
     """The audit trail: why an entry was legal and what it changed; where a player's points came from.
 
     --seq N: the rules checked for entry N with the facts they read, or the rule
-    the table overrode, or why a play was skipped; and the differences it made.
+    the table overrode, or why a play was skipped; and every change it made on
+    the table, the ones the rules made by themselves too, each with its rule,
+    what that rule says and the facts that decided it.
     --player P: every change of P's points, coins and guards, entry by entry,
     then the end-game scoring; the rows add up to the score. Without either:
     overrides, corrections, retractions, skipped plays and each player's totals.
@@ -181,18 +184,15 @@ def _rules_table(play: dict[str, Any]) -> Table:
     return table
 
 
-def _change(d: dict[str, Any]) -> str:
-    if "only_in_a" in d:
-        parts = [f"-{_value(d['only_in_a'])}" if d["only_in_a"] else "", f"+{_value(d['only_in_b'])}" if d["only_in_b"] else ""]
-        return " ".join(p for p in parts if p) or f"order {_value(d['a'])} → {_value(d['b'])}"
-    return f"{_value(d['a'])} → {_value(d['b'])}"
-
-
-def _changes_table(play: dict[str, Any]) -> Table:
-    table = _table("What it changed", "where", "change")
-    for d in play["changes"]:
-        table.add_row(escape(d["path"]), escape(_change(d)))
-    return table
+def _changes_lines(entry: dict[str, Any]) -> list[RenderableType]:
+    """What the entry changed on the table, then what each rule it cites says."""
+    if not entry["changes"]:
+        return []
+    lines: list[RenderableType] = [changes_view(entry["changes"], title="What it changed on the table")]
+    rules = _table("The rules behind those changes", "rule", "what it says")
+    for rule, about in entry["reasons"].items():
+        rules.add_row(rule, escape(f"{about['statement']} ({about['source']})"))
+    return lines + [rules]
 
 
 def _resources_table(title: str, rows: list[dict[str, Any]], with_player: bool) -> Table:
@@ -217,8 +217,8 @@ def entry_view(game: str, entry: dict[str, Any]) -> RenderableType:
         lines += _play_lines(play)
         if play["rules"]:
             lines.append(_rules_table(play))
-        if play["changes"]:
-            lines.append(_changes_table(play))
+    lines += _changes_lines(entry)
+    if play is not None:
         if play["resources"]:
             lines.append(_resources_table("Points, coins and guards", play["resources"], with_player=True))
     return Panel(Group(*lines), title=escape(f"{game} · entry {entry['seq']} of {entry['of']} · {entry['type']}"), title_align="left")
@@ -233,12 +233,19 @@ _WHEN = {"start": "start", "end-game": "end"}
 
 def ledger_view(game: str, ledger: dict[str, Any]) -> RenderableType:
     """Every row of a player's ledger, then the totals it adds up to."""
-    rows = _table(f"Where {ledger['player']}'s points, coins and guards came from", "entry", "when", "move", "resource", "amount", "source")
+    rows = _table(f"Where {ledger['player']}'s points, coins and guards came from", "entry", "when", "move", "resource",
+                  "amount", "source", "rule")
     for row in ledger["rows"]:
+        paid = row["paid_at"]
         when = _WHEN.get(row["kind"]) or f"r{row['round']} {row['phase']}"
+        if paid is not None:
+            when = f"r{paid['round']} {paid['phase']}, entry {paid['entry']}"
         entry = "" if row["entry"] is None else str(row["entry"])
+        label = row["label"] + (f" [accepted against {row['override']['rule']}: {row['override']['reason']}]"
+                                if row["override"] else "")
         rows.add_row(entry, when, escape(row["event"] or ""), row["resource"],
-                     Text(_signed(row["amount"]), style="red" if row["amount"] < 0 else ""), escape(row["label"]))
+                     Text(_signed(row["amount"]), style="red" if row["amount"] < 0 else ""), escape(label),
+                     row["rule"] or "")
     kinds = [k for k in _KINDS if any(k in ledger["breakdown"][r] for r in RESOURCES)]
     totals = _table("Totals" if ledger["final"] else "Totals (provisional: the game is not over)", "", *kinds, "sum", "now")
     for r in RESOURCES:

@@ -217,10 +217,9 @@ def roll_command(
     """
     with opened(db) as store, store_errors("nothing stored"):
         try:
-            event = store.roll(game_ref)
+            game, event = store.roll(game_ref)
         except TableInputNeeded as exc:
             fail(str(exc))
-        game = store.get(game_ref)
     if as_json:
         print_json({"game": game.name, "entry": len(game.events), "notation": notation(event), "pending": due_json(game)})
         return

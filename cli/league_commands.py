@@ -67,7 +67,7 @@ def _season_known(tables: Any, season: Optional[str]) -> None:
     if season is None:
         return
     tags = [tag for tag, _ in tables.tag_names()]
-    if season.casefold() not in {t.casefold() for t in tags}:
+    if season not in tags:
         known = ", ".join(tags) or "none yet (coimbra tag GAME TAG)"
         fail(f"--season {season}: no finished game is tagged {season!r}; tags in use: {known}")
 

@@ -28,13 +28,12 @@ from cli.common import (
 from cli.exits import BAD_INPUT, RULE_VIOLATION, fail
 from cli.views import progress_bar, rules_table, score_details, score_table, validation_panel, validation_summary
 from coimbra_events import log as game_log
-from coimbra_events.application import UnknownGame, log_file
+from coimbra_events.references import log_file
+from coimbra_events.store_errors import UnknownGame
+from coimbra_events.catalog import standin_catalog
 from coimbra_events.log import LogError
 from coimbra_events.validation import Validation, validate
-from coimbra_events.catalog import standin_catalog
-from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.violations import RULES
-from projections.scores import score_report
 
 
 COMMANDS = Commands()
@@ -53,6 +52,8 @@ def simulate_command(
 
     Example: [bold]coimbra simulate --players 3 --seed 7 -o game.json[/]
     """
+    from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
+
     catalog = catalog_option(catalog_file) or standin_catalog()
     if not catalog.min_players <= players <= catalog.max_players:
         fail(f"--players: catalog {catalog.id} is for {catalog.min_players}-{catalog.max_players} players, got {players}")
@@ -160,6 +161,8 @@ def score_command(
 
     Example: [bold]coimbra score demo --format csv -o demo-scores.csv[/]
     """
+    from projections.scores import score_report
+
     result = _validated_ref(game_ref, db, catalog_file)
     if not result.valid:
         v = result.violation

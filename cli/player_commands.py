@@ -1,4 +1,4 @@
-"""``coimbra player``: who is who across the club's games; ``coimbra tag``: the seasons games belong to."""
+"""``coimbra player``: who is who across the club's games."""
 
 from __future__ import annotations
 
@@ -9,15 +9,13 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from cli.common import Commands, DbOption, JsonOption, console, opened, print_json, store_errors
+from cli.common import DbOption, JsonOption, console, opened, print_json, store_errors
 from cli.exits import fail
 
-COMMANDS = Commands()
-
 player_app = typer.Typer(
-    short_help="Who is who across games: aliases that join spellings of one person.",
     help=(
-        "Who is who across games: the league counts a person's games together however the name was typed. "
+        "Who is who across games: aliases that join spellings of one person.\n\n"
+        "The league counts a person's games together however the name was typed. "
         "Case, accents and spaces never count (Conceição is conceicao); an alias joins other spellings "
         "(\"Ana M.\" is Ana). Aliases are stored as events, part of the club's record.\n\n"
         "Example: [bold]coimbra player alias \"Ana M.\" Ana[/]"
@@ -93,29 +91,3 @@ def list_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> N
         table.add_row(escape(p["player"]), str(p["games"]), escape(", ".join(p["spellings"])), escape(", ".join(p["aliases"])))
     console.print(table)
 
-
-@COMMANDS("tag")
-def tag_command(
-    game: str = typer.Argument(..., metavar="GAME", help="A stored game's name."),
-    tags: list[str] = typer.Argument(None, metavar="TAG...", help="Tags to add, e.g. 2026-spring (none: show the game's tags)."),
-    remove: bool = typer.Option(False, "--remove", "-r", help="Remove these tags instead of adding them."),
-    db: Optional[Path] = DbOption,
-    as_json: bool = JsonOption,
-) -> None:
-    """Tag a stored game: a season, an evening, a venue (the league's --season reads tags).
-
-    Example: [bold]coimbra tag ana-bruno-carla 2026-spring[/]
-    """
-    from coimbra_events.game_tags import BadTag, retag
-
-    with opened(db) as store, store_errors("nothing stored"):
-        store.get(game)  # UnknownGame for a name the store does not hold
-        given = tags or []
-        try:
-            now = retag(store, game, remove=given) if remove else retag(store, game, add=given)
-        except BadTag as exc:
-            fail(f"{exc}; nothing stored")
-    if as_json:
-        print_json({"game": game, "tags": list(now)})
-        return
-    console.print(f"{escape(game)}: {escape(', '.join(now)) if now else 'no tags'}")

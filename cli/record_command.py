@@ -24,9 +24,12 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from cli.board_views import board_panel
+from cli.change_views import table_lines
 from cli.common import (
+    ByOption,
     Commands,
     DbOption,
+    QuietOption,
     catalog_option,
     console,
     due,
@@ -117,8 +120,8 @@ class Stop(Exception):
 class Recorder:
     """One session on one stored game: announce what is due, read a line, store it or say why not."""
 
-    def __init__(self, store: GameStore, io: Io, name: str, resume: str) -> None:
-        self.store, self.io, self.name, self.resume = store, io, name, resume
+    def __init__(self, store: GameStore, io: Io, name: str, resume: str, quiet: bool = False) -> None:
+        self.store, self.io, self.name, self.resume, self.quiet = store, io, name, resume, quiet
         self.game = store.get(name)
         self._announced: object = None
 
@@ -132,8 +135,8 @@ class Recorder:
             return self._stopped(stop)
         except KeyboardInterrupt:
             return self._stopped(Stop("interrupted", INTERRUPTED))
-        self.io.say(f"the game is over after {len(self.game.events)} entries: coimbra score {self.name} "
-                    f"for the scores, coimbra explain {self.name} --player NAME for where the points came from")
+        self.io.say(f"the game is over after {len(self.game.events)} entries: coimbra explain {self.name} "
+                    "--player NAME says where each player's points came from")
         return 0
 
     def _ask(self) -> str:
@@ -176,7 +179,9 @@ class Recorder:
     # -- one line
 
     def handle(self, reading: Reading) -> None:
-        """Do what a line asked: store an event, run a command, or say why nothing happened."""
+        """Do what a line asked: store an event, run a command, or say why nothing happened;
+        then what the table must do for what was stored."""
+        stored, table = len(self.game.events), self.game.state  # the game object itself may take the new entries
         if isinstance(reading, Choice):
             self._record(reading.event)
         elif isinstance(reading, Ambiguous):
@@ -187,11 +192,13 @@ class Recorder:
             self.io.say(reading.message)
         else:
             getattr(self, f"_{reading.word}")(reading)
+        for line in table_lines(self.game, stored, table, self.quiet):
+            self.io.say(line)
 
     def _record(self, event: GameEvent) -> None:
         event = with_player_name(event, self.game)
         before = self.game.state
-        game = self._saved(lambda: self.store.record(self.name, event), self._said(event))
+        game = self._saved(lambda: self.store.record(self.name, event, game=self.game), self._said(event))
         if game is not None:
             self.game = game
             self.io.say(f"recorded {len(game.events)}: {entry_echo(event, before)}")
@@ -200,7 +207,8 @@ class Recorder:
         return said(self.game.catalog, event)
 
     def _saved(self, save: Callable[[], T], text: str) -> T | None:
-        """Run one save (one transaction); a refusal or a conflict is said, nothing is stored."""
+        """Run one save (one transaction) on the game in hand; a refusal or a conflict is said, nothing is stored
+        (and the game is read again, so nothing half made stays in hand)."""
         try:
             return save()
         except RuleViolation as v:
@@ -208,6 +216,7 @@ class Recorder:
                 self.io.say(line)
         except (StoreConflict, TableInputNeeded) as exc:
             self.io.say(f"{exc}; nothing stored")
+        self.game = self.store.get(self.name)
         return None
 
     def _event_in(self, text: str, seq: int | None = None) -> GameEvent | None:
@@ -229,15 +238,15 @@ class Recorder:
         if rolls_of(self.game)[0] == "manual" and self.game.pending and self.game.pending.actor == TABLE:
             self.io.say("this game has no seed to draw from: type what the table rolled or dealt (see above)")
             return
-        event = self._saved(lambda: self.store.roll(self.name), "roll")
-        if event is not None:
-            self.game = self.store.get(self.name)
+        done = self._saved(lambda: self.store.roll(self.name, self.game), "roll")
+        if done is not None:
+            self.game, event = done
             self.io.say(f"recorded {len(self.game.events)}: {entry_echo(event, self.game.state)}")
             for line in outcome_words(event, self.game.state):
                 self.io.say(line)
 
     def _undo(self, _: Command) -> None:
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.undo()), "undo")
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.undo(), self.game), "undo")
         if done is not None:
             self.game, play = done
             self.io.say(f"undone: entry {play.seq} {self._said(play.event)} (withdrawn by entry {len(self.game.events)}; "
@@ -248,7 +257,7 @@ class Recorder:
         event = self._event_in(cmd.text, cmd.seq)
         if event is None:
             return
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.correct(cmd.seq, event)), self._said(event))
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.correct(cmd.seq, event), self.game), self._said(event))
         if done is None:
             return
         self.game, broken = done
@@ -265,9 +274,10 @@ class Recorder:
         if event is None:
             return
         try:
-            done = self._saved(lambda: self.store.update(self.name, lambda g: g.accept(event, cmd.reason)), self._said(event))
+            done = self._saved(lambda: self.store.update(self.name, lambda g: g.accept(event, cmd.reason), self.game), self._said(event))
         except NothingToOverride:
             self.io.say(f"'{self._said(event)}' breaks no rule here: type it as an ordinary decision; nothing stored")
+            self.game = self.store.get(self.name)
             return
         if done is not None:
             self.game, v = done
@@ -276,7 +286,7 @@ class Recorder:
 
     def _note(self, cmd: Command, bookmark: bool = False) -> None:
         assert cmd.seq is not None
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.note(cmd.seq, cmd.text, bookmark)), cmd.word)
+        done = self._saved(lambda: self.store.update(self.name, lambda g: g.note(cmd.seq, cmd.text, bookmark), self.game), cmd.word)
         if done is not None:
             self.game = done[0]
             self.io.say(f"{'bookmarked' if bookmark else 'noted'} entry {cmd.seq} (entry {len(self.game.events)})")
@@ -371,6 +381,7 @@ def record_session(
     seed: int | None = None,
     resume_options: str = "",
     catalog: Catalog | None = None,
+    quiet: bool = False,
 ) -> int:
     """A whole session: create or resume the game, then record until it is over or the table stops.
 
@@ -383,7 +394,7 @@ def record_session(
         io.say()
         io.say("stopped before the game was created; nothing stored")
         return INTERRUPTED if isinstance(exc, KeyboardInterrupt) else 0
-    recorder = Recorder(store, io, name, f"coimbra record {name}{resume_options}")
+    recorder = Recorder(store, io, name, f"coimbra record {name}{resume_options}", quiet)
     if game_ref is not None:
         recorder.intro()
     io.say(f"every input is stored at once; 'help' lists the commands; resume any time with: {recorder.resume}")
@@ -399,6 +410,8 @@ def record_command(
         None, "--catalog", help="A new game's catalog file, e.g. your transcribed box (default: the shipped stand-in)."
     ),
     db: Optional[Path] = DbOption,
+    by: Optional[str] = ByOption,
+    quiet: bool = QuietOption,
 ) -> None:
     """Record a game at the table, step by step: who acts, the legal options, one line each.
 
@@ -409,6 +422,8 @@ def record_command(
     inputs and the commands, ↑ recalls earlier lines, and the bottom line
     says who acts, what is due, the round and the phase. Every input is stored at once: stop any time
     (quit, Ctrl-D, Ctrl-C) and carry on with [bold]coimbra record GAME[/].
+    After each input it says what the table must now do, by player, each move
+    with its rule (--quiet: only the entry); at game over, the final scores.
 
     Example: [bold]coimbra record --players "Ana:red,Bruno:blue" --seed 7[/]
     """
@@ -422,7 +437,7 @@ def record_command(
         from cli.record_prompt import PromptIo  # Tab completion, history, the toolbar
 
         io = PromptIo(console)
-    with opened(db) as store, store_errors("nothing stored"):
-        code = record_session(store, io, game_ref, people, seed, f" --db {db}" if db else "", catalog_option(catalog_file))
+    with opened(db, by) as store, store_errors("nothing stored"):
+        code = record_session(store, io, game_ref, people, seed, f" --db {db}" if db else "", catalog_option(catalog_file), quiet)
     if code:
         raise typer.Exit(code)

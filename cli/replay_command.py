@@ -18,7 +18,7 @@ from typing import Iterator, Optional
 
 import typer
 
-from cli.common import CatalogOption, Commands, DbOption, GameArgument, console, game_ref_opened
+from cli.common import CatalogOption, Commands, DbOption, GameArgument, JsonOption, console, game_ref_opened, print_json
 from cli.exits import fail
 from cli.replay_views import Replay
 from projections.timeline import TimelineError
@@ -44,6 +44,7 @@ def replay_command(
     ),
     db: Optional[Path] = DbOption,
     catalog_file: Optional[Path] = CatalogOption,
+    as_json: bool = JsonOption,
 ) -> None:
     """Step through a game in the terminal: every table, entry by entry, with jumps by phase, round, bookmark and player.
 
@@ -60,7 +61,8 @@ def replay_command(
     The entry list marks what became of each entry ("corrected by 12",
     "withdrawn by 59"); the changes pane says what the current entry changed.
     Without a terminal, or with --at N, prints one frame (the entry, its
-    changes and the whole board, the latest entry by default) and exits.
+    changes and the whole board, the latest entry by default) and exits;
+    --json prints that entry's changes, each with the rule that caused it.
 
     Example: [bold]coimbra replay fixtures/games/standin-3p-seed2.json[/]
     """
@@ -68,6 +70,10 @@ def replay_command(
         last = replay.nav.last
         if at is not None and not 0 <= at <= last:
             fail(f"no table after {at} entries: the game has {last}; choose 0 to {last}")
+        if as_json:
+            n = last if at is None else at
+            print_json({"game": replay.game.name, "seq": n, "changes": replay.changes(n)})
+            return
         if at is not None or not (sys.stdin.isatty() and sys.stdout.isatty()):
             console.print(replay.still(last if at is None else at))
             return

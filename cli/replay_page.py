@@ -90,11 +90,13 @@ def replay_data(game: Game, line: Timeline) -> dict[str, Any]:
 
 
 def _entry(game: Game, line: Timeline, seq: int, mark: dict[str, Any]) -> dict[str, Any]:
-    """An entry in notation and in words, with the components it names and what the record says about it."""
+    """An entry in notation and in words, with the components it names, what the record says about it, and what
+    it changed on the table (the consequences read model's items, each with its rule and facts)."""
     event = game.events[seq - 1]
     names = [named(game.catalog, value) for value in _words_in(event.payload()) if component(game.catalog, value)]
     return {"seq": seq, "actor": event.actor, "type": event.TYPE, "notation": notation(event),
-            "words": entry_words(line.states[seq - 1], event), "names": list(dict.fromkeys(names)), **mark}
+            "words": entry_words(line.states[seq - 1], event), "names": list(dict.fromkeys(names)), **mark,
+            "changes": [c.to_json() for c in line.changes[seq]]}
 
 
 def _words_in(value: Any) -> list[str]:

@@ -19,13 +19,13 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.board_views import DrawnParts, board_panel, player_boards
+from cli.change_views import as_json, changes_view
 from cli.view_commands import event_words
 from coimbra_events.game import Game
 from coimbra_events.state import GAME_OVER
 from projections.board import PHASE_NAMES, board_view
-from projections.diff import state_differences
 from projections.entries import EntryRow, entry_rows
-from projections.naming import said, value_text
+from projections.naming import said
 from projections.navigation import KEYS, Mark, Navigator, marks_of
 from projections.timeline import timeline
 from projections.words import entry_words
@@ -52,18 +52,11 @@ class Replay:
         return view
 
     def changes(self, n: int) -> list[dict[str, Any]]:
-        """What entry ``n`` changed on the table, as ``{"who", "what", "from", "to", "rule", "facts"}`` items.
-
-        The items have the shape of the consequences read model (issue 10);
-        until the timeline carries them, they are the differences between the
-        tables before and after the entry, with no rule.
-        """
+        """What entry ``n`` changed on the table, as ``{"who", "what", "from", "to", "rule", "facts"}`` items:
+        the consequences read model's, each with the rule that caused it (``Timeline.changes``)."""
         found = self._changes.get(n)
         if found is None:
-            found = self._changes[n] = [] if n == 0 else [
-                {"who": who, "what": what, "from": d.a, "to": d.b, "rule": None, "facts": {}}
-                for d in state_differences(self.line.states[n - 1], self.line.states[n])
-                for who, what in [_who_what(d.path)]]
+            found = self._changes[n] = as_json(self.line.changes[n])
         return found
 
     def neighbours(self, n: int) -> list[int]:
@@ -111,19 +104,10 @@ class Replay:
         return Group(*player_boards(self.view(n)))
 
     def change_list(self, n: int) -> RenderableType:
-        """The current entry's changes, one a line: who, what, from → to, and the rule when known."""
-        changes = self.changes(n)
-        if not changes:
-            return Text("nothing changed on the table" if n else "the table before the first entry", style="dim")
-        catalog = self.game.catalog
-        table = Table(show_header=False, box=None, padding=(0, 1), expand=True)
-        table.add_column(style="bold", no_wrap=True)
-        table.add_column(overflow="fold")
-        for c in changes:
-            rule = f" [{c['rule']}]" if c.get("rule") else ""
-            table.add_row(escape(str(c["who"])), escape(f"{c['what']}: {value_text(catalog, c['from'])} → "
-                                                        f"{value_text(catalog, c['to'])}{rule}"))
-        return table
+        """The current entry's changes, one a line: who, what, from → to, and the rule with what decided it."""
+        if not n:
+            return Text("the table before the first entry", style="dim")
+        return changes_view(self.changes(n))
 
     def entry_line(self, row: EntryRow) -> Text:
         """One entry of the list: number, the entry in words, and its marks."""
@@ -156,14 +140,6 @@ APP_KEYS: tuple[tuple[str, str], ...] = (
     ("shift ↑↓ PgUp PgDn", "scroll the board or players pane (the mouse wheel too)"),
 )
 """Keys of the full-screen replayer beyond moving (``projections.navigation.KEYS``)."""
-
-
-def _who_what(path: str) -> tuple[str, str]:
-    """``players.Ana.coins`` → ``("Ana", "coins")``; a board path → ``("board", path)``."""
-    parts = path.split(".")
-    if parts[0] == "players" and len(parts) > 2:
-        return parts[1], ".".join(parts[2:])
-    return "board", path
 
 
 __all__ = ["APP_KEYS", "Replay"]

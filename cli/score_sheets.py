@@ -15,7 +15,7 @@ from string import Template
 from typing import Any
 
 from coimbra_events.catalog import Catalog
-from coimbra_events.log import GameLog, header_hash
+from coimbra_events.log import GameLog
 from projections.naming import named
 from projections.scores import result_line
 
@@ -37,7 +37,7 @@ def score_html(report: dict[str, Any], log: GameLog, catalog: Catalog, name: str
     players = report["players"]
     status = ("Final scores" if report["final"] else
               f"Provisional scores: the game is in round {report['round']}, phase {report['phase']}") + f" · {result_line(report)}"
-    head = log.hashes()[-1] if log.events else header_hash(log.header())
+    head = log.hashes()[-1] if log.events else log.anchor()
     footer = (f"record head <code>{head}</code> · {len(log.events)} entries · ruleset {html.escape(log.ruleset)} · "
               f"catalog {html.escape(log.catalog_id)} (sha256 <code>{log.catalog_sha256}</code>) · written by coimbra")
     return Template((web / "score_sheet.html").read_text("utf-8")).substitute(

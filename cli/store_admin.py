@@ -12,8 +12,8 @@ from cli.common import DbOption, JsonOption, console, print_json
 from cli.exits import fail
 
 store_app = typer.Typer(
-    short_help="The store tables record into: init creates it, check says where it is and whether it answers.",
     help=(
+        "The store tables record into: init creates it, check says where it is and whether it answers.\n\n"
         "The store every table records into: a SQLite file (the default) or, for a club, one PostgreSQL "
         "database (--db postgresql://user@host/dbname, or $COIMBRA_DB; the password from $PGPASSWORD).\n\n"
         "Example: [bold]coimbra store check[/]"

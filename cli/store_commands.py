@@ -1,4 +1,4 @@
-"""Commands on the game store: new, act, legal, import, export, games, verify."""
+"""Commands on the game store: new, act, legal, import, export, verify."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from cli.common import (
+    ByOption,
     Commands,
     CatalogOption,
     DbOption,
@@ -22,27 +23,35 @@ from cli.common import (
     console,
     due,
     due_json,
+    entrant,
     game_ref_opened,
     log_problems,
     notation,
     opened,
     players_option,
     print_json,
+    QuietOption,
     store_errors,
     typed_decision,
     write_output,
 )
+from cli.change_views import changes_view, final_scores_view
 from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail
 from cli.views import import_summary, progress_bar
 from coimbra_events import log as game_log
-from coimbra_events.application import BadGameName, BadPlayers, log_file
+from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, IllegalLog
-from coimbra_events.log import LogError, header_hash
+from coimbra_events.log import LogError
 from coimbra_events.movelist import read_record
 from coimbra_events.notation import BY_TYPE
+from coimbra_events.references import log_file
+from coimbra_events.store_errors import BadGameName, BadPlayers
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
+from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
+from projections.consequences import entries_since
+from projections.scores import score_report
 from projections.naming import named_text, said
 from projections.options import options
 from projections.recording import entry_echo
@@ -90,22 +99,31 @@ def act_command(
     ),
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
+    by: Optional[str] = ByOption,
+    quiet: bool = QuietOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Record decisions (or table outcomes) typed in notation; all or none are stored.
 
     Leave out [bold]Name:[/] for the player due to act. An illegal input is refused
     with the rule it breaks and why (exit 1), and nothing is stored. GAME may be
-    a JSON log file: the events are appended to it.
+    a JSON log file: the events are appended to it. Each entry keeps when it was
+    entered and by whom ([bold]--by[/]). After storing, it says what the table
+    must now do for each entry, in order and by player, each move with the rule
+    that causes it (--quiet: one line an entry); at game over, the final scores
+    by source and the winner.
 
     Example: [bold]coimbra act ana-bruno "place gray-1 castle"[/]
     """
-    with game_ref_opened(game_ref, db, catalog_file) as (game, store):
+
+    table_before: list[GameState] = []  # the table before the first decision: what the changes are told from
+
+    def add(game: Game) -> list[tuple[GameEvent, str]]:
+        """Each decision read, checked and recorded, with its echo; nothing stored if one is refused."""
         if game.over:
             fail(f"{game.name}: the game is over (rule GAME.over); nothing more can be recorded", RULE_VIOLATION)
-        first = len(game.events) + 1
-        events = []
-        echoes: list[str] = []
+        table_before[:] = [game.state]
+        done: list[tuple[GameEvent, str]] = []
         for text in decisions:
             with store_errors("nothing stored"):
                 event = typed_decision(text, game, game.pending.actor if game.pending else None)
@@ -117,19 +135,34 @@ def act_command(
                     print_json({"recorded": [], "refused": notation(event), "violation": v.to_json(game.catalog)})
                 fail(f"refused '{said(game.catalog, event)}': rule {v.rule}: {named_text(game.catalog, v.reason)}; "
                      "nothing stored", RULE_VIOLATION)
-            events.append(event)
-            echoes.append(entry_echo(event, before))
-        with store_errors("nothing stored"):
-            if store is None:
+            done.append((event, entry_echo(event, before)))
+        return done
+
+    if log_file(game_ref) is None:
+        with opened(db, by) as store, store_errors("nothing stored"):
+            game, done = store.update(game_ref, add)
+    else:
+        with game_ref_opened(game_ref, db, catalog_file) as (game, _):
+            game.entry_by = by if by is not None else entrant()
+            done = add(game)
+            with store_errors("nothing stored"):
                 game_log.write(game_ref, game.to_log())
-            else:
-                store.record(game_ref, *events)
-    recorded = [{"seq": first + k, "type": e.TYPE, "notation": notation(e)} for k, e in enumerate(events)]
+    events, echoes = [e for e, _ in done], [echo for _, echo in done]
+    first = len(game.events) - len(events) + 1
+    told = entries_since(table_before[0], game.initial, game.events, first - 1)
+    recorded = [{"seq": seq, "type": e.TYPE, "notation": notation(e), "changes": [c.to_json() for c in changes]}
+                for e, (seq, changes) in zip(events, told)]
+    scores = score_report(game.state) if game.over else None
     if as_json:
-        print_json({"game": game.name, "recorded": recorded, "events": len(game.events), "pending": due_json(game)})
+        print_json({"game": game.name, "recorded": recorded, "events": len(game.events), "pending": due_json(game),
+                    "scores": scores})
         return
     for r, echo in zip(recorded, echoes):
         console.print(f"recorded {r['seq']}: {escape(echo)}", soft_wrap=True)
+        if not quiet:
+            console.print(changes_view(r["changes"]))
+    if scores is not None:
+        console.print(final_scores_view(scores))
     console.print(f"next: {escape(due(game))}", soft_wrap=True)
 
 
@@ -243,6 +276,7 @@ def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[P
             except IllegalLog as exc:
                 rows.append({"source": str(file), "imported": False, "code": RULE_VIOLATION, "error": str(exc)})
             progress.advance(task)
+        store.games_index_caught_up()  # here, under the progress bar, rather than at the next listing
     if as_json:
         print_json(rows)
     else:
@@ -315,38 +349,6 @@ def _shared(game: Game, format_: ExportFormat) -> bytes:
     return replay_page(game, line).encode()
 
 
-@COMMANDS("games")
-def games_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> None:
-    """List the stored games: name, players, status, when created, seed, parent.
-
-    Example: [bold]coimbra games --json[/]
-    """
-    with opened(db) as store:
-        with store_errors():
-            infos = store.games()
-    if as_json:
-        print_json([i.to_json() for i in infos])
-        return
-    if not infos:
-        console.print(f"no games in {store.location} yet; start one with [bold]coimbra new --players \"Ana:red,Bruno:blue\"[/]")
-        return
-    table = Table(title=f"Games in {escape(store.location)}")
-    table.add_column("name", no_wrap=True, min_width=max(len(i.name) for i in infos))  # typed as GAME: never cut
-    table.add_column("players", min_width=10)
-    table.add_column("status", no_wrap=True)
-    table.add_column("created", min_width=10)
-    optional = [("seed", lambda i: "" if i.seed is None else str(i.seed)), ("parent", lambda i: escape(i.parent or ""))]
-    shown = [(title, cell) for title, cell in optional if any(cell(i) for i in infos)]  # only columns with values
-    for title, _ in shown:
-        table.add_column(title)
-    for i in infos:
-        table.add_row(
-            escape(i.name), escape(", ".join(n for n, _ in i.players)), i.status,
-            i.created.astimezone().strftime("%Y-%m-%d %H:%M"), *(cell(i) for _, cell in shown),
-        )
-    console.print(table)
-
-
 @COMMANDS("verify")
 def verify_command(game_ref: str = GameArgument, db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> None:
     """Check the hash chain of a log file or a stored game; name the first event that does not match.
@@ -360,14 +362,14 @@ def verify_command(game_ref: str = GameArgument, db: Optional[Path] = DbOption, 
     if path is not None:
         try:
             log = game_log.read(path)
-            events, head, first = len(log.events), (log.hashes() or [header_hash(log.header())])[-1], None
+            events, head, first = len(log.events), (log.hashes() or [log.anchor()])[-1], None
         except LogError as exc:
             problems = list(exc.problems)
             broken = [p for p in problems if p.what == "hash chain broken"] or problems
             events, head, first = None, None, broken[0].seq
     else:
         with opened(db) as store, store_errors():
-            game = store.get(game_ref)
+            game = store.get(game_ref, any_ruleset=True)  # the chain is checked whatever rules the game was played by
             events, head, first = len(game.events), game.head, game.first_mismatch()
     if as_json:
         print_json({"source": game_ref, "intact": first is None, "events": events, "head": head, "first_mismatch": first,

@@ -15,6 +15,7 @@ import typer
 from rich.markup import escape
 
 from cli.board_views import board_panel
+from cli.change_views import changes_view
 from cli.common import (
     CatalogOption,
     Commands,
@@ -32,6 +33,7 @@ from coimbra_events.game import Game
 from coimbra_events.state import GameState
 from projections.board import PHASE_NAMES, board_view
 from projections.naming import named_text, said, value_text
+from projections.changes import Change
 from projections.diff import Difference, common_prefix, first_divergence, state_differences, table_moves
 from projections.timeline import TimelineError, phase_name, timeline
 
@@ -155,20 +157,21 @@ def diff_command(
     for side, game in (("a", a), ("b", b)):
         if parted is not None and parted[side] is not None:
             parted[side]["notation"] = notation(game.events[prefix])
-    differences = state_differences(_state_at(a, at), _state_at(b, at))
-    moves = table_moves(differences)
+    table_a, table_b = _state_at(a, at), _state_at(b, at)
+    differences = state_differences(table_a, table_b)
+    moves = table_moves(table_a, table_b)
     if as_json:
         print_json({
             "a": {"game": a.name, "events": len(a.events)}, "b": {"game": b.name, "events": len(b.events)},
             "at": at, "common_prefix": prefix, "first_divergence": parted,
-            "differences": [d.to_json() for d in differences], "table_moves": moves,
+            "differences": [d.to_json() for d in differences], "table_moves": [m.to_json() for m in moves],
         })
         return
     _print_diff(a, b, at, prefix, parted, differences, moves if table else None)
 
 
 def _print_diff(a: Game, b: Game, at: Optional[int], prefix: int, parted: dict[str, Any] | None,
-                differences: list[Difference], moves: list[str] | None) -> None:
+                differences: list[Difference], moves: list[Change] | None) -> None:
     """The diff as text: prefix, the first event where the lines part, then the differences (or the moves)."""
     console.print(f"A = {escape(a.name)} ({len(a.events)} events), B = {escape(b.name)} ({len(b.events)} events)")
     console.print(f"common prefix: {prefix} events")
@@ -183,8 +186,7 @@ def _print_diff(a: Game, b: Game, at: Optional[int], prefix: int, parted: dict[s
     where = f"after event {at} of each" if at is not None else "at the end of each"
     if moves is not None:
         console.print(f"to turn table A into table B ({where}): {len(moves)} moves")
-        for move in moves:
-            console.print(f"  {escape(named_text(a.catalog, move))}", soft_wrap=True)
+        console.print(changes_view(moves))
         return
     if not differences:
         console.print(f"no differences on the table ({where})")

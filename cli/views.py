@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from cli.exits import err_console
 from coimbra_events.catalog import Catalog
@@ -11,9 +11,11 @@ from projections.naming import value_text
 
 from rich.console import Group
 from rich.panel import Panel
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 from rich.text import Text
+
+if TYPE_CHECKING:  # imported where they are used: validate, the most frequent command, needs neither
+    from rich.progress import Progress
+    from rich.table import Table
 
 
 def validation_panel(source: str, report: dict[str, Any], catalog: Catalog | None = None) -> Panel:
@@ -22,7 +24,7 @@ def validation_panel(source: str, report: dict[str, Any], catalog: Catalog | Non
     if v is None:
         status = "game over" if report["game_over"] else f"in progress: round {report['round']}, phase {report['phase']}"
         body = Text.assemble(("valid", "bold green"), f": {report['events']} events, all legal ({status})")
-        return Panel(body, title=source, border_style="green")
+        return Panel(body, title=Text(source), border_style="green")
     lines = [
         Text.assemble(("illegal", "bold red"), f": event {v['seq']} ({v['type']}) breaks rule ", (v["rule"], "bold"),
                       f": {value_text(catalog, v['message'])}"),
@@ -30,11 +32,13 @@ def validation_panel(source: str, report: dict[str, Any], catalog: Catalog | Non
         Text("facts: " + "; ".join(f"{k} {value_text(catalog, val)}" for k, val in v["facts"].items()), style="dim"),
         Text(f"{report['legal_events']} of {report['events']} events are legal up to there."),
     ]
-    return Panel(Group(*lines), title=source, border_style="red")
+    return Panel(Group(*lines), title=Text(source), border_style="red")
 
 
 def score_table(report: dict[str, Any]) -> Table:
     """A score pad: one column per player (by place), one row per source of points, totals last."""
+    from rich.table import Table
+
     title = "Final scores" if report["final"] else f"Provisional scores (round {report['round']}, phase {report['phase']})"
     table = Table(title=title)
     table.add_column("")
@@ -51,6 +55,8 @@ def score_table(report: dict[str, Any]) -> Table:
 
 def score_details(report: dict[str, Any], catalog: Catalog | None = None) -> Table:
     """Every source of points, per player (what the totals are made of), components named."""
+    from rich.table import Table
+
     table = Table(title="Where the points came from", show_lines=False)
     table.add_column("player")
     table.add_column("kind")
@@ -65,6 +71,8 @@ def score_details(report: dict[str, Any], catalog: Catalog | None = None) -> Tab
 
 def rules_table(rules: Iterable[Rule], catalog: Catalog) -> Table:
     """The rulebook as the engine enforces it, with the values of ``catalog``."""
+    from rich.table import Table
+
     table = Table(title=f"Rules checked by coimbra, with the values of catalog {catalog.id}")
     table.add_column("id", style="bold", no_wrap=True)
     table.add_column("rule")
@@ -76,12 +84,16 @@ def rules_table(rules: Iterable[Rule], catalog: Catalog) -> Table:
 
 def progress_bar(what: str) -> Progress:
     """A progress bar on stderr for long runs over many logs (hidden when stderr is not a terminal)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                     console=err_console, transient=True)
 
 
 def validation_summary(reports: list[dict[str, Any]]) -> Table:
     """One row per log: legal, illegal (where and which rule) or unreadable (why)."""
+    from rich.table import Table
+
     table = Table(title=f"{len(reports)} logs")
     table.add_column("log", overflow="fold")
     table.add_column("result")
@@ -101,6 +113,8 @@ def validation_summary(reports: list[dict[str, Any]]) -> Table:
 
 def import_summary(rows: list[dict[str, Any]]) -> Table:
     """One row per log imported: the game's name, or why nothing of it was stored."""
+    from rich.table import Table
+
     table = Table(title=f"{len(rows)} logs")
     table.add_column("log", overflow="fold")
     table.add_column("game", no_wrap=True)

@@ -1,15 +1,23 @@
 """``GameStore``: the games of a table, stored event by event, with an index of them all.
 
 Each game is a ``Game`` aggregate (one stored event per decision or random
-outcome). The library has no call that lists aggregates, so a ``GamesIndex``
-aggregate keeps one entry per game (name, players, status, created, parent);
-it is saved in the same ``save()`` call as the game it describes, so the
-index and the games can never disagree.
+outcome). Names are claimed in the store's register (``coimbra_events.names``)
+in the same transaction as the game, so two writers cannot take one name; the
+games index (``coimbra_events.games_index``) is a projection of the store,
+caught up after every save and before every listing.
+
+The index is caught up when it is read (listing, a game's entry, numbering an
+unnamed game), so saving a game costs one transaction, as the library's own save
+does. A command reads a game once: ``update`` applies a change to the game it read (or
+was handed) and saves what the change triggered, reading again only when another
+writer saved first. Every ``SNAPSHOT_EVERY`` new events of a game being recorded,
+its record and table are kept as a snapshot (``Game.Snapshot``), so reading a long
+game costs about what reading a short one does.
 
 Where games are kept is chosen by the environment: ``--db PATH`` (the
 ``db`` argument), else ``$COIMBRA_DB``, else an eventsourcing configuration in
 the environment (``PERSISTENCE_MODULE``, for PostgreSQL say), else a SQLite file
-in the user's data directory. ``--db`` and ``$COIMBRA_DB`` may also be a
+in the user's data directory (``platformdirs``). ``--db`` and ``$COIMBRA_DB`` may also be a
 ``postgresql://user@host/dbname`` URL: a club's shared store. Tests use the in-memory store (``in_memory=True``).
 """
 
@@ -20,8 +28,6 @@ import os
 import random
 import re
 import unicodedata
-from dataclasses import dataclass, replace
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -33,149 +39,35 @@ from eventsourcing.persistence import RecordConflictError
 
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import Corrected, GameEvent, RuleOverridden
-from coimbra_events.game import NAMESPACE, Game, project
-from coimbra_events.log import GameLog, read
+from coimbra_events.game import NAMESPACE, Game, StaleSnapshot, project
+from coimbra_events.games_index import IN_PROGRESS, OVER, STATUSES, GameInfo, GamesIndex, GamesQuery, Page, catch_up, info_of, view_for
+from coimbra_events.log import GameLog, LogError, LogProblem, read
+from coimbra_events.game_names import GameName, legacy_game_id
 from coimbra_events.notation import is_name
+from coimbra_events.references import log_file
 from coimbra_events.rules import core as rules
+from coimbra_events.rulesets import IMPLEMENTED, refusal
 from coimbra_events.state import TABLE
+from coimbra_events.store_errors import BadFork, BadGameName, BadPlayers, StoreConflict, TableInputNeeded, UnknownGame
 
 T = TypeVar("T")
-IN_PROGRESS, OVER = "in progress", "over"
 ATTEMPTS = 5
 """How often a save is rebuilt and retried when another process wrote first."""
+SNAPSHOT_EVERY = 20
+"""Events of a game between two of its snapshots (taken when it is recorded into, never on import)."""
 
 _GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-
-
-class UnknownGame(KeyError):
-    """No stored game has this name; ``near`` are stored names close to it."""
-
-    def __init__(self, name: str, near: Sequence[str] = ()) -> None:
-        super().__init__(name)
-        self.near = tuple(near)
-
-    def __str__(self) -> str:
-        hint = f"; did you mean {' or '.join(repr(n) for n in self.near)}?" if self.near else ""
-        return f"no game named {self.args[0]!r} in the store{hint} (coimbra games lists them)"
-
-
-class BadGameName(ValueError):
-    """A name that cannot be a game's name (taken, or not a plain word)."""
-
-
-class BadPlayers(ValueError):
-    """Players that cannot start a game (count, repeated names, names the notation cannot write)."""
-
-
-class BadFork(ValueError):
-    """A fork point or a rolls policy that cannot be used."""
-
-
-class TableInputNeeded(ValueError):
-    """The table's outcome must be typed by hand (or nothing is due from the table)."""
-
-
-class StoreConflict(RuntimeError):
-    """Other writers kept changing the same game or the index; nothing of this command was stored."""
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    """One entry of the games index."""
-
-    name: str
-    players: tuple[tuple[str, str], ...]
-    status: str
-    created: datetime
-    parent: str | None = None
-    seed: int | None = None
-    catalog_id: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        """Plain JSON values, for ``--json`` output."""
-        return {
-            "name": self.name,
-            "players": [{"name": n, "color": c} for n, c in self.players],
-            "status": self.status,
-            "created": self.created.isoformat(),
-            "parent": self.parent,
-            "seed": self.seed,
-            "catalog": self.catalog_id,
-        }
-
-
-class GamesIndex(Aggregate):
-    """Every game of the store by name; saved together with the game each change is about."""
-
-    class Created(Aggregate.Created):
-        def apply(self, index: GamesIndex) -> None:
-            index.entries = {}
-
-    class Listed(Aggregate.Event):
-        """A game was added to the store (new, imported, or later forked from ``parent``)."""
-
-        name: str
-        players: tuple
-        parent: str | None
-        seed: int | None
-        catalog_id: str
-        status: str
-
-        def apply(self, index: GamesIndex) -> None:
-            players = tuple((str(n), str(c)) for n, c in self.players)
-            index.entries[self.name] = GameInfo(
-                self.name, players, self.status, self.timestamp, self.parent, self.seed, self.catalog_id
-            )
-
-    class StatusChanged(Aggregate.Event):
-        name: str
-        status: str
-
-        def apply(self, index: GamesIndex) -> None:
-            index.entries[self.name] = replace(index.entries[self.name], status=self.status)
-
-    @staticmethod
-    def create_id() -> UUID:
-        """There is one index per store."""
-        return uuid5(NAMESPACE, "index:games")
-
-    @classmethod
-    def open(cls) -> GamesIndex:
-        return cls._create(cls.Created)
-
-    def list_game(self, game: Game, parent: str | None = None) -> None:
-        """Add a game; ``BadGameName`` if the name is taken."""
-        if game.name in self.entries:
-            raise BadGameName(f"a game named {game.name!r} already exists (choose another --name)")
-        seed = game.header.meta.get("seed")
-        self.trigger_event(
-            self.Listed, name=game.name, players=tuple(game.header.players), parent=parent,
-            seed=seed if type(seed) is int else None, catalog_id=game.header.catalog_id, status=status_of(game),
-        )
-
-    def update_status(self, game: Game) -> bool:
-        """Note a game's new status; ``True`` if it changed (and the index must be saved)."""
-        status = status_of(game)
-        if self.entries[game.name].status == status:
-            return False
-        self.trigger_event(self.StatusChanged, name=game.name, status=status)
-        return True
-
-
-def status_of(game: Game) -> str:
-    return OVER if game.over else IN_PROGRESS
+_TAG = re.compile(r"[^\s,]{1,40}")
 
 
 # --- where the store lives ---------------------------------------------------------------------
 
 
-def default_db_path(environ: Mapping[str, str] = os.environ) -> Path:
-    """``$XDG_DATA_HOME/coimbra/games.sqlite`` (``~/.local/share`` by default; ``%APPDATA%`` on Windows)."""
-    if os.name == "nt":
-        base = environ.get("APPDATA") or str(Path.home() / "AppData" / "Roaming")
-    else:
-        base = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "coimbra" / "games.sqlite"
+def default_db_path() -> Path:
+    """``games.sqlite`` in the user's data directory (``~/.local/share/coimbra`` on Linux, by ``platformdirs``)."""
+    from platformdirs import user_data_path
+
+    return user_data_path("coimbra", appauthor=False) / "games.sqlite"
 
 
 def store_env(
@@ -196,7 +88,7 @@ def store_env(
         return postgres_url_env(str(path), environ)
     if path is None and (environ.get("PERSISTENCE_MODULE") or environ.get(f"{GameStore.name.upper()}_PERSISTENCE_MODULE")):
         return {}
-    target = Path(path if path is not None else default_db_path(environ)).expanduser()
+    target = Path(path if path is not None else default_db_path()).expanduser()
     if create:
         target.parent.mkdir(parents=True, exist_ok=True)
     return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(target)}
@@ -226,18 +118,6 @@ def postgres_url_env(url: str, environ: Mapping[str, str] = os.environ) -> dict[
     return settings
 
 
-def log_file(ref: str) -> Path | None:
-    """The JSON log a GAME argument names, or ``None`` for a stored game's name.
-
-    An existing file, or anything shaped like a path (a folder separator, a
-    ``.json`` ending), is a log, so a mistyped path says "cannot read file"
-    rather than "no such game".
-    """
-    path = Path(ref)
-    looks_like_path = "/" in ref or os.sep in ref or ref.lower().endswith(".json")
-    return path if path.is_file() or looks_like_path else None
-
-
 def game_from_file(path: Path, catalog: Catalog | None = None) -> Game:
     """The game in a JSON log file, rules-checked and not stored (named after the file)."""
     return Game.from_log(path.stem, read(path), catalog, str(path))
@@ -253,35 +133,86 @@ def slug(words: Iterable[str]) -> str:
 
 
 class GameStore(Application):
-    """Games stored as events: create, record, import, export, list."""
+    """Games stored as events: create, record, import, export, list, rename, tag, archive.
+
+    ``entered_by`` is who enters new entries through this store (the ``by`` of
+    their stamps, with ``at`` the time); ``None`` leaves new entries unstamped.
+    """
 
     name = "coimbra"
+    is_snapshotting_enabled = True  # the store takes snapshots itself (``_saved``), not on the library's interval
 
     def __init__(
-        self, db: str | os.PathLike[str] | None = None, *, in_memory: bool = False, env: Mapping[str, str] | None = None
+        self,
+        db: str | os.PathLike[str] | None = None,
+        *,
+        in_memory: bool = False,
+        env: Mapping[str, str] | None = None,
+        entered_by: str | None = None,
     ) -> None:
         settings = {**store_env(db, in_memory=in_memory, environ={**os.environ, **(env or {})}), **(env or {})}
         # Set the prefixed keys too, so a stray COIMBRA_SQLITE_DBNAME cannot override --db.
         settings.update({f"{self.name.upper()}_{k}": v for k, v in list(settings.items())})
         self.location = settings.get("SQLITE_DBNAME") or ("memory" if in_memory else settings.get("PERSISTENCE_MODULE", "environment"))
+        self.entered_by = entered_by
         super().__init__(env=settings)
+        self.index = GamesIndex(view_for(self), self._read)
+        self._numbers: dict[str, int] = {}
+        """The next number to try for an unnamed game, by base name (read from the index once per base)."""
+        self._contested: set[str] = set()
+        """Names whose claim conflicted: the next claim reads their entry first (a new name is claimed unread)."""
+        self._legacy: bool | None = None
+        """Whether this store was written before the register (read once)."""
+        self._claiming: list[str] = []
+        """The names claimed by the save being built (``_commit``)."""
 
     # -- reading
 
-    def get(self, name: str) -> Game:
-        """The stored game with this name; ``UnknownGame`` if there is none."""
+    def get(self, name: str, any_ruleset: bool = False) -> Game:
+        """The stored game with this name; ``UnknownGame`` if there is none.
+
+        A game recorded under a ruleset this engine does not implement is refused
+        (``LogError``), unless ``any_ruleset`` (for reading its record as it is: export, verify).
+        """
         try:
-            return self.repository.get(Game.create_id(name), projector_func=project)
-        except AggregateNotFoundError:
+            game = self._read(self._game_id(name))
+            if game.name != name:
+                raise UnknownGame(name)
+        except UnknownGame:
             raise UnknownGame(name, self._near(name)) from None
+        if not any_ruleset and game.header.ruleset not in IMPLEMENTED:
+            raise LogError(f"stored game {name}", [LogProblem(0, "another ruleset", refusal(game.header.ruleset))])
+        return game
+
+    def _game_id(self, name: str) -> UUID:
+        entry = self._entry(name)
+        if entry is None:
+            return legacy_game_id(name)  # stores from before the register
+        if entry.game_id is None:
+            raise UnknownGame(name)
+        return entry.game_id
+
+    def _entry(self, name: str) -> GameName | None:
+        """The register's entry for a name (a few events, never snapshotted), if it has one."""
+        return project(None, self.events.get(GameName.create_id(name)))
+
+    def _read(self, game_id: UUID) -> Game:
+        """A stored game by id, from its latest snapshot if this code can use it, else from its events."""
+        try:
+            return self.repository.get(game_id, projector_func=project)
+        except AggregateNotFoundError:
+            raise UnknownGame(str(game_id)) from None
+        except StaleSnapshot:
+            game = project(None, self.events.get(game_id))
+        if game is None:
+            raise UnknownGame(str(game_id))
+        return game
 
     def _near(self, name: str) -> list[str]:
         """Stored names close to a mistyped one (a read of the index, only when a name is not found)."""
-        try:
-            names = [i.name for i in self.games()]
-        except AggregateNotFoundError:
-            return []
-        return difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+        catch_up(self, self.index)
+        rows = self.index.view.select(GamesQuery())[0] + self.index.view.select(GamesQuery(archived=True))[0]
+        return difflib.get_close_matches(name, [r["name"] for r in rows], n=3, cutoff=0.6)
 
     def open(self, ref: str, catalog: Catalog | None = None) -> Game:
         """A stored game by name, or the game in a JSON log file (not stored; rules-checked).
@@ -292,19 +223,30 @@ class GameStore(Application):
         return self.get(ref) if path is None else game_from_file(path, catalog)
 
     def export(self, name: str) -> GameLog:
-        """A stored game as a JSON log."""
-        return self.get(name).to_log()
+        """A stored game as a JSON log (whatever ruleset it was recorded under: nothing is folded)."""
+        return self.get(name, any_ruleset=True).to_log()
 
-    def games(self) -> list[GameInfo]:
-        """Every stored game, oldest first."""
-        return list(self._index().entries.values())
+    def games(self, query: GamesQuery = GamesQuery()) -> list[GameInfo]:
+        """The stored games a query lets through, oldest first (every listed game by default)."""
+        return self.listing(query).games
+
+    def listing(self, query: GamesQuery = GamesQuery()) -> Page:
+        """One page of the games index, and how many games match in all."""
+        catch_up(self, self.index)
+        rows, total = self.index.view.select(query)
+        return Page([info_of(r) for r in rows], total, query)
+
+    def games_index_caught_up(self) -> int:
+        """Bring the games index up to date now (it is also whenever it is read); how many events it took in."""
+        return catch_up(self, self.index)
 
     def info(self, name: str) -> GameInfo:
         """The index entry of one game."""
-        try:
-            return self._index().entries[name]
-        except KeyError:
-            raise UnknownGame(name) from None
+        catch_up(self, self.index)
+        row = self.index.view.find(name)
+        if row is None:
+            raise UnknownGame(name)
+        return info_of(row)
 
     # -- writing
 
@@ -325,60 +267,60 @@ class GameStore(Application):
         check_players(players)
         meta = {"seed": seed} if seed is not None else {}
 
-        def build(index: GamesIndex) -> Game:
-            chosen = self._name_for(index, name, players)
+        def build() -> tuple[Game, list[Aggregate], None]:
+            chosen = self._name_for(name, players)
             try:
                 game = Game.start(chosen, catalog, players, meta)
             except ValueError as exc:
                 raise BadPlayers(str(exc)) from None
+            game.entry_by = self.entered_by
             if seed is not None:
                 draw_setup(game, random.Random(seed))
-            index.list_game(game)
-            return game
+            return game, self._claim(chosen, game.id), None
 
-        return self._commit(build, with_index=True)
+        return self._commit(build)[0]
 
-    def record(self, name: str, *events: GameEvent) -> Game:
+    def record(self, name: str, *events: GameEvent, game: Game | None = None) -> Game:
         """Add events to a stored game, all or none; ``RuleViolation`` for the first illegal one."""
 
         def add(game: Game) -> None:
             for event in events:
                 game.record(event)
 
-        return self.update(name, add)[0]
+        return self.update(name, add, game)[0]
 
     def import_log(
         self, log: GameLog, name: str | None = None, catalog: Catalog | None = None, source: str = "<log>"
     ) -> Game:
-        """Store every event of a log in one transaction, after the rules accepted them all.
+        """Store every event of a log in one transaction, after the rules accepted them all (one pass).
 
-        Raises ``LogError`` (catalog or players), ``IllegalLog`` (a rule is
+        Raises ``LogError`` (catalog, players or ruleset), ``IllegalLog`` (a rule is
         broken; nothing is stored) or ``BadGameName``.
         """
-        players = log.players
 
-        def build(index: GamesIndex) -> Game:
-            game = Game.from_log(self._name_for(index, name, players), log, catalog, source)
-            parent = log.meta.get("parent")
-            index.list_game(game, parent=parent if isinstance(parent, str) else None)
-            return game
+        def build() -> tuple[Game, list[Aggregate], None]:
+            chosen = self._name_for(name, log.players)
+            game = Game.from_log(chosen, log, catalog, source)
+            return game, self._claim(chosen, game.id), None
 
-        return self._commit(build, with_index=True)
+        return self._commit(build, snapshot=False)[0]
 
-    def update(self, name: str, change: Callable[[Game], T]) -> tuple[Game, T]:
+    def update(self, name: str, change: Callable[[Game], T], game: Game | None = None) -> tuple[Game, T]:
         """Apply ``change`` to a stored game and save what it triggered, all or nothing.
 
-        ``change`` runs again on a fresh copy if another writer saved first.
+        ``game`` is the stored game as the caller already read it (nothing is read
+        then); ``change`` runs again on a freshly read copy if another writer saved first.
+        If ``change`` raises, nothing is stored, but the game handed in may hold what
+        it triggered before raising: read the game again rather than go on with it.
         """
-        outcome: list[T] = []
+        given = [game] if game is not None else []
 
-        def build(index: GamesIndex | None) -> Game:
-            game = self.get(name)
-            outcome[:] = [change(game)]
-            return game
+        def build() -> tuple[Game, list[Aggregate], T]:
+            current = given.pop() if given else self.get(name)
+            current.entry_by = self.entered_by
+            return current, [], change(current)
 
-        game = self._commit(build, with_index=False)
-        return game, outcome[0]
+        return self._commit(build)
 
     def fork(self, name: str, at: int, new_name: str | None = None, rolls: str = "manual") -> Game:
         """A new game sharing entries 1..``at`` of ``name``; its lineage goes into the index and its header.
@@ -390,7 +332,7 @@ class GameStore(Application):
         """
         parse_rolls(rolls)
 
-        def build(index: GamesIndex) -> Game:
+        def build() -> tuple[Game, list[Aggregate], None]:
             parent = self.get(name)
             if not 0 <= at <= len(parent.events):
                 raise BadFork(f"--at {at}: {name} has entries 0 to {len(parent.events)}")
@@ -399,17 +341,53 @@ class GameStore(Application):
             mode, seed = parse_rolls(rolls)
             meta = {k: v for k, v in parent.header.meta.items() if k != "seed"}
             meta.update({"parent": name, "forked_at": at, "rolls": rolls, **({"seed": seed} if mode == "seed" else {})})
-            game = Game.start(self._name_for(index, new_name, parent.header.players), parent.catalog,
-                              parent.header.players, meta, parent.header.ruleset)
-            for event in parent.events[:at]:
-                game._trigger(event)
-            index.list_game(game, parent=name)
-            return game
+            chosen = self._name_for(new_name, parent.header.players)
+            game = Game.start(chosen, parent.catalog, parent.header.players, meta, parent.header.ruleset)
+            for event, stamp in zip(parent.events[:at], parent.stamps):
+                game._trigger(event, None, stamp)
+            return game, self._claim(chosen, game.id), None
 
-        return self._commit(build, with_index=True)
+        return self._commit(build, snapshot=False)[0]
 
-    def roll(self, name: str) -> GameEvent:
-        """Draw the table's pending outcome the way the game's header says, and record it.
+    def rename(self, name: str, new_name: str) -> Game:
+        """Give a game another name; the old one is free again. ``BadGameName`` if the new one is taken or not a name."""
+
+        def build() -> tuple[Game, list[Aggregate], None]:
+            game = self.get(name, any_ruleset=True)
+            claims = self._claim(self._name_for(new_name, ()), game.id)
+            game.rename(new_name)
+            return game, [*claims, self._released(name)], None
+
+        return self._commit(build)[0]
+
+    def tag(self, name: str, add: Sequence[str] = (), remove: Sequence[str] = ()) -> Game:
+        """Add tags to a game and take others off (``BadGameName`` for a tag with spaces or commas)."""
+        for tag in add:
+            if not _TAG.fullmatch(tag):
+                raise BadGameName(f"tag {tag!r}: use up to 40 characters without spaces or commas")
+
+        def retag(game: Game) -> None:
+            kept = [t for t in game.tags if t not in remove]
+            game.set_tags(kept + [t for t in dict.fromkeys(add) if t not in kept])
+
+        return self.update_any(name, retag)
+
+    def archive(self, name: str, archived: bool = True) -> Game:
+        """Leave a game out of the games list (``archived``) or list it again; nothing is deleted."""
+        return self.update_any(name, lambda game: game.set_archived(archived))
+
+    def update_any(self, name: str, change: Callable[[Game], None]) -> Game:
+        """``update`` for facts about a record that fold nothing (tags, archiving): any ruleset."""
+
+        def build() -> tuple[Game, list[Aggregate], None]:
+            game = self.get(name, any_ruleset=True)
+            change(game)
+            return game, [], None
+
+        return self._commit(build, announce=False)[0]
+
+    def roll(self, name: str, game: Game | None = None) -> tuple[Game, GameEvent]:
+        """Draw the table's pending outcome the way the game's header says, and record it (``game``: as ``update``).
 
         ``seed:S`` (or a game created with a seed) draws from ``Random("S:k")``,
         k the number of entries so far, so a draw depends only on the seed and
@@ -427,7 +405,7 @@ class GameStore(Application):
             game.record(event)
             return event
 
-        return self.update(name, draw)[1]
+        return self.update(name, draw, game)
 
     def _drawn(self, game: Game) -> GameEvent:
         mode, seed = rolls_of(game)
@@ -455,46 +433,91 @@ class GameStore(Application):
             return same[ordinal]
         return None
 
-    # -- internals
+    # -- internals: names, saving
 
-    def _index(self) -> GamesIndex:
-        try:
-            return self.repository.get(GamesIndex.create_id(), projector_func=project)
-        except AggregateNotFoundError:
-            return GamesIndex.open()
+    def _name_for(self, name: str | None, players: Sequence[tuple[str, str]]) -> str:
+        """The given name if well formed, else the next of ``ana-bruno-carla``, ``ana-bruno-carla-2`` ...
 
-    def _name_for(self, index: GamesIndex, name: str | None, players: Sequence[tuple[str, str]]) -> str:
-        """The given name if free and well formed, else ``ana-bruno-carla``, ``ana-bruno-carla-2`` ..."""
+        (Whether a name is free is settled by claiming it, ``_claim``.)"""
         if name is not None:
             if not _GAME_NAME.fullmatch(name):
                 raise BadGameName(f"game name {name!r}: use letters, digits, '-', '_' or '.' (at most 64)")
             return name
         base = slug(n for n, _ in players)
-        k, candidate = 1, base
-        while candidate in index.entries:
-            k += 1
-            candidate = f"{base}-{k}"
+        if base not in self._numbers:
+            catch_up(self, self.index)
+            self._numbers[base] = self.index.view.largest_number(base) + 1
+        number = self._numbers[base]
+        while self._taken(candidate := base if number == 1 else f"{base}-{number}"):
+            number += 1  # claimed by a game the index has not seen yet
+        self._numbers[base] = number + 1
         return candidate
 
-    def _commit(self, build: Callable[[Any], Game], with_index: bool) -> Game:
-        """Build the changes and save game and index in one transaction; rebuild if another writer won.
+    def _taken(self, name: str) -> bool:
+        entry = self._entry(name)
+        return entry.game_id is not None if entry is not None else self._legacy_exists(name)
 
-        ``with_index``: the change lists a game. Otherwise the index is only
-        read (and saved) when the game may have changed status.
+    def _claim(self, name: str, game_id: UUID) -> list[Aggregate]:
+        """The register's entry for ``name``, claimed for ``game_id``; ``BadGameName`` if another game has it.
+
+        In a store written since the register, a name not seen contested is claimed
+        as a new entry without reading the register: if it has an entry already, the
+        save conflicts and the retry reads it.
+        """
+        entry = self._entry(name) if name in self._contested or self._is_legacy() else None
+        if entry is None:
+            if self._legacy_exists(name):
+                raise BadGameName(f"game name {name!r} is taken")
+            entry = GameName.register(name)
+        if entry.game_id is not None:
+            raise BadGameName(f"game name {name!r} is taken")
+        entry.claim(game_id)
+        self._claiming.append(name)
+        return [entry]
+
+    def _is_legacy(self) -> bool:
+        """Whether this store was written before the register (it has the old index aggregate)."""
+        if self._legacy is None:
+            self._legacy = bool(self.recorder.select_events(uuid5(NAMESPACE, "index:games"), limit=1))
+        return self._legacy
+
+    def _legacy_exists(self, name: str) -> bool:
+        """Whether a store from before the register holds a game first named ``name``."""
+        return self._is_legacy() and bool(self.recorder.select_events(legacy_game_id(name), limit=1))
+
+    def _released(self, name: str) -> GameName:
+        entry = self._entry(name) or GameName.register(name)  # a game from before the register: its old name becomes free
+        entry.release()
+        return entry
+
+    def _commit(
+        self, build: Callable[[], tuple[Game, list[Aggregate], T]], snapshot: bool = True, announce: bool = True
+    ) -> tuple[Game, T]:
+        """Build the changes and save them in one transaction; rebuild if another writer saved first.
+
+        The game announces a changed result (``Game.announce_result``) in the same
+        transaction; afterwards a snapshot is taken if one is due. Returns the game
+        and what ``build`` returned.
         """
         for _ in range(ATTEMPTS):
-            index = self._index() if with_index else None
-            game = build(index)
-            if index is None and game.over:
-                index = self._index()
-                if game.name not in index.entries or not index.update_status(game):
-                    index = None
+            self._claiming = []
+            game, others, outcome = build()
+            if announce:
+                game.announce_result()
             try:
-                self.save(game, index)
+                self.save(game, *others)
             except RecordConflictError:
+                self._contested.update(self._claiming)
                 continue
-            return game
+            if snapshot:
+                self._snapshot_if_due(game)
+            return game, outcome
         raise StoreConflict("the store kept changing while saving; nothing was stored, try again")
+
+    def _snapshot_if_due(self, game: Game) -> None:
+        if self.snapshots is not None and game.version - getattr(game, "snapshot_version", 0) >= SNAPSHOT_EVERY:
+            self.snapshots.put([Game.Snapshot.take(game)])
+            game.snapshot_version = game.version
 
 
 def draw_setup(game: Game, rng: random.Random) -> None:

@@ -16,6 +16,13 @@ id and content hash. Every entry and section of a catalog carries its provenance
 a group transcribed it from its box, ``stand-in`` otherwise; the loader flattens it
 into :attr:`Catalog.provenance`.
 
+A catalog whose content was checked already is not checked again: a folder of
+catalogs lists the content hashes it vouches for in ``checked.sha256`` (the shipped
+folder's list is kept true by ``tests/test_catalog_trust.py``; an installed catalog is
+listed when ``catalog install`` has checked it, with the version of the checks). Such a
+catalog is assembled directly, so a command that reads only the stand-in never imports
+the checks (pydantic). Any other catalog, ``--catalog FILE`` included, is checked in full.
+
 Effects (card bonuses, favor tiles, monastery rewards, voyage tasks) are parsed
 into :class:`coimbra_events.effect_kinds.Effect` and checked against
 :data:`coimbra_events.effect_kinds.KINDS`: kind, context, parameters, ranges.
@@ -63,7 +70,8 @@ from coimbra_events.catalog_model import (  # the model, re-exported: import it 
     Voyage,
     VoyageSpace,
 )
-from coimbra_events.catalog_folder import installed, installed_dir
+from coimbra_events.catalog_assembly import assemble, content_hash
+from coimbra_events.catalog_folder import checked_in, installed, installed_dir
 from coimbra_events.effect_kinds import Param
 from coimbra_events.effect_text import forms
 
@@ -77,10 +85,11 @@ def parse_catalog(data: Any, source: str = "<catalog>") -> Catalog:
     return parse(data, source)
 
 
-def load_catalog(path: str | os.PathLike[str]) -> Catalog:
+def load_catalog(path: str | os.PathLike[str], checked: frozenset[str] = frozenset()) -> Catalog:
     """Read, parse and validate a catalog file. Raises :class:`CatalogError`
     (naming the file) for a missing or unreadable file, malformed JSON or an
-    invalid catalog."""
+    invalid catalog. A catalog whose content hash is in ``checked`` (see the
+    module's docstring) is assembled without checking it again."""
     source = os.fspath(path)
     try:
         raw = Path(path).read_bytes()
@@ -97,6 +106,10 @@ def load_catalog(path: str | os.PathLike[str]) -> Catalog:
     except orjson.JSONDecodeError as error:
         where = f"{error.msg} at line {error.lineno} column {error.colno}"
         raise CatalogError("", "valid JSON", where, source) from None
+    if checked and isinstance(data, dict):
+        sha256 = content_hash(data)
+        if sha256 in checked:
+            return assemble(data, sha256)
     return parse_catalog(data, source)
 
 
@@ -116,7 +129,7 @@ def standin_catalog() -> Catalog:
     """The shipped stand-in catalog (loaded once)."""
     for directory in catalog_dirs():
         if (directory / STANDIN_FILE).is_file():
-            return load_catalog(directory / STANDIN_FILE)
+            return load_catalog(directory / STANDIN_FILE, checked_in(directory))
     raise CatalogError("", "the shipped stand-in catalog", "no such file", STANDIN_FILE)
 
 
@@ -125,9 +138,10 @@ def _shipped_catalogs() -> tuple[tuple[Catalog, ...], tuple[str, ...]]:
     """(the valid shipped catalogs, the names of shipped files that failed to load)."""
     catalogs, broken = [], []
     for directory in catalog_dirs():
+        checked = checked_in(directory)
         for path in sorted(directory.glob("*.json")):
             try:
-                catalogs.append(load_catalog(path))
+                catalogs.append(load_catalog(path, checked))
             except CatalogError:
                 broken.append(path.name)
     return tuple(catalogs), tuple(broken)

@@ -25,8 +25,9 @@ import orjson
 from coimbra_events import effect_text
 from coimbra_events.catalog import load_catalog
 from coimbra_events.catalog_model import FORMAT, PRINTED, PROVENANCES, SCHEMA, Catalog, CatalogError, CatalogProblem
-from coimbra_events.catalog_parsing import find_problems, overall, parse_catalog
-from coimbra_events.catalog_schema import OPTIONAL_SECTIONS, PLAYER_KEYS, SECTIONS, names
+from coimbra_events.catalog_parsing import find_problems, parse_catalog
+from coimbra_events.catalog_assembly import OPTIONAL_SECTIONS, overall
+from coimbra_events.catalog_schema import PLAYER_KEYS, SECTIONS, names
 from coimbra_events.catalog_sheets import (
     EFFECTS,
     ENTRY_SHEETS,

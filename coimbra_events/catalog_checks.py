@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from coimbra_events.catalog_model import CITIES, DICE_PER_PLAYER, MAX_PLAYERS, START_SPACES, CatalogProblem
-from coimbra_events.catalog_schema import DISCS_DEFAULT, ENTRY_LISTS, describe, int_expected, is_id, names, place
+from coimbra_events.catalog_assembly import DISCS_DEFAULT
+from coimbra_events.catalog_schema import ENTRY_LISTS, describe, int_expected, is_id, names, place
 from coimbra_events.effect_kinds import PILES, TRACKS
 
 Loc = tuple[str | int, ...]

@@ -38,6 +38,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from coimbra_events.catalog_assembly import OPTIONAL_SECTIONS, SECTION_NAMES
 from coimbra_events.catalog_model import (
     CARD_TIMINGS,
     CITIES,
@@ -48,7 +49,6 @@ from coimbra_events.catalog_model import (
     MONASTERY_TIMINGS,
     NO_BONUS,
     PROVENANCES,
-    RULES_TEXT,
     SCORING_SIDES,
     SPACE_KINDS,
     TIE_BREAKS,
@@ -64,13 +64,6 @@ ID_PATTERN = f"^{_ID}$"
 CATALOG_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
 ID_RULE = "an id of letters, digits, '-' and '_' (starting with a letter or digit)"
 PLAYER_KEYS: tuple[str, ...] = tuple(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1))
-
-DISCS_DEFAULT: Mapping[str, Any] = {"supply": 20, "provenance": RULES_TEXT}
-"""The optional ``discs`` section when a catalog leaves it out: 20 discs in each player's
-supply (rules text 000, Setup 7: 25 discs, 4 on the influence tracks, 1 on the scoring
-track). Schema 1 catalogs written before the section existed, the stand-in among them,
-keep their content hash."""
-
 
 # ------------------------------------------------------------------ words for values
 
@@ -461,9 +454,10 @@ SECTIONS: Mapping[str, Any] = {
     "map": Map,
     "discs": Discs,
 }
-"""Every section of a catalog by its key, in file order; ``discs`` is optional (``DISCS_DEFAULT``)."""
+"""The model of every section, by its key in file order (``catalog_assembly.SECTION_NAMES``); ``discs`` is
+optional (``catalog_assembly.DISCS_DEFAULT``)."""
+assert tuple(SECTIONS) == SECTION_NAMES, "catalog_assembly.SECTION_NAMES names every section, in file order"
 
-OPTIONAL_SECTIONS: Mapping[str, Mapping[str, Any]] = {"discs": DISCS_DEFAULT}
 
 TopLevel = _model(
     "TopLevel",

@@ -21,8 +21,8 @@ from typing import Any
 
 from coimbra_events import effect_text
 from coimbra_events.catalog_model import CARD_TIMINGS, CITIES, MONASTERY_TIMINGS, PROVENANCES, SCORING_SIDES
+from coimbra_events.catalog_assembly import OPTIONAL_SECTIONS
 from coimbra_events.catalog_schema import (
-    OPTIONAL_SECTIONS,
     PLAYER_KEYS,
     SECTIONS,
     DicePool,

@@ -19,7 +19,7 @@ annotations of those parameters equal to the class's ``KINDS``.
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Final, Mapping
+from typing import Any, Callable, ClassVar, Final, Mapping, Sequence
 
 from mypy_extensions import mypyc_attr
 
@@ -428,6 +428,13 @@ class Bookmarked(GameEvent):
 
 HISTORY_TYPES: Final[tuple[type[GameEvent], ...]] = (Corrected, Retracted, RuleOverridden, Noted, Bookmarked)
 """Events about the record rather than the game; ``coimbra_events.history`` resolves them."""
+
+_HISTORY: Final = frozenset(HISTORY_TYPES)
+
+
+def is_plain(events: Sequence[GameEvent]) -> bool:
+    """Whether a record has no history entries (its line of play is the record itself)."""
+    return _HISTORY.isdisjoint(map(type, events))
 
 
 EVENT_TYPES: Final[dict[str, type[GameEvent]]] = {

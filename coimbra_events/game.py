@@ -7,18 +7,31 @@ loss. Rules run in the command method *before* an event is triggered
 (``record``); the ``apply`` bodies only fold, because they run again on every
 replay (eventsourcing pitfall 2).
 
-Ids are ``uuid5`` of the game's name, so a name finds its game without an index
-lookup and two games can never share a name.
+The table is folded once, lazily, and then kept up to date: a stored event is
+only appended when read, and the state catches up on the entries it has not
+folded when it is asked for; a plain play applies to it (it was checked when it
+was recorded, against this same state), while a correction or retraction has the
+line of play resolved and replayed again. Commands that do not look at the table
+(``export``, ``verify``) fold nothing; ``import`` hands over the state its
+validation reached (``from_log``); a snapshot (``Game.Snapshot``) holds the
+record and the table, so a long game is read without folding it again.
+
+Stored events have class versions (the library's upcasting): version 1 of
+``Recorded`` had no ``at``/``by``, version 1 of ``Created`` came from schema-1 code.
+A game's id is random; its name is claimed in the store's register
+(``coimbra_events.names``), so games can be renamed.
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Sequence, TypeVar
-from uuid import UUID, uuid5
+from uuid import UUID
 
-from eventsourcing.domain import Aggregate
+import orjson
+from eventsourcing.domain import Aggregate, Snapshot
 
-from coimbra_events import RULESET
+from coimbra_events import RULESET, state_codec
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog, shipped_catalogs
 from coimbra_events.events import (
     HISTORY_TYPES,
@@ -30,15 +43,20 @@ from coimbra_events.events import (
     RuleOverridden,
     decode_event,
 )
-from coimbra_events.history import Line, Play, Replay, is_plain, play_override, replay, resolve
-from coimbra_events.log import GameLog, event_hash, header_hash
+from coimbra_events.history import Line, Play, Replay, advance, is_plain, play_override, replay, resolve
+from coimbra_events.log import NO_STAMP, GameLog, Stamp, event_hash
 from coimbra_events.rules import core as rules
+from coimbra_events.rules.scoring import final_scores
+from coimbra_events.rulesets import Migration, under_current_rules
 from coimbra_events.state import TABLE, GameState, Pending
 from coimbra_events.validation import Validation, validate
 from coimbra_events.violations import RuleViolation
 
 NAMESPACE = UUID("5b0f6c1e-3d1a-4a47-9a51-0c01b7a3c0d2")
-"""Namespace of the ``uuid5`` ids of games (and of the store's index)."""
+"""Namespace of the ``uuid5`` ids the store derives from names (``coimbra_events.names``)."""
+
+UNKNOWN = "unknown"
+"""What a game made before results were announced last announced (``Game.announced``)."""
 
 A = TypeVar("A", bound=Aggregate)
 
@@ -58,6 +76,18 @@ class IllegalLog(ValueError):
         v = validation.violation
         event = validation.log.events[validation.legal_events]
         super().__init__(f"event {validation.violation_seq} ({event.TYPE}) breaks rule {v.rule}: {v.reason}")
+
+
+def utc_now() -> str:
+    """Now, as an entry's ``at``: ISO 8601 UTC to the second."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def result_of(state: GameState) -> list[dict[str, Any]] | None:
+    """A finished game's result as the index keeps it (players by place, totals and points by source); ``None`` before the end."""
+    if not state.over:
+        return None
+    return [{"name": s.name, "place": s.place, "total": s.total, "sources": s.sources()} for s in final_scores(state)]
 
 
 def project(aggregate: A | None, events: Iterable[Any]) -> A | None:
@@ -101,7 +131,7 @@ def _is_shipped(catalog: Catalog) -> bool:
 
 
 class Game(Aggregate):
-    """A game in the store: header facts, the events so far, and the state they fold into."""
+    """A game in the store: header facts, the record so far, and the table it folds into."""
 
     class Created(Aggregate.Created):
         """A new game: who plays, with which catalog and ruleset.
@@ -109,8 +139,13 @@ class Game(Aggregate):
         ``catalog_data`` holds the catalog itself when it is not a shipped one (an
         installed one included), so a game recorded with a club's catalog stays
         readable on its own; without it, the catalog is found by id and hash.
-        ``meta`` is the log header's free-form object, kept for exact export.
+        ``meta`` is the log header's free-form object, kept for exact export;
+        ``upcast_from`` the log schema the record was begun under, if older (its
+        chain is anchored there). ``announces`` is true for games that announce
+        their results (``Finished``, ``Reopened``): every game made since schema 2.
         """
+
+        class_version = 2
 
         name: str
         catalog_id: str
@@ -119,77 +154,222 @@ class Game(Aggregate):
         ruleset: str
         players: tuple
         meta: dict
+        upcast_from: int
+        announces: bool
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            """Made by schema-1 code: the chain is anchored on the schema-1 header; no result was announced."""
+            state["upcast_from"] = 1
+            state["announces"] = False
 
         def apply(self, game: Game) -> None:
             game.name = self.name
             game.catalog = resolve_catalog(self.catalog_id, self.catalog_sha256, self.catalog_data)
             game.header = GameLog(
                 self.catalog_id, self.catalog_sha256, tuple((str(n), str(c)) for n, c in self.players),
-                (), self.ruleset, dict(self.meta),
+                (), self.ruleset, dict(self.meta), (), self.upcast_from,
             )
             game.initial = rules.initial_state(game.catalog, game.header.players)
             game.events = []
             game.hashes = []
+            game.stamps = []
             game.plain = True  # no history entries yet: the record is the line of play
-            game.forget_replay(game.initial)
+            game.announced = None if self.announces else UNKNOWN
+            game.tags = ()
+            game.archived = False
+            game.entry_by = None
+            game.snapshot_version = 0
+            game.start_fold(game.initial, 0)
 
     class Recorded(Aggregate.Event):
-        """One log event, as the log writes it: type, actor, JSON payload and chain hash.
+        """One log entry, as the log writes it: type, actor, JSON payload, when and by whom, chain hash.
 
         ``payload`` is a fresh dict from ``GameEvent.payload()`` (lists, not
         tuples, so it reads back equal after JSON transcoding, pitfalls 1 and 8).
+        ``at`` and ``by`` are ``None`` where not known (every entry of class version 1).
         """
+
+        class_version = 2
 
         type: str
         actor: str
         payload: dict
         hash: str
+        at: str | None
+        by: str | None
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            """Entries stored before schema 2 do not say when or by whom."""
+            state["at"] = None
+            state["by"] = None
 
         def apply(self, game: Game) -> None:
             event = decode_event(self.type, self.actor, self.payload)
             game.events.append(event)
             game.hashes.append(self.hash)
+            game.stamps.append((self.at or "", self.by or ""))
             game.plain = game.plain and type(event) not in HISTORY_TYPES
-            # A plain record folds on (the event was checked when recorded); once history
-            # entries exist, the line of play is resolved again when next read.
-            game.forget_replay(rules.apply(game._state, event) if game.plain else None)
+
+    class Finished(Aggregate.Event):
+        """The record now ends the game, with this result (players by place; see ``result_of``)."""
+
+        result: list
+
+        def apply(self, game: Game) -> None:
+            game.announced = self.result
+
+    class Reopened(Aggregate.Event):
+        """The record no longer ends the game (an undo or a correction took its end back)."""
+
+        def apply(self, game: Game) -> None:
+            game.announced = None
+
+    class Renamed(Aggregate.Event):
+        """The game is known by another name from now on (the store's register moves with it)."""
+
+        name: str
+
+        def apply(self, game: Game) -> None:
+            game.name = self.name
+
+    class Tagged(Aggregate.Event):
+        """The game's tags are now these (an evening, a season, a league: what a club groups games by)."""
+
+        tags: tuple
+
+        def apply(self, game: Game) -> None:
+            game.tags = tuple(str(t) for t in self.tags)
+
+    class Archived(Aggregate.Event):
+        """The game is left out of the games list (``archived``), or listed again; nothing is deleted."""
+
+        archived: bool
+
+        def apply(self, game: Game) -> None:
+            game.archived = self.archived
+
+    class Snapshot(Snapshot):
+        """A stored game's record and table at one version, so reading it need not fold it again.
+
+        The snapshot holds the entries as the log writes them and the table as
+        ``state_codec`` writes it. It is a cache: one taken by other code (another
+        ruleset, another state layout) is not used (``StaleSnapshot``), the game is
+        folded from its events instead.
+        """
+
+        @classmethod
+        def take(cls, aggregate: Any) -> Any:
+            game: Game = aggregate
+            state = game.state
+            entries = [[e.TYPE, e.actor, e.payload(), h, at, by]
+                       for e, h, (at, by) in zip(game.events, game.hashes, game.stamps)]
+            return cls(
+                originator_id=game.id, originator_version=game.version, timestamp=cls.create_timestamp(),
+                topic=SNAPSHOT_TOPIC,
+                state={
+                    "format": SNAPSHOT_FORMAT, "ruleset": RULESET, "name": game.name,
+                    "created": game.created_on.isoformat(),
+                    "header": game.header.header(), "catalog_data": None if _is_shipped(game.catalog) else dict(game.catalog.data),
+                    "entries": orjson.dumps(entries).decode(), "table": state_codec.dumps(state).decode(),
+                    "announced": game.announced, "tags": list(game.tags), "archived": game.archived,
+                },
+            )
+
+        def mutate(self, _: None) -> Any:
+            return Game.from_snapshot(self.originator_id, self.originator_version, self.timestamp, self.state)
 
     # Attributes set by ``Created.apply`` (not annotated on the class: eventsourcing would turn
     # annotations into ``__init__`` parameters): ``name``, ``catalog``, ``header`` (a ``GameLog``
     # without events), ``initial`` (the state before any event), ``events`` (every log entry,
-    # history entries included) and ``hashes`` (chain).
+    # history entries included), ``hashes`` (chain), ``stamps`` (when and by whom, per entry),
+    # ``announced`` (the last result announced: ``Finished``'s, ``None``, or ``UNKNOWN``), ``tags``,
+    # ``archived``, and ``entry_by`` (who enters new entries in this session; ``None``: not stamped).
 
-    def forget_replay(self, state: GameState | None) -> None:
-        """Drop the cached line of play; ``state`` is the new state when it is known without a replay."""
+    @classmethod
+    def from_snapshot(cls, id: UUID, version: int, timestamp: datetime, data: Mapping[str, Any]) -> Game:
+        """The game a snapshot holds; ``StaleSnapshot`` if this code did not write it."""
+        if data.get("format") != SNAPSHOT_FORMAT or data.get("ruleset") != RULESET:
+            raise StaleSnapshot(f"snapshot of {data.get('name')!r} is from other code ({data.get('format')}, {data.get('ruleset')})")
+        head = data["header"]
+        try:
+            game = object.__new__(cls)
+            catalog = resolve_catalog(head["catalog"]["id"], head["catalog"]["sha256"], data["catalog_data"])
+            game.__dict__.update(_id=id, _version=version, _pending_events=[], _created_on=datetime.fromisoformat(data["created"]),
+                                 _modified_on=timestamp)
+            game.name, game.catalog = data["name"], catalog
+            game.header = GameLog(catalog.id, catalog.sha256, tuple((p["name"], p["color"]) for p in head["players"]), (),
+                                  head["ruleset"], head.get("meta", {}), (), head.get("upcast_from", 0))
+            game.initial = rules.initial_state(catalog, game.header.players)
+            entries = orjson.loads(data["entries"])
+            game.events = [decode_event(t, a, p) for t, a, p, _, _, _ in entries]
+            game.hashes = [h for _, _, _, h, _, _ in entries]
+            game.stamps = [(at, by) for _, _, _, _, at, by in entries]
+            game.plain = is_plain(game.events)
+            game.announced, game.tags, game.archived = data["announced"], tuple(data["tags"]), data["archived"]
+            game.entry_by = None
+            game.snapshot_version = version
+            game.start_fold(state_codec.decode(orjson.loads(data["table"]), catalog), len(game.events))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StaleSnapshot(f"snapshot of {data.get('name')!r} cannot be read by this code: {exc}") from None
+        return game
+
+    # -- the table, folded once
+
+    def start_fold(self, state: GameState | None, folded: int) -> None:
+        """The table after the first ``folded`` entries is ``state`` (``None``: not known, fold the line again)."""
         self._state = state
-        self._replay: Replay | None = None
-        self._line: Line | None = None
+        self._folded = folded
+        self._introduced: GameEvent | None = None
+        self._line: tuple[int, Line] | None = None
+        self._replay: tuple[int, Replay] | None = None
+
+    @property
+    def state(self) -> GameState:
+        """The table now: the entries not folded yet are folded on, or the line is replayed if history changed it."""
+        if self._state is not None and self._folded < len(self.events):
+            state: GameState | None = self._state
+            for event in self.events[self._folded:]:
+                state, self._introduced = advance(state, self._introduced, event)
+                if state is None:
+                    break
+                self._state, self._folded = state, self._folded + 1
+            if state is None:
+                self._state = None
+        if self._state is None:
+            self._state, self._folded = self.replay.state, len(self.events)
+            last = self.events[-1] if self.events else None
+            self._introduced = last if type(last) in (Corrected, RuleOverridden) else None
+        return self._state
 
     @property
     def line(self) -> Line:
         """The line of play: the game events in force once corrections and overrides are read."""
-        if self._line is None:
-            self._line = resolve(self.events)
-        return self._line
+        if self._line is None or self._line[0] != len(self.events):
+            self._line = (len(self.events), resolve(self.events))
+        return self._line[1]
 
     @property
     def replay(self) -> Replay:
         """The line folded through the rules; plays a correction made illegal are skipped and listed."""
-        if self._replay is None:
-            self._replay = replay(self.initial, self.line, stop_at_violation=False)
-        return self._replay
+        if self._replay is None or self._replay[0] != len(self.events):
+            self._replay = (len(self.events), replay(self.initial, self.line, stop_at_violation=False))
+        return self._replay[1]
 
     @property
-    def state(self) -> GameState:
-        """The table now."""
-        if self._state is None:
-            self._state = self.replay.state
-        return self._state
+    def head(self) -> str:
+        """The newest hash of the chain (the header's hash before any event)."""
+        return self.hashes[-1] if self.hashes else self.header.anchor()
 
-    @staticmethod
-    def create_id(name: str) -> UUID:
-        """The game's id follows from its name."""
-        return uuid5(NAMESPACE, f"game:{name}")
+    @property
+    def pending(self) -> Pending | None:
+        """Who must act next, and what kind of input is due (``None`` once the game is over)."""
+        return rules.pending(self.state)
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
 
     @classmethod
     def start(
@@ -199,6 +379,7 @@ class Game(Aggregate):
         players: Sequence[tuple[str, str]],
         meta: Mapping[str, Any] | None = None,
         ruleset: str = RULESET,
+        upcast_from: int = 0,
     ) -> Game:
         """A new game before setup. ``ValueError`` if these players cannot play with this catalog."""
         rules.initial_state(catalog, players)  # refuse before anything is triggered
@@ -212,38 +393,36 @@ class Game(Aggregate):
             ruleset=ruleset,
             players=tuple((n, c) for n, c in players),
             meta=dict(meta or {}),
+            upcast_from=upcast_from,
+            announces=True,
         )
 
     @classmethod
     def from_log(cls, name: str, log: GameLog, catalog: Catalog | None = None, source: str = "<log>") -> Game:
-        """A game holding every event of a log, after the rules core accepted all of them.
+        """A game holding every entry of a log, after the rules core accepted all of them: one pass.
 
-        Raises ``LogError`` (catalog not available, bad players) or
-        ``IllegalLog`` (an event breaks a rule); either way nothing is triggered.
-        A record whose corrections left later plays illegal is kept as it is
-        (those plays are skipped and listed, see ``replay``).
+        The entries are stored as the log has them (the same chain) and the table
+        is the one the validation reached, so nothing is folded twice (the store
+        announces the result when it saves, ``GameStore._commit``). Raises ``LogError`` (catalog not available, bad players,
+        another ruleset) or ``IllegalLog`` (an event breaks a rule); either way
+        nothing is triggered. A record whose corrections left later plays illegal
+        is kept as it is (those plays are skipped and listed, see ``replay``). A
+        record of an older ruleset read through a migration is stored as a new
+        record under this ruleset, saying where it came from (``meta.migrated_from``).
         """
         result = validate(log, catalog, source)
         if not result.valid and not _pending_fixes(log):
             raise IllegalLog(result)
-        game = cls.start(name, result.state.catalog, log.players, log.meta, log.ruleset)
-        for event in log.events:
-            game._trigger(event)
+        if result.migration is not None:
+            log = _migrated_record(log, result.migration, source)
+        game = cls.start(name, result.state.catalog, log.players, log.meta, log.ruleset, log.upcast_from)
+        trigger, recorded = game.trigger_event, cls.Recorded
+        stamps = log.stamps or [NO_STAMP] * len(log.events)
+        for event, chained, (at, by) in zip(log.events, log.hashes(), stamps):
+            trigger(recorded, type=event.TYPE, actor=event.actor, payload=event.payload(), hash=chained, at=at or None, by=by or None)
+        if result.valid:
+            game.start_fold(result.state, len(log.events))
         return game
-
-    @property
-    def pending(self) -> Pending | None:
-        """Who must act next, and what kind of input is due (``None`` once the game is over)."""
-        return rules.pending(self.state)
-
-    @property
-    def over(self) -> bool:
-        return self.state.over
-
-    @property
-    def head(self) -> str:
-        """The newest hash of the chain (the header's hash before any event)."""
-        return self.hashes[-1] if self.hashes else header_hash(self.header.header())
 
     def record(self, event: GameEvent) -> None:
         """Add a decision or an outcome; ``RuleViolation`` (and nothing triggered) if it is illegal."""
@@ -310,14 +489,46 @@ class Game(Aggregate):
         self.play_index(seq)
         self._trigger(Bookmarked(by, seq, text) if bookmark else Noted(by, seq, text))
 
-    def _trigger(self, event: GameEvent) -> None:
+    # -- facts about the record, for the games index: its result, name, tags, whether it is listed
+
+    def announce_result(self) -> None:
+        """Say so if the record now ends the game with another result, or no longer ends it."""
+        result = result_of(self.state)
+        if result == self.announced:
+            return
+        if result is None:
+            self.trigger_event(self.Reopened)
+        else:
+            self.trigger_event(self.Finished, result=result)
+
+    def rename(self, name: str) -> None:
+        if name != self.name:
+            self.trigger_event(self.Renamed, name=name)
+
+    def set_tags(self, tags: Sequence[str]) -> None:
+        if tuple(tags) != self.tags:
+            self.trigger_event(self.Tagged, tags=tuple(tags))
+
+    def set_archived(self, archived: bool) -> None:
+        if archived != self.archived:
+            self.trigger_event(self.Archived, archived=archived)
+
+    def _trigger(self, event: GameEvent, chained: str | None = None, stamp: Stamp | None = None) -> None:
+        """Append an entry: with the hash it was recorded with (an import or a fork), else chained now;
+        stamped with its source's stamp, else now and ``entry_by`` when someone is entering."""
         payload = event.payload()
-        chained = event_hash(self.head, len(self.events) + 1, event.TYPE, event.actor, payload)
-        self.trigger_event(self.Recorded, type=event.TYPE, actor=event.actor, payload=payload, hash=chained)
+        if stamp is None:
+            stamp = NO_STAMP if self.entry_by is None else (utc_now(), self.entry_by)
+        at, by = stamp
+        if chained is None:
+            chained = event_hash(self.head, len(self.events) + 1, event.TYPE, event.actor, payload, at, by)
+        self.trigger_event(self.Recorded, type=event.TYPE, actor=event.actor, payload=payload, hash=chained,
+                           at=at or None, by=by or None)
 
     def to_log(self) -> GameLog:
         """The game as a JSON log (``coimbra_events.log.dumps`` writes its canonical bytes)."""
-        return self.header.with_events(self.events)
+        stamps = self.stamps if any(at or by for at, by in self.stamps) else ()
+        return self.header.with_events(self.events, stamps)
 
     def first_mismatch(self) -> int | None:
         """The sequence number of the first stored event whose hash does not match its content."""
@@ -327,4 +538,22 @@ class Game(Aggregate):
         return None
 
 
-__all__ = ["Game", "IllegalLog", "NothingToOverride", "project", "remember_catalog", "resolve_catalog", "NAMESPACE"]
+SNAPSHOT_FORMAT = "coimbra-game-snapshot-1"
+"""What ``Game.Snapshot`` writes; a snapshot in any other format is not used."""
+SNAPSHOT_TOPIC = "coimbra_events.game:Game"
+
+
+class StaleSnapshot(ValueError):
+    """A snapshot this code cannot use (written by other code): the game is folded from its events instead."""
+
+
+def _migrated_record(log: GameLog, migration: Migration, source: str) -> GameLog:
+    """A record of an older ruleset, read through its migration, as a new record under this ruleset."""
+    folded, _ = under_current_rules(log, source)
+    head = log.hashes()[-1] if log.events else log.anchor()
+    meta = {**log.meta, "migrated_from": {"ruleset": log.ruleset, "head": head, "why": migration.reason}}
+    return GameLog(folded.catalog_id, folded.catalog_sha256, folded.players, folded.events, RULESET, meta, log.stamps)
+
+
+__all__ = ["Game", "IllegalLog", "NothingToOverride", "StaleSnapshot", "project", "remember_catalog", "resolve_catalog",
+           "result_of", "utc_now", "NAMESPACE", "UNKNOWN"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
-from coimbra_events.events import (
+from coimbra_events.events import (  # is_plain: the history module's question, asked by the events module
     HISTORY_TYPES,
     Bookmarked,
     Corrected,
@@ -24,6 +24,7 @@ from coimbra_events.events import (
     Noted,
     Retracted,
     RuleOverridden,
+    is_plain,
 )
 from coimbra_events.rules.core import apply, check
 from coimbra_events.state import GameState
@@ -64,11 +65,6 @@ class Line:
             if play.seq == seq or play.source == seq:
                 return k
         return None
-
-
-def is_plain(events: Sequence[GameEvent]) -> bool:
-    """Whether a record has no history entries (its line of play is the record itself)."""
-    return _HISTORY.isdisjoint(map(type, events))
 
 
 def resolve(events: Sequence[GameEvent]) -> Line:
@@ -214,25 +210,136 @@ def replay(state: GameState, line: Line, stop_at_violation: bool, observe: Obser
     return Replay(state, applied, tuple(skipped), tuple(overrides))
 
 
-def states_per_entry(initial: GameState, events: Sequence[GameEvent]) -> tuple[GameState, ...]:
+def advance(state: GameState, introduced: GameEvent | None, event: GameEvent) -> tuple[GameState | None, GameEvent | None]:
+    """The table after one more entry of a stored record, when the line of play only grows.
+
+    Returns the new state and the ``Corrected`` or ``RuleOverridden`` entry now
+    waiting for its event. A plain play is applied (it was checked when it was
+    recorded, against this very state); a play accepted against a rule is laid
+    out as accepted; notes change nothing. The state is ``None`` when the entry
+    changes the line instead (a correction's replacement, a retraction): then the
+    line must be resolved and replayed.
+    """
+    kind = type(event)
+    if kind is Corrected or kind is RuleOverridden:
+        return state, event
+    if kind is Noted or kind is Bookmarked:
+        return state, introduced
+    if kind is Retracted or type(introduced) is Corrected:
+        return None, None
+    if type(introduced) is RuleOverridden:
+        try:
+            return play_override(state, Play(0, 0, event, (introduced.rule, introduced.reason)))[0], None
+        except RuleViolation:
+            return None, None
+    return apply(state, event), None
+
+
+class LineFold:
+    """A record folded entry by entry, its line of play kept with the table before and after every play.
+
+    What ``resolve`` then ``replay`` (skipping illegal plays) give for the whole
+    record, ``LineFold`` gives after every entry, at the cost of one fold plus,
+    for each history entry, the plays it touches: a correction or a retraction
+    of play k replays the plays from k on (with their rule checks), an undo of
+    the latest play costs nothing, notes nothing. ``tests/test_history.py`` holds
+    it equal to ``resolve`` + ``replay`` after every entry of random records.
+    Plays pushed at the end are checked too unless ``trusted`` (the entries of a
+    stored game, checked when they were recorded against this same table).
+    """
+
+    def __init__(self, initial: GameState, trusted: bool = False) -> None:
+        self.initial = initial
+        self.trusted = trusted
+        self.plays: list[Play] = []
+        self.after: list[GameState] = []
+        """The table after each play (the one before it, where the play is skipped)."""
+        self.verdicts: list[RuleViolation | None] = []
+        """Why each play is skipped, or ``None`` where it is in force."""
+        self.seq = 0
+        self.problem: tuple[int, RuleViolation] | None = None
+        self._introduced: GameEvent | None = None
+
+    @property
+    def state(self) -> GameState:
+        return self.after[-1] if self.after else self.initial
+
+    def push(self, event: GameEvent) -> None:
+        """Read the next entry of the record."""
+        self.seq += 1
+        seq, kind = self.seq, type(event)
+        if self.problem is not None:
+            return  # as ``resolve``: nothing after the first entry that names nothing valid counts
+        introduced = self._introduced
+        if introduced is not None and kind in _HISTORY:
+            self._fail(seq, "HISTORY.pair", f"entry {seq - 1} ({introduced.TYPE}) must be followed by the game event it introduces",
+                       entry=seq - 1, found=event.TYPE)
+        elif kind is Corrected or kind is RuleOverridden:
+            if kind is Corrected and self._target(event.seq) is None:
+                self._fail(seq, "HISTORY.target", f"entry {event.seq} is not a game event in the line of play", entry=event.seq)
+            self._introduced = event
+        elif kind is Retracted or kind is Noted or kind is Bookmarked:
+            k = self._target(event.seq)
+            if k is None:
+                self._fail(seq, "HISTORY.target", f"entry {event.seq} is not a game event in the line of play", entry=event.seq)
+            elif kind is Retracted:
+                del self.plays[k], self.after[k], self.verdicts[k]
+                self._refold(k)
+        elif type(introduced) is Corrected:
+            k = self._target(introduced.seq)
+            assert k is not None
+            self.plays[k] = Play(self.plays[k].seq, seq, event)
+            self._introduced = None
+            self._refold(k)
+        else:
+            override = (introduced.rule, introduced.reason) if isinstance(introduced, RuleOverridden) else None
+            self._introduced = None
+            self.plays.append(Play(seq, seq, event, override))
+            state, verdict = self._play(self.state, self.plays[-1], check_it=not self.trusted)
+            self.after.append(state)
+            self.verdicts.append(verdict)
+
+    def skipped(self) -> tuple[tuple[Play, RuleViolation], ...]:
+        """The plays not in force, with the rule each breaks, in line order (as ``Replay.skipped``)."""
+        return tuple((p, v) for p, v in zip(self.plays, self.verdicts) if v is not None)
+
+    def _target(self, entry: int) -> int | None:
+        return next((k for k, p in enumerate(self.plays) if entry in (p.seq, p.source)), None)
+
+    def _fail(self, seq: int, rule: str, reason: str, **facts: object) -> None:
+        self.problem = (seq, RuleViolation(rule, reason, facts))
+
+    def _refold(self, k: int) -> None:
+        """Fold the plays from position ``k`` on again, each checked, from the table before ``k``."""
+        state = self.after[k - 1] if k else self.initial
+        for i in range(k, len(self.plays)):
+            state, self.verdicts[i] = self._play(state, self.plays[i], check_it=True)
+            self.after[i] = state
+
+    @staticmethod
+    def _play(state: GameState, play: Play, check_it: bool) -> tuple[GameState, RuleViolation | None]:
+        """The table after a play, and why it is skipped (the table unchanged then), as ``replay`` folds it."""
+        if play.override is not None:
+            try:
+                return play_override(state, play)[0], None
+            except RuleViolation as v:
+                return state, v
+        violation = check(state, play.event) if check_it else None
+        if violation is not None:
+            return state, violation
+        return apply(state, play.event), None
+
+
+def states_per_entry(initial: GameState, events: Sequence[GameEvent], trusted: bool = False) -> tuple[GameState, ...]:
     """The table after each entry of a record (index 0: before the first), for stepping through it.
 
-    Plain entries fold on (an illegal one is skipped, as in ``replay``); where a
-    history entry changes the line of play, the line is resolved and replayed
-    again, so the cost is one fold plus one per correction, retraction or
-    override, never one per step. Notes and bookmarks leave the table as it was.
+    One incremental fold (``LineFold``): a correction or retraction refolds only
+    the plays after the one it touches, an undo of the latest play nothing; notes
+    and bookmarks leave the table as it was. Illegal plays are skipped, as in ``replay``.
     """
+    fold = LineFold(initial, trusted)
     states = [initial]
-    state = initial
-    introducing = False
-    for k, event in enumerate(events, 1):
-        kind = type(event)
-        if kind is Corrected or kind is RuleOverridden:
-            introducing = True
-        elif introducing or kind is Retracted:
-            introducing = False
-            state = replay(initial, resolve(events[:k]), stop_at_violation=False).state
-        elif kind not in _HISTORY and check(state, event) is None:
-            state = apply(state, event)
-        states.append(state)
+    for event in events:
+        fold.push(event)
+        states.append(fold.state)
     return tuple(states)

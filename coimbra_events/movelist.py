@@ -7,7 +7,7 @@ hold the same facts and pass the same checks. Reading a move list back gives
 the record it was written from, byte for byte once exported as JSON::
 
     [Format "coimbra-log"]
-    [Schema 1]
+    [Schema 2]
     [Ruleset "coimbra-rules-texts-000-002-003+gaps-1"]
     [Catalog {"id":"standin-1","sha256":"b336…"}]
     [Players "Ana (red), Bruno (blue)"]
@@ -54,7 +54,7 @@ import orjson
 
 from coimbra_events import log as game_log
 from coimbra_events.events import Bookmarked, GameEvent, Noted
-from coimbra_events.log import GameLog, LogError, LogProblem, entry_hash, header_hash
+from coimbra_events.log import GameLog, LogError, LogProblem, entry_hash
 from coimbra_events.notation import NotationError, parse, render
 
 HEAD = "Head"
@@ -101,7 +101,7 @@ def dumps(log: GameLog, headings: Mapping[int, Sequence[str]] | None = None, res
     lines = [_tag(_tag_name(key), _header_value(key, value)) for key, value in doc.items()]
     lines.append(_tag("Date", _date(entries)))
     lines.append(_tag("Result", result))
-    lines.append(_tag(HEAD, entries[-1]["hash"] if entries else header_hash(doc)))
+    lines.append(_tag(HEAD, entries[-1]["hash"] if entries else log.anchor()))
     for entry, event in zip(entries, log.events):
         for heading in (headings or {}).get(entry["seq"], ()):
             lines += ["", heading] if heading.startswith("==") else [heading]
@@ -339,7 +339,7 @@ def _header(tags: Mapping[str, tuple[int, Any]], problems: list[tuple[int, LogPr
 
 def _chained(header: dict[str, Any], reader: _Reader, source: str) -> GameLog:
     """Chain the entries, read the document as a JSON log (every check of ``log.loads``), and check the head."""
-    prev = header_hash(_json_log(header, [], reader, source).header())  # the anchor, as log.loads makes it
+    prev = _json_log(header, [], reader, source).anchor()  # the anchor, as log.loads makes it
     for entry in reader.entries:
         entry["hash"] = prev = entry_hash(prev, entry)
     log = _json_log(header, reader.entries, reader, source)

@@ -10,14 +10,16 @@ The classes are plain classes with ``Final`` attributes rather than frozen
 dataclasses because this module is compiled with mypyc (see README, "Compiled
 rules core"): compiled, a plain class is built in a few dozen nanoseconds and
 its ``Final`` attributes are read-only at run time, while a compiled frozen
-dataclass costs ten times as much to build. In plain Python, mypy (run by every
-compiled build) keeps the attributes from being assigned.
+dataclass costs ten times as much to build. In plain Python (``COIMBRA_PURE=1``, or
+no compiler) ``coimbra_events._frozen`` makes them read-only too, so a record is
+immutable in both builds.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar, Final, Mapping, TypeVar
 
+from coimbra_events import core_build
 from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACKS
 
@@ -82,6 +84,14 @@ class Record:
     def as_dict(self) -> dict[str, Any]:
         """Every attribute by name (the fields a replacement may change)."""
         return {name: getattr(self, name) for name in self.FIELDS}
+
+
+if core_build() != "compiled":
+    # Compiled, the ``Final`` attributes are read-only slots already; interpreted, they would
+    # not be. Set on the class here rather than written in it, so the compiled classes pay nothing.
+    from coimbra_events._frozen import freeze_records
+
+    freeze_records(Record)
 
 
 R = TypeVar("R", bound=Record)

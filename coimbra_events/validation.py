@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog
-from coimbra_events.history import is_plain, replay, resolve
+from coimbra_events.events import GameEvent, is_plain
 from coimbra_events.log import GameLog, LogError, LogProblem
 from coimbra_events.rules.core import check, initial_state, apply
+from coimbra_events.rulesets import Migration, under_current_rules
 from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
 
@@ -20,7 +21,8 @@ class Validation:
     ``legal_events`` counts the plays folded before the violation;
     ``violation_seq`` is the log entry that breaks a rule (for a log with
     corrections, the entry whose content is in force). ``overrides`` lists the
-    table-accepted rule breaks: (entry, rule, reason).
+    table-accepted rule breaks: (entry, rule, reason). ``migration`` is how a
+    record of another ruleset was read (``coimbra_events.rulesets``), if it was.
     """
 
     log: GameLog
@@ -29,18 +31,22 @@ class Validation:
     violation: RuleViolation | None = None
     violation_seq: int | None = None
     overrides: tuple[tuple[int, str, str], ...] = ()
+    migration: Migration | None = None
 
     @property
     def valid(self) -> bool:
         return self.violation is None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"valid", "events", "violation": {"seq", "rule", "message", ...}}``."""
+        """``{"valid", "events", "violation": {"seq", "rule", "message", ...}, "ruleset", "catalog", ...}``."""
         v = None
         if self.violation is not None and self.violation_seq is not None:
             v = {"seq": self.violation_seq, "type": self.log.events[self.violation_seq - 1].TYPE, **self.violation.to_json(self.state.catalog)}
         return {
             "valid": self.valid,
+            "ruleset": self.log.ruleset,
+            "migration": None if self.migration is None else self.migration.reason,
+            "catalog": {"id": self.log.catalog_id, "sha256": self.log.catalog_sha256},
             "events": len(self.log.events),
             "legal_events": self.legal_events,
             "game_over": self.state.over,
@@ -74,28 +80,34 @@ def start_state(log: GameLog, catalog: Catalog, source: str = "<log>") -> GameSt
 
 
 def validate(log: GameLog, catalog: Catalog | None = None, source: str = "<log>") -> Validation:
-    """Fold the log's line of play through the rules until the end or the first illegal event."""
+    """Fold the log's line of play through the rules until the end or the first illegal event.
+
+    ``LogError`` for a record of another ruleset that no migration reads, a catalog that is
+    not the one recorded, or players who cannot start a game."""
+    folded, migration = under_current_rules(log, source)
     catalog = catalog_for(log, catalog, source)
     state = start_state(log, catalog, source)
-    if not is_plain(log.events):
-        return _validate_line(log, state)
-    for n, event in enumerate(log.events):
+    if not is_plain(folded.events):
+        return _validate_line(log, folded.events, state, migration)
+    for n, event in enumerate(folded.events):
         violation = check(state, event)
         if violation is not None:
-            return Validation(log, state, n, violation, n + 1)
+            return Validation(log, state, n, violation, n + 1, (), migration)
         state = apply(state, event)
-    return Validation(log, state, len(log.events))
+    return Validation(log, state, len(log.events), None, None, (), migration)
 
 
-def _validate_line(log: GameLog, state: GameState) -> Validation:
+def _validate_line(log: GameLog, events: tuple[GameEvent, ...], state: GameState, migration: Migration | None) -> Validation:
     """A log with corrections, retractions or overrides: resolve its line of play, then fold it."""
-    line = resolve(log.events)
+    from coimbra_events.history import replay, resolve  # only such logs need it (a plain validation starts faster)
+
+    line = resolve(events)
     result = replay(state, line, stop_at_violation=True)
     overrides = tuple((p.seq, p.override[0], p.override[1]) for p, _ in result.overrides if p.override)
     if line.problem is not None and result.first_violation is None:
         seq, violation = line.problem
-        return Validation(log, result.state, result.applied, violation, seq, overrides)
+        return Validation(log, result.state, result.applied, violation, seq, overrides, migration)
     if result.first_violation is not None:
         play, violation = result.first_violation
-        return Validation(log, result.state, result.applied, violation, play.source, overrides)
-    return Validation(log, result.state, result.applied, None, None, overrides)
+        return Validation(log, result.state, result.applied, violation, play.source, overrides, migration)
+    return Validation(log, result.state, result.applied, None, None, overrides, migration)

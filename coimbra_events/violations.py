@@ -44,14 +44,23 @@ CATALOG_TERMS: Mapping[str, tuple[str, Callable[[Catalog], str]]] = {
 """The catalog values a statement may name: ``{term}`` -> (what it reads without a
 catalog, how a catalog gives it)."""
 
+Seen = list[tuple[str, dict[str, Any]]]
+"""The rules a ``check`` found holding, in order, each with the facts it checked (``check(..., seen)``)."""
+
 
 @dataclass(frozen=True)
 class Rule:
-    """A rule the core enforces: id, statement (``text``, with ``{term}`` for catalog values) and source."""
+    """A rule the core enforces: id, statement (``text``, with ``{term}`` for catalog values) and source.
+
+    ``consequence``: a rule the core carries out by itself (a die token's
+    discard, the new player order, income): it is never broken, only narrated
+    (``rules.narration``), and each change it makes on the table cites it.
+    """
 
     id: str
     text: str
     source: str
+    consequence: bool = False
 
     def statement_for(self, catalog: Catalog | None) -> str:
         """The statement with the values of ``catalog`` (without one: what each value is)."""
@@ -93,8 +102,46 @@ RULES: Mapping[str, Rule] = {
         Rule("HISTORY.pair", "A correction or a table-accepted rule break is followed by the game event it introduces.", "project: nothing recorded is lost (README)"),
         Rule("HISTORY.override", "A table-accepted rule break names the rule the event breaks, and the event must still be playable on the table.", "project: nothing recorded is lost (README)"),
         Rule("F.cost", "A voyage costs the amount of its space (less {voyage_discount}) in the space's resource; you can never spend what you do not have.", "003 Phase F; 003 Limits"),
+        # What follows from an input by itself: the consequences the rules narrate (projections.consequences).
+        Rule("START.cards", "Once every start choice is made, each player in player order uses their start cards one at a time: the disc moves up the card's track by its influence value, and an immediate bonus is gained once.", "000 start choices; 002 Choosing start conditions", True),
+        Rule("ROUND.phases", "A round runs through its phases A to F in order; a phase no one acts in (D) passes by itself.", "002 A round; 000 Game Turn", True),
+        Rule("ROUND.crown-tokens", "With new character rows, the crown tokens go out again: scanning the columns from the right, each from top to bottom, the first card of each category gets that category's token; a category with no card leaves its token unused.", "000 Setup 12; 003 End of the round; GAPS 14", True),
+        Rule("ROUND.end", "After phase F the favor tiles go back beside the castle and the crown tokens back to their stock; then a new round begins, or the game ends if the character deck cannot fill the rows again.", "003 End of the round; GAPS 3, 17", True),
+        Rule("B.position", "In the castle a die goes right of every die of lower or equal value; in a city, right of every die (or die token) of higher or equal value.", "000 Phase B; 002 Phase B", True),
+        Rule("C.retrieve", "After its action, an activated die goes back to its owner's shutter spaces, and the next die to the right is activated.", "000 Phase C", True),
+        Rule("C.influence", "A card bought advances its buyer's disc on the track of the card's category by the card's influence value (never above the top of the track).", "000 Phase C; 003 Limits", True),
+        Rule("C.card-bonus", "A card bought with an immediate bonus gives that bonus once, at once.", "000 Phase C", True),
+        Rule("C.start-bonus", "When its owner acquires a card that meets its condition, a start card's phase C bonus is gained once for that card.", "000 Phase C; GAPS 12", True),
+        Rule("C.crown-token", "A crown token on a card bought goes to the buyer and counts its crowns in phase D.", "000 Phase C", True),
+        Rule("C.tile-bonus", "A favor tile's immediate bonus is gained when the tile is taken.", "000 Phase C; GAPS 3", True),
+        Rule("C.token-discard", "A die token whose turn comes discards the card of highest influence beside its city (the leftmost of those tied) and is flipped face down.", "000 Phase C Important", True),
+        Rule("C.location-end", "When every die of a location has been activated, the cards left beside it go to the discard pile and its die tokens are flipped face up again.", "000 Phase C", True),
+        Rule("D.order", "Phase D: the player with the most crowns (this round's crown tokens and favor tiles, plus the crowns beside the flag of their lion) moves to flag 1, the next to flag 2, and so on; players tied are put in the reverse of their current order.", "000 Phase D; GAPS 2", True),
+        Rule("E.income", "A die activated in phase E pays what the catalog's income table gives for its track at the owner's disc position (the top tier adds victory points); amounts above a limit are lost.", "003 Phase E; 003 Limits; GAPS 5, 16", True),
+        Rule("E.start-bonus", "At the beginning of a player's phase E, the 'beginning of phase E' bonuses of the cards in their phase E zone happen.", "003 Phase E bonuses; GAPS 15", True),
+        Rule("E.per-die", "For each die of a card's colour activated in phase E (never the white die or the extra-die tile), the card's per-die bonus is gained.", "003 Phase E bonuses; GAPS 4", True),
+        Rule("E.end", "When every player has collected their income, the dice go back to the dice area for the next round.", "003 The white die; 000 Phase E", True),
+        Rule("MONASTERY.reward", "A pilgrim entering a monastery space its player has not marked yet marks the monastery with one of the player's discs and gives its reward on first visit.", "GAPS 7, 8", True),
+        Rule("END.influence-tiles", "At the end of the game each influence scoring tile gives victory points by rank on its track; on one space the disc that arrived first is ahead, and a disc on the first space scores nothing.", "000 Setup 3; 003 Limits; GAPS 6", True),
+        Rule("END.cards", "At the end of the game each card with an end-game bonus scores what it says.", "000 Phase C; GAPS 10", True),
+        Rule("END.monasteries", "At the end of the game each monastery marked whose reward is an end-game condition scores it.", "GAPS 8, 10", True),
+        Rule("END.voyages", "At the end of the game each voyage a player invested in scores its task for that player.", "003 Phase F; GAPS 9, 10", True),
+        Rule("END.leftover", "At the end of the game leftover coins and guards score at the catalog's rates (none, if it sets none).", "GAPS 10", True),
+        Rule("END.places", "The most victory points wins; players tied are parted by the catalog's tie break, and still tied they share the place.", "000 Game Objective; GAPS 11", True),
+        Rule("HISTORY.correction", "A correction puts the table as the corrected line of play has it: the moves that undo what the replaced entry did and do what its replacement does.", "project: nothing recorded is lost (README)", True),
+        Rule("HISTORY.undo", "A retraction puts the table back as it was before the play it withdraws.", "project: nothing recorded is lost (README)", True),
     )
 }
+
+
+def held(seen: Seen | None, rule: str, facts: dict[str, Any]) -> None:
+    """Note that ``rule`` held, with the facts it checked: the dict its violation would carry.
+
+    Checkers call it only when asked to explain (``seen`` given), so a plain
+    ``check`` builds no facts for rules that hold.
+    """
+    if seen is not None:
+        seen.append((rule, facts))
 
 
 class RuleViolation(Exception):

@@ -1,29 +1,27 @@
-"""The audit trail's fold: the line of play folded once, noting where every point, coin and guard came from.
+"""The audit trail's fold: the line of play folded once, with every change the rules made.
 
 Disputes at a table come down to two questions: "why was that allowed?" and
 "where did those points come from?". The answers (``projections.explain`` for
-one entry and the record, ``projections.ledger`` for a player's resources,
-``projections.rule_facts`` for the values each rule read) all read the
-``Audit`` made here.
+one entry and the record, ``projections.ledger`` for a player's resources) all
+read the ``Audit`` made here.
 
-The line of play is folded once (``fold_line``) and each play is applied
-through a ``Tx`` that notes every gain, payment and point as the rules make
-it: a play's net change cannot tell a payment from a bonus paid by the same
-move, nor show what the coin limit cut off, but the rules' own calls can.
-Nothing here decides legality: skipped and overridden plays come from
-``Game.replay``.
+The line of play is folded once (``fold_line``), each play through
+``rules.core.narrate``, which reports every change as the rules make it: a
+play's net change cannot tell a payment from a bonus paid by the same move, nor
+show what the coin limit cut off, but the rules' own reports can. Nothing
+here decides legality: skipped and overridden plays come from ``Game.replay``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Any, Mapping
 
-from coimbra_events.events import CardBought, GameEvent, PointsExchanged, VoyageInvested
 from coimbra_events.game import Game
 from coimbra_events.history import Play, is_plain
-from coimbra_events.rules.core import apply_in
-from coimbra_events.rules.tx import Tx
+from coimbra_events.rules import narration
+from coimbra_events.rules.core import narrate
+from coimbra_events.rules.narration import Told
 from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
 
@@ -31,7 +29,7 @@ RESOURCES: tuple[str, ...] = ("points", "coins", "guards")
 """What the ledger accounts for, in the order it is shown."""
 
 START, GAIN, SPENT, LOST, END_GAME, UNTRACED = "start", "gain", "spent", "lost over the limit", "end-game", "untraced"
-"""Kinds of ledger rows. ``untraced`` would mean a change the rules made outside ``Tx.gain``/``pay``/``add_points``."""
+"""Kinds of ledger rows. ``untraced`` would mean a change of a resource the rules did not report (none expected)."""
 
 
 class AuditError(ValueError):
@@ -43,60 +41,37 @@ class AuditError(ValueError):
 
 @dataclass(frozen=True)
 class Move:
-    """One change of a player's coins, guards or points, as the rules made it."""
+    """One change of a player's coins, guards or points, as the rules made it, with their rule and facts."""
 
     player: int
     resource: str
     amount: int
     kind: str
     source: str
+    rule: str = ""
+    facts: Mapping[str, Any] = field(default_factory=dict)
 
 
-def _bought(event: GameEvent) -> str:
-    """What a payment is for: only buying a card, investing in a voyage and exchanging pay."""
-    if isinstance(event, CardBought):
-        return event.card
-    if isinstance(event, VoyageInvested):
-        return event.voyage
-    return "exchange" if isinstance(event, PointsExchanged) else event.TYPE
+_RESOURCE_TOLD = {narration.COINS: "coins", narration.GUARDS: "guards", narration.POINTS: "points"}
 
 
-class _Recorder(Tx):
-    """A ``Tx`` that notes each gain (and what the limit cut off), payment and point, with its source."""
-
-    __slots__ = ("moves", "event")
-
-    def __init__(self, state: GameState, event: GameEvent) -> None:
-        super().__init__(state)
-        self.moves: list[Move] = []
-        self.event = event
-
-    def gain(self, i: int, resource: str, amount: int, source: str) -> None:
-        if amount <= 0 or resource not in ("coins", "guards"):
-            super().gain(i, resource, amount, source)  # points arrive through add_points; steps are a decision
-            return
-        had = getattr(self.pl(i), resource)
-        super().gain(i, resource, amount, source)
-        kept = getattr(self.pl(i), resource) - had
-        self.moves.append(Move(i, resource, amount, GAIN, source))
-        if kept < amount:
-            self.moves.append(Move(i, resource, kept - amount, LOST, source))
-
-    def pay(self, i: int, resource: str, amount: int) -> None:
-        super().pay(i, resource, amount)
-        if amount:
-            self.moves.append(Move(i, resource, -amount, SPENT, _bought(self.event)))
-
-    def add_points(self, i: int, amount: int, source: str) -> None:
-        super().add_points(i, amount, source)
-        if amount:
-            self.moves.append(Move(i, "points", amount, GAIN, source))
-
-
-def _apply_noted(state: GameState, event: GameEvent) -> tuple[GameState, tuple[Move, ...]]:
-    """``core.apply`` with every resource movement noted."""
-    tx = _Recorder(state, event)
-    return apply_in(tx, event), tuple(tx.moves)
+def moves_of(told: tuple[Told, ...]) -> tuple[Move, ...]:
+    """The resource movements among what the rules told: gains (and what a limit cut off) and payments."""
+    out: list[Move] = []
+    for t in told:
+        resource = _RESOURCE_TOLD.get(t.what)
+        if resource is None or t.rule.startswith("END."):
+            continue
+        facts = t.facts or {}
+        if t.amount <= 0:  # a payment (gains are never 0): for the card, the voyage, or the exchange
+            bought = facts.get("card") or facts.get("voyage") or ("exchange" if t.rule == "E.exchange" else t.rule)
+            out.append(Move(t.who, resource, t.amount, SPENT, str(bought), t.rule, facts))
+            continue
+        out.append(Move(t.who, resource, t.amount, GAIN, t.source, t.rule, facts))
+        kept = int(t.dst) - int(t.src)  # type: ignore[call-overload]
+        if kept < t.amount:
+            out.append(Move(t.who, resource, kept - t.amount, LOST, t.source, t.rule, facts))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -109,9 +84,14 @@ class Step:
     play: Play
     before: GameState
     after: GameState
-    moves: tuple[Move, ...] = ()
+    told: tuple[Told, ...] = ()
     violation: RuleViolation | None = None
     skipped: bool = False
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The play's changes of coins, guards and points."""
+        return moves_of(self.told)
 
 
 @dataclass(frozen=True)
@@ -139,10 +119,10 @@ def fold_line(game: Game) -> Audit:
         if play.seq in skipped:
             steps.append(Step(play, state, state, violation=skipped[play.seq], skipped=True))
             continue
-        after, moves = _apply_noted(state, play.event)
-        steps.append(Step(play, state, after, moves, overridden.get(play.seq)))
+        after, told = narrate(state, play.event)
+        steps.append(Step(play, state, after, tuple(told), overridden.get(play.seq)))
         state = after
     return Audit(game, tuple(steps), state, {s.play.seq: s for s in steps})
 
 
-__all__ = ["RESOURCES", "Audit", "AuditError", "Move", "Step", "fold_line"]
+__all__ = ["RESOURCES", "Audit", "AuditError", "Move", "Step", "fold_line", "moves_of"]

@@ -7,6 +7,9 @@ words, with catalog names beside ids so a view reads without the catalog.
 Each player's ``holdings`` is everything in front of them, named: cards by
 zone, favor tiles and the extra die, crown tokens, monasteries marked, voyages
 invested, and the dice on their shutter, collected or not.
+Once the game is over the end-game scoring is done on the board too: each
+player's ``points`` are the final total (as ``score`` gives it), with the points
+made during play, the end-game points by source and the final place beside them.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.rules import effects
 from coimbra_events.rules.outcomes import deck_size
+from coimbra_events.rules.scoring import PlayerScore, final_scores
 from coimbra_events.state import CITIES, EXTRA_DIE, LOCATIONS, PHASE_B, PHASE_C, PHASE_D, PHASE_E, GameState, PlayerState
 from projections.effect_words import bonus_words, effects_words
 
@@ -132,7 +136,10 @@ def _holdings(state: GameState, i: int, pl: PlayerState) -> dict[str, Any]:
     }
 
 
-def _player(state: GameState, i: int, pl: PlayerState, flag: int | None) -> dict[str, Any]:
+def _player(state: GameState, i: int, pl: PlayerState, flag: int | None, score: PlayerScore | None) -> dict[str, Any]:
+    end_game = {} if score is None else {"points": score.total, "points_during_play": pl.points,
+                                         "end_game": {k: v for k, v in score.sources().items() if k != "during play"},
+                                         "place": score.place}
     return {
         "name": pl.name,
         "color": pl.color,
@@ -153,6 +160,7 @@ def _player(state: GameState, i: int, pl: PlayerState, flag: int | None) -> dict
         "income_left": list(pl.income_left),
         "discs_in_supply": state.catalog.discs_in_supply - len(pl.monasteries) - len(pl.voyages),
         "holdings": _holdings(state, i, pl),
+        **end_game,
     }
 
 
@@ -160,6 +168,7 @@ def board_view(state: GameState) -> dict[str, Any]:
     """Everything on the table, as JSON-able data, in the game's own words."""
     cat = state.catalog
     flags = {i: k + 1 for k, i in enumerate(state.order)}
+    scores = {s.name: s for s in final_scores(state)} if state.over else {}
     marked: dict[str, list[str]] = {}
     for pl in state.players:
         for m in pl.monasteries:
@@ -190,7 +199,7 @@ def board_view(state: GameState) -> dict[str, Any]:
         ],
         "deck": deck_size(cat, state.dealt),
         "discard": len(state.discard),
-        "players": [_player(state, i, pl, flags.get(i)) for i, pl in enumerate(state.players)],
+        "players": [_player(state, i, pl, flags.get(i), scores.get(pl.name)) for i, pl in enumerate(state.players)],
         "legend": _legend(state),
     }
 

@@ -2,8 +2,8 @@
 
 ``common_prefix`` and ``first_divergence`` say how far two event lists agree and
 where they part; ``state_differences`` compares two boards (every difference per
-player and on the board), and ``table_moves`` turns those differences into the
-physical moves that make table A look like table B.
+player and on the board), and ``table_moves`` lists the physical moves that make
+table A look like table B, each once, as ``Change``s (``projections.tabletop``).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from typing import Any, Iterator, Sequence
 from coimbra_events.events import GameEvent
 from coimbra_events.state import GameState
 from projections.board import board_view
+from projections.changes import Change
+from projections.tabletop import differences, tabletop
 
 
 @dataclass(frozen=True)
@@ -86,102 +88,9 @@ def state_differences(a: GameState, b: GameState) -> list[Difference]:
     return sorted(diffs, key=lambda d: (not d.path.startswith("players."), d.path))
 
 
-_MARKERS = {"coins": "coin marker", "guards": "guard marker", "points": "disc on the scoring track",
-            "flag": "lion (player-order flag)", "pilgrim": "pilgrim"}
-
-_HELD = {
-    "cards": ("give back character card {x}", "take character card {x}"),
-    "start_cards": ("give back start card {x}", "take start card {x}"),
-    "favor_tiles": ("return favor tile {x} to the castle", "take favor tile {x} from the castle"),
-    "crown_tokens": ("give back the crown token of {x}", "take the crown token of {x}"),
-    "monasteries": ("take the disc off monastery {x}", "put a disc on monastery {x}"),
-    "voyages": ("take the disc off voyage {x}", "put a disc on voyage {x}"),
-    "dice_on_shutter": ("take die {x} from behind the shutter", "put die {x} behind the shutter"),
-}
-"""Things a player holds or marks: how to take one away, and how to add one."""
-
-_DERIVED = {"crowns_collected", "discs_in_supply", "income_left"}
-"""Player values that follow from the others (or are bookkeeping): no move of their own."""
-
-
-def _gone_new(a: Any, b: Any) -> tuple[list[Any], list[Any]]:
-    a, b = a or [], b or []
-    return [x for x in a if x not in b], [x for x in b if x not in a]
-
-
-def _player_moves(who: str, what: list[str], d: Difference) -> list[str]:
-    if what[0] in _MARKERS:
-        return [f"{who}: move the {_MARKERS[what[0]]} from {_short(d.a)} to {_short(d.b)}"]
-    if what[0] == "influence":
-        return [f"{who}: move the disc on the {what[1]} influence track from {d.a} to {d.b}"]
-    if what[0] in _HELD:
-        take_away, add = _HELD[what[0]]
-        gone, new = _gone_new(d.a, d.b)
-        return [f"{who}: {take_away.format(x=x)}" for x in gone] + [f"{who}: {add.format(x=x)}" for x in new]
-    return []
-
-
-def _board_moves(parts: list[str], d: Difference) -> list[str]:
-    where = parts[0]
-    if where == "dice_area":
-        die = parts[1]
-        if d.a is None:
-            return [f"dice area: put die {die} there, showing {d.b}"]
-        if d.b is None:
-            return [f"dice area: take die {die} away"]
-        return [f"dice area: turn die {die} from {d.a} to {d.b}"]
-    if where == "locations":
-        return [f"{parts[1]}: the dice, left to right, become {_short(d.b)} (were {_short(d.a)})"]
-    if where == "character_rows":
-        gone, new = _gone_new(d.a, d.b)
-        return [f"beside the {parts[1]} city: take away card {x}" for x in gone] + \
-               [f"beside the {parts[1]} city: lay out card {x}" for x in new]
-    if where == "monasteries" and parts[-1] == "id":
-        return [f"map space {parts[1]}: {_replace('monastery', d)}"]
-    if where == "voyages" and parts[-1] == "id":
-        return [f"voyage space {parts[1]}: {_replace('voyage card', d)}"]
-    if where == "scoring_tiles":
-        return [f"above the {parts[1]} track: {_replace('scoring tile', d)}"]
-    if where == "start_groups" and parts[-1] == "cards":
-        return [f"start group {parts[1]}: the cards become {_short(d.b)} (were {_short(d.a)})"]
-    if where in ("deck", "discard"):
-        return [f"{'draw deck' if where == 'deck' else 'discard pile'}: {d.b} cards (was {d.a})"]
-    return []
-
-
-def _replace(thing: str, d: Difference) -> str:
-    if d.a is None:
-        return f"lay {thing} {d.b}"
-    if d.b is None:
-        return f"take away {thing} {d.a}"
-    return f"replace {thing} {d.a} with {d.b}"
-
-
-def _moves(d: Difference) -> list[str]:
-    """The physical moves for one difference, in the words of the table; none if it is not a thing on the table.
-
-    A disc on a monastery or a voyage, a favor tile and a start group taken
-    appear both on the board and on the player's side; only the player's side
-    gives a move, so each thing is moved once. Round, phase, who is due, player
-    order (the lions are moved per player) and derived counts give none.
-    """
-    parts = d.path.split(".")
-    if parts[0] == "players" and len(parts) >= 3:
-        return [] if parts[2] in _DERIVED else _player_moves(parts[1], parts[2:], d)
-    return _board_moves(parts, d)
-
-
-def _short(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, list):
-        return ", ".join(_short(v) for v in value) or "nothing"
-    return str(value)
-
-
-def table_moves(differences: Sequence[Difference]) -> list[str]:
-    """The physical moves that turn table A into table B, one per line."""
-    return [m for d in differences for m in _moves(d)]
+def table_moves(a: GameState, b: GameState) -> list[Change]:
+    """The physical moves that turn table A into table B: each thing moved once, each marker turned once."""
+    return differences(tabletop(a), tabletop(b), a.catalog)
 
 
 def first_divergence(a: Sequence[GameEvent], b: Sequence[GameEvent], prefix: int) -> dict[str, Any] | None:

@@ -1,25 +1,29 @@
 """One entry explained, and the record's own history: why an entry stands, what it changed, what happened to the record.
 
 ``explain_entry`` answers "why was that allowed?" for one log entry: the rules
-``check`` covers for its kind of event with the values they read from the table
-just before (``projections.rule_facts``), or the rule the table overrode, or why
-a play was skipped; then the differences it made on the table and its resource
+``check`` covers for its kind of event with the facts each checked, as ``check``
+itself reports them (``rules_checked``), or the rule the table overrode, or why
+a play was skipped; then every change it made on the table, input and derived,
+each with its rule and facts (``projections.consequences``), and its resource
 rows. ``game_overview`` lists what happened to the record itself (overrides,
 corrections, retractions, skipped plays, notes) and each player's totals.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable, Mapping
 
+from coimbra_events.catalog import Catalog
 from coimbra_events.events import HISTORY_TYPES, Bookmarked, Corrected, GameEvent, Noted, Retracted, RuleOverridden
 from coimbra_events.game import Game
-from coimbra_events.violations import RULES
+from coimbra_events.history import is_plain
+from coimbra_events.rules.core import RULES_CHECKED, check
+from coimbra_events.violations import RULES, Seen
 from projections.audit import Audit, AuditError, Step
 from projections.board import PHASE_NAMES
-from projections.diff import state_differences
-from projections.ledger import notation, player_ledger, step_rows
-from projections.rule_facts import rules_checked
+from projections.changes import Change, plain
+from projections.consequences import Changes, fold, told_changes
+from projections.ledger import acquisitions, notation, player_ledger, step_rows
 
 def _event_json(event: GameEvent) -> dict[str, Any]:
     about = (type(event).__doc__ or event.TYPE).strip().splitlines()[0]
@@ -94,10 +98,44 @@ def _event_record(audit: Audit, seq: int) -> tuple[dict[str, Any], int | None]:
     return record, original if step is not None else None
 
 
+def rules_checked(step: Step) -> list[dict[str, Any]]:
+    """Each rule checked for the play, with the facts ``check`` itself reported: holds, broken, or not checked.
+
+    ``check`` stops at the first broken rule (an accepted rule break), so the
+    rules after it (``RULES_CHECKED`` gives their order) are not checked.
+    """
+    seen: Seen = []
+    broken = check(step.before, step.play.event, seen)
+    found = dict(seen)
+    out = []
+    for rule in RULES_CHECKED[type(step.play.event)]:
+        if rule in found:
+            status, facts = "holds", found[rule]
+        elif broken is not None and rule == broken.rule:
+            status, facts = "broken", dict(broken.facts)
+        else:
+            status, facts = "not checked", {}
+        out.append({"rule": rule, "statement": RULES[rule].statement_for(step.before.catalog), "source": RULES[rule].source,
+                    "status": status, "facts": plain(facts)})
+    return out
+
+
+def changes_json(changes: Iterable[Change]) -> list[dict[str, Any]]:
+    """Changes as the JSON every command prints: ``who``, ``what``, ``from``, ``to``, ``rule``, ``facts``."""
+    return [c.to_json() for c in changes]
+
+
+def reasons(changes: Iterable[Mapping[str, Any]], catalog: Catalog) -> dict[str, dict[str, str]]:
+    """The statement (with the catalog's values) and source of each rule the changes cite."""
+    cited = dict.fromkeys(c["rule"] for c in changes if c["rule"] is not None)
+    return {rule: {"statement": RULES[rule].statement_for(catalog), "source": RULES[rule].source} for rule in cited}
+
+
 def play_json(audit: Audit, step: Step) -> dict[str, Any]:
     """A play of the line: why it stands (or was skipped), what it changed, and its resource rows."""
     play = step.play
     status = "skipped" if step.skipped else ("overridden" if play.override else "legal")
+    changes = [] if step.skipped else changes_json(told_changes(step.told, step.before))
     return {
         "seq": play.seq, "entry": play.source, **_event_json(play.event),
         "round": step.before.round, "phase": step.before.phase, "phase_name": PHASE_NAMES[step.before.phase],
@@ -105,9 +143,22 @@ def play_json(audit: Audit, step: Step) -> dict[str, Any]:
         "override": None if play.override is None else {"rule": play.override[0], "reason": play.override[1]},
         "violation": None if step.violation is None else step.violation.to_json(step.before.catalog),
         "rules": [] if step.skipped else rules_checked(step),
-        "changes": [] if step.skipped else [d.to_json() for d in state_differences(step.before, step.after)],
-        "resources": step_rows(audit, step),
+        "changes": changes, "reasons": reasons(changes, step.before.catalog),
+        "resources": step_rows(audit, step, got=acquisitions(audit)),
     }
+
+
+def _entry_changes(audit: Audit, seq: int) -> list[dict[str, Any]]:
+    """What entry ``seq`` did on the table when it was recorded (a correction's or an undo's moves too).
+
+    A plain record's entries are its plays, already folded; a record with
+    history entries is folded entry by entry up to ``seq``.
+    """
+    game = audit.game
+    if is_plain(game.events):
+        step = audit.steps[seq - 1]
+        return changes_json(told_changes(step.told, step.before))
+    return changes_json(Changes(fold(game.initial, game.events[:seq]))[seq])
 
 
 def explain_entry(audit: Audit, seq: int) -> dict[str, Any]:
@@ -122,8 +173,10 @@ def explain_entry(audit: Audit, seq: int) -> dict[str, Any]:
         record, target = _history_record(game, seq, event)
     step = audit.by_seq.get(target) if target is not None else None
     about = target if target is not None else seq
+    changes = _entry_changes(audit, seq)
     return {
         "seq": seq, "of": len(game.events), **_event_json(event), "record": record,
+        "changes": changes, "reasons": reasons(changes, game.catalog),
         "play": None if step is None else play_json(audit, step),
         "notes": list(game.line.notes.get(about, ())), "bookmark": game.line.bookmarks.get(about),
     }
@@ -172,4 +225,4 @@ def game_overview(audit: Audit) -> dict[str, Any]:
     }
 
 
-__all__ = ["explain_entry", "game_overview", "play_json"]
+__all__ = ["changes_json", "explain_entry", "game_overview", "play_json", "reasons", "rules_checked"]

@@ -5,7 +5,8 @@ fold the game again at each step (O(N²), eventsourcing pitfall 7). A
 ``Timeline`` folds the events once through the rules core and keeps every
 state: state 0 is the table before any event, state k the table after event k.
 States are immutable and share their unchanged parts, so keeping all of them
-costs little, and any step or jump afterwards is a lookup.
+costs little, and any step or jump afterwards is a lookup. The same fold keeps
+what each entry did on the table (``changes[k]``, ``projections.consequences``).
 
 Events of a stored game were checked by the rules when they were recorded, so
 they are only applied here; a log file is validated first (``validate``) and an
@@ -15,17 +16,16 @@ illegal one is refused with ``IllegalLog``, the same refusal the store gives.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import accumulate
-from typing import Sequence
+from functools import cached_property
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import GameLog
-from coimbra_events.history import is_plain, states_per_entry
-from coimbra_events.rules.core import apply, initial_state
+from coimbra_events.rules.core import initial_state
 from coimbra_events.state import GAME_OVER, PHASE_A, PHASE_B, PHASE_C, PHASE_D, PHASE_E, PHASE_F, SETUP, START, GameState
 from coimbra_events.validation import validate
+from projections.consequences import Changes, Entry, fold
 
 PHASES: tuple[str, ...] = (SETUP, START, PHASE_A, PHASE_B, PHASE_C, PHASE_D, PHASE_E, PHASE_F, GAME_OVER)
 """Phases in the order a game passes through them (rounds run A to F)."""
@@ -50,14 +50,24 @@ def _position(state: GameState) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Timeline:
-    """A game and every state it passed through: ``states[k]`` is the table after ``k`` events."""
+    """A game and every state it passed through: ``states[k]`` is the table after ``k`` events.
+
+    ``entries[k - 1]`` is what the fold kept of entry ``k``; ``changes[k]`` its
+    changes of the table in words (put in words when first read).
+    """
 
     log: GameLog
     states: tuple[GameState, ...]
+    entries: tuple[Entry, ...]
 
     @property
     def events(self) -> tuple[GameEvent, ...]:
         return self.log.events
+
+    @cached_property
+    def changes(self) -> Changes:
+        """``changes[k]``: what entry ``k`` changed on the table, in order, each with its rule and facts."""
+        return Changes(self)
 
     @property
     def final(self) -> GameState:
@@ -104,18 +114,6 @@ class Timeline:
         return f"{len(self.events)} events, last state: {where}"
 
 
-def fold_states(start: GameState, events: Sequence[GameEvent]) -> tuple[GameState, ...]:
-    """``start`` and the state after each entry, folding every entry once.
-
-    A plain record is only applied (its events were checked when recorded or
-    validated); a record with corrections, retractions or overrides goes
-    through ``history.states_per_entry``, which reads its line of play.
-    """
-    if not is_plain(events):
-        return states_per_entry(start, events)
-    return tuple(accumulate(events, apply, initial=start))
-
-
 def timeline(source: Game | GameLog, catalog: Catalog | None = None, name: str = "<log>") -> Timeline:
     """Fold a stored game or a log once into every state it passed through.
 
@@ -133,7 +131,8 @@ def timeline(source: Game | GameLog, catalog: Catalog | None = None, name: str =
         if not result.valid:
             raise IllegalLog(result)
         start = initial_state(result.state.catalog, log.players)
-    return Timeline(log, fold_states(start, log.events))
+    folded = fold(start, log.events)
+    return Timeline(log, folded.states, folded.entries)
 
 
-__all__ = ["PHASES", "Timeline", "TimelineError", "fold_states", "phase_name", "timeline"]
+__all__ = ["PHASES", "Timeline", "TimelineError", "phase_name", "timeline"]

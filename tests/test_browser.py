@@ -330,8 +330,9 @@ def test_an_entrys_changes_are_listed_with_their_rule_when_the_data_has_them(bro
         items = page.eval_on_selector_all("#current .changes li", "(els) => els.map((e) => [e.dataset.changeRule, e.textContent, e.title])")
         assert items == [["C.cost", "Bruno: coins from 5 to 1 C.cost", '{"price":4}'],
                          ["C.token", "table: card from lower row C.token", '{"die":2}']]
-        page.goto(html.as_uri() + "#entry=21")
-        assert page.query_selector("#current .changes") is None
+        page.goto(html.as_uri() + "#entry=21")  # an entry as the page data has it: the rules' own changes
+        rules = page.eval_on_selector_all("#current .changes li", "(els) => els.map((e) => e.dataset.changeRule)")
+        assert rules == [c["rule"] for c in data["entries"][20]["changes"]] and rules
     finally:
         page.close()
 

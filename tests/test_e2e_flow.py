@@ -180,13 +180,13 @@ def test_a_game_recorded_corrected_overridden_forked_exported_and_verified(cli, 
     fork_at = first["seq"]
     forked = cli.json("fork", name, "--at", str(fork_at), "--name", "what-if")
     assert forked["name"] == "what-if" and forked["parent"] == name and forked["at"] == fork_at
-    games = {g["name"]: g for g in cli.json("games")}
+    games = {g["name"]: g for g in cli.json("games")["games"]}
     assert games["what-if"]["parent"] == name and games[name]["parent"] is None
     assert "what-if" in cli("games").stdout_text
     error = cli.refused("fork", name, "--at", str(events + 1), "--name", "nope", code=2)
     assert f"entry {events + 1} introduces" in error
     cli.refused("fork", name, "--at", "9999", "--name", "nope", code=2)
-    assert "nope" not in {g["name"] for g in cli.json("games")}
+    assert "nope" not in {g["name"] for g in cli.json("games")["games"]}
     parent_log = game_log.loads(cli("export", name).stdout)
     fork_log = game_log.loads(cli("export", "what-if").stdout)
     assert fork_log.events == parent_log.events[:fork_at]
@@ -238,7 +238,7 @@ def test_a_game_recorded_corrected_overridden_forked_exported_and_verified(cli, 
     cli("validate", str(tampered), code=2, one_line=False)
     error = other.refused("import", str(tampered), "--name", "forged", code=2)
     assert "hash chain broken" in error and "nothing stored" in error
-    assert [g["name"] for g in other.json("games")] == ["copy"]
+    assert [g["name"] for g in other.json("games")["games"]] == ["copy"]
 
 
 def export(cli: Cli, name: str, path: Path) -> Path:

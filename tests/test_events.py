@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -117,9 +120,33 @@ def test_each_type_reads_every_field_by_its_kind(name):
             decode_event(name, actor, {f: v for f, v in payload.items() if f != field})
 
 
-@pytest.mark.skipif(coimbra_events.core_build() != "compiled", reason="read-only at run time only when compiled (mypy checks it always)")
-def test_compiled_events_cannot_be_changed():
+def test_events_and_states_cannot_be_changed():
+    """Read-only in the build that runs (compiled: ``Final`` slots; interpreted: ``Record.__setattr__``)."""
     placed = ev.DiePlaced("Ana", "red-1", "castle")
-    for name in ("actor", "die"):
+    pending = Pending("Ana", "draft")
+    for record, name in ((placed, "actor"), (placed, "die"), (pending, "kind"), (Slot("red-1", 3, 0), "value")):
         with pytest.raises(AttributeError):
-            setattr(placed, name, "x")
+            setattr(record, name, "x")
+    assert placed.die == "red-1" and pending.kind == "draft"
+
+
+PURE_CHANGE = """
+from coimbra_events import core_build, events
+from coimbra_events.catalog import standin_catalog
+from coimbra_events.rules.core import initial_state
+assert core_build().startswith("python"), core_build()
+state = initial_state(standin_catalog(), [("Ana", "red"), ("Bo", "blue")])
+for record, name in ((events.DiePlaced("Ana", "red-1", "castle"), "die"), (state, "round"), (state.players[0], "coins")):
+    try:
+        setattr(record, name, 99)
+    except AttributeError:
+        continue
+    raise SystemExit(f"{type(record).__name__}.{name} could be changed")
+"""
+
+
+def test_the_pure_python_build_is_immutable_too():
+    """The other build than the one installed: records refuse a change there as well."""
+    done = subprocess.run([sys.executable, "-c", PURE_CHANGE], env={**os.environ, "COIMBRA_PURE": "1"},
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr

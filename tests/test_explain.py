@@ -8,13 +8,9 @@ skipped entry names its rule; the JSON keys are a contract.
 
 from __future__ import annotations
 
-import ast
 import os
-import re
 import subprocess
-import sys
 from pathlib import Path
-from typing import Any, Callable
 
 import orjson
 import pytest
@@ -32,7 +28,6 @@ from coimbra_events.violations import RULES
 from projections.audit import Audit, fold_line
 from projections.explain import explain_entry, game_overview
 from projections.ledger import player_ledger
-from projections.rule_facts import FACTS
 from projections.scores import score_report
 from tests.conftest import FIXTURES
 from tests.conftest import installed_coimbra
@@ -93,62 +88,106 @@ def test_random_games_add_up(catalog, seed, players):
     assert_adds_up(audit)
 
 
-# --- RULES_CHECKED cannot drift from the checkers ----------------------------------------------------
-
-_RAISE_OR_CALL = re.compile(r'(?:RuleViolation|_violation)\(\s*"([A-Z]+\.[\w-]+)"|\b([A-Za-z_]\w*)\(')
+# --- the ledger names its sources and files each gain under its owner's own entry -------------------
 
 
-def _functions(module_name: str) -> dict[str, str]:
-    """The source of each top-level function of a module, read from its ``.py`` file.
-
-    Read from the file, not through ``inspect``: the rules modules may be
-    compiled (README, "Compiled rules core"), and compiled functions carry no source.
-    """
-    root = Path(sys.modules["coimbra_events"].__file__).parent.parent  # a compiled module's __file__ is the shared library
-    path = root / (module_name.replace(".", "/") + ".py")
-    text = path.read_text(encoding="utf-8")
-    return {
-        node.name: ast.get_source_segment(text, node) or ""
-        for node in ast.parse(text).body
-        if isinstance(node, ast.FunctionDef)
-    }
+def _rows(path: Path, name: str) -> list[dict]:
+    return player_ledger(audited(path), name)["rows"]
 
 
-def raised(fn: Callable[..., Any], seen: set[str] | None = None) -> list[str]:
-    """Rule ids a checker can raise, in source order, following calls to functions of its own module (``_already``)."""
-    seen = set() if seen is None else seen
-    seen.add(fn.__name__)
-    functions = _functions(fn.__module__)
-    module = sys.modules[fn.__module__]
-    out: list[str] = []
-    for rule, name in _RAISE_OR_CALL.findall(functions[fn.__name__]):
-        if rule:
-            out.append(rule)
-        elif name in functions and name not in seen:
-            out += raised(getattr(module, name), seen)
-    return list(dict.fromkeys(out))
+def test_a_start_cards_bonus_is_filed_under_its_owners_entry_and_says_when_it_was_paid():
+    log = game_log.read(GAMES[0])  # 2 players: Ana's last start choice makes every start card work, Bruno's too
+    took = next(k for k, e in enumerate(log.events, 1) if e.TYPE == "StartGroupTaken" and e.actor == "Bruno")
+    last_choice = max(k for k, e in enumerate(log.events, 1) if e.TYPE in ("StartGroupTaken", "PilgrimPlaced"))
+    assert log.events[last_choice - 1].actor != "Bruno"
+    rows = [r for r in _rows(GAMES[0], "Bruno") if r["rule"] == "START.cards"]
+    assert rows and all(r["entry"] == took and r["event"].startswith("Bruno:") for r in rows)
+    assert all(r["paid_at"]["entry"] == last_choice and "start card" in r["label"] for r in rows)
 
 
-def test_rules_checked_lists_exactly_what_each_checker_can_raise_in_order():
+def test_a_phase_E_bonus_per_die_names_its_card():
+    rows = [r for r in _rows(GAMES[0], "Bruno") if r["rule"] == "E.per-die"]
+    assert rows and all("card c-II-02 (Crossbowman)" in r["label"] for r in rows if r["amount"] == 1)
+
+
+def test_voyages_and_cards_that_scored_nothing_are_listed_and_the_ledger_still_adds_up():
+    audit = audited(GAMES[2])  # 4 players: Bruno's voyage v-07 scores nothing
+    ledger = player_ledger(audit, "Bruno")
+    nothing = [r for r in ledger["rows"] if r["kind"] == "end-game" and r["amount"] == 0]
+    assert any(r["source"] == "v-07" and r["rule"] == "END.voyages" and "scored nothing" in r["label"] for r in nothing)
+    assert ledger["balanced"]
+
+
+def test_a_voyage_payment_shows_the_discount_with_the_favor_tile_that_gave_it():
+    rows = [r for r in _rows(GAMES[2], "Duarte") if r["rule"] == "F.cost" and "less" in r["label"]]
+    assert rows and "less 2 for favor tile f-3 (Royal Charter)" in rows[0]["label"]
+
+
+def test_the_rows_of_an_accepted_rule_break_are_flagged(overridden):
+    game, at = overridden
+    ledger = player_ledger(fold_line(game), game.events[at["move"] - 1].actor)
+    flagged = [r for r in ledger["rows"] if r["override"] is not None]
+    assert flagged and all(r["entry"] == at["move"] for r in flagged)
+    assert flagged[0]["override"] == {"rule": "C.alternative", "reason": "we let it go"}
+    assert ledger["balanced"]
+
+
+# --- the facts of each rule come from check itself -------------------------------------------------
+
+
+def _seen(state, event) -> dict[str, dict]:
+    seen: list = []
+    assert core.check(state, event, seen) is None
+    return dict(seen)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
+def test_check_notes_each_rule_it_covers_in_order_with_its_facts(path):
+    """``RULES_CHECKED`` is what ``check`` notes, rule by rule, for every event of the corpus (it cannot drift)."""
+    log = game_log.read(path)
+    state = core.initial_state(catalog_for(log), log.players)
     assert set(core.RULES_CHECKED) == set(core.APPLY), "every game event type is listed"
-    turn = raised(core.check)
-    assert turn == list(core.TURN_RULES)
-    for kind, rules in core.RULES_CHECKED.items():
-        own = raised(core.CHECKS[kind]) if kind in core.CHECKS else []
-        assert own or kind not in core.CHECKS, f"{kind.TYPE}: found no rule id in its checker"
-        assert list(rules) == turn + own, kind.TYPE
+    for event in log.events:
+        seen: list = []
+        assert core.check(state, event, seen) is None
+        assert [rule for rule, _ in seen] == list(core.RULES_CHECKED[type(event)]), event
+        assert all(facts for _, facts in seen), event
+        state = core.apply(state, event)
 
 
-def test_every_rule_cited_has_a_statement_and_facts():
-    cited = {rule for rules in core.RULES_CHECKED.values() for rule in rules}
-    assert cited <= set(RULES) and cited <= set(FACTS)
+INVALID = FIXTURES / "invalid"
 
 
-def test_the_drift_finder_finds_helper_rules():
-    """``check_group`` raises START.once through ``_already``: the finder must see it, in check order."""
-    from coimbra_events.rules import setup
+@pytest.mark.parametrize("name", sorted(orjson.loads((INVALID / "expected.json").read_bytes())))
+def test_a_rule_that_holds_names_the_facts_its_violation_names(name):
+    """A refusal and the explanation of a legal event cite one set of facts per rule: the checker's own.
 
-    assert raised(setup.check_group) == ["START.once", "START.group"]
+    (The table's setup rules check several things each; each of their refusals names the facts of its own part.)
+    """
+    expected = orjson.loads((INVALID / "expected.json").read_bytes())[name]
+    log = game_log.read(INVALID / name)
+    state = core.initial_state(catalog_for(log), log.players)
+    refused = None
+    for seq, event in enumerate(log.events, 1):
+        if seq == expected["seq"]:
+            refused = core.check(state, event)
+            break
+        state = core.apply(state, event)
+    assert refused is not None and refused.rule == expected["rule"]
+    holding = None
+    for path in GAMES:  # the same rule holding for an event of the same type, somewhere in the corpus
+        good = game_log.read(path)
+        state = core.initial_state(catalog_for(good), good.players)
+        for event in good.events:
+            if type(event) is type(log.events[expected["seq"] - 1]) and core.check(state, event) is None:
+                holding = _seen(state, event).get(refused.rule)
+                if holding is not None:
+                    break
+            state = core.apply(state, event)
+        if holding is not None:
+            break
+    assert holding is not None, f"no event of the corpus checks {refused.rule}"
+    assert set(refused.facts) <= set(holding) or refused.rule.startswith("SETUP."), (refused.facts, holding)
 
 
 # --- history entries: overrides, corrections, skipped plays, notes, retractions ------------------------
@@ -273,11 +312,13 @@ def test_a_correction_of_a_correction_names_the_same_play():
 
 # --- JSON contracts -----------------------------------------------------------------------------------
 
-ENTRY_KEYS = {"seq", "of", "type", "actor", "notation", "about", "record", "play", "notes", "bookmark"}
+ENTRY_KEYS = {"seq", "of", "type", "actor", "notation", "about", "record", "changes", "reasons", "play", "notes", "bookmark"}
 PLAY_KEYS = {"seq", "entry", "type", "actor", "notation", "about", "round", "phase", "phase_name", "status", "override",
-             "violation", "rules", "changes", "resources"}
+             "violation", "rules", "changes", "reasons", "resources"}
 RULE_KEYS = {"rule", "statement", "source", "status", "facts"}
-ROW_KEYS = {"seq", "entry", "round", "phase", "event", "resource", "amount", "kind", "source", "label"}
+CHANGE_KEYS = {"who", "what", "from", "to", "rule", "facts"}
+ROW_KEYS = {"seq", "entry", "round", "phase", "event", "resource", "amount", "kind", "source", "label", "rule", "override",
+            "paid_at"}
 LEDGER_KEYS = {"player", "final", "place", "rows", "breakdown", "sums", "totals", "balanced"}
 OVERVIEW_KEYS = {"entries", "plays", "over", "round", "phase", "overrides", "corrections", "retractions", "skipped", "notes",
                  "problem", "players"}
@@ -290,6 +331,7 @@ def test_json_contracts(overridden):
     assert set(entry) == ENTRY_KEYS and set(entry["play"]) == PLAY_KEYS
     assert set(entry["record"]) == {"kind", "status", "first_recorded", "corrections", "in_force", "replaced_by", "withdrawn_by"}
     assert all(set(r) == RULE_KEYS for r in entry["play"]["rules"])
+    assert entry["changes"] and all(set(c) == CHANGE_KEYS for c in entry["changes"] + entry["play"]["changes"])
     assert all(set(r) == ROW_KEYS | {"player"} for r in entry["play"]["resources"])
     ledger = orjson.loads(orjson.dumps(player_ledger(audit, game.pending.actor)))
     assert set(ledger) == LEDGER_KEYS and all(set(r) == ROW_KEYS for r in ledger["rows"])

@@ -78,7 +78,8 @@ def untouched(game: Game):
 
 
 def test_the_recorded_game_is_the_one_these_tests_assume():
-    assert game_log.dumps(LOG) == (Path(__file__).parent.parent / "fixtures/games/standin-2p-seed1.json").read_bytes()
+    fixture = game_log.read(Path(__file__).parent.parent / "fixtures/games/standin-2p-seed1.json")
+    assert (LOG.header(1), LOG.events) == (fixture.header(1), fixture.events)  # the fixture was written as schema 1
     assert type(E[13]) is ev.DiceRolled and not any(type(e) is ev.DiceRolled for e in E[:13])
     assert (E[15], E[17], E[19]) == (PLACE_16, ev.DiePlaced("Ana", "gray-1", "lower"), PLACE_20)
     state = after(24)
@@ -311,13 +312,13 @@ def test_HISTORY_override_a_pilgrim_step_to_a_space_not_on_the_map():
 
 def test_every_HISTORY_rule_has_tests_named_after_it():
     ids = sorted(r for r in RULES if r.startswith("HISTORY."))
-    assert ids == ["HISTORY.override", "HISTORY.pair", "HISTORY.target"]
+    assert ids == ["HISTORY.correction", "HISTORY.override", "HISTORY.pair", "HISTORY.target", "HISTORY.undo"]
     names = [n for n in vars(sys.modules[__name__]) if n.startswith("test_")]
     for rule in ids:
         stem = "test_" + rule.replace(".", "_") + "_"
         named = [n for n in names if n.startswith(stem)]
         assert named, f"no test named {stem}..."
-        assert any("legal" in n for n in named), f"no legal case for {rule}"
+        assert RULES[rule].consequence or any("legal" in n for n in named), f"no legal case for {rule}"
 
 
 def test_history_entries_read_back_from_their_notation():
@@ -425,6 +426,44 @@ def test_undo_of_a_play_a_correction_made_illegal():
     state = game.state
     assert game.undo().seq == 20  # the latest play of the line, skipped or not
     assert game.replay.skipped == () and game.state == state
+
+
+# --- what a correction and an undo ask of the table ----------------------------------------------------
+
+
+def _told(game: Game, seq: int):
+    """Entry ``seq``'s changes of the table, as the one fold of the record (``projections.consequences``) has them."""
+    from projections.consequences import Changes, fold
+
+    folded = fold(game.initial, game.events)
+    return folded, Changes(folded)[seq]
+
+
+def test_HISTORY_undo_puts_the_die_back_in_the_dice_area():
+    from projections.tabletop import apply_changes, tabletop
+
+    game = game_after(20)  # entry 20: Ana placed orange-2 in the upper city, the last die of phase B
+    game.undo()
+    folded, changes = _told(game, 21)
+    assert [(c.rule, c.what, c.src, c.dst) for c in changes] == [
+        ("HISTORY.undo", ("die", "orange-2"), ("location", "upper"), ("dice area",)),
+        ("HISTORY.undo", ("phase", ""), "C", "B")]
+    assert changes[0].facts == {"retraction": 21, "withdrew": 20}
+    assert apply_changes(tabletop(folded.states[20]), changes) == tabletop(folded.states[21])
+
+
+def test_HISTORY_correction_moves_the_die_to_where_the_replacement_puts_it_and_the_introduction_moves_nothing():
+    from projections.tabletop import apply_changes, tabletop
+
+    game = game_after(20)
+    game.correct(16, ev.DiePlaced("Ana", "white-1", "castle"))  # entry 16 put white-1 in the central city
+    folded, introduction = _told(game, 21)
+    assert introduction == ()
+    _, changes = _told(game, 22)
+    assert [(c.rule, c.what, c.src, c.dst) for c in changes] == [
+        ("HISTORY.correction", ("die", "white-1"), ("location", "central"), ("location", "castle"))]
+    assert changes[0].facts == {"correction": 21, "corrects": 16, "replacement": 22}
+    assert apply_changes(tabletop(folded.states[21]), changes) == tabletop(folded.states[22])
 
 
 def test_undo_of_an_empty_game_is_refused_with_HISTORY_target():
@@ -612,33 +651,33 @@ def test_fork_refuses_a_bad_rolls_policy(memory):
 def test_fork_rolls_parent_reuses_the_parents_outcome(memory):
     memory.import_log(LOG, "g1")
     memory.fork("g1", 13, "f", "parent")  # right before the first DiceRolled
-    assert memory.roll("f") == E[13]
+    assert memory.roll("f")[1] == E[13]
     assert memory.get("f").events == list(E[:14])
     # a parent that never got that far has no outcome to give
     memory.import_log(log_of(E[:13]), "short")
     memory.fork("short", 13, "f2", "parent")
     with pytest.raises(TableInputNeeded):
-        memory.roll("f2")
+        memory.roll("f2")[1]
 
 
 def test_fork_rolls_seed_is_deterministic(memory):
     memory.import_log(LOG, "g1")
     memory.fork("g1", 13, "a", "seed:5")
     memory.fork("g1", 13, "b", "seed:5")
-    rolled = memory.roll("a")
-    assert type(rolled) is ev.DiceRolled and memory.roll("b") == rolled
+    rolled = memory.roll("a")[1]
+    assert type(rolled) is ev.DiceRolled and memory.roll("b")[1] == rolled
     assert memory.get("a").events == memory.get("b").events
     # the draw depends only on the seed and the point of the game
     memory.fork("g1", 0, "c", "seed:5")
     memory.fork("g1", 0, "d", "seed:5")
-    assert memory.roll("c") == memory.roll("d")
+    assert memory.roll("c")[1] == memory.roll("d")[1]
 
 
 def test_fork_rolls_manual_needs_the_table_input(memory):
     memory.import_log(LOG, "g1")
     memory.fork("g1", 13, "m", "manual")
     with pytest.raises(TableInputNeeded):
-        memory.roll("m")
+        memory.roll("m")[1]
     assert len(memory.get("m").events) == 13
     memory.record("m", E[13])  # typed by hand instead
     assert memory.get("m").state == after(14)
@@ -648,7 +687,7 @@ def test_roll_when_a_player_must_act_is_refused(memory):
     memory.import_log(LOG, "g1")
     memory.fork("g1", 14, "p", "seed:1")
     with pytest.raises(TableInputNeeded):
-        memory.roll("p")
+        memory.roll("p")[1]
     assert len(memory.get("p").events) == 14
 
 
@@ -660,7 +699,7 @@ def test_a_seeded_game_rolls_from_its_seed(memory):
         game = memory.get(name)
         while game.pending.actor != TABLE:
             game = memory.record(name, legal(game.state)[0])
-    assert memory.roll("a") == memory.roll("b")
+    assert memory.roll("a")[1] == memory.roll("b")[1]
 
 
 @settings(max_examples=max(settings.default.max_examples // 4, 10), deadline=None)

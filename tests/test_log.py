@@ -1,4 +1,4 @@
-"""JSON log v1: canonical writing, and precise errors for every kind of bad input."""
+"""The JSON log, schema 2: canonical writing, precise errors for every kind of bad input, stamps, upcasting."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 from coimbra_events import log as game_log
 from coimbra_events.log import LogError
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
+from tests.conftest import FIXTURES
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ def _problems(data: bytes) -> list[str]:
 
 def test_canonical_form_is_one_event_per_line(game):
     lines = game_log.dumps(game).decode().splitlines()
-    assert lines[0].startswith('{"format":"coimbra-log","schema":1,')
+    assert lines[0].startswith('{"format":"coimbra-log","schema":2,')
     assert len(lines) == len(game.events) + 2
     assert all(line.startswith('{"seq":') for line in lines[1:-1])
 
@@ -98,8 +99,8 @@ def test_an_event_with_other_keys_is_a_bad_event(game):
     doc["events"][1]["sequence"] = doc["events"][1].pop("seq")
     doc["events"][2]["extra"] = 1
     assert _problems(orjson.dumps(doc))[:2] == [
-        "event 2: bad event: expected an object with seq, type, actor, payload, hash",
-        "event 3: bad event: expected an object with seq, type, actor, payload, hash",
+        "event 2: bad event: expected an object with seq, type, actor, payload, hash (and at, by)",
+        "event 3: bad event: expected an object with seq, type, actor, payload, hash (and at, by)",
     ]
 
 
@@ -124,7 +125,7 @@ def test_deleted_event_is_reported_with_sequence_numbers(game):
     assert problems[0].startswith("event 6: sequence broken: expected seq 6, found 7")
 
 
-@pytest.mark.parametrize("schema", [0, 2, "1", None])
+@pytest.mark.parametrize("schema", [0, 3, "1", None])
 def test_unsupported_schema_versions_are_refused(game, schema):
     doc = _doc(game)
     doc["schema"] = schema
@@ -152,3 +153,104 @@ def test_write_is_atomic_and_canonical(tmp_path, game):
     game_log.write(path, game)
     assert path.read_bytes() == game_log.dumps(game)
     assert not list(tmp_path.glob("*.tmp"))
+
+
+# --- schema 2: when and by whom each entry was entered, in the chain -----------------------------
+
+AT = "2026-05-01T19:04:11Z"
+
+
+def stamped(log, **by_entry):
+    """The log with entry k stamped ``(AT, name)`` for each ``e<k>=name``."""
+    stamps = [game_log.NO_STAMP] * len(log.events)
+    for key, who in by_entry.items():
+        stamps[int(key[1:]) - 1] = (AT, who)
+    return log.with_events(log.events, stamps)
+
+
+def test_stamps_are_written_after_the_payload_and_read_back(game):
+    log = stamped(game, e1="Ana", e7="Bruno")
+    data = game_log.dumps(log)
+    lines = data.decode().splitlines()
+    assert lines[1].endswith(f',"at":"{AT}","by":"Ana","hash":"{log.hashes()[0]}"}},')
+    assert '"at"' not in lines[2]
+    again = game_log.loads(data)
+    assert again.stamps[0] == (AT, "Ana") and again.stamps[6] == (AT, "Bruno") and again.stamps[1] == ("", "")
+    assert game_log.dumps(again) == data
+
+
+def test_an_entry_without_stamp_hashes_as_schema_1_hashed_it(game):
+    assert stamped(game, e2="Ana").hashes()[0] == game.hashes()[0]
+    assert stamped(game, e2="Ana").hashes()[1] != game.hashes()[1]
+
+
+@pytest.mark.parametrize("field, value", [("at", "2026-05-01T19:04:12Z"), ("by", "Mallory")])
+def test_changing_when_or_by_whom_breaks_the_chain(game, field, value):
+    doc = orjson.loads(game_log.dumps(stamped(game, e3="Ana")))
+    doc["events"][2][field] = value
+    assert _problems(orjson.dumps(doc)) == [
+        "event 3: hash chain broken: the event does not match its recorded hash (changed, inserted or removed after recording)"]
+
+
+def test_removing_a_stamp_breaks_the_chain(game):
+    doc = orjson.loads(game_log.dumps(stamped(game, e3="Ana")))
+    del doc["events"][2]["by"]
+    assert _problems(orjson.dumps(doc))[0].startswith("event 3: hash chain broken")
+
+
+@pytest.mark.parametrize("at", ["2026-05-01 19:04:11", "2026-13-01T19:04:11Z", "yesterday", 5, ""])
+def test_a_time_that_is_not_utc_iso_8601_is_refused(game, at):
+    doc = orjson.loads(game_log.dumps(stamped(game, e3="Ana")))
+    doc["events"][2]["at"] = at
+    assert "event 3: bad at: expected a UTC time like 2026-05-01T19:04:11Z" in _problems(_resign_stamped(doc))[0]
+
+
+def _resign_stamped(doc):
+    prev = game_log.header_hash({k: v for k, v in doc.items() if k != "events"})
+    for e in doc["events"]:
+        e["hash"] = prev = game_log.event_hash(prev, e["seq"], e["type"], e["actor"], e["payload"], e.get("at", ""), e.get("by", ""))
+    return orjson.dumps(doc)
+
+
+def test_a_schema_1_log_is_upcast_keeping_every_hash():
+    """The shipped fixtures are schema 1: read, they say so, and written as schema 2 their chain is the same."""
+    data = (FIXTURES / "games" / "standin-3p-seed2.json").read_bytes()
+    doc = orjson.loads(data)
+    assert doc["schema"] == 1
+    log = game_log.loads(data)
+    assert log.upcast_from == 1 and log.stamps == ()
+    assert log.hashes() == [e["hash"] for e in doc["events"]]
+    rewritten = orjson.loads(game_log.dumps(log))
+    assert rewritten["schema"] == 2 and rewritten["upcast_from"] == 1
+    assert [e["hash"] for e in rewritten["events"]] == [e["hash"] for e in doc["events"]]
+    assert game_log.loads(game_log.dumps(log)) == log
+
+
+def test_the_upcaster_is_what_reads_schema_1(monkeypatch):
+    data = (FIXTURES / "games" / "standin-2p-seed1.json").read_bytes()
+    monkeypatch.setattr(game_log, "UPCASTERS", {})
+    with pytest.raises(KeyError):
+        game_log.loads(data)
+
+
+def test_claiming_another_first_schema_breaks_the_chain():
+    doc = orjson.loads(game_log.dumps(game_log.read(FIXTURES / "games" / "standin-2p-seed1.json")))
+    del doc["upcast_from"]
+    assert _problems(orjson.dumps(doc))[0].startswith("event 1: hash chain broken")
+
+
+@pytest.mark.parametrize("change, problem", [
+    (lambda doc: doc["events"][0].update(at=AT), "not a schema 1 log: event 1 has 'at' or 'by'"),
+    (lambda doc: doc.update(upcast_from=1), "not a schema 1 log: unknown header fields: upcast_from"),
+])
+def test_a_schema_1_log_has_no_schema_2_fields(change, problem):
+    doc = orjson.loads((FIXTURES / "games" / "standin-2p-seed1.json").read_bytes())
+    change(doc)
+    assert problem in _problems(orjson.dumps(doc))[0]
+
+
+@pytest.mark.parametrize("by", ["", 7, None])
+def test_a_by_that_is_not_a_name_is_refused(game, by):
+    doc = orjson.loads(game_log.dumps(stamped(game, e3="Ana")))
+    doc["events"][2]["by"] = by
+    assert "event 3: bad by: expected who entered it" in _problems(_resign_stamped(doc))[0]

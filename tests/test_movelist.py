@@ -52,7 +52,7 @@ def problems(text: str) -> list[str]:
 def test_every_fixture_reads_back_to_its_canonical_json_byte_for_byte(path: Path):
     log = game_log.read(path)
     text = written(log)
-    assert game_log.dumps(movelist.loads(text)) == path.read_bytes()
+    assert game_log.dumps(movelist.loads(text)) == game_log.dumps(log)  # schema 2, the fixture's own chain
     assert movelist.looks_like(text) and not movelist.looks_like(path.read_bytes())
 
 
@@ -62,11 +62,12 @@ def test_the_header_names_players_date_catalog_ruleset_result_and_head():
     head = text.split("\n\n")[0].splitlines()
     assert head == [
         '[Format "coimbra-log"]',
-        "[Schema 1]",
+        "[Schema 2]",
         f'[Ruleset "{log.ruleset}"]',
         f'[Catalog {{"id":"standin-1","sha256":"{log.catalog_sha256}"}}]',
         '[Players "Ana (red), Bruno (blue), Carla (yellow), Duarte (green)"]',
         '[Meta {"generator":"coimbra simulate","seed":3}]',
+        "[Upcast_from 1]",
         '[Date "????-??-??"]',
         '[Result "1. Ana 84, 2. Duarte 60, 3. Carla 43, 4. Bruno 22"]',
         f'[Head "{log.hashes()[-1]}"]',
@@ -158,14 +159,16 @@ def test_entry_fields_beyond_type_actor_payload_are_written_as_commands_and_read
 
 def test_a_move_list_with_entry_fields_this_schema_does_not_have_is_refused_on_its_line():
     text = written(game_log.read(FIXTURES / "games" / "standin-2p-seed1.json"))
-    damaged = text.replace("7. Ana: group 2\n", '7. Ana: group 2 {[%at "2026-11-01T20:15:00Z"]}\n')
+    damaged = text.replace("7. Ana: group 2\n", '7. Ana: group 2 {[%mood "cheerful"]}\n')
     assert any(p.startswith("event 7: line ") and "bad event" in p for p in problems(damaged))
 
 
-def test_entry_hash_is_event_hash_for_the_fields_of_schema_1():
+def test_entry_hash_is_event_hash_for_the_fields_a_log_writes():
     for seq, e in enumerate(game_log.read(GAMES[0]).events[:30], 1):
         entry = {"seq": seq, "type": e.TYPE, "actor": e.actor, "payload": e.payload(), "hash": "ignored"}
         assert entry_hash("a" * 64, entry) == event_hash("a" * 64, seq, e.TYPE, e.actor, e.payload())
+        stamped = {**entry, "at": "2026-11-01T20:15:00Z", "by": "Ana"}
+        assert entry_hash("a" * 64, stamped) == event_hash("a" * 64, seq, e.TYPE, e.actor, e.payload(), stamped["at"], "Ana")
 
 
 # --- random games with every kind of history entry ---------------------------------------------
@@ -231,18 +234,18 @@ def _edit(old: str, new: str, count: int = 1) -> str:
                                                                       "only notes and bookmarks are written in braces"),
         (_edit("22. Bruno: buy c-II-23", "22. = {\"type\": \"CardBought\""), f"event 22: line {LINE_OF['22']}: bad entry object"),
         (_edit("22. Bruno: buy c-II-23", "22. Bruno: buy c-II-23 {[%at 2026]"), f"event 22: line {LINE_OF['22']}: bad notation"),
-        (_edit("[Schema 1]", "[Schema 1]\n[Schema 1]"), "header: line 3: tag Schema: given twice (first on line 2)"),
-        (_edit("[Schema 1]", "[Schema one]"), "header: line 2: tag Schema: the value is not JSON"),
-        (_edit("[Schema 1]", "[Schema 9]"), "header: line 2: unsupported schema version"),
+        (_edit("[Schema 2]", "[Schema 2]\n[Schema 2]"), "header: line 3: tag Schema: given twice (first on line 2)"),
+        (_edit("[Schema 2]", "[Schema two]"), "header: line 2: tag Schema: the value is not JSON"),
+        (_edit("[Schema 2]", "[Schema 9]"), "header: line 2: unsupported schema version"),
         (_edit('[Players "Ana (red), Bruno (blue)"]', '[Players "Ana red, Bruno"]'), "header: line 5: tag Players: expected"),
         (_edit('[Ruleset "', '[Ruleset 5] ["'), "header: line 3: tag Ruleset: the value is not JSON"),
         (_edit('[Ruleset "coimbra', "[Ruleset coimbra"), "header: line 3: tag Ruleset: the value is not JSON"),
-        (_edit('[Date "????-??-??"]', '[Event "club night"]'), "header: line 7: unknown header fields: event"),
+        (_edit('[Date "????-??-??"]', '[Event "club night"]'), "header: line 8: unknown header fields: event"),
         (_edit("[Head ", "[Tail "), "header: no Head tag"),
-        (_edit("14. table: roll gray-1=4", "14. table: roll gray-1=5"), "event 130: line 9: head hash does not match"),
-        (_edit("Ana (red), Bruno (blue)", "Bruno (blue), Ana (red)"), "event 130: line 9: head hash does not match"),
+        (_edit("14. table: roll gray-1=4", "14. table: roll gray-1=5"), "event 130: line 10: head hash does not match"),
+        (_edit("Ana (red), Bruno (blue)", "Bruno (blue), Ana (red)"), "event 130: line 10: head hash does not match"),
         (TEXT + "[Note \"late\"]\n", f"event 131: line {len(TEXT.splitlines()) + 1}: tag Note: tags belong in the header"),
-        (_edit("== Round 2 ==", "Round 2"), "event 40: line 61: not a move list line"),
+        (_edit("== Round 2 ==", "Round 2"), "event 40: line 62: not a move list line"),
     ],
     ids=["unknown-verb", "missing-argument", "missing-line", "bad-number", "braces-on-a-move", "bad-json-entry",
          "unclosed-command", "tag-twice", "tag-not-json", "newer-schema", "bad-players", "two-tags-on-a-line",
@@ -268,7 +271,7 @@ def test_text_that_is_not_utf8_is_refused():
 
 def test_windows_line_ends_a_byte_order_mark_and_case_read_the_same():
     text = "\ufeff" + TEXT.replace("\n", "\r\n").replace("Ana: group 2", "Ana: GROUP 2")
-    assert game_log.dumps(movelist.loads(text)) == (FIXTURES / "games" / "standin-2p-seed1.json").read_bytes()
+    assert game_log.dumps(movelist.loads(text)) == game_log.dumps(game_log.read(FIXTURES / "games" / "standin-2p-seed1.json"))
 
 
 def _mutated(text: str, rng: random.Random) -> str:
@@ -299,4 +302,4 @@ def test_property_an_edited_move_list_is_the_same_record_or_refused(seed: int):
     except LogError as exc:
         assert exc.problems and all(str(p) for p in exc.problems)
         return
-    assert game_log.dumps(log) == (FIXTURES / "games" / "standin-2p-seed1.json").read_bytes()
+    assert game_log.dumps(log) == game_log.dumps(game_log.read(FIXTURES / "games" / "standin-2p-seed1.json"))

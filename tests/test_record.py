@@ -186,7 +186,8 @@ def test_whole_game_through_the_injected_io(tmp_path: Path):
 
 def test_whole_game_through_the_installed_command_with_stdin_piped(tmp_path: Path):
     first, second = script()
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120", "COIMBRA_DB": str(tmp_path / "games.sqlite")}
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120", "COIMBRA_DB": str(tmp_path / "games.sqlite"),
+           "COIMBRA_BY": "scorekeeper"}
 
     def run(*args: str, lines: list[str] | None = None) -> subprocess.CompletedProcess:
         stdin = "".join(f"{line}\n" for line in lines).encode() if lines is not None else b""
@@ -200,7 +201,10 @@ def test_whole_game_through_the_installed_command_with_stdin_piped(tmp_path: Pat
     assert f"resume with: coimbra record {NAME}" in out
     out = run("record", NAME, lines=second).stdout.decode()
     assert "the game is over" in out
-    assert run("export", NAME).stdout == expected_log()
+    recorded = game_log.loads(run("export", NAME).stdout)
+    assert game_log.dumps(recorded.with_events(recorded.events)) == expected_log()  # the same entries, unstamped
+    assert {by for _, by in recorded.stamps} == {"scorekeeper"}  # each entry says who entered it, and when
+    assert all(at.endswith("Z") for at, _ in recorded.stamps)
 
 
 # --- reading a line -------------------------------------------------------------------------

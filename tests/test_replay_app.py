@@ -94,8 +94,8 @@ def test_the_change_pane_says_what_the_entry_changed(replay):
     n = next(k for k, e in enumerate(replay.game.events, 1) if isinstance(e, ev.CardBought))
     seen = run(ReplayApp(replay, start=n - 1), "right")
     buyer = replay.game.events[n - 1].actor
-    assert f"{buyer}" in seen["changes"] and "cards" in seen["changes"]
-    assert "nothing changed" not in seen["changes"]
+    assert f"{buyer}" in seen["changes"] and "C.card" in seen["changes"] and "C.cost" in seen["changes"]
+    assert "nothing change" not in seen["changes"]
 
 
 def test_the_players_pane_scrolls_at_80x24(replay):

@@ -60,7 +60,7 @@ def test_export_text_then_import_gives_back_the_canonical_json_byte_for_byte(pat
     text = (tmp_path / "g.txt").read_text()
     assert text.startswith('[Format "coimbra-log"]') and "\n== Round 4 ==\n" in text
     coimbra("import", str(tmp_path / "g.txt"), "--name", "back", db=db)
-    assert coimbra("export", "back", db=db).stdout == path.read_bytes()
+    assert coimbra("export", "back", db=db).stdout == game_log.dumps(game_log.read(path))
 
 
 def test_a_stored_game_exports_the_same_move_list_as_its_log_file(tmp_path: Path):
@@ -86,11 +86,11 @@ def test_a_damaged_move_list_is_refused_with_its_line_exit_2_and_nothing_stored(
     (tmp_path / "bad.txt").write_text(text.replace("22. Bruno: buy c-II-23", "22. Bruno: buy"))
     out = coimbra("import", str(tmp_path / "bad.txt"), db=db, code=2)
     errors = [line for line in out.stderr.decode().splitlines() if line.startswith("error:")]
-    assert len(errors) == 1 and ": event 22: line 40: bad notation: 'buy' expects 'buy CARD'" in errors[0]
+    assert len(errors) == 1 and ": event 22: line 41: bad notation: 'buy' expects 'buy CARD'" in errors[0]  # the header has Upcast_from
     assert errors[0].endswith("nothing stored")
     (tmp_path / "tampered.txt").write_text(text.replace("gray-1=4", "gray-1=6", 1))
     out = coimbra("import", str(tmp_path / "tampered.txt"), "--json", db=db, code=2)
-    assert orjson.loads(out.stdout)["problems"][0]["what"] == "line 9: head hash does not match"
+    assert orjson.loads(out.stdout)["problems"][0]["what"] == "line 10: head hash does not match"
     assert stored_events(db) == 0
 
 
@@ -217,3 +217,17 @@ def test_the_page_is_one_file_that_names_no_other(tmp_path: Path):
     assert page.count("<script") == 2 and "src=" not in page and "href=" not in page and "@import" not in page
     assert "default-src 'none'" in page  # the browser itself refuses any request the page would make
     assert len(page.encode()) <= 400 * 1024
+
+
+def test_the_page_data_carries_each_entrys_changes_with_their_rules():
+    """The page lists what each entry changed on the table as the consequences read model says it."""
+    from cli.replay_page import replay_data
+    from coimbra_events.game import Game
+    from projections.timeline import timeline
+
+    game = Game.from_log("g", game_log.read(GAMES[0]))
+    line = timeline(game)
+    entries = replay_data(game, line)["entries"]
+    assert all(e["changes"] == [c.to_json() for c in line.changes[e["seq"]]] for e in entries)
+    bought = next(e for e in entries if e["type"] == "CardBought")
+    assert {"C.cost", "C.card", "C.retrieve"} <= {c["rule"] for c in bought["changes"]}

@@ -6,18 +6,22 @@ from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent, TrackChosen
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import GameState, Pending
-from coimbra_events.violations import RuleViolation
+from coimbra_events.violations import RuleViolation, Seen, held
 
 
-def check_track(state: GameState, e: TrackChosen) -> RuleViolation | None:
-    if e.track not in TRACKS:
-        return RuleViolation("CHOICE.track", f"{e.track!r} is not an influence track",
-                             {"track": e.track, "tracks": TRACKS})
+def check_track(state: GameState, e: TrackChosen, seen: Seen | None = None) -> RuleViolation | None:
+    if (broken := e.track not in TRACKS) or seen is not None:
+        facts = {"track": e.track, "tracks": TRACKS}
+        if broken:
+            return RuleViolation("CHOICE.track", f"{e.track!r} is not an influence track", facts)
+        held(seen, "CHOICE.track", facts)
     return None
 
 
 def apply_track(tx: Tx, e: TrackChosen) -> None:
     choice = tx.pop()
+    if tx.narrating:
+        tx.because("CHOICE.track", {"track": e.track, "amount": choice.amount, "from": choice.source})
     tx.advance(tx.index(e.actor), e.track, choice.amount, choice.source)
 
 

@@ -17,7 +17,8 @@ from coimbra_events import events as ev
 from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
-from coimbra_events.rules import choices, dice, income, outcomes, pilgrim, retrieval, setup, voyages
+from coimbra_events.rules import choices, dice, income, outcomes, pilgrim, retrieval, scoring, setup, voyages
+from coimbra_events.rules.narration import Told
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import (
@@ -35,7 +36,7 @@ from coimbra_events.state import (
     Pending,
     PlayerState,
 )
-from coimbra_events.violations import RuleViolation
+from coimbra_events.violations import RuleViolation, Seen, held
 
 ACCEPTS: Final[dict[str, tuple[type[GameEvent], ...]]] = {
     "monasteries": (ev.MonasteriesDrawn,),
@@ -57,7 +58,7 @@ ACCEPTS: Final[dict[str, tuple[type[GameEvent], ...]]] = {
 
 _ACCEPTED: Final = {kind: frozenset(types) for kind, types in ACCEPTS.items()}
 
-CHECKS: Final[dict[type, Callable[[GameState, Any], RuleViolation | None]]] = {
+CHECKS: Final[dict[type, Callable[[GameState, Any, Seen | None], RuleViolation | None]]] = {
     **outcomes.CHECKS,
     ev.StartGroupTaken: setup.check_group,
     ev.PilgrimPlaced: setup.check_pilgrim,
@@ -100,10 +101,10 @@ RULES_CHECKED: Final[dict[type[GameEvent], tuple[str, ...]]] = {
 }
 """Rule ids ``check`` covers for each event type, in the order they are checked.
 
-Declarative on purpose: the audit trail (``projections.rule_facts``) cites these as
-the reasons an accepted event was legal, without running rule logic of its
-own. ``tests/test_explain.py`` keeps the map equal to the ids each checker can
-raise, so it cannot drift from ``CHECKS``.
+``check(state, event, seen)`` notes each of them as it holds, with its facts; this
+map also names the rules after a broken one, which ``check`` never reaches (the
+audit trail lists them as not checked). ``tests/test_explain.py`` holds it to
+what ``check`` notes for every event of the corpus.
 """
 
 APPLY: Final[dict[type, Callable[[Tx, Any], None]]] = {
@@ -189,20 +190,30 @@ def pending(state: GameState) -> Pending | None:
     return state.pending
 
 
-def check(state: GameState, event: GameEvent) -> RuleViolation | None:
-    """``None`` if the event is legal now, else the rule it breaks, why, and the facts checked."""
+def check(state: GameState, event: GameEvent, seen: Seen | None = None) -> RuleViolation | None:
+    """``None`` if the event is legal now, else the rule it breaks, why, and the facts checked.
+
+    With ``seen``, also notes each rule that holds, in the order checked, with
+    the facts it checked (the audit trail's "why it was legal").
+    """
     due = state.pending
     if due is None:
         return RuleViolation("GAME.over", "the game is over; no more events can be added", {"round": state.round})
-    if event.actor != due.actor:
-        return RuleViolation("TURN.actor", f"{due.actor} must act now ({due.kind}), not {event.actor}",
-                             {"due": due.actor, "kind": due.kind, "actor": event.actor})
-    if type(event) not in _ACCEPTED[due.kind]:
+    if seen is not None:
+        held(seen, "GAME.over", {"round": state.round, "phase": state.phase})
+    if (broken := event.actor != due.actor) or seen is not None:
+        facts: dict[str, Any] = {"due": due.actor, "kind": due.kind, "actor": event.actor}
+        if broken:
+            return RuleViolation("TURN.actor", f"{due.actor} must act now ({due.kind}), not {event.actor}", facts)
+        held(seen, "TURN.actor", facts)
+    if (broken := type(event) not in _ACCEPTED[due.kind]) or seen is not None:
         wanted = ", ".join(t.TYPE for t in ACCEPTS[due.kind])
-        return RuleViolation("TURN.kind", f"{due.actor} must answer {due.kind} now ({wanted}), not {event.TYPE}",
-                             {"kind": due.kind, "accepted": wanted, "event": event.TYPE})
+        facts = {"kind": due.kind, "accepted": wanted, "event": event.TYPE}
+        if broken:
+            return RuleViolation("TURN.kind", f"{due.actor} must answer {due.kind} now ({wanted}), not {event.TYPE}", facts)
+        held(seen, "TURN.kind", facts)
     checker = CHECKS.get(type(event))
-    return checker(state, event) if checker else None
+    return checker(state, event, seen) if checker else None
 
 
 def apply(state: GameState, event: GameEvent) -> GameState:
@@ -214,14 +225,24 @@ def apply(state: GameState, event: GameEvent) -> GameState:
 
 
 def apply_in(tx: Tx, event: GameEvent) -> GameState:
-    """``apply`` in a given working copy of the state before the event.
-
-    A ``Tx`` subclass sees every gain, payment and point the rules make (the
-    audit trail uses this to say where each one came from); the rules are the same.
-    """
+    """``apply`` in a given working copy of the state before the event."""
     APPLY[type(event)](tx, event)
     _settle(tx)
     return tx.freeze()
+
+
+def narrate(state: GameState, event: GameEvent) -> tuple[GameState, list[Told]]:
+    """``apply``, and every change the rules made on the table, in order, each with its rule and facts.
+
+    The same rules as ``apply`` (the state is the same); the event that ends the
+    game also brings the end-game scoring (``scoring.end_game_told``).
+    """
+    tx = Tx(state, narrating=True)
+    after = apply_in(tx, event)
+    told = tx.told
+    if after.over and not state.over:
+        told.extend(scoring.end_game_told(after))
+    return after, told
 
 
 def step(state: GameState, event: GameEvent) -> GameState:
@@ -271,4 +292,4 @@ def fold(state: GameState, events: Sequence[GameEvent]) -> GameState:
     return state
 
 
-__all__ = ["initial_state", "pending", "legal", "check", "apply", "step", "fold", "PlayerState"]
+__all__ = ["initial_state", "pending", "legal", "check", "apply", "narrate", "step", "fold", "PlayerState"]

@@ -9,13 +9,14 @@ the die and the location.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
 from coimbra_events.catalog import DICE_PER_PLAYER
 from coimbra_events.events import DiceRolled, DiePlaced, GameEvent
+from coimbra_events.rules.narration import AT_LOCATION, DICE_AREA, DIE, ROLL, TABLE_WHO
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import CASTLE, LOCATIONS, PHASE_B, PHASE_C, TABLE, GameState, Pending, Slot
-from coimbra_events.violations import RuleViolation
+from coimbra_events.violations import RuleViolation, Seen, held
 
 
 def insert_position(row: tuple[Slot, ...], location: str, value: int) -> int:
@@ -45,19 +46,35 @@ def token_slots(values_by_city: Mapping[str, tuple[int, ...]]) -> tuple[tuple[Sl
 
 def apply_dice(tx: Tx, e: DiceRolled) -> None:
     """Phase A: the rolled pool becomes this round's dice area."""
+    if tx.narrating:
+        tx.because("A.dice")
+        for die, value in e.values:
+            tx.tell(TABLE_WHO, ROLL, die, _shown(tx.g.dice, die), value)
     tx.g.dice = e.values
     tx.g.pool = tuple(d for d, _ in e.values)
-    tx.g.phase = PHASE_B
+    tx.to_phase(PHASE_B)
     tx.g.cursor = (0,)
 
 
-def check_place(state: GameState, e: DiePlaced) -> RuleViolation | None:
-    if e.die not in state.pool:
-        return RuleViolation("B.die", f"die {e.die!r} is not in the dice area",
-                             {"die": e.die, "dice_area": state.pool})
-    if e.location not in LOCATIONS:
-        return RuleViolation("B.location", f"{e.location!r} is not a location",
-                             {"location": e.location, "locations": LOCATIONS})
+def _shown(dice: tuple[tuple[str, int], ...], die: str) -> int:
+    """The value a die shows from its last roll (0: not rolled yet)."""
+    for d, value in dice:
+        if d == die:
+            return value
+    return 0
+
+
+def check_place(state: GameState, e: DiePlaced, seen: Seen | None = None) -> RuleViolation | None:
+    if (broken := e.die not in state.pool) or seen is not None:
+        facts: dict[str, Any] = {"die": e.die, "dice_area": state.pool}
+        if broken:
+            return RuleViolation("B.die", f"die {e.die!r} is not in the dice area", facts)
+        held(seen, "B.die", facts)
+    if (broken := e.location not in LOCATIONS) or seen is not None:
+        facts = {"location": e.location, "locations": LOCATIONS}
+        if broken:
+            return RuleViolation("B.location", f"{e.location!r} is not a location", facts)
+        held(seen, "B.location", facts)
     return None
 
 
@@ -68,6 +85,9 @@ def apply_place(tx: Tx, e: DiePlaced) -> None:
     locations = tx.g.locations
     row = locations[k]
     at = insert_position(row, e.location, value)
+    if tx.narrating:
+        tx.because("B.position", {"value": value, "row": [s.value for s in row], "position": at + 1})
+        tx.tell(i, DIE, e.die, DICE_AREA, AT_LOCATION[e.location], at=at)
     row = row[:at] + (Slot(e.die, value, i),) + row[at:]
     tx.g.locations = locations[:k] + (row,) + locations[k + 1 :]
     tx.g.pool = tuple(d for d in tx.g.pool if d != e.die)
@@ -89,6 +109,6 @@ def auto_b(tx: Tx) -> Pending | None:
     order = tx.g.order
     if turn < DICE_PER_PLAYER * len(order):
         return Pending(tx.name(order[turn % len(order)]), "draft")
-    tx.g.phase = PHASE_C
+    tx.to_phase(PHASE_C)
     tx.g.cursor = (0, 0)
     return None

@@ -10,7 +10,6 @@ the table for its moment.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Callable, Final, Iterable, Mapping
 
 from coimbra_events.catalog import Catalog, CharacterCard
@@ -63,6 +62,8 @@ def on_acquire(tx: Tx, i: int, start_card: str, effects: Iterable[Effect], card:
     """Fire a start card's phase C bonus for an acquired card (GAPS decision 12)."""
     for e in effects:
         if e.kind == "on_acquire" and matches(e.params["condition"], card):
+            if tx.narrating:
+                tx.because("C.start-bonus", {"start_card": start_card, "card": card.id, "condition": e.params["condition"]})
             run(tx, i, e.params["effects"], start_card)
 
 
@@ -71,7 +72,9 @@ def on_acquire(tx: Tx, i: int, start_card: str, effects: Iterable[Effect], card:
 
 def on_die(tx: Tx, i: int, zone: PhaseE, color: str, source: str) -> None:
     """Fire 'per die of a colour' bonuses for one activated die (never the white die)."""
-    for e in zone.per_die(color):
+    for card, e in zone.per_die(color):
+        if tx.narrating:
+            tx.because("E.per-die", {"card": card, "color": color})
         run(tx, i, e.params["effects"], source)
 
 
@@ -85,14 +88,25 @@ def _points(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
 def _per_card(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
     cards = catalog.characters
     wanted = p["category"]
-    n = sum(1 for c in pl.owned_cards if wanted == "any" or cards[c].category == wanted)
+    n = 0
+    for c in pl.owned_cards:
+        if wanted == "any" or cards[c].category == wanted:
+            n += 1
     return n * p["points"]
 
 
 def _per_symbol_set(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
+    """Complete sets of the symbols ``p`` names among the player's cards (counted in plain dicts: ``Counter``
+    is an interpreted class, a few times slower here)."""
     cards = catalog.characters
-    have = Counter(s for c in pl.owned_cards for s in cards[c].symbols)
-    need = Counter(p["symbols"])
+    need: dict[str, int] = {}
+    for s in p["symbols"]:
+        need[s] = need.get(s, 0) + 1
+    have = dict.fromkeys(need, 0)
+    for c in pl.owned_cards:
+        for s in cards[c].symbols:
+            if s in have:
+                have[s] += 1
     return min(have[s] // k for s, k in need.items()) * p["points"]
 
 
@@ -136,20 +150,25 @@ SCORED: Final[Mapping[str, Callable[[Catalog, PlayerState, Mapping[str, Any]], i
 
 def score(catalog: Catalog, pl: PlayerState, effects: Iterable[Effect]) -> int:
     """End-game points of an effect list for one player."""
-    return sum(SCORED[e.kind](catalog, pl, e.params) for e in effects if e.kind in SCORED)
+    total = 0
+    for e in effects:
+        scored = SCORED.get(e.kind)
+        if scored is not None:
+            total += scored(catalog, pl, e.params)
+    return total
 
 
 # --- capabilities looked up by the rules --------------------------------------------------
 
 
-def phase_e_effects(catalog: Catalog, owned_cards: tuple[str, ...]) -> tuple[Effect, ...]:
-    """Effects of the cards in a player's phase E zone (of ``owned_cards``), in the order acquired."""
+def phase_e_effects(catalog: Catalog, owned_cards: tuple[str, ...]) -> tuple[tuple[str, Effect], ...]:
+    """Effects of the cards in a player's phase E zone (of ``owned_cards``), in the order acquired, each with its card."""
     phase_e = catalog.card_effects_at("phase_e")
-    found: list[Effect] = []
+    found: list[tuple[str, Effect]] = []
     for c in owned_cards:
         effects = phase_e.get(c)
         if effects:
-            found.extend(effects)
+            found.extend((c, e) for e in effects)
     return tuple(found)
 
 
@@ -171,16 +190,16 @@ class PhaseE:
     still exchange), so ``phase_e`` works a zone out once per set of cards.
     """
 
-    def __init__(self, effects: tuple[Effect, ...]) -> None:
-        self._offers: Final = {give: tuple(exchange_offers(effects, give)) for give in SPENDABLE}
-        per_die: dict[str, list[Effect]] = {}
-        for e in effects:
+    def __init__(self, effects: tuple[tuple[str, Effect], ...]) -> None:
+        self._offers: Final = {give: tuple(exchange_offers((e for _, e in effects), give)) for give in SPENDABLE}
+        per_die: dict[str, list[tuple[str, Effect]]] = {}
+        for card, e in effects:
             if e.kind == "per_die":
-                per_die.setdefault(e.params["color"], []).append(e)
+                per_die.setdefault(e.params["color"], []).append((card, e))
         self._per_die: Final = {color: tuple(found) for color, found in per_die.items()}
 
-    def per_die(self, color: str) -> tuple[Effect, ...]:
-        """The 'per die of a colour' bonuses of the zone for one die of ``color``."""
+    def per_die(self, color: str) -> tuple[tuple[str, Effect], ...]:
+        """The 'per die of a colour' bonuses of the zone for one die of ``color``, each with its card."""
         return self._per_die.get(color, ())
 
     def offers(self, give: str) -> tuple[tuple[int, int], ...]:

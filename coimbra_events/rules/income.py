@@ -10,15 +10,16 @@ player chooses; exchanges can be made between activations.
 
 from __future__ import annotations
 
-from typing import Final, Sequence
+from typing import Any, Final, Sequence
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import SPENDABLE, TRACK_RESOURCE, TRACKS
 from coimbra_events.events import GameEvent, IncomeActivated, IncomeEnded, PointsExchanged
 from coimbra_events.rules import effects
+from coimbra_events.rules.narration import DICE_AREA, DIE, LION, SHUTTER
 from coimbra_events.rules.tx import PlayerDraft, Tx
 from coimbra_events.state import EXTRA_DIE, PHASE_E, PHASE_F, GameState, Pending, PlayerState
-from coimbra_events.violations import RuleViolation
+from coimbra_events.violations import RuleViolation, Seen, held
 
 WHITE: Final = "white"
 
@@ -45,9 +46,34 @@ def new_order(catalog: Catalog, players: Sequence[PlayerState], order: tuple[int
 
 def auto_d(tx: Tx) -> None:
     players = [tx.view(i) for i in range(len(tx.g.players))]
-    tx.g.order = new_order(tx.catalog, players, tx.g.order)
-    tx.g.phase = PHASE_E
+    before = tx.g.order
+    tx.g.order = new_order(tx.catalog, players, before)
+    if tx.narrating:
+        tx.because("D.order", _order_facts(tx.catalog, players, before, tx.g.order))
+        for flag, i in enumerate(tx.g.order):  # a lion that stays is told too: the new order is news either way
+            tx.tell(i, LION, "", before.index(i) + 1, flag + 1)
+    tx.to_phase(PHASE_E)
     tx.g.cursor = (0, 0)
+
+
+def _order_facts(catalog: Catalog, players: Sequence[PlayerState], before: tuple[int, ...],
+                 after: tuple[int, ...]) -> dict[str, object]:
+    """The crowns each player counted in phase D (by where they lie), and the ties whose order was reversed."""
+    tiles = catalog.favor_tiles
+    counted: dict[str, object] = {}
+    by_crowns: dict[int, list[str]] = {}
+    for flag, i in enumerate(before):
+        pl = players[i]
+        total = round_crowns(catalog, pl, flag)
+        tile_crowns = 0
+        for t in pl.favor_tiles:
+            tile_crowns += tiles[t].crowns
+        counted[pl.name] = {"crown_tokens": len(pl.crown_tokens) * catalog.crown_token_crowns, "favor_tiles": tile_crowns,
+                            "flag": catalog.flag_crowns[flag], "total": total}
+        by_crowns.setdefault(total, []).append(pl.name)
+    ties = [names for _, names in sorted(by_crowns.items(), reverse=True) if len(names) > 1]
+    return {"crowns": counted, "before": [players[i].name for i in before], "after": [players[i].name for i in after],
+            "ties_reversed": ties}
 
 
 # --- phase E ----------------------------------------------------------------------------------
@@ -57,6 +83,14 @@ def income(catalog: Catalog, track: str, position: int) -> tuple[str, int, int]:
     """What a track pays at a disc position: (resource, amount, bonus victory points)."""
     base, bonus = catalog.income_for(track, position)
     return TRACK_RESOURCE[track], base, bonus
+
+
+def tier_of(catalog: Catalog, position: int) -> tuple[int, int]:
+    """The row of the income table a disc position falls in: its first and last space."""
+    for tier in catalog.income:
+        if tier.low <= position <= tier.high:
+            return tier.low, tier.high
+    return position, position
 
 
 def die_color(catalog: Catalog, die: str) -> str:
@@ -71,6 +105,8 @@ def _begin(tx: Tx, i: int) -> None:
     for card in pl.owned_cards:
         c = tx.catalog.characters[card]
         if c.timing == "phase_e":
+            if tx.narrating:
+                tx.because("E.start-bonus", {"card": card, "dice": pl.shutter})
             effects.run(tx, i, c.effects, card)
 
 
@@ -85,9 +121,15 @@ def auto_e(tx: Tx) -> Pending | None:
     pos, begun = tx.g.cursor
     order = tx.g.order
     if pos == len(order):
+        if tx.narrating:
+            tx.because("E.end")
         for i in order:
-            tx.pl(i).shutter = ()
-        tx.g.phase = PHASE_F
+            p = tx.pl(i)
+            if tx.narrating:
+                for die in p.shutter:
+                    tx.tell(i, DIE, die, SHUTTER, DICE_AREA)
+            p.shutter = ()
+        tx.to_phase(PHASE_F)
         tx.g.cursor = (0,)
         return None
     i = order[pos]
@@ -102,16 +144,20 @@ def auto_e(tx: Tx) -> Pending | None:
     return None
 
 
-def check_activate(state: GameState, e: IncomeActivated) -> RuleViolation | None:
+def check_activate(state: GameState, e: IncomeActivated, seen: Seen | None = None) -> RuleViolation | None:
     pl = state.player(e.actor)
-    if e.die not in pl.income_left:
-        return RuleViolation("E.die", f"{e.die!r} has no income left to collect for {e.actor}",
-                             {"die": e.die, "left": pl.income_left})
+    if (broken := e.die not in pl.income_left) or seen is not None:
+        facts: dict[str, Any] = {"die": e.die, "left": pl.income_left}
+        if broken:
+            return RuleViolation("E.die", f"{e.die!r} has no income left to collect for {e.actor}", facts)
+        held(seen, "E.die", facts)
     color = die_color(state.catalog, e.die)
-    if e.track not in TRACKS or (color != WHITE and e.track != color):
-        allowed = TRACKS if color == WHITE else (color,)
-        return RuleViolation("E.track", f"{e.die} pays the income of {' or '.join(allowed)}, not {e.track!r}",
-                             {"die": e.die, "color": color, "track": e.track})
+    if (broken := e.track not in TRACKS or (color != WHITE and e.track != color)) or seen is not None:
+        facts = {"die": e.die, "color": color, "track": e.track}
+        if broken:
+            allowed = TRACKS if color == WHITE else (color,)
+            return RuleViolation("E.track", f"{e.die} pays the income of {' or '.join(allowed)}, not {e.track!r}", facts)
+        held(seen, "E.track", facts)
     return None
 
 
@@ -121,7 +167,11 @@ def apply_activate(tx: Tx, e: IncomeActivated) -> None:
     left = list(p.income_left)
     left.remove(e.die)
     p.income_left = tuple(left)
-    resource, amount, bonus = income(tx.catalog, e.track, p.influence[TRACKS.index(e.track)])
+    position = p.influence[TRACKS.index(e.track)]
+    resource, amount, bonus = income(tx.catalog, e.track, position)
+    if tx.narrating:
+        tx.because("E.income", {"die": e.die, "track": e.track, "disc_on": position, "tier": tier_of(tx.catalog, position),
+                                "pays": amount, "resource": resource, "bonus_points": bonus})
     tx.gain(i, resource, amount, "income")
     tx.gain(i, "points", bonus, "income")
     color = die_color(tx.catalog, e.die)
@@ -129,7 +179,7 @@ def apply_activate(tx: Tx, e: IncomeActivated) -> None:
         effects.on_die(tx, i, effects.phase_e(tx.catalog, p.owned_cards), color, "phase E bonus")
 
 
-def check_exchange(state: GameState, e: PointsExchanged) -> RuleViolation | None:
+def check_exchange(state: GameState, e: PointsExchanged, seen: Seen | None = None) -> RuleViolation | None:
     pl = state.player(e.actor)
     zone = effects.phase_e(state.catalog, pl.owned_cards)
     offers = zone.offers(e.give)
@@ -137,10 +187,14 @@ def check_exchange(state: GameState, e: PointsExchanged) -> RuleViolation | None
         return RuleViolation("E.exchange", f"{e.actor} has no card that exchanges {e.give!r} for points",
                              {"give": e.give})
     have = getattr(pl, e.give)
-    if e.times < 1 or zone.offer_for(e.give, e.times, have) is None:
+    if (broken := e.times < 1 or zone.offer_for(e.give, e.times, have) is None) or seen is not None:
         cheapest = min(rate for rate, _ in offers)
-        return RuleViolation("E.exchange", f"exchanging {e.times} times costs at least {cheapest * max(e.times, 1)} {e.give}; {e.actor} has {have}",
-                             {"give": e.give, "times": e.times, "rate": cheapest, "rates": [r for r, _ in offers], "have": have})
+        facts: dict[str, Any] = {"give": e.give, "times": e.times, "rate": cheapest, "rates": [r for r, _ in offers],
+                                 "have": have}
+        if broken:
+            return RuleViolation("E.exchange", f"exchanging {e.times} times costs at least {cheapest * max(e.times, 1)} "
+                                 f"{e.give}; {e.actor} has {have}", facts)
+        held(seen, "E.exchange", facts)
     return None
 
 
@@ -150,6 +204,8 @@ def apply_exchange(tx: Tx, e: PointsExchanged) -> None:
     offer = effects.phase_e(tx.catalog, p.owned_cards).offer_for(e.give, e.times, getattr(p, e.give))
     assert offer is not None  # check_exchange has found the offer
     rate, points = offer
+    if tx.narrating:
+        tx.because("E.exchange", {"give": e.give, "times": e.times, "rate": rate, "points": points})
     tx.pay(i, e.give, rate * e.times)
     tx.add_points(i, points * e.times, "exchange")
 

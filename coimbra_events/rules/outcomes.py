@@ -26,7 +26,7 @@ from coimbra_events.events import (
     VoyagesDrawn,
 )
 from coimbra_events.state import CITIES, TABLE, GameState
-from coimbra_events.violations import RuleViolation
+from coimbra_events.violations import RuleViolation, Seen, held
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ def _violation(rule: str, reason: str, **facts: object) -> RuleViolation:
 # --- checks ------------------------------------------------------------------------------
 
 
-def check_monasteries(state: GameState, e: MonasteriesDrawn) -> RuleViolation | None:
+def check_monasteries(state: GameState, e: MonasteriesDrawn, seen: Seen | None = None) -> RuleViolation | None:
     cat = state.catalog
     placed = dict(e.placement)
     spaces = {s for pile in cat.map.monastery_spaces.values() for s in pile}
@@ -86,10 +86,13 @@ def check_monasteries(state: GameState, e: MonasteriesDrawn) -> RuleViolation | 
         if tile not in cat.monasteries or cat.monasteries[tile].pile != pile:
             return _violation("SETUP.monasteries", f"space {space} takes a tile of pile {pile}, not {tile!r}",
                               space=space, tile=tile, pile=pile)
+    if seen is not None:
+        held(seen, "SETUP.monasteries", {"spaces": {p: len(sp) for p, sp in cat.map.monastery_spaces.items()},
+                                         "placement": placed})
     return None
 
 
-def check_scoring_tiles(state: GameState, e: ScoringTilesPlaced) -> RuleViolation | None:
+def check_scoring_tiles(state: GameState, e: ScoringTilesPlaced, seen: Seen | None = None) -> RuleViolation | None:
     placed = dict(e.tiles)
     tiles = state.catalog.scoring_tiles
     if set(placed) != set(TRACKS):
@@ -97,26 +100,33 @@ def check_scoring_tiles(state: GameState, e: ScoringTilesPlaced) -> RuleViolatio
     if len(set(placed.values())) != 4 or not set(placed.values()) <= set(tiles):
         return _violation("SETUP.scoring-tiles", "four different scoring tiles of the catalog are placed",
                           tiles=sorted(placed.values()), catalog=sorted(tiles))
+    if seen is not None:
+        held(seen, "SETUP.scoring-tiles", {"tiles": placed, "catalog": sorted(tiles)})
     return None
 
 
-def check_voyages(state: GameState, e: VoyagesDrawn) -> RuleViolation | None:
+def check_voyages(state: GameState, e: VoyagesDrawn, seen: Seen | None = None) -> RuleViolation | None:
     cat = state.catalog
     n = len(cat.voyage_spaces)
-    if len(e.voyages) != n or len(set(e.voyages)) != n or not set(e.voyages) <= set(cat.voyages):
-        return _violation("SETUP.voyages", f"{n} different voyage cards of the catalog are drawn",
-                          drawn=e.voyages, spaces=n)
+    if (broken := len(e.voyages) != n or len(set(e.voyages)) != n or not set(e.voyages) <= set(cat.voyages)) or seen is not None:
+        facts = {"drawn": e.voyages, "spaces": n}
+        if broken:
+            return RuleViolation("SETUP.voyages", f"{n} different voyage cards of the catalog are drawn", facts)
+        held(seen, "SETUP.voyages", facts)
     return None
 
 
-def check_seating(state: GameState, e: SeatingDrawn) -> RuleViolation | None:
+def check_seating(state: GameState, e: SeatingDrawn, seen: Seen | None = None) -> RuleViolation | None:
     names = sorted(p.name for p in state.players)
-    if sorted(e.order) != names:
-        return _violation("SETUP.seating", "the player order names every player exactly once", order=e.order, players=names)
+    if (broken := sorted(e.order) != names) or seen is not None:
+        facts = {"order": e.order, "players": names}
+        if broken:
+            return RuleViolation("SETUP.seating", "the player order names every player exactly once", facts)
+        held(seen, "SETUP.seating", facts)
     return None
 
 
-def check_rows(state: GameState, e: CharacterRowsDealt) -> RuleViolation | None:
+def check_rows(state: GameState, e: CharacterRowsDealt, seen: Seen | None = None) -> RuleViolation | None:
     cat = state.catalog
     rows = dict(e.rows)
     if set(rows) != set(CITIES) or any(len(r) != cat.cards_per_row for r in rows.values()):
@@ -137,10 +147,13 @@ def check_rows(state: GameState, e: CharacterRowsDealt) -> RuleViolation | None:
     missing = sorted(set(upper) - set(cards)) if len(piles) == 2 else []
     if missing:
         return _violation("SETUP.rows", "pile II must be used up before pile III is dealt", missing=missing)
+    if seen is not None:
+        held(seen, "SETUP.rows", {"rows": {k: list(v) for k, v in rows.items()}, "cards_per_row": cat.cards_per_row,
+                                  "piles": piles, "deck": deck_size(cat, dealt)})
     return None
 
 
-def check_start_groups(state: GameState, e: StartGroupsDealt) -> RuleViolation | None:
+def check_start_groups(state: GameState, e: StartGroupsDealt, seen: Seen | None = None) -> RuleViolation | None:
     cat = state.catalog
     n = len(state.players)
     cards = [c for g in e.groups for c in g]
@@ -151,10 +164,13 @@ def check_start_groups(state: GameState, e: StartGroupsDealt) -> RuleViolation |
     if len(set(cards)) != len(cards) or not set(cards) <= pile:
         return _violation("SETUP.start-groups", "start groups hold different start cards (pile I)",
                           cards=cards, pile=sorted(pile))
+    if seen is not None:
+        held(seen, "SETUP.start-groups", {"groups": [list(g) for g in e.groups], "cards_per_group": cat.cards_per_group,
+                                          "players": n})
     return None
 
 
-def check_dice(state: GameState, e: DiceRolled) -> RuleViolation | None:
+def check_dice(state: GameState, e: DiceRolled, seen: Seen | None = None) -> RuleViolation | None:
     pool = state.catalog.dice_for(len(state.players))
     values = dict(e.values)
     if len(values) != len(e.values) or sorted(values) != sorted(pool):
@@ -163,10 +179,12 @@ def check_dice(state: GameState, e: DiceRolled) -> RuleViolation | None:
     bad = {d: v for d, v in values.items() if not 1 <= v <= 6}
     if bad:
         return _violation("A.dice", "a die shows a value from 1 to 6", values=bad)
+    if seen is not None:
+        held(seen, "A.dice", {"pool": list(pool), "rolled": sorted(values), "values": values})
     return None
 
 
-CHECKS: Final[dict[type, Callable[[GameState, Any], RuleViolation | None]]] = {
+CHECKS: Final[dict[type, Callable[[GameState, Any, Seen | None], RuleViolation | None]]] = {
     MonasteriesDrawn: check_monasteries,
     ScoringTilesPlaced: check_scoring_tiles,
     VoyagesDrawn: check_voyages,

@@ -12,9 +12,11 @@ place is shared (GAPS 11).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.rules import effects
+from coimbra_events.rules.narration import PLACE, POINTS, Told
 from coimbra_events.state import GameState, PlayerState
 
 
@@ -52,62 +54,117 @@ def track_ranking(state: GameState, track: str) -> list[PlayerState]:
     return sorted(ranked, key=lambda p: (-p.influence[k], p.arrivals[k]))
 
 
-def influence_tile_points(state: GameState) -> dict[str, list[tuple[str, int]]]:
-    """Points each player gets from the four influence scoring tiles."""
+class Item:
+    """One source of end-game points of one player, with the facts that decided it (``points`` may be 0)."""
+
+    def __init__(self, part: str, source: str, points: int, facts: dict[str, object]) -> None:
+        self.part: Final = part
+        self.source: Final = source
+        self.points: Final = points
+        self.facts: Final = facts
+
+
+PARTS: Final[tuple[str, ...]] = ("influence_tiles", "cards", "monasteries", "voyages")
+"""The kinds of end-game scoring, in the order they are scored (leftover coins and guards come last)."""
+
+
+def influence_tile_items(state: GameState) -> dict[str, list[Item]]:
+    """What each player gets from the four influence scoring tiles, by rank on each track."""
     players = len(state.players)
-    out: dict[str, list[tuple[str, int]]] = {p.name: [] for p in state.players}
+    out: dict[str, list[Item]] = {p.name: [] for p in state.players}
     for track, tile_id in zip(TRACKS, state.scoring_tiles):
         points = state.catalog.scoring_points(tile_id, players)
+        k = TRACKS.index(track)
         for rank, pl in enumerate(track_ranking(state, track)):
             if rank < len(points) and points[rank]:
-                out[pl.name].append((f"{track} track, rank {rank + 1} ({tile_id})", points[rank]))
+                facts: dict[str, object] = {"track": track, "tile": tile_id, "rank": rank + 1, "space": pl.influence[k],
+                                            "points_by_rank": points}
+                out[pl.name].append(Item("influence_tiles", f"{track} track, rank {rank + 1} ({tile_id})", points[rank], facts))
     return out
 
 
-def _end_game_cards(state: GameState, pl: PlayerState) -> list[tuple[str, int]]:
-    cards = state.catalog.characters
-    items = [(c, effects.score(state.catalog, pl, cards[c].effects)) for c in pl.owned_cards if cards[c].timing == "end_game"]
-    return [(c, v) for c, v in items if v]
+def end_game_items(state: GameState, pl: PlayerState) -> list[Item]:
+    """A player's end-game cards, monasteries and voyages, each with its points (those worth 0 too)."""
+    cat = state.catalog
+    cards, ms, vs = cat.characters, cat.monasteries, cat.voyages
+    items = [Item("cards", c, effects.score(cat, pl, cards[c].effects), {"card": c})
+             for c in pl.owned_cards if cards[c].timing == "end_game"]
+    items += [Item("monasteries", m, effects.score(cat, pl, ms[m].effects), {"monastery": m})
+              for m in pl.monasteries if ms[m].timing == "end_game"]
+    items += [Item("voyages", v, effects.score(cat, pl, vs[v].effects), {"voyage": v}) for v in pl.voyages]
+    return items
 
 
-def _monasteries(state: GameState, pl: PlayerState) -> list[tuple[str, int]]:
-    ms = state.catalog.monasteries
-    items = [(m, effects.score(state.catalog, pl, ms[m].effects)) for m in pl.monasteries if ms[m].timing == "end_game"]
-    return [(m, v) for m, v in items if v]
-
-
-def _voyages(state: GameState, pl: PlayerState) -> list[tuple[str, int]]:
-    vs = state.catalog.voyages
-    items = [(v, effects.score(state.catalog, pl, vs[v].effects)) for v in pl.voyages]
-    return [(v, p) for v, p in items if p]
-
-
-def _leftover(state: GameState, pl: PlayerState) -> int:
+def leftover_item(state: GameState, pl: PlayerState) -> Item:
+    """Points for the coins and guards left, at the catalog's rates (none when it sets none)."""
     cat = state.catalog
     coins = pl.coins // cat.leftover_coins_per_point if cat.leftover_coins_per_point else 0
     guards = pl.guards // cat.leftover_guards_per_point if cat.leftover_guards_per_point else 0
-    return coins + guards
+    points = coins + guards
+    return Item("leftover", "leftover", points, {"coins": pl.coins, "guards": pl.guards,
+                                                          "coins_per_point": cat.leftover_coins_per_point,
+                                                          "guards_per_point": cat.leftover_guards_per_point})
 
 
-def final_scores(state: GameState) -> list[PlayerScore]:
-    """Score sheets for all players, best first (provisional while the game is not over)."""
-    tiles = influence_tile_points(state)
+def scored_items(state: GameState) -> list[list[Item]]:
+    """Each player's end-game points (by seat), source by source in scoring order: influence tiles, cards,
+    monasteries, voyages, then the leftover coins and guards."""
+    tiles = influence_tile_items(state)
+    return [tiles[pl.name] + end_game_items(state, pl) + [leftover_item(state, pl)] for pl in state.players]
+
+
+def final_scores(state: GameState, items: list[list[Item]] | None = None) -> list[PlayerScore]:
+    """Score sheets for all players, best first (provisional while the game is not over).
+
+    ``items``: the players' ``scored_items``, when they are at hand already.
+    """
+    scored = scored_items(state) if items is None else items
     sheets = []
-    for pl in state.players:
-        parts = {
-            "influence_tiles": tuple(tiles[pl.name]),
-            "cards": tuple(_end_game_cards(state, pl)),
-            "monasteries": tuple(_monasteries(state, pl)),
-            "voyages": tuple(_voyages(state, pl)),
-        }
-        leftover = _leftover(state, pl)
-        total = pl.points + leftover + sum(v for part in parts.values() for _, v in part)
-        sheets.append((pl, parts, leftover, total))
-    by_resources = state.catalog.tie_break == "resources"
-    keys = [(-total, -(pl.coins + pl.guards) if by_resources else 0) for pl, _, _, total in sheets]
+    for pl, mine in zip(state.players, scored):
+        parts = {part: tuple((i.source, i.points) for i in mine if i.part == part and i.points) for part in PARTS}
+        sheets.append((pl, parts, mine[-1].points, pl.points + sum(i.points for i in mine)))
+    placed = places(state, [total for _, _, _, total in sheets])
     out = [
         PlayerScore(name=pl.name, during_play=pl.points_by_source, leftover=leftover, total=total,
-                    resources_left=pl.coins + pl.guards, place=1 + sum(1 for k in keys if k < key), **parts)
-        for (pl, parts, leftover, total), key in zip(sheets, keys)
+                    resources_left=pl.coins + pl.guards, place=place, **parts)
+        for (pl, parts, leftover, total), place in zip(sheets, placed)
     ]
     return sorted(out, key=lambda s: (s.place, s.name))
+
+
+def places(state: GameState, totals: list[int]) -> list[int]:
+    """Each player's place (by seat) for these totals: most points first; tied, more coins and guards left when
+    the catalog's tie break says so; still tied, the place is shared (GAPS 11)."""
+    by_resources = state.catalog.tie_break == "resources"
+    keys = [(-total, -(pl.coins + pl.guards) if by_resources else 0) for pl, total in zip(state.players, totals)]
+    return [1 + sum(1 for k in keys if k < key) for key in keys]
+
+
+def end_game_told(state: GameState) -> list[Told]:
+    """The end-game scoring as the table does it: each player's scoring disc moved source by source, then the places."""
+    told: list[Told] = []
+    totals: list[int] = []
+    for i, (pl, mine) in enumerate(zip(state.players, scored_items(state))):
+        running = pl.points
+        for item in mine:
+            if item.points:
+                told.append(Told(END_RULES[item.part], i, POINTS, "", running, running + item.points, -1, item.points,
+                                 item.source, item.facts))
+                running += item.points
+        totals.append(running)
+    placed = places(state, totals)
+    tie_break = state.catalog.tie_break
+    for i in sorted(range(len(placed)), key=lambda k: (placed[k], state.players[k].name)):
+        pl = state.players[i]
+        shared = [p.name for k, p in enumerate(state.players) if placed[k] == placed[i] and k != i]
+        told.append(Told("END.places", i, PLACE, "", 0, placed[i], -1, 0, "",
+                         {"total": totals[i], "resources_left": pl.coins + pl.guards, "tie_break": tie_break,
+                          "shared_with": shared}))
+    return told
+
+
+END_RULES: Final[dict[str, str]] = {
+    "influence_tiles": "END.influence-tiles", "cards": "END.cards", "monasteries": "END.monasteries",
+    "voyages": "END.voyages", "leftover": "END.leftover",
+}
+"""The rule id of each kind of end-game scoring."""

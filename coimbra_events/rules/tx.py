@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from mypy_extensions import mypyc_attr
-
 from coimbra_events.catalog import MAX_PLAYERS, Catalog
 from coimbra_events.effect_kinds import TRACKS
-from coimbra_events.state import GameState, Pending, PlayerState
+from coimbra_events.rules.narration import COINS, GUARDS, PHASE, POINTS, ROUND, TABLE_WHO, TRACK_DISC, Told
+from coimbra_events.state import GAME_OVER, GameState, Pending, PlayerState
 
 
 class PlayerDraft:
@@ -100,25 +99,35 @@ class StateDraft:
         )
 
 
+_NOT_TOLD: Final[list[Told]] = []
+"""``told`` of a transaction nobody narrates: never appended to (every report is behind ``narrating``)."""
+
 _UNTOUCHED: Final = tuple(tuple(None for _ in range(n)) for n in range(MAX_PLAYERS + 1))
 """No player touched yet, by player count (copying a tuple is cheaper than repeating a list)."""
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class Tx:
     """Mutable scratch space for building the state that follows one event.
 
-    Open to subclasses that are not compiled: the audit trail's recorder
-    overrides ``gain``, ``pay`` and ``add_points`` to note every movement.
+    A narrating transaction (``narrating=True``) also collects, in ``told``,
+    every change the rules make on the table (``rules.narration``): each rule
+    function names the rule and its facts (``because``) before the changes it
+    makes, and reports the moves it makes itself (``tell``); gains, payments,
+    points, track moves, phases and rounds are reported here. Every report sits
+    behind ``if tx.narrating``, so a transaction nobody narrates builds no facts.
     """
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, narrating: bool = False) -> None:
         self.g = StateDraft(state)
         # Each player's draft once touched (by index), else None; a list, as it is read at every step.
         self._players: list[PlayerDraft | None] = list(_UNTOUCHED[len(state.players)])
         self._touched = False
         self.catalog: Catalog = state.catalog
         self._new: list[Pending] | None = None  # sub-decisions queued by this event; most queue none
+        self.narrating = narrating
+        self.told: list[Told] = [] if narrating else _NOT_TOLD
+        self.rule = ""  # the rule behind the changes being made, and its facts (while narrating)
+        self.facts: dict[str, object] | None = None
 
     # --- reading and writing --------------------------------------------------------
 
@@ -172,6 +181,31 @@ class Tx:
             g.players = tuple([p if draft is None else draft.freeze() for p, draft in zip(g.players, self._players)])
         return g.freeze()
 
+    # --- narration (called only while narrating) -----------------------------------------
+
+    def because(self, rule: str, facts: dict[str, object] | None = None) -> None:
+        """The rule, and the facts that decided it, behind the changes that follow."""
+        self.rule = rule
+        self.facts = facts
+
+    def tell(self, who: int, what: str, ident: str, src: object, dst: object, at: int = -1, amount: int = 0,
+             source: str = "") -> None:
+        """Report one change of the table, made under the current rule (``because``)."""
+        self.told.append(Told(self.rule, who, what, ident, src, dst, at, amount, source, self.facts))
+
+    def to_phase(self, phase: str) -> None:
+        """Begin a phase (or end the game), and say so while narrating."""
+        if self.narrating:
+            rule = "GAME.over" if phase == GAME_OVER else "ROUND.phases"
+            self.told.append(Told(rule, TABLE_WHO, PHASE, "", self.g.phase, phase, -1, 0, "", None))
+        self.g.phase = phase
+
+    def to_round(self, round: int, rule: str) -> None:
+        """Begin a round, and say so while narrating."""
+        if self.narrating:
+            self.told.append(Told(rule, TABLE_WHO, ROUND, "", self.g.round, round, -1, 0, "", None))
+        self.g.round = round
+
     # --- sub-decisions ----------------------------------------------------------------
 
     def push(self, pending: Pending) -> None:
@@ -208,23 +242,35 @@ class Tx:
         if resource == "points":
             self.add_points(i, amount, source)
         elif resource == "coins":
-            p.coins = min(self.catalog.max_coins, p.coins + amount)
+            had = p.coins
+            p.coins = min(self.catalog.max_coins, had + amount)
+            if self.narrating:
+                self.tell(i, COINS, "", had, p.coins, amount=amount, source=source)
         else:
-            p.guards = min(self.catalog.max_guards, p.guards + amount)
+            had = p.guards
+            p.guards = min(self.catalog.max_guards, had + amount)
+            if self.narrating:
+                self.tell(i, GUARDS, "", had, p.guards, amount=amount, source=source)
 
     def pay(self, i: int, resource: str, amount: int) -> None:
         """Pay coins or guards (the caller has checked they suffice)."""
         p = self.pl(i)
         if resource == "coins":
             p.coins -= amount
+            if self.narrating:
+                self.tell(i, COINS, "", p.coins + amount, p.coins, amount=-amount)
         else:
             p.guards -= amount
+            if self.narrating:
+                self.tell(i, GUARDS, "", p.guards + amount, p.guards, amount=-amount)
 
     def add_points(self, i: int, amount: int, source: str) -> None:
         """Advance the scoring-track disc, remembering where the points came from."""
         p = self.pl(i)
         p.points += amount
         p.points_by_source = _added(p.points_by_source, source, amount)
+        if self.narrating:
+            self.tell(i, POINTS, "", p.points - amount, p.points, amount=amount, source=source)
 
     def advance(self, i: int, track: str, amount: int, source: str) -> None:
         """Move a disc up an influence track (never above the limit; excess is lost).
@@ -242,6 +288,8 @@ class Tx:
         influence = p.influence
         new = min(self.catalog.max_influence, influence[k] + amount)
         if new != influence[k]:
+            if self.narrating:
+                self.tell(i, TRACK_DISC, track, influence[k], new, amount=amount, source=source)
             p.influence = influence[:k] + (new,) + influence[k + 1 :]
             tick = self.g.tick + 1
             self.g.tick = tick

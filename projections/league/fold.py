@@ -4,8 +4,8 @@ The league reads games from the store's notification log, not through
 ``GameStore.get``: every event arrives once, in order, so a game is folded
 incrementally as its events come in, exactly as the ``Game`` aggregate folds
 them (a plain record folds on through the rules core's ``apply``; once history
-entries exist, the line of play is resolved and replayed with the rules'
-checks). ``GameFold.final`` gives the authoritative end of the line, replayed
+entries exist, each entry is folded by ``history.advance``, the Game
+aggregate's own step, and the line resolved and replayed where it changes). ``GameFold.final`` gives the authoritative end of the line, replayed
 from the start for a record with corrections, so a game's result is always the
 one ``coimbra score`` shows.
 
@@ -18,16 +18,13 @@ from __future__ import annotations
 from typing import Any, Mapping
 from uuid import UUID
 
-from orjson import loads
-
-from coimbra_events.events import HISTORY_TYPES, Corrected, GameEvent, IncomeActivated, PilgrimPlaced, Retracted, RuleOverridden, decode_event
+from coimbra_events.events import HISTORY_TYPES, GameEvent, IncomeActivated, PilgrimPlaced, decode_event
 from coimbra_events.game import resolve_catalog
-from coimbra_events.history import replay, resolve
-from coimbra_events.rules.core import apply, check, initial_state
+from coimbra_events.history import advance, replay, resolve
+from coimbra_events.rules.core import apply, initial_state
 from coimbra_events.state import GAME_OVER, GameState
 
 _HISTORY = frozenset(HISTORY_TYPES)
-_INTRODUCING = (Corrected, RuleOverridden)
 _OBSERVED = frozenset({IncomeActivated, PilgrimPlaced})
 
 
@@ -59,7 +56,7 @@ class Observed:
 class GameFold:
     """One stored game as the league sees it: header facts, the entries so far, the table now."""
 
-    __slots__ = ("id", "name", "players", "fork", "initial", "state", "events", "plain", "introducing", "observed",
+    __slots__ = ("id", "name", "players", "fork", "initial", "state", "events", "plain", "introduced", "observed",
                  "version", "over_since", "problem")
 
     def __init__(self, created: Mapping[str, Any]) -> None:
@@ -72,7 +69,8 @@ class GameFold:
         self.fork = isinstance(meta, dict) and "parent" in meta
         self.events: list[GameEvent] = []
         self.plain = True
-        self.introducing = False
+        self.introduced: GameEvent | None = None
+        """The correction or accepted rule break waiting for its event (``history.advance``)."""
         self.version = 1
         self.over_since: int | None = None
         """The position in the notification log at which the game last became over (the league's order)."""
@@ -91,16 +89,15 @@ class GameFold:
     def over(self) -> bool:
         return self.problem is None and self.state.over
 
-    def take(self, recorded: Mapping[str, Any] | bytes, version: int, position: int) -> None:
-        """Fold the game's next stored event (its ``Recorded`` fields, or the stored JSON of them), stored at
-        ``position`` in the log."""
+    def take(self, recorded: Mapping[str, Any], version: int, position: int) -> None:
+        """Fold the game's next entry (the fields of its stored ``Recorded`` event, version ``version`` of the
+        game), stored at ``position`` in the log."""
         self.version = version
         if self.problem is not None:
             return
+        entry = len(self.events) + 1
         try:
-            if type(recorded) is bytes:
-                recorded = loads(recorded)
-            event = decode_event(recorded["type"], recorded["actor"], recorded["payload"])  # type: ignore[index]
+            event = decode_event(recorded["type"], recorded["actor"], recorded["payload"])
             self.events.append(event)
             kind = type(event)
             if self.plain and kind not in _HISTORY:  # checked when recorded: folds on, as the Game aggregate does
@@ -109,25 +106,21 @@ class GameFold:
                 if kind in _OBSERVED:
                     self.observed(event, before, after)
             else:
-                self._fold_history(event, kind)
+                self._fold_history(event)
         except Exception as exc:  # a damaged row: noted, never raised
-            self.problem = f"entry {version - 1} cannot be folded ({_why(exc)})"
+            self.problem = f"entry {entry} cannot be folded ({_why(exc)})"
             return
         if self.state.phase != GAME_OVER:
             self.over_since = None
         elif self.over_since is None:
             self.over_since = position
 
-    def _fold_history(self, event: GameEvent, kind: type) -> None:
-        """An entry of a record that has history entries: the line of play is read again where it changes."""
+    def _fold_history(self, event: GameEvent) -> None:
+        """An entry of a record that has history entries, folded as the ``Game`` aggregate folds it
+        (``history.advance``): the line of play is resolved and replayed where the entry changes it."""
         self.plain = False
-        if kind in _INTRODUCING:
-            self.introducing = True
-        elif kind is Retracted or (self.introducing and kind not in _HISTORY):
-            self.introducing = False
-            self.state = self._replayed(None)
-        elif kind not in _HISTORY and check(self.state, event) is None:  # later plays may no longer fit
-            self.state = apply(self.state, event)
+        state, self.introduced = advance(self.state, self.introduced, event)
+        self.state = self._replayed(None) if state is None else state
 
     def _replayed(self, observe: Observed | None) -> GameState:
         return replay(self.initial, resolve(self.events), stop_at_violation=False, observe=observe).state

@@ -13,14 +13,23 @@ Topics are not filtered in SQL: on PostgreSQL a topic filter made the planner
 scan every later row for each batch (a bitmap scan, then a sort), so a catch-up
 of 10,000 games read the log over and over. The few rows the league does not
 want (the games index's) are passed over by the caller.
+
+``Decoder`` turns a row's state into the event's fields. A row written by the
+current code (its ``class_version`` is the class's) is read as plain JSON; an
+older one (schema 1 had no ``class_version``) goes through the library's mapper,
+which upcasts it with the event class's own ``upcast_vN_vN+1`` methods, as
+``GameStore`` reads it: one interpretation of every stored record.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
+from uuid import UUID
 
-from eventsourcing.persistence import ApplicationRecorder
+import orjson
+from eventsourcing.persistence import ApplicationRecorder, Mapper, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder
+from eventsourcing.utils import resolve_topic
 
 Row = tuple[int, str, int, str, bytes]
 """notification id, originator id (text), originator version, topic, state"""
@@ -82,3 +91,28 @@ def _library(recorder: ApplicationRecorder) -> Reader:
                 for n in recorder.select_notifications(after, limit, stop=stop, inclusive_of_start=False)]
 
     return read
+
+
+class Decoder:
+    """A stored event's fields from its row: plain JSON when current, through the library's upcasting when older."""
+
+    def __init__(self, mapper: Mapper, topics: Iterable[str]) -> None:
+        self.mapper = mapper
+        self.versions = {topic: getattr(resolve_topic(topic), "class_version", 1) for topic in topics}
+        """The class version this code writes, per topic."""
+
+    def __call__(self, topic: str, originator: str, version: int, state: bytes) -> dict[str, Any]:
+        """The fields of the event (``{}`` for a row that cannot be read: the caller says what is missing)."""
+        try:
+            fields = orjson.loads(state)
+        except orjson.JSONDecodeError:
+            return {}
+        if not isinstance(fields, dict):
+            return {}
+        if fields.get("class_version", 1) == self.versions.get(topic, 1):
+            return fields
+        try:
+            event = self.mapper.to_domain_event(StoredEvent(UUID(originator), version, topic, state))
+        except Exception:  # a damaged row (a class version no upcaster reaches, fields an upcaster cannot read)
+            return {}
+        return dict(vars(event))

@@ -2,7 +2,10 @@
 
 ``League`` is a ``Projection`` over a ``LeagueView``. It takes the store's
 events in log order: a game's ``Created`` and ``Recorded`` events fold the game
-(``GameFold``), an alias or a change of tags is noted. ``flush`` then writes,
+(``GameFold``), an alias, a change of a game's tags (``Game.Tagged``, the tags
+of ``coimbra tag``) or of its name (``Game.Renamed``) is noted; the game's other
+events (the games index's ``Finished``, ``Reopened``, ``Archived``) only move
+its fold's version on. ``flush`` then writes,
 in one transaction with the tracking of the last event taken, what changed:
 each touched game's status and contribution, the aliases, the tags, and the
 ratings replayed from the earliest game whose result changed. A crash loses
@@ -34,7 +37,6 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Mapping
 from uuid import UUID
 
-import orjson
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.projection import Projection
@@ -43,18 +45,19 @@ from eventsourcing.utils import get_topic
 
 from coimbra_events.application import GameStore
 from coimbra_events.game import Game
-from coimbra_events.game_tags import Tags
 from coimbra_events.players import Aliases, resolve
 from projections.league.contribution import seats_of
 from projections.league.fold import GameFold
-from projections.league.log_rows import Row, reader
+from projections.league.log_rows import Decoder, Row, reader
 from projections.league.ratings import replay_ratings
 from projections.league.view import DAMAGED, IN_PROGRESS, OVER, LeagueView, Overtaken, SQLiteLeagueView, Tables, seat_row
 
 GAME_CREATED, GAME_RECORDED = get_topic(Game.Created), get_topic(Game.Recorded)
+GAME_TAGGED, GAME_RENAMED = get_topic(Game.Tagged), get_topic(Game.Renamed)
+GAME_OTHER = (get_topic(Game.Finished), get_topic(Game.Reopened), get_topic(Game.Archived))
+"""A game's events that change nothing the league shows (they only move the game's version on)."""
 ALIASED, UNALIASED = get_topic(Aliases.Aliased), get_topic(Aliases.Unaliased)
-TAGS_CHANGED = get_topic(Tags.Changed)
-TOPICS = (GAME_CREATED, GAME_RECORDED, ALIASED, UNALIASED, TAGS_CHANGED)
+TOPICS = (GAME_CREATED, GAME_RECORDED, GAME_TAGGED, GAME_RENAMED, *GAME_OTHER, ALIASED, UNALIASED)
 
 BATCH = 20_000
 """Notifications taken per flush when catching up (each flush is a commit: fewer is faster; a crash loses at most one)."""
@@ -88,6 +91,7 @@ class League(Projection[LeagueView]):
     def attach(self, source: Application) -> None:
         """The store whose log this projection reflects (read for games folded again, and when pulling)."""
         self.source = source
+        self.decode = Decoder(source.mapper, TOPICS)
         self._attached.set()
 
     def _reset(self, base: int | None) -> None:
@@ -99,6 +103,8 @@ class League(Projection[LeagueView]):
         self.aliases: list[tuple[str, str | None]] = []
         """(alias, person) as recorded, in order; person ``None``: the alias was withdrawn."""
         self.tags: dict[str, tuple[str, ...]] = {}
+        self.names: dict[str, str] = {}
+        """Renamed games, by id: their names now."""
         self.taken: int | None = None
 
     def _synced(self) -> int:
@@ -136,11 +142,25 @@ class League(Projection[LeagueView]):
             alias, person = fields.get("alias"), fields.get("person", "")
             if isinstance(alias, str) and isinstance(person, str):
                 self.aliases.append((alias, person if topic == ALIASED else None))
-        elif topic == TAGS_CHANGED:
-            game, tags = fields.get("game"), fields.get("tags")
-            if isinstance(game, str) and isinstance(tags, (list, tuple)):
-                self.tags[str(Game.create_id(game))] = tuple(str(t) for t in tags)
+        elif topic == GAME_TAGGED:
+            tags = fields.get("tags")
+            if isinstance(tags, (list, tuple)):
+                self.tags[str(UUID(originator))] = tuple(str(t) for t in tags)
+            self._moved_on(originator, version)
+        elif topic == GAME_RENAMED:
+            name = fields.get("name")
+            if isinstance(name, str):
+                self.names[str(UUID(originator))] = name
+            self._moved_on(originator, version)
+        elif topic in GAME_OTHER:
+            self._moved_on(originator, version)
         self.taken = position
+
+    def _moved_on(self, originator: str, version: int) -> None:
+        """A game's event that folds nothing: a kept fold of the game is at this version now."""
+        fold = self.folds.get(originator)
+        if fold is not None and fold.version == version - 1:
+            fold.version = version
 
     def _fold(self, originator: str, version: int) -> GameFold:
         """The fold that takes a game's event ``version`` next (folded again from the store if need be)."""
@@ -154,22 +174,21 @@ class League(Projection[LeagueView]):
         """A game's fold up to ``version``, read from the store (after a restart, or once it left the cache)."""
         assert self.source is not None, "attach() the store first"
         rows = self.source.recorder.select_events(game_id, lte=version)
-        fold = GameFold(self._fields(rows[0].state)) if rows else GameFold({})
+        fold = GameFold(self._fields(rows[0])) if rows else GameFold({})
         fold.id = game_id
         if not rows:
-            fold.problem = f"its entries before entry {version} are missing from the store"
+            fold.problem = "its first events are missing from the store"
         for row in rows[1:]:
-            fold.take(self._fields(row.state), row.originator_version, AS_STORED)
+            if row.topic == GAME_RECORDED:
+                fold.take(self._fields(row), row.originator_version, AS_STORED)
+        fold.version = version
         if fold.over:
             fold.over_since = AS_STORED
         return fold
 
-    def _fields(self, state: bytes) -> dict[str, Any]:
-        try:
-            fields = orjson.loads(state)
-        except orjson.JSONDecodeError:
-            return {}
-        return fields if isinstance(fields, dict) else {}
+    def _fields(self, row: Any) -> dict[str, Any]:
+        """The fields of a stored event the library's recorder read (``select_events``)."""
+        return self.decode(row.topic, str(row.originator_id), row.originator_version, row.state)
 
     # -- writing what was taken
 
@@ -185,6 +204,8 @@ class League(Projection[LeagueView]):
             replay_from = _earliest(replay_from, self._write_aliases(tables))
             for game_id, tags in self.tags.items():
                 tables.set_tags(game_id, tags)
+            for game_id, name in self.names.items():
+                tables.set_name(game_id, name)
             if replay_from is not None:
                 replay_ratings(tables, replay_from, person_resolver(tables))
             tables.track(self.taken)
@@ -192,6 +213,7 @@ class League(Projection[LeagueView]):
         self.dirty.clear()
         self.aliases.clear()
         self.tags.clear()
+        self.names.clear()
         self._evict()
 
     def _write_games(self, tables: Tables) -> int | None:
@@ -277,10 +299,10 @@ class League(Projection[LeagueView]):
         for position, originator, version, topic, state in rows:
             # Most rows are the next event of the game of the row before: folded without further lookups.
             if originator == game and topic == GAME_RECORDED and fold is not None and fold.version == version - 1:
-                fold.take(state, version, position)
+                fold.take(self.decode(topic, originator, version, state), version, position)
                 continue
-            if topic in TOPICS:  # the games index's events need no reflecting
-                self.take(topic, originator, version, self._fields(state), position)
+            if topic in TOPICS:  # the name register's events need no reflecting
+                self.take(topic, originator, version, self.decode(topic, originator, version, state), position)
             fold, game = self.folds.get(originator), originator
         self.taken = rows[-1][0]
         return len(rows)

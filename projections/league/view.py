@@ -48,9 +48,8 @@ _DDL = (
     + ", ".join(f"{column} INTEGER NOT NULL" for _, column in SOURCES)
     + ", resources_left INTEGER NOT NULL, facts TEXT NOT NULL, PRIMARY KEY (game_id, seat))",
     "CREATE INDEX IF NOT EXISTS league_results_key ON {results} (spelling_key)",
-    "CREATE TABLE IF NOT EXISTS {tags} (game_id TEXT NOT NULL, tag TEXT NOT NULL, tag_key TEXT NOT NULL, "
-    "PRIMARY KEY (game_id, tag_key))",
-    "CREATE INDEX IF NOT EXISTS league_tags_key ON {tags} (tag_key)",
+    "CREATE TABLE IF NOT EXISTS {tags} (game_id TEXT NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (game_id, tag))",
+    "CREATE INDEX IF NOT EXISTS league_tags_tag ON {tags} (tag)",
     "CREATE TABLE IF NOT EXISTS {aliases} (alias_key TEXT PRIMARY KEY, alias TEXT NOT NULL, person_key TEXT NOT NULL, "
     "person TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS {ratings} (finished BIGINT NOT NULL, person_key TEXT NOT NULL, game_id TEXT NOT NULL, "
@@ -119,11 +118,12 @@ class Tables:
         return out
 
     def put_games(self, rows: Sequence[tuple[str, str, str, int | None, bool, int, str | None]]) -> None:
-        """``(game id, name, status, finished, fork, players, problem)`` rows, replacing what the games had."""
+        """``(game id, name, status, finished, fork, players, problem)`` rows, replacing what the games had but
+        their names (the name a game was created with; ``set_name`` when it is renamed)."""
         if rows:
             self.cursor.executemany(self.view.sql(
                 "INSERT INTO {games} (game_id, name, status, finished, fork, players, problem) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (game_id) DO UPDATE SET name = excluded.name, status = excluded.status, "
+                "ON CONFLICT (game_id) DO UPDATE SET status = excluded.status, "
                 "finished = excluded.finished, fork = excluded.fork, players = excluded.players, problem = excluded.problem"),
                 [(g, n, st, f, int(fork), p, why) for g, n, st, f, fork, p, why in rows])
 
@@ -147,12 +147,15 @@ class Tables:
                 rows,
             )
 
+    def set_name(self, game_id: str, name: str) -> None:
+        self._run("UPDATE {games} SET name = ? WHERE game_id = ?", (name, game_id))
+
     def set_tags(self, game_id: str, tags: Iterable[str]) -> None:
         self._run("DELETE FROM {tags} WHERE game_id = ?", (game_id,))
-        unique = {t.casefold(): t for t in tags}
+        unique = list(dict.fromkeys(tags))
         if unique:
-            self.cursor.executemany(self.view.sql("INSERT INTO {tags} (game_id, tag, tag_key) VALUES (?, ?, ?)"),
-                                    [(game_id, t, k) for k, t in unique.items()])
+            self.cursor.executemany(self.view.sql("INSERT INTO {tags} (game_id, tag) VALUES (?, ?)"),
+                                    [(game_id, t) for t in unique])
 
     def first_finished(self, keys: Iterable[str]) -> int | None:
         """The earliest ``finished`` of the games any of these spellings played."""
@@ -213,8 +216,8 @@ class Tables:
                f"{sums} FROM {{results}} r")
         params: list[Any] = []
         if tag is not None:
-            sql += " JOIN {tags} t ON t.game_id = r.game_id AND t.tag_key = ?"
-            params.append(tag.casefold())
+            sql += " JOIN {tags} t ON t.game_id = r.game_id AND t.tag = ?"
+            params.append(tag)
         if leave_out:
             sql += f" WHERE r.game_id NOT IN ({_marks(leave_out)})"
             params += list(leave_out)
@@ -223,8 +226,8 @@ class Tables:
     def games_counted(self, tag: str | None, leave_out: Sequence[str] = ()) -> int:
         sql, params = "SELECT COUNT(*) FROM {games} g", []
         if tag is not None:
-            sql += " JOIN {tags} t ON t.game_id = g.game_id AND t.tag_key = ?"
-            params.append(tag.casefold())
+            sql += " JOIN {tags} t ON t.game_id = g.game_id AND t.tag = ?"
+            params.append(tag)
         sql += " WHERE g.game_id IN (SELECT game_id FROM {results})"
         if leave_out:
             sql += f" AND g.game_id NOT IN ({_marks(leave_out)})"
@@ -238,8 +241,8 @@ class Tables:
         sql = f"SELECT {columns}, g.name, g.finished FROM {{results}} r JOIN {{games}} g ON g.game_id = r.game_id"
         params: list[Any] = []
         if tag is not None:
-            sql += " JOIN {tags} t ON t.game_id = r.game_id AND t.tag_key = ?"
-            params.append(tag.casefold())
+            sql += " JOIN {tags} t ON t.game_id = r.game_id AND t.tag = ?"
+            params.append(tag)
         sql += (f" WHERE r.game_id IN (SELECT game_id FROM {{results}} WHERE spelling_key IN ({_marks(keys)})) "
                 "ORDER BY g.finished, r.seat")
         return self._rows(sql, [*params, *keys])
@@ -258,8 +261,8 @@ class Tables:
 
     def tag_names(self) -> list[tuple[str, int]]:
         """Every tag with the number of finished games that carry it."""
-        return self._rows("SELECT MIN(t.tag), COUNT(*) FROM {tags} t JOIN {games} g ON g.game_id = t.game_id "
-                          "WHERE g.status = 'over' AND g.fork = 0 GROUP BY t.tag_key ORDER BY MIN(t.tag)")
+        return self._rows("SELECT t.tag, COUNT(*) FROM {tags} t JOIN {games} g ON g.game_id = t.game_id "
+                          "WHERE g.status = 'over' AND g.fork = 0 GROUP BY t.tag ORDER BY t.tag")
 
     # -- ratings
 
@@ -301,7 +304,7 @@ class Tables:
     # -- for tests and checks: everything, in a stable order
 
     def dump(self) -> dict[str, list[tuple[Any, ...]]]:
-        order = {"games": "game_id", "results": "game_id, seat", "tags": "game_id, tag_key", "aliases": "alias_key",
+        order = {"games": "game_id", "results": "game_id, seat", "tags": "game_id, tag", "aliases": "alias_key",
                  "ratings": "finished, person_key"}
         out = {t: self._rows(f"SELECT * FROM {{{t}}} ORDER BY {order[t]}") for t in TABLES}
         out["position"] = [(self.position(),)]

@@ -20,7 +20,8 @@ from coimbra_events import events as ev
 from coimbra_events.catalog import Catalog, parse_catalog, standin_catalog
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
-from coimbra_events.rules.core import apply, check, initial_state, legal, step
+from coimbra_events.rules.core import apply, check, initial_state, legal, narrate, step
+from coimbra_events.rules.narration import Told
 from coimbra_events.state import TABLE, GameState, Record, replace
 from coimbra_events.violations import RuleViolation
 
@@ -337,6 +338,27 @@ def accepted(state: GameState, event: GameEvent) -> GameState:
     if isinstance(options, list):
         assert event in options, f"{event} not offered by legal()"
     return apply(state, event)
+
+
+def narrated(state: GameState, event: GameEvent, rule: str, /, **facts: Any) -> tuple[GameState, list[Told]]:
+    """``event`` is legal here and narrating it reports changes under ``rule`` (with the named facts on one of
+    them); narrating leaves the rules as they are: the state after is ``apply``'s. Returns it and those changes."""
+    assert check(state, event) is None, f"{event} refused: {check(state, event)}"
+    after, told = narrate(state, event)
+    assert after == apply(state, event), "narrating changed what the rules compute"
+    mine = [t for t in told if t.rule == rule]
+    assert mine, f"no change under {rule}; told: {sorted({t.rule for t in told})}"
+    for key, value in facts.items():
+        assert any(_norm((t.facts or {}).get(key)) == _norm(value) for t in mine), \
+            f"no {rule} change has {key}={value!r}: {[t.facts for t in mine]}"
+    return after, mine
+
+
+def not_narrated(state: GameState, event: GameEvent, rule: str) -> GameState:
+    """Narrating ``event`` here reports nothing under ``rule``; the state after."""
+    after, told = narrate(state, event)
+    assert [t for t in told if t.rule == rule] == [], f"{rule} was told"
+    return after
 
 
 def snapshot(obj: Any) -> Any:

@@ -216,8 +216,9 @@ def test_rule_violation_pickles():
 # --- every rule id is tested ------------------------------------------------------------------------
 
 
-def _test_functions():
-    """Every test function of this package: name -> (rules it expects refused, whether it checks a legal event)."""
+def _test_functions(helper: str = "refused"):
+    """Every test function of this package: name -> (rules it passes to ``helper`` as its third argument
+    (``refused``: the rules it expects refused), whether it checks a legal event)."""
     out = {}
     for path in Path(__file__).parent.glob("test_*.py"):
         for node in ast.parse(path.read_text()).body:
@@ -226,14 +227,26 @@ def _test_functions():
             refusals, legal_checked = set(), False
             for call in ast.walk(node):
                 if isinstance(call, ast.Call) and isinstance(call.func, ast.Name):
-                    if call.func.id == "refused" and len(call.args) >= 3 and isinstance(call.args[2], ast.Constant):
+                    if call.func.id == helper and len(call.args) >= 3 and isinstance(call.args[2], ast.Constant):
                         refusals.add(call.args[2].value)
                     legal_checked |= call.func.id == "accepted"
             out[node.name] = (refusals, legal_checked)
     return out
 
 
-@pytest.mark.parametrize("rule", sorted(r for r in RULES if not r.startswith("HISTORY.")))
+def _named_after(rule: str, functions: dict) -> dict:
+    key = re.compile(rf"_{re.escape(re.sub(r'[.-]', '_', rule))}(_|$)")
+    return {name: info for name, info in functions.items() if key.search(name)}
+
+
+@pytest.mark.parametrize("rule", sorted(r for r in RULES if not r.startswith("HISTORY.") and RULES[r].consequence))
+def test_every_consequence_has_a_test_named_after_it_that_hears_it_narrated(rule):
+    """A consequence (a rule the core carries out by itself) is never refused: its tests hear it told."""
+    named = _named_after(rule, _test_functions("narrated"))
+    assert any(rule in told for told, _ in named.values()), f"no test named after {rule} has it narrated"
+
+
+@pytest.mark.parametrize("rule", sorted(r for r in RULES if not r.startswith("HISTORY.") and not RULES[r].consequence))
 def test_every_rule_id_has_a_legal_and_an_illegal_test_named_after_it(rule):
     """Every rule of the game (the HISTORY.* rules of the record itself are covered in tests/test_history.py)."""
     functions = _test_functions()

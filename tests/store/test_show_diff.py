@@ -15,7 +15,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import projections.timeline as timeline_module
+import projections.consequences as consequences_module
 from cli.app import app
 from coimbra_events import log as game_log
 from coimbra_events.application import GameStore
@@ -25,9 +25,7 @@ from coimbra_events.rules.core import apply
 from coimbra_events.simulator import DEFAULT_PLAYERS, next_event, simulate
 from coimbra_events.validation import validate
 from projections.board import board_view
-from coimbra_events.catalog import standin_catalog
-from projections.naming import named_text
-from projections.diff import Difference, common_prefix, first_divergence, state_differences, table_moves
+from projections.diff import common_prefix, first_divergence, state_differences, table_moves
 from projections.timeline import PHASES, TimelineError, timeline
 from tests.store.conftest import GAMES, INVALID
 from tests.store.test_cli_store import run, run_json
@@ -73,17 +71,22 @@ def test_timeline_holds_every_state_of_a_log(path):
 
 
 def test_the_timeline_folds_each_event_once_and_lookups_never_fold(monkeypatch):
+    """One fold; an entry's changes are narrated once, from the state the fold kept, however often they are read."""
     log = game_log.read(FIXTURE)
-    calls = []
-    real_apply = timeline_module.apply
-    monkeypatch.setattr(timeline_module, "apply", lambda s, e: calls.append(e) or real_apply(s, e))
+    applied, narrated = [], []
+    real_apply, real_narrate = consequences_module.apply, consequences_module.narrate
+    monkeypatch.setattr(consequences_module, "apply", lambda s, e: applied.append(e) or real_apply(s, e))
+    monkeypatch.setattr(consequences_module, "narrate", lambda s, e: narrated.append(e) or real_narrate(s, e))
     line = timeline(log)
-    assert len(calls) == len(log.events)
-    for n in range(len(line)):
-        line.at(n)
+    assert len(applied) == len(log.events) and narrated == []
+    for _ in range(2):
+        for n in range(len(line)):
+            line.at(n)
+            assert line.changes[n] is line.changes[n]
+    assert narrated == list(log.events)  # each entry once, in words once
     for phase in PHASES[2:-1]:  # A to F
         line.index_of(3, phase)
-    assert len(calls) == len(log.events)
+    assert len(applied) == len(log.events)
 
 
 def test_index_of_is_the_state_right_when_a_phase_begins():
@@ -142,7 +145,7 @@ def test_a_game_diffed_with_itself_has_no_differences(catalog, players, seed):
     log, final = simulate(catalog, DEFAULT_PLAYERS[:players], seed)
     assert common_prefix(log.events, log.events) == len(log.events)
     assert first_divergence(log.events, log.events, len(log.events)) is None
-    assert state_differences(final, final) == [] and table_moves([]) == []
+    assert state_differences(final, final) == [] and table_moves(final, final) == []
 
 
 @pytest.mark.property
@@ -154,7 +157,7 @@ def test_two_seeds_part_at_the_first_event_and_differ_per_player(catalog, player
     assert prefix == 0 and first_divergence(a.events, b.events, prefix)["seq"] == 1
     differences = state_differences(end_a, end_b)
     assert any(d.path.startswith("players.") for d in differences)
-    assert table_moves(differences)
+    assert table_moves(end_a, end_b)
 
 
 # --- the commands, in process, on log files and on every kind of store ----------------------------
@@ -176,7 +179,7 @@ class Borrowed:
 @pytest.fixture
 def cli(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """Run ``coimbra`` in process against the ``store`` fixture (memory, SQLite or PostgreSQL)."""
-    monkeypatch.setattr("cli.common.GameStore", lambda db=None, **kw: Borrowed(store))
+    monkeypatch.setattr("coimbra_events.application.GameStore", lambda db=None, **kw: Borrowed(store))
     monkeypatch.setenv("NO_COLOR", "1")
     runner = CliRunner()
 
@@ -251,9 +254,10 @@ def test_diff_of_a_stored_game_and_its_fork_in_a_log_file(store, cli, tmp_path):
     assert parted["seq"] == prefix + 1
     assert parted["a"]["notation"].startswith(parted["a"]["actor"] + ":")
     assert parted["b"]["type"] == fork.events[prefix].TYPE
-    expected = state_differences(timeline(log).final, timeline(fork).final)
+    end_a, end_b = timeline(log).final, timeline(fork).final
+    expected = state_differences(end_a, end_b)
     assert out["differences"] == as_json([d.to_json() for d in expected])
-    assert out["table_moves"] == table_moves(expected) and out["table_moves"]
+    assert out["table_moves"] == as_json([m.to_json() for m in table_moves(end_a, end_b)]) and out["table_moves"]
 
     at = cli("diff", "g", str(tmp_path / "fork.json"), "--at", str(prefix), "--json")
     assert orjson.loads(at.stdout)["differences"] == []  # the lines agree up to where they part
@@ -262,8 +266,7 @@ def test_diff_of_a_stored_game_and_its_fork_in_a_log_file(store, cli, tmp_path):
     assert f"common prefix: {prefix} events" in text.stdout and f"first divergence at event {prefix + 1}" in text.stdout
     assert "differences on the table (at the end of each)" in text.stdout
     moves = cli("diff", "g", str(tmp_path / "fork.json"), "--table")
-    first_move = named_text(standin_catalog(), out["table_moves"][0])  # what people read names the components
-    assert "to turn table A into table B" in moves.stdout and first_move in moves.stdout
+    assert "to turn table A into table B" in moves.stdout and out["table_moves"][0]["what"] in moves.stdout
 
 
 def test_diff_of_a_game_with_itself_and_with_its_beginning(store, cli, tmp_path):
@@ -289,25 +292,21 @@ def test_diff_refuses_games_with_other_players_and_points_out_of_range(store, cl
     assert far.exit_code == 2 and "choose 0 to 175" in far.stderr
 
 
-def test_table_moves_speak_of_things_on_the_table():
-    moves = table_moves([
-        Difference("players.Ana.coins", 7, 5),
-        Difference("players.Ana.influence.gray", 0, 3),
-        Difference("players.Ana.cards", ["c-II-01"], ["c-II-02"]),
-        Difference("players.Ana.crowns_collected", 3, 4),
-        Difference("monasteries.blue-e1.marked_by", [], ["Ana"]),
-        Difference("monasteries.blue-e1.id", "m-I-01", "m-I-02"),
-        Difference("dice_area.gray-1", 3, 5),
-        Difference("round", 1, 2),
-    ])
-    assert moves == [
-        "Ana: move the coin marker from 7 to 5",
-        "Ana: move the disc on the gray influence track from 0 to 3",
-        "Ana: give back character card c-II-01",
-        "Ana: take character card c-II-02",
-        "map space blue-e1: replace monastery m-I-01 with m-I-02",
-        "dice area: turn die gray-1 from 3 to 5",
-    ]
+def test_table_moves_name_each_physical_move_once(catalog):
+    """A card bought is one move (row to board), not a card leaving a row and another reaching a player."""
+    log, _ = simulate(catalog, DEFAULT_PLAYERS[:3], 5)
+    line = timeline(log)
+    bought = next(k for k, e in enumerate(log.events, 1) if e.TYPE == "CardBought")
+    event = log.events[bought - 1]
+    moves = [m.to_json() for m in table_moves(line.at(bought - 1), line.at(bought))]
+    card = [m for m in moves if m["what"].endswith(f"({event.card})")]
+    assert len(card) == 1 and card[0]["from"].endswith("city row") and card[0]["to"].startswith(f"{event.actor}'s")
+    assert card[0]["who"] == event.actor and card[0]["rule"] is None
+    for a, b in ((0, len(log.events)), (bought - 1, bought), (40, 90)):
+        moved = [m for m in table_moves(line.at(a), line.at(b)) if not m.is_value]
+        things = [m.what for m in moved if m.what[0] != "disc"]  # a player's discs are many: told apart by where
+        discs = [(m.what, m.src, m.dst) for m in moved if m.what[0] == "disc"]
+        assert moved and len(things) == len(set(things)) and len(discs) == len(set(discs)), "a thing is moved twice"
 
 
 # --- end to end, through the installed command ----------------------------------------------------
@@ -344,7 +343,7 @@ def test_records_with_history_entries_step_one_state_per_entry(catalog):
     """A correction, a note and an undo each get a state; the last is the game's own state."""
     from coimbra_events.game import Game
     from coimbra_events.rules.core import initial_state, legal
-    from projections.timeline import fold_states
+    from projections.consequences import fold
 
     log, _ = simulate(catalog, DEFAULT_PLAYERS[:2], 4)
     game = Game.from_log("h", log.with_events(log.events[:40]))
@@ -354,7 +353,7 @@ def test_records_with_history_entries_step_one_state_per_entry(catalog):
     game.correct(draft, replacement)  # entries 41 (Corrected) and 42 (the replacement)
     game.note(draft, "the die was placed in the wrong city")  # entry 43
     game.undo()  # entry 44
-    states = fold_states(initial_state(catalog, log.players), game.events)
+    states = fold(initial_state(catalog, log.players), game.events).states
     assert len(states) == len(game.events) + 1 == 45
     assert states[40] == before and states[41] == before  # a correction waits for its replacement
     assert states[42] != before  # the replacement changed the table

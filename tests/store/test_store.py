@@ -28,8 +28,9 @@ from tests.store.conftest import GAMES, INVALID, PLAYERS, stored_events
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
 def test_import_then_export_gives_identical_bytes(store, path):
-    game = store.import_log(game_log.read(path))
-    assert game_log.dumps(store.export(game.name)) == path.read_bytes()
+    log = game_log.read(path)
+    game = store.import_log(log)
+    assert game_log.dumps(store.export(game.name)) == game_log.dumps(log)
 
 
 def test_import_stores_every_event_in_one_save(store, monkeypatch):
@@ -39,8 +40,8 @@ def test_import_stores_every_event_in_one_save(store, monkeypatch):
     monkeypatch.setattr(store, "save", lambda *objs: saves.append(objs) or original(*objs))
     game = store.import_log(log)
     assert len(saves) == 1
-    # the game's Created and its events, and the index's Created and Listed
-    assert stored_events(store) == 1 + len(log.events) + 2
+    # the game's Created, its events and its result, and the name's entry in the register (Created, Claimed)
+    assert stored_events(store) == 1 + len(log.events) + 1 + 2
     assert store.info(game.name).status == OVER
 
 
@@ -115,7 +116,7 @@ def test_recording_the_last_event_marks_the_game_over(store):
     assert store.info("almost").status == IN_PROGRESS
     store.record("almost", log.events[-1])
     assert store.info("almost").status == OVER and store.get("almost").over
-    assert game_log.dumps(store.export("almost")) == GAMES[0].read_bytes()
+    assert game_log.dumps(store.export("almost")) == game_log.dumps(log)
 
 
 def test_a_path_to_a_log_file_opens_the_game_in_it(store):
@@ -143,16 +144,20 @@ def test_a_sqlite_store_keeps_its_games(tmp_path, catalog):
     again.close()
 
 
-def test_where_the_store_lives(tmp_path):
+def test_where_the_store_lives(tmp_path, monkeypatch):
+    """The user's data directory is platformdirs' (``$XDG_DATA_HOME/coimbra`` on Linux)."""
     env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
-    assert default_db_path(env) == tmp_path / "data" / "coimbra" / "games.sqlite"
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    assert default_db_path() == tmp_path / "data" / "coimbra" / "games.sqlite"
     assert store_env(environ=env)["SQLITE_DBNAME"] == str(tmp_path / "data" / "coimbra" / "games.sqlite")
     assert store_env(environ={**env, "COIMBRA_DB": str(tmp_path / "a.db")})["SQLITE_DBNAME"] == str(tmp_path / "a.db")
     chosen = store_env(tmp_path / "b.db", environ={**env, "COIMBRA_DB": str(tmp_path / "a.db")})
     assert chosen["SQLITE_DBNAME"] == str(tmp_path / "b.db")
     assert store_env(environ={**env, "PERSISTENCE_MODULE": "eventsourcing.postgres"}) == {}
     assert store_env(in_memory=True) == {"PERSISTENCE_MODULE": "eventsourcing.popo"}
-    assert isinstance(default_db_path({}), Path)
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_db_path() == tmp_path / ".local" / "share" / "coimbra" / "games.sqlite"
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from coimbra_events.application import GameStore
-from coimbra_events.game_tags import retag
 from coimbra_events.players import change_aliases, person_key
 from projections.league.projection import League, NoLeague, open_league
 from projections.league.reports import profile, ratings, standings
@@ -168,17 +167,19 @@ def test_an_alias_joins_two_spellings_and_withdrawing_it_splits_them_again(club)
 def test_a_season_is_the_games_with_its_tag(club):
     logs = season_logs()
     import_all(club, logs)
-    retag(club, "g1", add=["2026-spring"])
-    retag(club, "g3", add=["2026-Spring", "evening-1"])
+    club.tag("g1", add=["2026-spring"])
+    club.tag("g3", add=["2026-spring", "evening-1"])
+    club.tag("g4", add=["2026-Spring"])  # another tag, as coimbra games --tag reads it
     league = open_league(club)
     league.catch_up()
     with league.view.reading() as tables:
         spring = standings(tables, "2026-spring")
-        assert standings(tables, "EVENING-1")["games"] == 1
+        assert standings(tables, "evening-1")["games"] == 1
+        assert standings(tables, "2026-Spring")["games"] == 1
     assert spring["games"] == 2
     aliases = aliases_of(club)
     assert brute.reported(spring, aliases) == brute.standings(brute.results(exported(club, ["g1", "g3"])), aliases)
-    retag(club, "g1", remove=["2026-SPRING"])
+    club.tag("g1", remove=["2026-spring"])
     league.catch_up()
     with league.view.reading() as tables:
         assert standings(tables, "2026-spring")["games"] == 1
@@ -243,7 +244,7 @@ def test_two_catch_ups_at_once_never_count_an_event_twice(club):
     first.catch_up(stop=300)
     rows = first.source.recorder.select_notifications(first.base, 400, inclusive_of_start=False)
     for row in rows:  # the first takes more of the log but has not flushed ...
-        first.take(row.topic, str(row.originator_id), row.originator_version, first._fields(row.state), row.id)
+        first.take(row.topic, str(row.originator_id), row.originator_version, first._fields(row), row.id)
     second.catch_up()  # ... when the second catches up to the end
     with pytest.raises(Overtaken):
         first.flush()
@@ -302,3 +303,18 @@ def test_a_profile_equals_the_brute_force(club):
     assert {c: v["games"] for c, v in ana["start_choices"]["first"].items()} == expected["first"]
     assert {brute.person({}, h["opponent"]): [h["games"], h["ahead"], h["behind"], h["level"]]
             for h in ana["head_to_head"]} == expected["versus"]
+
+
+def test_a_renamed_game_is_shown_by_its_new_name_even_once_folded_again(club):
+    import_all(club, season_logs()[:2])
+    open_league(club).catch_up()
+    club.rename("g1", "friday-final")
+    open_league(club).catch_up()
+    game_id = str(club.get("friday-final").id)
+    club.update("friday-final", lambda game: game.note(3, "the die was a 4"))  # folded again from its Created event
+    league = open_league(club)
+    league.catch_up()
+    with league.view.reading() as tables:
+        assert tables.names([game_id]) == {game_id: "friday-final"}
+    assert_equals_brute_force(club, league, ["friday-final", "g2"])
+    assert_rebuild_changes_nothing(league)

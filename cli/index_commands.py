@@ -1,0 +1,184 @@
+"""Commands on the games index: games (list, filter, page), rename, tag, archive.
+
+The index is a projection of the store (``coimbra_events.games_index``): listing a
+page costs the same with ten games or ten thousand, and nothing here folds a game.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, time
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from cli.common import Commands, DbOption, GameArgument, JsonOption, console, opened, print_json, store_errors
+from cli.exits import err_console, fail
+
+COMMANDS = Commands()
+
+PER_PAGE = 50
+"""Games on one page of ``coimbra games`` unless ``--per-page`` or ``--all`` says otherwise."""
+
+_STATUS_WORDS = {"in-progress": "in progress", "in progress": "in progress", "playing": "in progress",
+                 "over": "over", "finished": "over", "done": "over"}
+
+
+def status_option(text: Optional[str]) -> Optional[str]:
+    """``in-progress`` or ``over`` (also ``finished``) as the index spells it; exit 2 otherwise."""
+    if text is None:
+        return None
+    status = _STATUS_WORDS.get(text.strip().lower())
+    if status is None:
+        fail(f"--status {text!r}: expected in-progress or over")
+    return status
+
+
+def since_option(text: Optional[str]) -> Optional[datetime]:
+    """A date (``2026-05-01``: from local midnight) or a date and time; exit 2 otherwise."""
+    if text is None:
+        return None
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        fail(f"--since {text!r}: expected a date like 2026-05-01 (or 2026-05-01T19:30)")
+    if len(text.strip()) == 10:
+        when = datetime.combine(when.date(), time())
+    return when if when.tzinfo else when.astimezone()
+
+
+def result_text(info: Any) -> Text:
+    """``Bruno 79 · Ana 58`` with the winner first (in bold), or nothing before the end."""
+    parts: list[Any] = []
+    for k, p in enumerate(info.result):
+        parts += [" · "] if k else []
+        parts += [(p["name"], "bold") if p["place"] == 1 else p["name"], f" {p['total']}"]
+    return Text.assemble(*parts)
+
+
+@COMMANDS("games")
+def games_command(
+    player: Optional[str] = typer.Option(None, "--player", help="Only games this player played (any case)."),
+    status: Optional[str] = typer.Option(None, "--status", help="Only games in-progress or over."),
+    since: Optional[str] = typer.Option(None, "--since", help="Only games created on or after this date (2026-05-01)."),
+    tag: Optional[str] = typer.Option(None, "--tag", help="Only games with this tag (see coimbra tag)."),
+    archived: bool = typer.Option(False, "--archived", help="List the archived games instead of the others."),
+    page: int = typer.Option(1, "--page", min=1, help="Which page of the list."),
+    per_page: int = typer.Option(PER_PAGE, "--per-page", min=1, help="Games per page."),
+    every: bool = typer.Option(False, "--all", help="Every matching game on one page."),
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """List the stored games: name, players, status, winner and final scores, when created, tags.
+
+    Oldest first, a page at a time; archived games are left out unless [bold]--archived[/].
+    --json prints {"total", "page", "pages", "per_page", "games": [...]}.
+
+    Example: [bold]coimbra games --player Ana --status over --since 2026-05-01[/]
+    """
+    from coimbra_events.games_index import GamesQuery
+
+    limit = None if every else per_page
+    query = GamesQuery(player=player, status=status_option(status), since=since_option(since), tag=tag,
+                       archived=archived, offset=0 if every else (page - 1) * per_page, limit=limit)
+    with opened(db) as store:
+        with store_errors():
+            listing = store.listing(query)
+    pages = 1 if every else max(1, math.ceil(listing.total / per_page))
+    if as_json:
+        print_json({"total": listing.total, "page": 1 if every else page, "pages": pages, "per_page": limit,
+                    "games": [i.to_json() for i in listing.games]})
+        return
+    if not listing.games:
+        filtered = any(x is not None for x in (player, status, since, tag)) or archived
+        console.print(f"no {'such ' if filtered else ''}games in {escape(store.location)}"
+                      + ("" if filtered or page > 1 else "; start one with [bold]coimbra new --players \"Ana:red,Bruno:blue\"[/]"))
+        return
+    console.print(games_table(listing.games, f"Games in {escape(store.location)}"))
+    if pages > 1:
+        err_console.print(f"page {page} of {pages} ({listing.total} games); --page {page + 1 if page < pages else 1} "
+                          "for more, --all for every one", style="dim")
+
+
+def games_table(infos: list[Any], title: str) -> Table:
+    """One row per game; the seed, parent and tags columns only when some game has one.
+
+    Cells are ``Text``, not markup (names are shown as typed, and nothing is parsed per cell)."""
+    table = Table(title=title)
+    table.add_column("name", no_wrap=True, min_width=max(len(i.name) for i in infos))  # typed as GAME: never cut
+    table.add_column("players", min_width=10)
+    table.add_column("status", no_wrap=True)
+    table.add_column("result", min_width=10)
+    table.add_column("created", min_width=10)
+    optional = [("seed", lambda i: "" if i.seed is None else str(i.seed)), ("parent", lambda i: i.parent or ""),
+                ("tags", lambda i: ", ".join(i.tags))]
+    shown = [(title, cell) for title, cell in optional if any(cell(i) for i in infos)]  # only columns with values
+    for name, _ in shown:
+        table.add_column(name)
+    for i in infos:
+        cells = [i.name, ", ".join(n for n, _ in i.players), i.status]
+        table.add_row(*map(Text, cells), result_text(i), Text(i.created.astimezone().strftime("%Y-%m-%d %H:%M")),
+                      *(Text(cell(i)) for _, cell in shown))
+    return table
+
+
+@COMMANDS("rename")
+def rename_command(
+    game_ref: str = GameArgument,
+    new_name: str = typer.Argument(..., metavar="NEW", help="The game's new name (letters, digits, '-', '_', '.')."),
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Give a stored game another name; the old name is free again and nothing else changes.
+
+    Example: [bold]coimbra rename ana-bruno-3 friday-final[/]
+    """
+    with opened(db) as store, store_errors("nothing stored"):
+        store.rename(game_ref, new_name)
+    if as_json:
+        print_json({"renamed": game_ref, "name": new_name})
+        return
+    console.print(f"renamed {escape(game_ref)} to {escape(new_name)}")
+
+
+@COMMANDS("tag")
+def tag_command(
+    game_ref: str = GameArgument,
+    tags: list[str] = typer.Argument(..., metavar="TAG...", help="Tags to add (an evening, a season: no spaces or commas)."),
+    remove: bool = typer.Option(False, "--remove", help="Take these tags off instead."),
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Tag a stored game, or take tags off it; coimbra games --tag lists a tag's games.
+
+    Example: [bold]coimbra tag ana-bruno-3 season-2026 friday[/]
+    """
+    with opened(db) as store, store_errors("nothing stored"):
+        game = store.tag(game_ref, remove=tags) if remove else store.tag(game_ref, add=tags)
+    if as_json:
+        print_json({"game": game.name, "tags": list(game.tags)})
+        return
+    console.print(f"{escape(game.name)}: tags {escape(', '.join(game.tags)) if game.tags else 'none'}")
+
+
+@COMMANDS("archive")
+def archive_command(
+    game_ref: str = GameArgument,
+    restore: bool = typer.Option(False, "--restore", help="List the game again."),
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Leave a stored game out of coimbra games (nothing is deleted; --archived lists such games).
+
+    Example: [bold]coimbra archive test-game[/]
+    """
+    with opened(db) as store, store_errors("nothing stored"):
+        game = store.archive(game_ref, archived=not restore)
+    if as_json:
+        print_json({"game": game.name, "archived": game.archived})
+        return
+    console.print(f"{escape(game.name)}: {'archived (coimbra games --archived lists it)' if game.archived else 'listed again'}")

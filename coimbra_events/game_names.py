@@ -1,0 +1,60 @@
+"""The store's register of game names: which game each name stands for.
+
+A game is found by its name, and names must be unique even when two tables
+create games at once. Each name has a small ``GameName`` aggregate, with an id
+that follows from the name; claiming a name appends to it in the same
+transaction as the game's own events, so of two writers claiming one name, the
+second's save conflicts. Renaming a game claims the new name and releases the old
+one, which may then be claimed again.
+
+Stores written before schema 2 have no register: their games' ids follow from
+their names (``legacy_game_id``), which is where a name without an entry is looked up.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID, uuid5
+
+from eventsourcing.domain import Aggregate
+
+from coimbra_events.game import NAMESPACE
+
+
+class GameName(Aggregate):
+    """One name in the register: the game it stands for now, if any."""
+
+    class Created(Aggregate.Created):
+        name: str
+
+        def apply(self, entry: GameName) -> None:
+            entry.name = self.name
+            entry.game_id = None
+
+    class Claimed(Aggregate.Event):
+        game_id: UUID
+
+        def apply(self, entry: GameName) -> None:
+            entry.game_id = self.game_id
+
+    class Released(Aggregate.Event):
+        def apply(self, entry: GameName) -> None:
+            entry.game_id = None
+
+    @staticmethod
+    def create_id(name: str) -> UUID:
+        return uuid5(NAMESPACE, f"name:{name}")
+
+    @classmethod
+    def register(cls, name: str) -> GameName:
+        return cls._create(cls.Created, name=name)
+
+    def claim(self, game_id: UUID) -> None:
+        self.trigger_event(self.Claimed, game_id=game_id)
+
+    def release(self) -> None:
+        self.trigger_event(self.Released)
+
+
+def legacy_game_id(name: str) -> UUID:
+    """Where a store written before schema 2 keeps the game it named ``name`` (the id followed from the name)."""
+    return uuid5(NAMESPACE, f"game:{name}")

@@ -1,0 +1,512 @@
+"""The games index: every stored game, its status, result and tags, as a projection of the store.
+
+The library has no call that lists aggregates, and folding one index aggregate on
+every command grew with the store. The index is instead a materialised view of the
+store's notification log, kept the library's way (``eventsourcing.projection``):
+``GamesIndex`` processes the few events that change what the index shows (a game
+created, finished, reopened, renamed, tagged, archived) into a table of its own,
+each change recorded in the same transaction as a tracking record of the
+notification it came from, so the view is a deterministic function of the store
+and is caught up exactly once whatever crashes in between. ``catch_up`` pulls
+what the view has not processed yet (SQLite has no subscriptions); the store calls
+it after each save and before each listing, and it costs nothing when nothing is new.
+
+The status shown is the game's own: a game reopened by an undo is "in progress"
+again, because the game announces it (``Game.Reopened``). Stores written before
+schema 2 have the old index aggregate's events instead (``coimbra_events.legacy``):
+for those games the status and result are read from the game itself.
+
+Three views hold the same table: in memory (``POPOGamesView``, for tests), SQLite and
+PostgreSQL (``SQLGamesView``: one table of games, one of players, one of tags). A
+league of games (issue 15) follows the same pattern: a ``Projection`` with its topics,
+a view per store, and ``catch_up``.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterator, Mapping, Sequence
+from uuid import UUID
+
+import orjson
+from eventsourcing.application import Application
+from eventsourcing.dispatch import singledispatchmethod
+from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
+from eventsourcing.popo import POPOTrackingRecorder
+from eventsourcing.projection import Projection
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+from eventsourcing.utils import get_topic
+
+from coimbra_events.game import Game, result_of
+from coimbra_events.legacy import LEGACY_TOPICS, LegacyGamesIndex
+
+IN_PROGRESS, OVER = "in progress", "over"
+STATUSES = (IN_PROGRESS, OVER)
+_NUMBERED = re.compile(r"(.+)-(\d{1,9})")
+
+
+def name_series(name: str) -> tuple[str, int]:
+    """A name as the store numbers it: ``ana-bruno-3`` is (``ana-bruno``, 3), ``ana-bruno`` (``ana-bruno``, 1)."""
+    found = _NUMBERED.fullmatch(name)
+    return (found.group(1), int(found.group(2))) if found else (name, 1)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """One game as the index lists it."""
+
+    name: str
+    players: tuple[tuple[str, str], ...]
+    status: str
+    created: datetime
+    parent: str | None = None
+    seed: int | None = None
+    catalog_id: str = ""
+    result: tuple[Mapping[str, Any], ...] = ()
+    """Players by place, with ``total`` and points by source (``Game.Finished``); empty until the game ends."""
+    tags: tuple[str, ...] = ()
+    archived: bool = False
+    game_id: UUID | None = None
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """Who placed first (several when the tie-break leaves them level)."""
+        return tuple(p["name"] for p in self.result if p["place"] == 1)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON values, for ``--json`` output."""
+        return {
+            "name": self.name,
+            "players": [{"name": n, "color": c} for n, c in self.players],
+            "status": self.status,
+            "created": self.created.isoformat(),
+            "parent": self.parent,
+            "seed": self.seed,
+            "catalog": self.catalog_id,
+            "winners": list(self.winners),
+            "scores": [{"name": p["name"], "place": p["place"], "total": p["total"]} for p in self.result],
+            "tags": list(self.tags),
+            "archived": self.archived,
+        }
+
+
+@dataclass(frozen=True)
+class GamesQuery:
+    """Which games to list: filters (all optional), archived ones or the others, and one page."""
+
+    player: str | None = None
+    status: str | None = None
+    since: datetime | None = None
+    tag: str | None = None
+    archived: bool = False
+    offset: int = 0
+    limit: int | None = None
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a listing and how many games the filters let through in all."""
+
+    games: list[GameInfo]
+    total: int
+    query: GamesQuery = field(default_factory=GamesQuery)
+
+
+# --- the view: what the projection writes and the store reads ------------------------------------
+
+Row = dict[str, Any]
+"""A game in the view: the fields of ``GameInfo`` as JSON values, with ``game_id`` as text."""
+
+
+class GamesView(TrackingRecorder, ABC):
+    """The games table, changed only together with the tracking record of the notification that changed it.
+
+    Inside ``batch()`` the changes of many notifications are kept and written in
+    one transaction with the last one's tracking record when the batch ends (so a
+    catch-up of many notifications commits once, and still all or nothing).
+    """
+
+    _pending: dict[str, Row] | None = None
+    _pending_tracking: Tracking | None = None
+
+    def upsert(self, row: Row | None, tracking: Tracking) -> None:
+        """Write one game's row (``None``: nothing changes) and the tracking record, in one transaction."""
+        if self._pending is None:
+            self._write([] if row is None else [row], tracking)
+            return
+        if row is not None:
+            self._pending[row["game_id"]] = row
+        self._pending_tracking = tracking
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Keep the changes made inside, and write them at the end in one transaction."""
+        self._pending, self._pending_tracking = {}, None
+        try:
+            yield
+            rows, tracking = list(self._pending.values()), self._pending_tracking
+        finally:
+            self._pending, self._pending_tracking = None, None
+        if tracking is not None:
+            self._write(rows, tracking)
+
+    def row(self, game_id: str) -> Row | None:
+        """The row of one game (as changed in the current batch)."""
+        if self._pending and game_id in self._pending:
+            return dict(self._pending[game_id])
+        return self._stored_row(game_id)
+
+    def find(self, name: str) -> Row | None:
+        """The row of the game with this name (as changed in the current batch)."""
+        for row in (self._pending or {}).values():
+            if row["name"] == name:
+                return dict(row)
+        found = self._stored_find(name)
+        return None if found is None or (self._pending and found["game_id"] in self._pending) else found
+
+    @abstractmethod
+    def _write(self, rows: list[Row], tracking: Tracking) -> None:
+        """Write these rows and the tracking record in one transaction."""
+
+    @abstractmethod
+    def _stored_row(self, game_id: str) -> Row | None: ...
+
+    @abstractmethod
+    def _stored_find(self, name: str) -> Row | None: ...
+
+    @abstractmethod
+    def select(self, query: GamesQuery) -> tuple[list[Row], int]:
+        """The page of rows a query asks for (oldest first), and how many rows match in all."""
+
+    @abstractmethod
+    def largest_number(self, base: str) -> int:
+        """The largest number of a game named ``base`` or ``base-N`` (0 if there is none)."""
+
+
+def info_of(row: Row) -> GameInfo:
+    """A row of the view as the index lists it."""
+    return GameInfo(
+        row["name"], tuple((p["name"], p["color"]) for p in row["players"]), row["status"],
+        datetime.fromisoformat(row["created"]), row["parent"], row["seed"], row["catalog"],
+        tuple(row["result"] or ()), tuple(row["tags"]), bool(row["archived"]), UUID(row["game_id"]),
+    )
+
+
+class POPOGamesView(POPOTrackingRecorder, GamesView):
+    """The games table in memory (the in-memory store's)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._rows: dict[str, Row] = {}
+
+    def _write(self, rows: list[Row], tracking: Tracking) -> None:
+        with self._database_lock:
+            self._assert_tracking_uniqueness(tracking)
+            for row in rows:
+                self._rows[row["game_id"]] = dict(row)
+            self._insert_tracking(tracking)
+
+    def _stored_row(self, game_id: str) -> Row | None:
+        found = self._rows.get(game_id)
+        return dict(found) if found else None
+
+    def _stored_find(self, name: str) -> Row | None:
+        return next((dict(r) for r in self._rows.values() if r["name"] == name), None)
+
+    def select(self, query: GamesQuery) -> tuple[list[Row], int]:
+        rows = sorted((r for r in self._rows.values() if _matches(r, query)), key=lambda r: (r["created"], r["name"]))
+        stop = None if query.limit is None else query.offset + query.limit
+        return [dict(r) for r in rows[query.offset:stop]], len(rows)
+
+    def largest_number(self, base: str) -> int:
+        return max((n for b, n in (name_series(r["name"]) for r in self._rows.values()) if b == base), default=0)
+
+
+def _matches(row: Row, q: GamesQuery) -> bool:
+    return (
+        bool(row["archived"]) == q.archived
+        and (q.player is None or q.player.casefold() in {p["name"].casefold() for p in row["players"]})
+        and (q.status is None or row["status"] == q.status)
+        and (q.since is None or datetime.fromisoformat(row["created"]) >= q.since)
+        and (q.tag is None or q.tag in row["tags"])
+    )
+
+
+class SQLGamesView(GamesView, ABC):
+    """The games table in SQL, the same for SQLite and PostgreSQL but for placeholders and names.
+
+    ``games_index`` has one row per game (players, result and tags also as JSON
+    text, as shown); ``games_index_players`` and ``games_index_tags`` one row per
+    player and per tag, for the filters.
+    """
+
+    P = "?"
+    """The driver's placeholder."""
+    NO_LIMIT = "-1"
+    """``LIMIT`` for all rows."""
+
+    def _table(self, name: str) -> str:
+        return name
+
+    def _create_statements(self) -> list[str]:
+        g, pl, tg = self._table("games_index"), self._table("games_index_players"), self._table("games_index_tags")
+        return [
+            f"CREATE TABLE IF NOT EXISTS {g} (game_id TEXT PRIMARY KEY, name TEXT NOT NULL, series TEXT NOT NULL, "
+            "number INTEGER NOT NULL, players TEXT NOT NULL, status TEXT NOT NULL, created TEXT NOT NULL, parent TEXT, "
+            "seed BIGINT, catalog TEXT NOT NULL, result TEXT, tags TEXT NOT NULL, archived INTEGER NOT NULL)",
+            f"CREATE INDEX IF NOT EXISTS games_index_by_name ON {g} (name)",
+            f"CREATE INDEX IF NOT EXISTS games_index_by_series ON {g} (series, number)",
+            f"CREATE INDEX IF NOT EXISTS games_index_by_created ON {g} (archived, created, name)",
+            f"CREATE TABLE IF NOT EXISTS {pl} (game_id TEXT NOT NULL, player TEXT NOT NULL, PRIMARY KEY (player, game_id))",
+            f"CREATE TABLE IF NOT EXISTS {tg} (game_id TEXT NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (tag, game_id))",
+        ]
+
+    @abstractmethod
+    def _write_tracking(self, cursor: Any, tracking: Tracking) -> None:
+        """Insert the tracking record in this transaction (the library's recorder does)."""
+
+    def _write(self, rows: list[Row], tracking: Tracking) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            self._write_tracking(c, tracking)
+            for row in rows:
+                self._write_row(c, row)
+
+    def _write_row(self, c: Any, row: Row) -> None:
+        p, g = self.P, self._table("games_index")
+        series, number = name_series(row["name"])
+        values = (row["game_id"], row["name"], series, number, orjson.dumps(row["players"]).decode(), row["status"],
+                  row["created"], row["parent"], row["seed"], row["catalog"],
+                  None if row["result"] is None else orjson.dumps(row["result"]).decode(),
+                  orjson.dumps(row["tags"]).decode(), int(row["archived"]))
+        c.execute(f"DELETE FROM {g} WHERE game_id = {p}", (row["game_id"],))
+        c.execute(f"INSERT INTO {g} VALUES ({', '.join([p] * len(values))})", values)
+        for table, column, items in (("games_index_players", "player", [q["name"].casefold() for q in row["players"]]),
+                                     ("games_index_tags", "tag", row["tags"])):
+            c.execute(f"DELETE FROM {self._table(table)} WHERE game_id = {p}", (row["game_id"],))
+            for item in dict.fromkeys(items):
+                c.execute(f"INSERT INTO {self._table(table)} (game_id, {column}) VALUES ({p}, {p})", (row["game_id"], item))
+
+    def _rows(self, where: str, params: Sequence[Any], tail: str = "") -> list[Row]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT * FROM {self._table('games_index')} WHERE {where} {tail}", tuple(params))
+            return [self._decoded(dict(r)) for r in c.fetchall()]
+
+    @staticmethod
+    def _decoded(r: Row) -> Row:
+        return {**r, "players": orjson.loads(r["players"]), "result": None if r["result"] is None else orjson.loads(r["result"]),
+                "tags": orjson.loads(r["tags"])}
+
+    def _stored_row(self, game_id: str) -> Row | None:
+        found = self._rows(f"game_id = {self.P}", (game_id,))
+        return found[0] if found else None
+
+    def _stored_find(self, name: str) -> Row | None:
+        found = self._rows(f"name = {self.P}", (name,))
+        return found[0] if found else None
+
+    def select(self, q: GamesQuery) -> tuple[list[Row], int]:
+        p = self.P
+        where, params = [f"archived = {p}"], [int(q.archived)]
+        if q.player is not None:
+            where.append(f"game_id IN (SELECT game_id FROM {self._table('games_index_players')} WHERE player = {p})")
+            params.append(q.player.casefold())
+        if q.tag is not None:
+            where.append(f"game_id IN (SELECT game_id FROM {self._table('games_index_tags')} WHERE tag = {p})")
+            params.append(q.tag)
+        if q.status is not None:
+            where.append(f"status = {p}")
+            params.append(q.status)
+        if q.since is not None:  # times are stored in UTC, as ISO text: compared as text in UTC too
+            where.append(f"created >= {p}")
+            params.append(q.since.astimezone(timezone.utc).isoformat())
+        condition = " AND ".join(where)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT COUNT(*) AS n FROM {self._table('games_index')} WHERE {condition}", tuple(params))
+            total = int(c.fetchone()["n"])
+        limit = self.NO_LIMIT if q.limit is None else str(int(q.limit))
+        page = f"ORDER BY created, name LIMIT {limit} OFFSET {int(q.offset)}"
+        return self._rows(condition, params, page), total
+
+    def largest_number(self, base: str) -> int:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT MAX(number) AS n FROM {self._table('games_index')} WHERE series = {self.P}", (base,))
+            found = c.fetchone()["n"]
+        return int(found or 0)
+
+
+class SQLiteGamesView(SQLGamesView, SQLiteTrackingRecorder):
+    """The games table in the store's SQLite file, with a tracking table of its own.
+
+    (The library's SQLite tracking recorder names its table ``tracking``, one per
+    file; the index takes ``games_index_tracking``, so other projections of the same
+    store can keep their own.)
+    """
+
+    TRACKING = "games_index_tracking"
+
+    def __init__(self, datastore: Any, **kwargs: Any) -> None:
+        super().__init__(datastore, **kwargs)
+        self.insert_tracking_statement = _renamed(self.insert_tracking_statement, self.TRACKING)
+        self.select_max_tracking_id_statement = _renamed(self.select_max_tracking_id_statement, self.TRACKING)
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [_renamed(s, self.TRACKING) for s in super().construct_create_table_statements()] + self._create_statements()
+
+    def _write_tracking(self, cursor: Any, tracking: Tracking) -> None:
+        self._insert_tracking(cursor, tracking)
+
+
+def _renamed(statement: str, table: str) -> str:
+    return re.sub(r"\btracking\b", table, statement)
+
+
+def postgres_view_class() -> type[GamesView]:
+    """The PostgreSQL view (defined on first use: it needs ``psycopg``)."""
+    from eventsourcing.postgres import PostgresTrackingRecorder
+    from psycopg.sql import SQL
+
+    class PostgresGamesView(SQLGamesView, PostgresTrackingRecorder):
+        """The games table in the store's PostgreSQL schema, with its tracking table ``games_index_tracking``."""
+
+        P = "%s"
+        NO_LIMIT = "ALL"
+
+        def __init__(self, datastore: Any, **kwargs: Any) -> None:
+            super().__init__(datastore, tracking_table_name="games_index_tracking", **kwargs)
+            self.sql_create_statements.extend(SQL(s) for s in self._create_statements())  # type: ignore[arg-type]
+
+        def _table(self, name: str) -> str:
+            schema = self.datastore.schema
+            return f'"{schema}".{name}' if schema else name
+
+        def _write_tracking(self, cursor: Any, tracking: Tracking) -> None:
+            self._insert_tracking(cursor, tracking)
+
+    return PostgresGamesView
+
+
+def view_for(app: Application) -> GamesView:
+    """The games view in the store's own database (its tables created if the store creates tables)."""
+    module = type(app.factory).__module__
+    if module == "eventsourcing.popo":
+        return POPOGamesView()
+    if module == "eventsourcing.sqlite":
+        view: GamesView = SQLiteGamesView(datastore=app.factory.datastore)
+    elif module == "eventsourcing.postgres":
+        view = postgres_view_class()(datastore=app.factory.datastore)
+    else:
+        raise NotImplementedError(f"no games index for the {module} store")
+    if app.factory.env_create_table():
+        view.create_table()
+    return view
+
+
+# --- the projection ------------------------------------------------------------------------------
+
+
+class GamesIndex(Projection[GamesView]):
+    """Processes the store's events about games into the games view.
+
+    ``read_game`` loads a stored game by id: only the old index's events need it,
+    for the status of a game the old index may have got wrong.
+    """
+
+    name = "games_index"
+    topics = (
+        get_topic(Game.Created), get_topic(Game.Finished), get_topic(Game.Reopened), get_topic(Game.Renamed),
+        get_topic(Game.Tagged), get_topic(Game.Archived), *LEGACY_TOPICS,
+    )
+
+    def __init__(self, view: GamesView, read_game: Callable[[UUID], Game]) -> None:
+        super().__init__(view)
+        self.read_game = read_game
+
+    @singledispatchmethod
+    def process_event(self, event: Any, tracking: Tracking) -> None:
+        self.view.upsert(None, tracking)
+
+    @process_event.register
+    def _created(self, event: Game.Created, tracking: Tracking) -> None:
+        meta = event.meta
+        parent = meta.get("parent")
+        seed = meta.get("seed")
+        self.view.upsert({
+            "game_id": str(event.originator_id), "name": event.name,
+            "players": [{"name": str(n), "color": str(c)} for n, c in event.players], "status": IN_PROGRESS,
+            "created": event.timestamp.isoformat(), "parent": parent if isinstance(parent, str) else None,
+            "seed": seed if type(seed) is int else None, "catalog": event.catalog_id, "result": None, "tags": [],
+            "archived": False,
+        }, tracking)
+
+    def _changed(self, game_id: UUID, tracking: Tracking, **changes: Any) -> None:
+        row = self.view.row(str(game_id))
+        self.view.upsert(None if row is None else {**row, **changes}, tracking)
+
+    @process_event.register
+    def _finished(self, event: Game.Finished, tracking: Tracking) -> None:
+        self._changed(event.originator_id, tracking, status=OVER, result=list(event.result))
+
+    @process_event.register
+    def _reopened(self, event: Game.Reopened, tracking: Tracking) -> None:
+        self._changed(event.originator_id, tracking, status=IN_PROGRESS, result=None)
+
+    @process_event.register
+    def _renamed(self, event: Game.Renamed, tracking: Tracking) -> None:
+        self._changed(event.originator_id, tracking, name=event.name)
+
+    @process_event.register
+    def _tagged(self, event: Game.Tagged, tracking: Tracking) -> None:
+        self._changed(event.originator_id, tracking, tags=list(event.tags))
+
+    @process_event.register
+    def _archived(self, event: Game.Archived, tracking: Tracking) -> None:
+        self._changed(event.originator_id, tracking, archived=bool(event.archived))
+
+    @process_event.register
+    def _legacy_listed(self, event: LegacyGamesIndex.Listed, tracking: Tracking) -> None:
+        self._legacy(event.name, tracking, parent=event.parent)
+
+    @process_event.register
+    def _legacy_status(self, event: LegacyGamesIndex.StatusChanged, tracking: Tracking) -> None:
+        self._legacy(event.name, tracking)
+
+    def _legacy(self, name: str, tracking: Tracking, **changes: Any) -> None:
+        """An old index's entry: its facts, with the status and result the game itself has now."""
+        row = self.view.find(name)
+        if row is None:
+            self.view.upsert(None, tracking)
+            return
+        result = result_of(self.read_game(UUID(row["game_id"])).state)
+        self.view.upsert({**row, **changes, "status": OVER if result else IN_PROGRESS, "result": result}, tracking)
+
+
+def catch_up(app: Application, projection: Projection[Any], batch: int = 500) -> int:
+    """Process every notification of the projection's topics that its view has not tracked yet.
+
+    The library's pull loop for stores without subscriptions: from the view's
+    last tracked notification, in batches. The changes of a batch are written with
+    its last tracking record in one transaction (``GamesView.batch``; a view without
+    it writes each notification's own), so a crash loses or repeats nothing; if
+    another process tracked a notification first, this one carries on from where
+    that one got. Returns how many notifications were processed here.
+    """
+    view = projection.view
+    together = getattr(view, "batch", nullcontext)
+    done = 0
+    while True:
+        start = view.max_tracking_id(app.name) or 0
+        notifications = app.recorder.select_notifications(start=start, limit=batch, topics=projection.topics,
+                                                          inclusive_of_start=False)
+        if not notifications:
+            return done
+        try:
+            with together():
+                for notification in notifications:
+                    projection.process_event(app.mapper.to_domain_event(notification), Tracking(app.name, notification.id))
+        except IntegrityError:
+            continue  # processed meanwhile by another process: read the position again
+        done += len(notifications)

@@ -1,0 +1,101 @@
+"""What the rules tell a narrator as they act: each change they make on the table, with its rule and facts.
+
+A narrating ``Tx`` (``core.narrate``) collects one ``Told`` for every change the
+rules make while an event is applied and its consequences run: a card leaving a
+row for the discard pile, a marker moving on a track, a die going back to a
+shutter, a phase beginning. Each is made where the rules make the change, with
+the rule id that made it and the facts that decided it (the die value, the
+crowns counted, the income tier), so nothing is derived a second time. When
+nobody narrates, every report is behind one native flag test (``tx.narrating``).
+
+Things are named by catalog id and players by index; the kinds of thing and the
+places are the short codes below, which ``projections.changes`` puts in the
+game's words.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+TABLE_WHO: Final = -1
+"""``Told.who`` for a change no player makes: the table's (a die token's discard, a new round)."""
+
+# What moves: a thing from one place to another, or a value (a marker's space, the round).
+CARD: Final = "card"
+FAVOR_TILE: Final = "favor tile"
+CROWN_TOKEN: Final = "crown token"  # ``ident``: the token's category
+DIE: Final = "die"
+DIE_TOKEN: Final = "die token"  # ``src``/``dst``: FACE_UP / FACE_DOWN
+MONASTERY_TILE: Final = "monastery tile"
+SCORING_TILE: Final = "scoring tile"
+VOYAGE_CARD: Final = "voyage card"
+MONASTERY_DISC: Final = "monastery disc"  # ``ident``: the monastery; supply -> the monastery
+VOYAGE_DISC: Final = "voyage disc"  # ``ident``: the voyage; supply -> the voyage card
+TRACK_DISC: Final = "track disc"  # ``ident``: the track; ``src``/``dst``: spaces
+LION: Final = "lion"  # ``src``/``dst``: flags (0: not on a flag yet)
+PILGRIM: Final = "pilgrim"  # ``src``/``dst``: map spaces ("": beside the player's board)
+COINS: Final = "coins"
+GUARDS: Final = "guards"
+POINTS: Final = "points"
+ROLL: Final = "roll"  # ``ident``: the die; ``src``/``dst``: the values it shows (0: not rolled)
+ROUND: Final = "round"
+PHASE: Final = "phase"
+PLACE: Final = "place"  # a player's final place (0: none yet)
+
+FACE_UP: Final = "face up"
+FACE_DOWN: Final = "face down"
+
+# Places: a player's own places take the player from ``Told.who``.
+DECK: Final = "deck"
+DISCARD: Final = "discard"
+ROW: Final = "row:"  # + city
+GROUP: Final = "group:"  # + start group number
+START_CARDS: Final = "start cards"
+CARDS: Final = "cards"
+CASTLE_TILES: Final = "castle"
+HELD_TILES: Final = "favor tiles"
+HELD_TOKENS: Final = "crown tokens"
+ON_CARD: Final = "card:"  # + card id
+SUPPLY: Final = "supply"  # the box, the crown tokens' stock, a player's discs beside the board
+DICE_AREA: Final = "dice area"
+LOCATION: Final = "location:"  # + location
+SHUTTER: Final = "shutter"
+PILE: Final = "pile:"  # + pile, for monastery tiles
+MAP: Final = "map:"  # + map space
+ABOVE: Final = "above:"  # + track, for scoring tiles
+VOYAGE_SPACE: Final = "voyage space:"  # + space number
+ON: Final = "on"  # a disc's own spot: the monastery or voyage its ``ident`` names
+
+ROWS: Final[dict[str, str]] = {city: ROW + city for city in ("upper", "central", "lower")}
+"""Each city's row as a place (made once: a narration names them at almost every step)."""
+AT_LOCATION: Final[dict[str, str]] = {loc: LOCATION + loc for loc in ("castle", "upper", "central", "lower")}
+"""Each location as a place."""
+
+
+class Told:
+    """One change the rules made: who, what, from where (or what value) to where, the rule and its facts.
+
+    ``at`` is the position a die takes in a location's row (-1: no position);
+    ``amount`` what a gain or payment was worth before any limit cut it;
+    ``source`` the card, tile, monastery or income a resource came from (the
+    rules' own name for it, as in ``points_by_source``).
+    """
+
+    def __init__(
+        self, rule: str, who: int, what: str, ident: str, src: object, dst: object, at: int, amount: int,
+        source: str, facts: dict[str, object] | None,
+    ) -> None:
+        self.rule: Final = rule
+        self.who: Final = who
+        self.what: Final = what
+        self.ident: Final = ident
+        self.src: Final = src
+        self.dst: Final = dst
+        self.at: Final = at
+        self.amount: Final = amount
+        self.source: Final = source
+        self.facts: Final = facts
+
+    def __repr__(self) -> str:
+        return (f"Told({self.rule!r}, {self.who}, {self.what!r}, {self.ident!r}, {self.src!r} -> {self.dst!r}"
+                f"{'' if self.at < 0 else f' at {self.at}'}, {self.facts!r})")

@@ -1,0 +1,226 @@
+"""What every entry of a record did on the table, in order, each change with the rule that caused it.
+
+A play is narrated by the rules themselves (``rules.core.narrate``): they report
+each change as they make it, with its rule id and the facts that decided it (the
+die token's discard with the influence values and the tie, the income tier, the
+crowns counted in phase D, the end-game scoring), so the narration is the rules'
+own account, never a second derivation. History entries change the table too:
+a correction or an undo puts it as the corrected line of play has it, which is
+the difference of the tables before and after (``tabletop.differences``, under
+``HISTORY.correction`` or ``HISTORY.undo``, with facts naming the entries); a
+table-accepted rule break is narrated like any play; notes and the entries that
+introduce a correction or an override change nothing.
+
+``fold`` runs once over a record and keeps every state and what kind of entry
+each was. ``Changes`` gives an entry's changes when they are first read: a play
+is narrated from the state the fold kept before it (one event, never a fold
+again), a history entry compares the two tables the fold kept. So a timeline
+costs what it cost before consequences were told, and a view pays for the
+entries it shows (bench/README.md has the figures).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import Any, Final, Mapping, Sequence, overload
+
+from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retracted, RuleOverridden, is_plain
+from coimbra_events.history import LineFold
+from coimbra_events.rules import narration as n
+from coimbra_events.rules.core import apply, narrate
+from coimbra_events.rules.narration import Told
+from coimbra_events.state import TABLE, GameState
+from projections.changes import Change, Place
+from projections.tabletop import differences, tabletop
+
+PLAYED: Final = "played"
+"""An entry that played its game event: its changes are the rules' narration of it."""
+ACCEPTED: Final = "accepted"
+"""A move the table accepted against a rule: narrated too, unless the line of play, read again, skips it."""
+
+
+@dataclass(frozen=True)
+class Restated:
+    """A history entry whose changes are the difference of the tables before and after it."""
+
+    rule: str
+    facts: Mapping[str, Any]
+
+
+Entry = str | Restated | None
+"""What kind of entry the fold met: ``PLAYED``, ``ACCEPTED``, a history entry's ``Restated``, or ``None`` when the
+table did not change (a note, an entry introducing a correction or an override, a play skipped as illegal)."""
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A record folded once: ``states[k]`` the table after ``k`` entries, ``entries[k - 1]`` what entry ``k`` was."""
+
+    states: tuple[GameState, ...]
+    entries: tuple[Entry, ...]
+    events: Sequence[GameEvent]
+
+
+def fold(initial: GameState, events: Sequence[GameEvent]) -> Folded:
+    """Every entry of a record, folded once from the table before the first."""
+    return fold_since(initial, events, 0, initial)
+
+
+def fold_since(initial: GameState, events: Sequence[GameEvent], start: int, state: GameState) -> Folded:
+    """The entries of a record after its first ``start``, folded once (from ``state``, the table after those,
+    when the record is plain).
+
+    Plays after ``start`` with no history entry among them are only applied
+    (their events were checked when recorded). Otherwise the record is read by
+    ``history.LineFold``, which keeps
+    its line of play as it goes: a game event is checked and skipped when
+    illegal where it now stands, a correction or a retraction refolds only the
+    plays after the one it touches, an undo of the latest play costs nothing.
+    """
+    later = events[start:]
+    if is_plain(later) and not (start and type(events[start - 1]) in (Corrected, RuleOverridden)):
+        # plays only (each checked against ``state`` when it was recorded): the history before them is in ``state``
+        return Folded(tuple(accumulate(later, apply, initial=state)), (PLAYED,) * len(later), later)
+    line = LineFold(initial)
+    for event in events[:start]:
+        line.push(event)
+    states, entries = [line.state], []
+    introduced = type(events[start - 1]) if start and type(events[start - 1]) in (Corrected, RuleOverridden) else None
+    for k in range(start + 1, len(events) + 1):
+        event = events[k - 1]
+        before = line.state
+        line.push(event)
+        kind = type(event)
+        entry: Entry = None
+        if kind is Corrected or kind is RuleOverridden:
+            introduced = kind
+        elif introduced is not None or kind is Retracted:
+            entry = _history_entry(events, k, introduced)
+            introduced = None
+        elif kind is not Noted and kind is not Bookmarked and line.state is not before:
+            entry = PLAYED
+        states.append(line.state)
+        entries.append(entry)
+    return Folded(tuple(states), tuple(entries), later)
+
+
+def _history_entry(events: Sequence[GameEvent], k: int, introduced: type | None) -> Entry:
+    """What a correction's replacement, an accepted rule break or an undo (entry ``k``) was."""
+    if introduced is RuleOverridden:
+        return ACCEPTED
+    if introduced is Corrected:
+        return Restated("HISTORY.correction", {"correction": k - 1, "corrects": events[k - 2].seq, "replacement": k})
+    return Restated("HISTORY.undo", {"retraction": k, "withdrew": events[k - 1].seq})
+
+
+class Changes(Sequence[tuple[Change, ...]]):
+    """``changes[k]``: what entry ``k`` changed on the table, in order (``changes[0]``: nothing, no entry yet).
+
+    Made when first read, from what the fold kept (a ``Folded``, or a
+    ``Timeline``): a play narrated from the state before it, a history entry
+    as the difference of its two tables. Nothing is folded again.
+    """
+
+    def __init__(self, folded: Folded | Any) -> None:
+        self._folded = folded
+        self._made: dict[int, tuple[Change, ...]] = {}
+
+    def __len__(self) -> int:
+        return len(self._folded.states)
+
+    @overload
+    def __getitem__(self, k: int) -> tuple[Change, ...]: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[tuple[Change, ...]]: ...
+
+    def __getitem__(self, k: int | slice) -> Any:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        made = self._made.get(k)
+        if made is None:
+            f = self._folded
+            made = self._made[k] = () if k == 0 else entry_changes(f.states[k - 1], f.states[k], f.entries[k - 1],
+                                                                    f.events[k - 1])
+        return made
+
+
+def entry_changes(before: GameState, after: GameState, entry: Entry, event: GameEvent) -> tuple[Change, ...]:
+    """One entry's changes: the rules' narration of its play, or a history entry's difference of tables."""
+    if entry is None or (entry == ACCEPTED and after == before):  # an accepted move the line of play skips
+        return ()
+    if isinstance(entry, Restated):
+        return tuple(differences(tabletop(before), tabletop(after), before.catalog, entry.rule, entry.facts))
+    _, told = narrate(before, event)  # from the state the fold kept before it: the rules reach the state after
+    return told_changes(told, before)
+
+
+def told_changes(told: Sequence[Told], state: GameState) -> tuple[Change, ...]:
+    """What the rules told about a play from ``state``, as changes of the table."""
+    names = [p.name for p in state.players]
+    return tuple(told_change(t, names, state) for t in told)
+
+
+def entries_since(state: GameState, initial: GameState, events: Sequence[GameEvent],
+                  start: int) -> list[tuple[int, tuple[Change, ...]]]:
+    """What each entry after the first ``start`` did on the table, from ``state`` (the table after ``start``).
+
+    For a command that has just stored entries: only the new ones are folded.
+    """
+    changes = Changes(fold_since(initial, events, start, state))
+    return [(start + j, changes[j]) for j in range(1, len(changes))]
+
+
+# --- what the rules told, as changes of the table ---------------------------------------------------
+
+_SIMPLE_PLACES = {n.DECK: ("deck",), n.DISCARD: ("discard",), n.CASTLE_TILES: ("castle",), n.DICE_AREA: ("dice area",),
+                  n.SUPPLY: ("supply",)}
+_PLAYER_PLACES = {n.START_CARDS, n.CARDS, n.HELD_TILES, n.HELD_TOKENS, n.SHUTTER}
+_PREFIXED = {n.ROW: "row", n.GROUP: "group", n.ON_CARD: "on card", n.LOCATION: "location", n.PILE: "pile", n.MAP: "map",
+             n.ABOVE: "above", n.VOYAGE_SPACE: "voyage space"}
+
+
+def _place(code: object, who: str) -> Place:
+    """A place the rules named (``row:upper``, ``cards``) as a place of the table."""
+    text = str(code)
+    if text in _SIMPLE_PLACES:
+        return _SIMPLE_PLACES[text]
+    if text in _PLAYER_PLACES:
+        return (text, who)
+    prefix, _, arg = text.partition(":")
+    kind = _PREFIXED[prefix + ":"]
+    return (kind, int(arg)) if kind in ("group", "voyage space") else (kind, arg)
+
+
+def told_change(t: Told, names: Sequence[str], state: GameState) -> Change:
+    """One change the rules told, with players and places as the table names them."""
+    who = names[t.who] if t.who >= 0 else TABLE
+    kind: str = t.what
+    src: Any = t.src
+    dst: Any = t.dst
+    if kind in (n.COINS, n.GUARDS, n.POINTS):
+        what = (kind, who)
+    elif kind == n.PLACE or kind == n.ROLL:
+        what, src = (kind, who if kind == n.PLACE else t.ident), src or None
+    elif kind == n.DIE_TOKEN:
+        what = ("face", t.ident)
+    elif kind in (n.ROUND, n.PHASE):
+        what = (kind, t.ident)
+    elif kind == n.TRACK_DISC:
+        what, src, dst = ("disc", who), ("track", t.ident, src), ("track", t.ident, dst)
+    elif kind in (n.LION, n.PILGRIM):
+        spot = "flag" if kind == n.LION else "space"
+        what, src, dst = (kind, who), (spot, src) if src else ("beside board", who), (spot, dst)
+    elif kind in (n.MONASTERY_DISC, n.VOYAGE_DISC):
+        what, src, dst = ("disc", who), ("supply", who), ("monastery" if kind == n.MONASTERY_DISC else "voyage", t.ident)
+    else:
+        what, src, dst = (kind, t.ident), _place(src, who), _place(dst, who)
+    return Change(who, what, src, dst, t.rule, t.facts or {}, None if t.at < 0 else t.at, t.amount, t.source,
+                  state.catalog)
+
+
+__all__ = ["Changes", "Entry", "Folded", "PLAYED", "Restated", "entries_since", "entry_changes", "fold", "fold_since",
+           "told_change", "told_changes"]

@@ -1,0 +1,202 @@
+"""The games index, a tracked projection of the store: its status is the game's, and it lists, filters and pages."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from eventsourcing.persistence import IntegrityError, RecordConflictError, Tracking
+
+from coimbra_events import log as game_log
+from coimbra_events.application import IN_PROGRESS, OVER, BadGameName, GameStore, UnknownGame
+from coimbra_events.game import Game, result_of
+from coimbra_events.games_index import GamesQuery, catch_up, name_series
+from coimbra_events.rules.core import legal
+from coimbra_events.rules.scoring import final_scores
+from tests.store.conftest import GAMES, PLAYERS
+
+FINISHED = game_log.read(GAMES[0])  # 2 players
+
+
+def reopened(store: GameStore) -> GameStore:
+    """Another store on the same data (another process, as far as the store can tell)."""
+    if store.location == "memory":
+        pytest.skip("an in-memory store cannot be opened twice")
+    if store.location.endswith(".sqlite"):
+        return GameStore(store.location)
+    return GameStore(env={k: v for k, v in store.env.items() if k.startswith("POSTGRES_") or k == "PERSISTENCE_MODULE"})
+
+
+def agrees(store: GameStore, name: str) -> bool:
+    """The index says what the game says: its status, and its result when it is over."""
+    game, info = store.get(name), store.info(name)
+    return info.status == (OVER if game.over else IN_PROGRESS) and list(info.result) == (result_of(game.state) or [])
+
+
+def test_a_finished_game_is_listed_with_its_winner_and_scores(store):
+    game = store.import_log(FINISHED, "final")
+    info = store.info("final")
+    scores = final_scores(game.state)
+    assert info.status == OVER and info.winners == (scores[0].name,)
+    assert [(p["name"], p["place"], p["total"]) for p in info.result] == [(s.name, s.place, s.total) for s in scores]
+    assert info.result[0]["sources"] == scores[0].sources()
+
+
+def test_an_undo_reopens_a_finished_game_and_the_index_says_so(store):
+    store.import_log(FINISHED, "g")
+    store.update("g", lambda game: game.undo())
+    assert store.info("g").status == IN_PROGRESS and store.info("g").result == ()
+    assert not store.get("g").over
+    store.record("g", FINISHED.events[-1])
+    assert store.info("g").status == OVER and store.info("g").winners
+
+
+def test_corrections_at_the_end_keep_the_index_with_the_game(store):
+    """Each other choice for the last plays: whatever it does to the end and the result, the index follows."""
+    store.import_log(FINISHED, "g")
+    for back in (1, 2, 3):
+        game = store.get("g")
+        play = game.line.plays[-back]
+        options = [o for o in legal(game.state_before(play.seq)) if o != play.event]
+        if options:
+            store.update("g", lambda game: game.correct(play.seq, options[-1]))
+        assert agrees(store, "g"), back
+
+
+def test_status_always_equals_the_games_own(store, catalog):
+    """Through a game's life, with undos and corrections at its end: the index says what the game says."""
+    store.import_log(FINISHED.with_events(FINISHED.events[:-3]), "g")
+    for step in ("record", "record", "record", "undo", "record", "undo", "undo", "record", "record"):
+        if step == "undo":
+            store.update("g", lambda game: game.undo())
+        else:
+            game = store.get("g")
+            store.record("g", FINISHED.events[len(game.line.plays)])
+        assert agrees(store, "g"), step
+
+
+def test_rename_frees_the_old_name_and_keeps_everything_else(store):
+    store.import_log(FINISHED, "old")
+    head = store.get("old").head
+    store.rename("old", "new")
+    assert store.get("new").head == head and store.info("new").status == OVER
+    with pytest.raises(UnknownGame):
+        store.get("old")
+    store.import_log(FINISHED, "old")  # the name is free again
+    assert {i.name for i in store.games()} == {"old", "new"}
+    with pytest.raises(BadGameName, match="taken"):
+        store.rename("old", "new")
+
+
+def test_a_name_is_never_given_to_two_games(store):
+    store.import_log(FINISHED, "x")
+    with pytest.raises(BadGameName, match="taken"):
+        store.import_log(FINISHED, "x")
+    assert [i.name for i in store.games()] == ["x"]
+
+
+def test_tags_and_archiving(store):
+    for name in ("a", "b", "c"):
+        store.import_log(FINISHED, name)
+    store.tag("a", add=["season-1", "friday"])
+    store.tag("b", add=["season-1"])
+    store.tag("a", remove=["friday"])
+    assert store.info("a").tags == ("season-1",)
+    assert [i.name for i in store.games(GamesQuery(tag="season-1"))] == ["a", "b"]
+    store.archive("b")
+    assert [i.name for i in store.games()] == ["a", "c"]
+    assert [i.name for i in store.games(GamesQuery(archived=True))] == ["b"]
+    assert store.get("b").over  # nothing deleted
+    store.archive("b", archived=False)
+    assert [i.name for i in store.games()] == ["a", "b", "c"]
+    with pytest.raises(BadGameName):
+        store.tag("a", add=["two words"])
+
+
+def test_filters_and_pages(store, catalog):
+    store.import_log(FINISHED, "two")
+    store.new_game(PLAYERS, catalog, name="three", seed=4)
+    store.new_game([("ana", "red"), ("Duarte", "green")], catalog, name="other")
+    everyone = store.games()
+    assert [i.name for i in everyone] == ["two", "three", "other"]
+    assert [i.name for i in store.games(GamesQuery(player="ANA"))] == ["two", "three", "other"]  # any case
+    assert [i.name for i in store.games(GamesQuery(player="carla"))] == ["three"]
+    assert [i.name for i in store.games(GamesQuery(status=OVER))] == ["two"]
+    assert [i.name for i in store.games(GamesQuery(status=IN_PROGRESS, player="Duarte"))] == ["other"]
+    later = everyone[1].created
+    assert [i.name for i in store.games(GamesQuery(since=later))] == ["three", "other"]
+    east = later.astimezone(timezone(timedelta(hours=5)))  # the same moment, written in another zone
+    assert [i.name for i in store.games(GamesQuery(since=east))] == ["three", "other"]
+    assert store.games(GamesQuery(since=datetime.now(timezone.utc) + timedelta(days=1))) == []
+    page = store.listing(GamesQuery(offset=1, limit=1))
+    assert [i.name for i in page.games] == ["three"] and page.total == 3
+
+
+def test_unnamed_games_are_numbered_after_the_largest_number(store, catalog):
+    names = [store.new_game(PLAYERS, catalog).name for _ in range(3)]
+    assert names == ["ana-bruno-carla", "ana-bruno-carla-2", "ana-bruno-carla-3"]
+    store.rename("ana-bruno-carla-2", "kept")
+    assert store.new_game(PLAYERS, catalog).name == "ana-bruno-carla-4"
+    assert name_series("ana-bruno-carla-12") == ("ana-bruno-carla", 12) and name_series("x") == ("x", 1)
+
+
+def test_the_index_catches_up_whatever_was_saved(store):
+    """Saves never wait for the index; the next reader brings it up to date, in one transaction."""
+    for name in ("a", "b", "c"):
+        game = Game.from_log(name, FINISHED)
+        game.announce_result()
+        store.save(game, *store._claim(name, game.id))
+    assert catch_up(store, store.index) == 6  # created and finished, for each
+    assert [i.name for i in store.games()] == ["a", "b", "c"] and store.info("b").status == OVER
+    assert catch_up(store, store.index) == 0  # nothing left: each notification is processed once
+
+
+def test_a_batch_that_fails_writes_nothing(store):
+    """The changes of a catch-up are written with its tracking record, or not at all."""
+    store.import_log(FINISHED, "a")
+    view = store.index.view
+    with pytest.raises(RuntimeError):
+        with view.batch():
+            store.index.process_event(next(iter(store.events.get(store._game_id("a")))), Tracking(store.name, 1))
+            raise RuntimeError("crash")
+    assert view.max_tracking_id(store.name) is None and view.row(str(store._game_id("a"))) is None
+    assert [i.name for i in store.games()] == ["a"]
+
+
+def test_a_notification_already_tracked_is_not_processed_twice(store):
+    store.import_log(FINISHED, "g")
+    assert store.index.view.max_tracking_id(store.name) is None  # saving does not touch the index: reading catches it up
+    assert [i.name for i in store.games()] == ["g"]
+    tracked = store.index.view.max_tracking_id(store.name)
+    with pytest.raises(IntegrityError):
+        store.index.view.upsert(None, Tracking(store.name, tracked))
+    assert [i.name for i in store.games()] == ["g"]
+
+
+def test_another_process_sees_the_same_index(store, catalog):
+    store.import_log(FINISHED, "g")
+    store.tag("g", add=["club"])
+    other = reopened(store)
+    try:
+        assert [(i.name, i.status, i.tags) for i in other.games()] == [("g", OVER, ("club",))]
+        other.new_game(PLAYERS, catalog, name="h")
+        assert [i.name for i in store.games()] == ["g", "h"]
+    finally:
+        other.close()
+
+
+def test_two_writers_claiming_one_name(store, catalog):
+    """Both read that the name is free; the second save conflicts, and its retry finds the name taken."""
+    other = reopened(store)
+    try:
+        first = Game.start("x", catalog, PLAYERS)
+        second = Game.start("x", catalog, PLAYERS)
+        claims = other._claim("x", second.id)  # read before the first writer saves
+        store.save(first, *store._claim("x", first.id))
+        with pytest.raises(RecordConflictError):
+            other.save(second, *claims)
+        with pytest.raises(BadGameName, match="taken"):
+            other.new_game(PLAYERS, catalog, name="x")
+        assert [i.name for i in other.games()] == ["x"]
+    finally:
+        other.close()

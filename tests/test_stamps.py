@@ -1,0 +1,67 @@
+"""``act`` and ``record`` stamp each entry with when it was entered and by whom; the chain covers the stamps."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from datetime import datetime, timedelta, timezone
+
+import orjson
+
+from coimbra_events import log as game_log
+from coimbra_events.notation import render
+from tests.conftest import FIXTURES, installed_coimbra
+
+GAME = FIXTURES / "games" / "standin-2p-seed1.json"
+
+
+def run(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([installed_coimbra(), *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "NO_COLOR": "1", **env})
+
+
+def test_act_on_a_log_file_stamps_the_new_entries(tmp_path):
+    log = game_log.read(GAME)
+    path = tmp_path / "g.json"
+    game_log.write(path, log.prefix(40))
+    out = run("act", str(path), game_log_notation(log, 40), "--by", "Ana")
+    assert out.returncode == 0, out.stderr
+    doc = orjson.loads(path.read_bytes())
+    entry = doc["events"][40]
+    assert entry["by"] == "Ana"
+    assert abs(datetime.fromisoformat(entry["at"][:-1]).replace(tzinfo=timezone.utc) - datetime.now(timezone.utc)) < timedelta(minutes=5)
+    assert all("at" not in e for e in doc["events"][:40]) and doc["upcast_from"] == 1
+    assert run("verify", str(path)).returncode == 0
+
+
+def test_act_in_the_store_stamps_by_coimbra_by(tmp_path):
+    db = str(tmp_path / "g.sqlite")
+    log = game_log.read(GAME)
+    part = tmp_path / "part.json"
+    game_log.write(part, log.prefix(40))
+    assert run("import", str(part), "--name", "g", "--db", db).returncode == 0
+    assert run("act", "g", game_log_notation(log, 40), "--db", db, COIMBRA_BY="the scorer").returncode == 0
+    exported = game_log.loads(run("export", "g", "--db", db).stdout)
+    assert exported.stamps[-1][1] == "the scorer" and exported.stamps[0] == ("", "")
+    assert exported.events == log.events[:41]
+
+
+def game_log_notation(log, k: int) -> str:
+    return render(log.events[k])
+
+
+def test_simulate_stays_the_same_bytes(tmp_path):
+    a, b = (run("simulate", "--players", "3", "--seed", "5").stdout for _ in range(2))
+    assert a == b and '"at"' not in a and orjson.loads(a)["schema"] == 2
+
+
+def test_import_and_fork_keep_the_stamps_of_their_source():
+    from coimbra_events.application import GameStore
+
+    log = game_log.read(GAME)
+    stamps = [(f"2026-05-01T19:{k // 60:02d}:{k % 60:02d}Z", "Ana") for k in range(len(log.events))]
+    store = GameStore(in_memory=True, entered_by="someone else")
+    store.import_log(log.with_events(log.events, stamps), "g")
+    assert store.get("g").stamps == stamps
+    fork = store.fork("g", 50, "f")
+    assert fork.stamps == stamps[:50]
