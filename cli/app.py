@@ -2,7 +2,8 @@
 
 Exit codes (all commands): 0 success; 1 a rule violation; 2 bad input
 (unreadable or malformed file, unknown event type, bad payload, broken hash
-chain, catalog problem, unknown game, bad arguments).
+chain, a damaged stored game, catalog problem, unknown game, bad arguments);
+3 a conflict (another writer changed the game since it was read).
 
 Commands are listed in ``COMMANDS`` by module and summary, and each module is
 imported only when its command runs (``cli.lazy_group``): a new command needs its
@@ -29,7 +30,7 @@ COMMANDS: dict[str, Lazy] = {
     "rename": Lazy(_INDEX, "Give a stored game another name; the old name is free again and nothing else changes."),
     "tag": Lazy(_INDEX, "Tag a stored game, or take tags off it; coimbra games --tag lists a tag's games."),
     "archive": Lazy(_INDEX, "Leave a stored game out of coimbra games (nothing is deleted; --archived lists such games)."),
-    "verify": Lazy(_STORE, "Check the hash chain of a log file or a stored game; name the first event that does not match."),
+    "verify": Lazy(_STORE, "Check that a log file or a stored game is as it was recorded, and name every problem."),
     "fork": Lazy(_HISTORY, "Start an alternative line: a new game sharing the first N entries, with its lineage recorded."),
     "correct": Lazy(_HISTORY, "Replace what an entry said, with a correction entry; every later play is checked again."),
     "undo": Lazy(_HISTORY, "Withdraw the latest play with a retraction entry (the play itself stays in the log)."),
@@ -49,7 +50,7 @@ COMMANDS: dict[str, Lazy] = {
                     "dice, tiles, cards, monasteries, voyages and the pilgrimage map (format: docs/catalog.md). To transcribe "
                     "your box: 'catalog template -o DIR', fill in the sheets, 'catalog build DIR -o FILE --id ID', "
                     "'catalog install FILE'.", app="catalog_app"),
-    "store": Lazy("cli.store_admin", "The store tables record into: init creates it, check says where it is and whether it answers.",
+    "store": Lazy("cli.store_group", "The game store itself: where it is, whether it answers, and making it ready (coimbra store init).",
                   app="store_app"),
     "player": Lazy("cli.player_commands", "Who is who across games: aliases that join spellings of one person.", app="player_app"),
     "league": Lazy("cli.league_commands", "Standings, ratings and player profiles over every game in the store (docs/league.md).",
@@ -73,8 +74,9 @@ app = typer.Typer(
         "[bold]coimbra replay fixtures/games/standin-3p-seed2.json[/]. "
         "[bold]coimbra rules[/] lists the rules every refusal cites.\n\n"
         "Exit codes: 0 ok; 1 a rule violation (nothing stored); 2 bad input: unreadable or malformed log, "
-        "unknown event type, bad payload, broken hash chain, catalog problem, unknown game, bad arguments "
-        "(nothing stored)."
+        "unknown event type, bad payload, broken hash chain, a damaged stored game, catalog problem, unknown game, "
+        "bad arguments (nothing stored); 3 a conflict: another writer changed the game since this command read it "
+        "(nothing stored; try again)."
     ),
     no_args_is_help=True,
     pretty_exceptions_enable=False,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Optional
@@ -14,22 +13,35 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail, fail_all
+from cli.exits import BAD_INPUT, CONFLICT, RULE_VIOLATION, err_console, fail, fail_all
+from cli.terminal import escaping
 from coimbra_events import log as game_log
 from coimbra_events.catalog import Catalog, CatalogError, load_catalog
 from coimbra_events.events import GameEvent, PayloadError
-from coimbra_events.log import LogError
+from coimbra_events.files import write_atomically
+from coimbra_events.log import LogError, LogProblem
 from coimbra_events.state import replace
 from coimbra_events.validation import Validation, validate
 from coimbra_events.references import log_file
-from coimbra_events.store_errors import BadGameName, BadPlayers, StoreConflict, UnknownGame
+from coimbra_events.store_errors import (
+    BadGameName,
+    BadPlayers,
+    DamagedGame,
+    DamagedIndex,
+    FileBusy,
+    StoreConflict,
+    UnknownGame,
+)
 from coimbra_events.violations import RuleViolation
 
 if TYPE_CHECKING:  # the store brings in the eventsourcing library: imported by the commands that open it
-    from coimbra_events.application import GameStore
+    from coimbra_events.application import GameStore, LogFile
     from coimbra_events.game import Game
 
-console = Console(highlight=False, emoji=False)  # ":word:" in a name or note is text, not an emoji
+console = escaping(Console(highlight=False, emoji=False))  # ":word:" in a name or note is text, not an emoji
+
+SHOWN_PROBLEMS = 20
+"""Problems of a damaged log or game listed one a line, unless ``--all``."""
 
 
 class Commands(dict):
@@ -56,6 +68,7 @@ def flag(*names: str, help: str) -> Any:
 
 
 JsonOption = flag("--json", help="Print machine-readable JSON instead of tables.")
+AllOption = flag("--all", help=f"List every problem found (default: the first {SHOWN_PROBLEMS} and how many more).")
 QuietOption = flag("--quiet", "-q", help="One line per stored entry, without what the table must now do.")
 DbOption = typer.Option(
     None, "--db", help="The game store's SQLite file (default: $COIMBRA_DB, else ~/.local/share/coimbra/games.sqlite)."
@@ -69,25 +82,12 @@ def print_json(data: object) -> None:
 
 
 def write_output(output: Optional[Path], data: bytes) -> None:
-    """``data`` on stdout, or into ``output`` through a fresh temporary file beside it (a crash leaves no half file)."""
+    """``data`` on stdout, or into ``output`` atomically (``coimbra_events.files.write_atomically``)."""
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.resolve().parent)
-    except OSError as exc:  # say it of the file asked for, not of the temporary one
-        raise OSError(exc.errno, exc.strerror, str(output)) from None
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file (mkstemp makes it private)
-        os.replace(tmp, output)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(output, data)
 
 
 def catalog_option(path: Optional[Path]) -> Catalog | None:
@@ -110,7 +110,12 @@ def validated(file: Path, catalog_file: Optional[Path]) -> Validation:
 
 @contextmanager
 def store_errors(note: str = "") -> Iterator[None]:
-    """Turn refusals of the rules, the notation and the store into one-line errors and exit codes."""
+    """Turn refusals of the rules, the notation and the store into one-line errors and exit codes.
+
+    Exit 1 for a rule violation, 3 when another writer changed the game first,
+    2 for everything else (bad input, a damaged store); ``note`` ("nothing
+    stored") ends the line where the message does not already say so.
+    """
     tail = f"; {note}" if note else ""
     try:
         yield
@@ -118,7 +123,11 @@ def store_errors(note: str = "") -> Iterator[None]:
         fail(f"refused: rule {v.rule}: {v.reason}{tail}", RULE_VIOLATION)
     except LogError as exc:
         log_problems(exc, note)
-    except (UnknownGame, BadGameName, BadPlayers, CatalogError, PayloadError, StoreConflict) as exc:
+    except (DamagedGame, DamagedIndex, StoreConflict) as exc:
+        fail(str(exc), CONFLICT if isinstance(exc, StoreConflict) else BAD_INPUT)
+    except FileBusy as exc:
+        fail(f"{exc}; nothing stored; try again", CONFLICT)
+    except (UnknownGame, BadGameName, BadPlayers, CatalogError, PayloadError) as exc:
         fail(f"{exc}{tail}")
     except OSError as exc:
         fail(f"{exc.filename or ''}: {exc.strerror or exc}{tail}" if exc.filename else f"{exc}{tail}")
@@ -141,17 +150,36 @@ def _store_refusal(exc: Exception, tail: str) -> None:
     if isinstance(exc, IllegalLog):
         fail(f"{exc}{tail}", RULE_VIOLATION)
     if isinstance(exc, PersistenceError):
-        fail(f"game store: {exc}{tail}")
+        fail(f"game store: {' '.join(str(exc).split())}{tail}")
 
 
-def log_problems(exc: LogError, note: str = "") -> NoReturn:
-    """Every problem of a damaged log on its own line (seq, what, why), then the one-line error."""
+def list_problems(problems: tuple[LogProblem, ...], every: bool = False, entry: str = "event",
+                  limit: int = SHOWN_PROBLEMS, count: int | None = None) -> None:
+    """Each problem on its own line (the first ``limit`` unless ``every``), and how many more of the
+    ``count`` there are in all.
+
+    ``entry`` is the word for a place: ``event`` in a log file, ``entry`` in a stored game.
+    """
+    shown = problems if every else problems[:limit]
+    for problem in shown:
+        err_console.print(f"  {escape(problem.said(entry))}", soft_wrap=True)
+    more = (len(problems) if count is None else count) - len(shown)
+    if more > 0:
+        err_console.print(f"  … and {more:,} more problems (--all lists every one)")
+
+
+def log_problems(exc: LogError, note: str = "", every: bool = False) -> NoReturn:
+    """The problems of a damaged log one a line (seq, what, why), then the one-line error."""
     tail = f"; {note}" if note else ""
-    if len(exc.problems) == 1:
+    if exc.count == 1:
         fail(f"{exc}{tail}")
-    for problem in exc.problems:
-        err_console.print(f"  {escape(str(problem))}")
-    fail(f"{exc.source}: {len(exc.problems)} problems (listed above){tail}")
+    list_problems(exc.problems, every, count=exc.count)
+    fail(f"{exc.source}: {exc.count:,} problems (listed above){tail}")
+
+
+def short(head: str) -> str:
+    """A head hash in its short form, as ``record``, ``act`` and ``score`` print it for the table."""
+    return head[:12]
 
 
 @contextmanager
@@ -164,8 +192,10 @@ def opened(db: Optional[Path], by: Optional[str] = None) -> Iterator[GameStore]:
     try:
         store = GameStore(db, entered_by=by if by is not None else entrant())
     except (PersistenceError, OSError) as exc:
-        where = db or os.environ.get("COIMBRA_DB") or "the default location"
-        fail(f"cannot open the game store {where}: {getattr(exc, 'strerror', None) or exc}")
+        from coimbra_events.application import where_games_live
+
+        why = getattr(exc, "strerror", None) or " ".join(str(exc).split())
+        fail(f"cannot open the game store {where_games_live(db)}: {why}")
     try:
         yield store
     finally:
@@ -188,15 +218,19 @@ ByOption = typer.Option(
 
 
 @contextmanager
-def game_ref_opened(ref: str, db: Optional[Path], catalog_file: Optional[Path] = None) -> Iterator[tuple[Game, GameStore | None]]:
-    """The game GAME names: a JSON log file (the store is not opened) or a stored game."""
-    from coimbra_events.application import game_from_file
+def game_ref_opened(
+    ref: str, db: Optional[Path], catalog_file: Optional[Path] = None
+) -> Iterator[tuple[Game, GameStore | LogFile]]:
+    """The game GAME names, and where it is kept (``commit`` saves what is recorded on it):
+    a JSON log file (the store is not opened) or a stored game."""
+    from coimbra_events.application import LogFile
 
     path = log_file(ref)
     if path is not None:
         with store_errors():
-            game = game_from_file(path, catalog_option(catalog_file))
-        yield game, None
+            file = LogFile(path)
+            game = file.open(catalog_option(catalog_file))
+        yield game, file
         return
     with opened(db) as store:
         with store_errors():

@@ -2,9 +2,10 @@
 
 | code | meaning |
 | ---- | ------- |
-| 0 | success (and, for ``validate``, every event is legal) |
-| 1 | a rule violation: the log or the input breaks a rule of the game |
-| 2 | bad input: unreadable file, malformed JSON, unknown event type, bad payload, broken hash chain, catalog problem, bad arguments |
+| 0 | success (and, for ``validate``, every event is legal; for ``verify``, every hash matches) |
+| 1 | a rule violation: the log or the input breaks a rule of the game; nothing was stored |
+| 2 | bad input: unreadable file, malformed JSON, unknown event type, bad payload, broken hash chain, a damaged stored game, catalog problem, bad arguments; nothing was stored |
+| 3 | a conflict: another writer changed the game (or the log file) since this command read it; nothing was stored; try again |
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-OK, RULE_VIOLATION, BAD_INPUT = 0, 1, 2
+from cli.terminal import escaping
 
-err_console = Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
+OK, RULE_VIOLATION, BAD_INPUT, CONFLICT = 0, 1, 2, 3
+
+err_console = escaping(Console(stderr=True, highlight=False, soft_wrap=True, emoji=False))
 
 
 def fail(message: str, code: int = BAD_INPUT) -> NoReturn:

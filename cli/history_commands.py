@@ -19,10 +19,10 @@ from cli.common import (
     GameArgument,
     JsonOption,
     flag,
+    catalog_option,
     console,
     due,
     due_json,
-    game_ref_opened,
     notation,
     opened,
     print_json,
@@ -30,8 +30,7 @@ from cli.common import (
     typed_decision,
 )
 from cli.exits import fail
-from coimbra_events import log as game_log
-from coimbra_events.application import BadFork, TableInputNeeded, log_file
+from coimbra_events.application import BadFork, TableInputNeeded, log_file, update_log_file
 from coimbra_events.game import Game, NothingToOverride
 from coimbra_events.history import Play
 from coimbra_events.violations import RuleViolation
@@ -41,16 +40,21 @@ T = TypeVar("T")
 COMMANDS = Commands()
 
 
-def _changed(game_ref: str, db: Optional[Path], catalog_file: Optional[Path], change: Callable[[Game], T]) -> tuple[Game, T]:
-    """Apply a change to a stored game (one transaction) or to a log file (rewritten in place)."""
-    if log_file(game_ref) is None:
+def _changed(
+    game_ref: str, db: Optional[Path], catalog_file: Optional[Path], change: Callable[[Game], T], retry: bool = False
+) -> tuple[Game, T]:
+    """Apply a change to a stored game (one transaction) or to a log file (rewritten in place).
+
+    If another writer changed the game meanwhile, nothing is stored (exit 3);
+    ``retry`` is for a change that means the same whatever else was recorded (a
+    note): it is then made again on the game as it is now.
+    """
+    path = log_file(game_ref)
+    if path is None:
         with opened(db) as store, store_errors("nothing stored"):
-            return store.update(game_ref, change)
-    with game_ref_opened(game_ref, db, catalog_file) as (game, _):
-        with store_errors("nothing stored"):
-            result = change(game)
-            game_log.write(game_ref, game.to_log())
-    return game, result
+            return store.update(game_ref, change, retry=retry)
+    with store_errors("nothing stored"):
+        return update_log_file(path, change, catalog_option(catalog_file), serialize=retry)
 
 
 def _decision(text: str, game: Game):
@@ -195,7 +199,7 @@ def note_command(
 
     Example: [bold]coimbra note ana-bruno --at 40 "ruling: token ties take the leftmost card"[/]
     """
-    game, _ = _changed(game_ref, db, catalog_file, lambda g: g.note(at, text, bookmark))
+    game, _ = _changed(game_ref, db, catalog_file, lambda g: g.note(at, text, bookmark), retry=True)
     if as_json:
         print_json({"game": game.name, "entry": len(game.events), "at": at, "text": text, "bookmark": bookmark})
         return

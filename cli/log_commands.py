@@ -21,6 +21,7 @@ from cli.common import (
     console,
     opened,
     print_json,
+    short,
     store_errors,
     validated,
     write_output,
@@ -29,7 +30,7 @@ from cli.exits import BAD_INPUT, RULE_VIOLATION, fail
 from cli.views import progress_bar, rules_table, score_details, score_table, validation_panel, validation_summary
 from coimbra_events import log as game_log
 from coimbra_events.references import log_file
-from coimbra_events.store_errors import UnknownGame
+from coimbra_events.store_errors import DamagedGame, StoreConflict, UnknownGame
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.log import LogError
 from coimbra_events.validation import Validation, validate
@@ -119,7 +120,7 @@ def _validate_many(game_refs: list[str], db: Optional[Path], catalog_file: Optio
                     store = stack.enter_context(opened(db))
                 log = game_log.read(ref) if log_file(ref) else store.export(ref)
                 reports.append({"source": ref, **validate(log, catalog, ref).to_json()})
-            except (LogError, UnknownGame) as exc:
+            except (LogError, UnknownGame, DamagedGame, StoreConflict) as exc:
                 reports.append({"source": ref, "valid": False, "error": str(exc)})
             progress.advance(task)
     if as_json:
@@ -156,6 +157,7 @@ def score_command(
     A game with an illegal event is refused (exit 1): scores are only given for legal play.
     --format csv writes a header row and one row per player (place, points by
     source, total, coins and guards left); --format html a printable sheet.
+    The table ends with the head hash of the record scored, the table's receipt for it.
 
     Example: [bold]coimbra score fixtures/games/standin-4p-seed3.json --details[/]
 
@@ -168,8 +170,9 @@ def score_command(
         v = result.violation
         fail(f"{game_ref}: event {result.violation_seq} breaks rule {v.rule}: {v.reason}", RULE_VIOLATION)
     report = score_report(result.state)
+    head = result.log.head()
     if as_json:
-        print_json(report)
+        print_json({**report, "head": head})
         return
     if format_ is not SheetFormat.TABLE:
         from cli.score_sheets import score_csv, score_html  # imported here: only the sheets need them
@@ -184,6 +187,7 @@ def score_command(
     console.print(score_table(report))
     if details:
         console.print(score_details(report, result.state.catalog))
+    console.print(f"head {short(head)}")
 
 
 @COMMANDS("rules")

@@ -35,6 +35,7 @@ from cli.common import (
     due,
     opened,
     players_option,
+    short,
     store_errors,
     with_player_name,
 )
@@ -135,8 +136,8 @@ class Recorder:
             return self._stopped(stop)
         except KeyboardInterrupt:
             return self._stopped(Stop("interrupted", INTERRUPTED))
-        self.io.say(f"the game is over after {len(self.game.events)} entries: coimbra explain {self.name} "
-                    "--player NAME says where each player's points came from")
+        self.io.say(f"the game is over after {len(self.game.events)} entries (head {short(self.game.head)}): "
+                    f"coimbra explain {self.name} --player NAME says where each player's points came from")
         return 0
 
     def _ask(self) -> str:
@@ -147,9 +148,10 @@ class Recorder:
             raise Stop("end of input") from None
 
     def _stopped(self, stop: Stop) -> int:
-        """Say how much is stored (read again: Ctrl-C may have come just after a save) and how to go on."""
+        """Say how much is stored (read again: Ctrl-C may have come just after a save), its head, and how to go on."""
+        stored = self.store.get(self.name)
         self.io.say()
-        self.io.say(f"stopped ({stop.why}): {len(self.store.get(self.name).events)} entries stored; "
+        self.io.say(f"stopped ({stop.why}): {len(stored.events)} entries stored, head {short(stored.head)}; "
                     f"resume with: {self.resume}")
         return stop.code
 
@@ -214,7 +216,10 @@ class Recorder:
         except RuleViolation as v:
             for line in refusal_lines(text, v, self.game.catalog):
                 self.io.say(line)
-        except (StoreConflict, TableInputNeeded) as exc:
+        except StoreConflict as exc:  # another writer recorded first: show the game as it is now
+            self.io.say(str(exc))
+            self.game, self._announced = self.store.get(self.name), None
+        except TableInputNeeded as exc:
             self.io.say(f"{exc}; nothing stored")
         self.game = self.store.get(self.name)
         return None

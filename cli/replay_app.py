@@ -30,6 +30,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from cli.replay_views import Replay
+from cli.terminal import Escaped
 from projections.navigation import FOOTER, Cursor, press
 
 FOOTER_SHORT = "←→ ↑↓ PgUp/PgDn Home/End g b/B p/P /  ? help  q quit"
@@ -92,7 +93,7 @@ class LinesPane(ScrollView):
             if len(self._kept) >= LINES_KEPT:
                 self._kept.clear()
             console = self.app.console
-            drawn = console.render_lines(make(), console.options.update(width=width, height=None), pad=True)
+            drawn = console.render_lines(Escaped(make()), console.options.update(width=width, height=None), pad=True)
             found = self._kept[(key, width)] = [Strip(Segment.simplify(line), width) for line in drawn]
         return found
 

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from cli.board_views import DrawnParts, board_panel, player_boards
 from cli.change_views import as_json, changes_view
+from cli.terminal import escape_controls
 from cli.view_commands import event_words
 from coimbra_events.game import Game
 from coimbra_events.state import GAME_OVER
@@ -115,7 +116,7 @@ class Replay:
         text = Text.assemble((f"{row.seq:>4} ", "dim"), no_wrap=True, overflow="ellipsis")
         for mark in row.marks:
             text.append(f"[{mark}] ", style="magenta")
-        text.append(self.texts[row.seq - 1], style)
+        text.append(escape_controls(self.texts[row.seq - 1]), style)
         return text
 
     def help_panel(self) -> Panel:

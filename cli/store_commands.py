@@ -13,6 +13,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from cli.common import (
+    SHOWN_PROBLEMS,
+    AllOption,
     ByOption,
     Commands,
     CatalogOption,
@@ -25,27 +27,29 @@ from cli.common import (
     due_json,
     entrant,
     game_ref_opened,
+    list_problems,
     log_problems,
     notation,
     opened,
     players_option,
     print_json,
     QuietOption,
+    short,
     store_errors,
     typed_decision,
     write_output,
 )
 from cli.change_views import changes_view, final_scores_view
-from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail
+from cli.exits import BAD_INPUT, CONFLICT, RULE_VIOLATION, err_console, fail
 from cli.views import import_summary, progress_bar
 from coimbra_events import log as game_log
 from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, IllegalLog
-from coimbra_events.log import LogError
+from coimbra_events.log import LogError, LogProblem
 from coimbra_events.movelist import read_record
 from coimbra_events.notation import BY_TYPE
 from coimbra_events.references import log_file
-from coimbra_events.store_errors import BadGameName, BadPlayers
+from coimbra_events.store_errors import BadGameName, BadPlayers, DamagedGame, DamagedIndex, GameChanged, StoreConflict
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.state import GameState
@@ -58,6 +62,9 @@ from projections.recording import entry_echo
 
 
 COMMANDS = Commands()
+
+ENTRY = b'{"seq":'
+"""How each entry of a canonical log begins."""
 
 
 @COMMANDS("new")
@@ -100,6 +107,11 @@ def act_command(
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
     by: Optional[str] = ByOption,
+    after: Optional[str] = typer.Option(
+        None, "--after", metavar="HASH",
+        help="The head hash this device last saw (act and record print it): if the record moved on since, nothing is "
+             "stored (exit 3).",
+    ),
     quiet: bool = QuietOption,
     as_json: bool = JsonOption,
 ) -> None:
@@ -111,15 +123,23 @@ def act_command(
     entered and by whom ([bold]--by[/]). After storing, it says what the table
     must now do for each entry, in order and by player, each move with the rule
     that causes it (--quiet: one line an entry); at game over, the final scores
-    by source and the winner.
+    by source and the winner. If another writer changed the game since it was
+    read, nothing is stored (exit 3): look again and retype; a device that shows
+    the table between two acts passes the head it showed ([bold]--after HASH[/]),
+    so a decision made on a table another device has since changed is not stored
+    (exit 3) either. Prints the record's new head hash, the table's receipt
+    ([bold]coimbra verify GAME --head HASH[/] proves the record later).
 
     Example: [bold]coimbra act ana-bruno "place gray-1 castle"[/]
     """
 
     table_before: list[GameState] = []  # the table before the first decision: what the changes are told from
+    seen = _head_option(after, "--after")
 
     def add(game: Game) -> list[tuple[GameEvent, str]]:
         """Each decision read, checked and recorded, with its echo; nothing stored if one is refused."""
+        if seen is not None and not game.head.startswith(seen):
+            fail(str(GameChanged(game.name)), CONFLICT)
         if game.over:
             fail(f"{game.name}: the game is over (rule GAME.over); nothing more can be recorded", RULE_VIOLATION)
         table_before[:] = [game.state]
@@ -142,11 +162,11 @@ def act_command(
         with opened(db, by) as store, store_errors("nothing stored"):
             game, done = store.update(game_ref, add)
     else:
-        with game_ref_opened(game_ref, db, catalog_file) as (game, _):
+        with game_ref_opened(game_ref, db, catalog_file) as (game, file):
             game.entry_by = by if by is not None else entrant()
             done = add(game)
             with store_errors("nothing stored"):
-                game_log.write(game_ref, game.to_log())
+                file.commit(game)
     events, echoes = [e for e, _ in done], [echo for _, echo in done]
     first = len(game.events) - len(events) + 1
     told = entries_since(table_before[0], game.initial, game.events, first - 1)
@@ -155,7 +175,7 @@ def act_command(
     scores = score_report(game.state) if game.over else None
     if as_json:
         print_json({"game": game.name, "recorded": recorded, "events": len(game.events), "pending": due_json(game),
-                    "scores": scores})
+                    "scores": scores, "head": game.head})
         return
     for r, echo in zip(recorded, echoes):
         console.print(f"recorded {r['seq']}: {escape(echo)}", soft_wrap=True)
@@ -164,6 +184,7 @@ def act_command(
     if scores is not None:
         console.print(final_scores_view(scores))
     console.print(f"next: {escape(due(game))}", soft_wrap=True)
+    console.print(f"head {short(game.head)}")
 
 
 @COMMANDS("legal")
@@ -224,6 +245,7 @@ def import_command(
     name: Optional[str] = typer.Option(None, "--name", help="The game's name (default: from the players); one file only."),
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
+    every: bool = AllOption,
     as_json: bool = JsonOption,
 ) -> None:
     """Store a whole log as a game, in one transaction, and print its name.
@@ -231,9 +253,9 @@ def import_command(
     FILE is a JSON log or a move list ([bold]export --format text[/]), told apart
     by how it begins; a move list reads back to the very record it was written
     from. Every event is checked by the rules first: an illegal one is refused (exit 1),
-    a damaged log lists every problem found (exit 2); either way nothing of that
-    log is stored. Several logs: each its own game and transaction, a progress
-    bar, one summary row each, and the worst exit code.
+    a damaged log lists the problems found (exit 2; the first 20 unless --all);
+    either way nothing of that log is stored. Several logs: each its own game and
+    transaction, a progress bar, one summary row each, and the worst exit code.
 
     Example: [bold]coimbra import fixtures/games/standin-3p-seed2.json --name demo[/]
 
@@ -246,11 +268,11 @@ def import_command(
         return
     file = files[0]
     try:
-        log = read_record(file)
+        log = read_record(file, keep=None if every else game_log.KEPT)
     except LogError as exc:
         if as_json:
-            print_json({"imported": False, "problems": [dataclasses.asdict(p) for p in exc.problems]})
-        log_problems(exc, "nothing stored")
+            print_json({"imported": False, **problems_json(exc.problems, every, exc.count)})
+        log_problems(exc, "nothing stored", every)
     catalog = catalog_option(catalog_file)
     with opened(db) as store, store_errors("nothing stored"):
         game = store.import_log(log, name, catalog, str(file))
@@ -271,10 +293,12 @@ def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[P
             try:
                 game = store.import_log(read_record(file), None, catalog, str(file))
                 rows.append({"source": str(file), "imported": True, "name": game.name, "events": len(game.events)})
-            except (LogError, BadGameName, BadPlayers) as exc:
+            except (LogError, BadGameName, BadPlayers, DamagedIndex) as exc:
                 rows.append({"source": str(file), "imported": False, "code": BAD_INPUT, "error": str(exc)})
             except IllegalLog as exc:
                 rows.append({"source": str(file), "imported": False, "code": RULE_VIOLATION, "error": str(exc)})
+            except StoreConflict as exc:
+                rows.append({"source": str(file), "imported": False, "code": CONFLICT, "error": str(exc)})
             progress.advance(task)
         store.games_index_caught_up()  # here, under the progress bar, rather than at the next listing
     if as_json:
@@ -302,6 +326,10 @@ def export_command(
              "html: a replay page in one file for any browser (docs/sharing.md).",
     ),
     catalog_file: Optional[Path] = CatalogOption,
+    force: bool = typer.Option(
+        False, "--force", help="Write a damaged stored game's JSON log as it is stored, with the hashes it was recorded with "
+        "(so the file shows the damage too: verify fails on it)."
+    ),
     db: Optional[Path] = DbOption,
 ) -> None:
     """Write a game as a canonical JSON log, a move list, or a replay page to open in a browser.
@@ -311,26 +339,44 @@ def export_command(
     same record. The replay page (html) is one self-contained file, no network
     needed: send it to the players, open it on a phone, link into it with #entry=N.
 
+    A damaged stored game (see [bold]coimbra verify[/]) is refused, never written
+    out as if intact; --force writes what is stored, damage and all.
+
     Example: [bold]coimbra export ana-bruno -o ana-bruno.json[/]
 
     Example: [bold]coimbra export ana-bruno --format html -o ana-bruno.html[/]
     """
     if format_ is not ExportFormat.JSON:
-        with game_ref_opened(game_ref, db, catalog_file) as (game, _):
+        if force:
+            fail("--force writes a damaged game's JSON log as it is stored: leave out --format")
+        with game_ref_opened(game_ref, db, catalog_file) as (game, keeper):
+            if log_file(game_ref) is None:
+                with store_errors():
+                    keeper.check(game_ref)  # every row, as the JSON export checks them
             data, entries = _shared(game, format_), len(game.events)
     else:
-        path = log_file(game_ref)
-        if path is not None:
-            with store_errors():
-                log = game_log.read(path)
-        else:
-            with opened(db) as store, store_errors():
-                log = store.export(game_ref)
-        data, entries = game_log.dumps(log), len(log.events)
+        data = _exported(game_ref, db, force)
+        entries = data.count(ENTRY)
     with store_errors():
         write_output(output, data)
     if output is not None:
         err_console.print(f"wrote {output}: {entries} events", style="dim")
+
+
+def _exported(game_ref: str, db: Optional[Path], force: bool) -> bytes:
+    """A game's canonical JSON log; a damaged stored game is refused, or with ``force`` written as stored."""
+    path = log_file(game_ref)
+    if path is not None:
+        with store_errors():
+            return game_log.dumps(game_log.read(path))
+    with opened(db) as store, store_errors():
+        try:
+            return game_log.dumps(store.export(game_ref))
+        except DamagedGame as exc:
+            if not force:
+                fail(f"{exc} (coimbra export {game_ref} --force writes it as it is stored, with its recorded hashes)")
+            err_console.print(f"{game_ref} is damaged: writing it as it is stored; coimbra verify lists the damage")
+            return store.export_as_stored(game_ref)
 
 
 def _shared(game: Game, format_: ExportFormat) -> bytes:
@@ -349,37 +395,138 @@ def _shared(game: Game, format_: ExportFormat) -> bytes:
     return replay_page(game, line).encode()
 
 
-@COMMANDS("verify")
-def verify_command(game_ref: str = GameArgument, db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> None:
-    """Check the hash chain of a log file or a stored game; name the first event that does not match.
+@COMMANDS("games")
+def games_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> None:
+    """List the stored games: name, players, status, when created, seed, parent.
 
-    Exit 0 if every hash matches, 2 if one does not (the record was changed after recording).
-
-    Example: [bold]coimbra verify game.json[/]
+    Example: [bold]coimbra games --json[/]
     """
-    path = log_file(game_ref)
-    problems: list[Any] = []
-    if path is not None:
-        try:
-            log = game_log.read(path)
-            events, head, first = len(log.events), (log.hashes() or [log.anchor()])[-1], None
-        except LogError as exc:
-            problems = list(exc.problems)
-            broken = [p for p in problems if p.what == "hash chain broken"] or problems
-            events, head, first = None, None, broken[0].seq
-    else:
-        with opened(db) as store, store_errors():
-            game = store.get(game_ref, any_ruleset=True)  # the chain is checked whatever rules the game was played by
-            events, head, first = len(game.events), game.head, game.first_mismatch()
+    with opened(db) as store:
+        with store_errors():
+            infos = store.games()
     if as_json:
-        print_json({"source": game_ref, "intact": first is None, "events": events, "head": head, "first_mismatch": first,
-                     "problems": [dataclasses.asdict(p) for p in problems]})
-    if first is None:
-        if not as_json:
-            console.print(f"intact: {escape(game_ref)}: {events} events, every hash matches; head {head}", soft_wrap=True)
+        print_json([i.to_json() for i in infos])
         return
-    if not as_json:
-        for problem in problems[1:]:
-            err_console.print(f"  {escape(str(problem))}")
-    where = "the header" if first == 0 else f"event {first}"
-    fail(f"{game_ref}: {where} does not match its recorded hash: changed, inserted or removed after recording")
+    if not infos:
+        console.print(f"no games in {store.location} yet; start one with [bold]coimbra new --players \"Ana:red,Bruno:blue\"[/]")
+        return
+    table = Table(title=f"Games in {escape(store.location)}")
+    table.add_column("name", no_wrap=True, min_width=max(len(i.name) for i in infos))  # typed as GAME: never cut
+    table.add_column("players", min_width=10)
+    table.add_column("status", no_wrap=True)
+    table.add_column("created", min_width=10)
+    optional = [("seed", lambda i: "" if i.seed is None else str(i.seed)), ("parent", lambda i: escape(i.parent or ""))]
+    shown = [(title, cell) for title, cell in optional if any(cell(i) for i in infos)]  # only columns with values
+    for title, _ in shown:
+        table.add_column(title)
+    for i in infos:
+        table.add_row(
+            escape(i.name), escape(", ".join(n for n, _ in i.players)), i.status,
+            i.created.astimezone().strftime("%Y-%m-%d %H:%M"), *(cell(i) for _, cell in shown),
+        )
+    console.print(table)
+
+
+@COMMANDS("verify")
+def verify_command(
+    game_ref: str = GameArgument,
+    head: Optional[str] = typer.Option(
+        None, "--head", metavar="HASH",
+        help="The head hash the table was given (record, act and score print it): check the record is that one, or extends it.",
+    ),
+    every: bool = AllOption,
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Check that a log file or a stored game is as it was recorded, and name every problem.
+
+    A log file: its hash chain, entry by entry, and what is wrong where it breaks
+    (unreadable, malformed, unsupported schema, unknown event type, bad field,
+    hash mismatch). A stored game: the same, and its rows, its receipts (a record
+    whose last entries were cut off shows) and the rules. With --head, also that
+    the record holds the head the table was given: it is that record, or that
+    record and entries recorded after it.
+
+    Exit 0 if every check holds, 2 if one does not; the first 20 problems are
+    listed (--all: every one).
+
+    Example: [bold]coimbra verify game.json --head 3f2a9c1b7d0e[/]
+    """
+    wanted = _head_option(head)
+    stored = log_file(game_ref) is None
+    events, chain, problems, count = _stored_chain(game_ref, db) if stored else _file_chain(game_ref, every)
+    found = _find_head(chain, wanted) if wanted is not None and not problems else None
+    if wanted is not None and not problems and found is None:
+        problems = (LogProblem(len(chain), "head not found", f"the record does not hold the head {wanted} the table "
+                               f"was given: its entries were cut off or changed after it"),)
+        count = 1
+    report = {"source": game_ref, "intact": not problems, "events": events, "head": chain[-1] if chain and not problems else None,
+              "first_mismatch": next((p.seq for p in problems if p.what == "hash chain broken"), None),
+              **problems_json(problems, every, count)}
+    if wanted is not None:
+        report["given_head"] = {"hash": wanted, "entry": found}
+    if as_json:
+        print_json(report)
+    if not problems:
+        if not as_json:
+            console.print(f"intact: {escape(game_ref)}: {events} events, every hash matches; head {chain[-1]}", soft_wrap=True)
+            if found is not None:
+                console.print(_head_words(found, events), soft_wrap=True)
+        return
+    word = "entry" if stored else "event"
+    if not as_json:  # the first problem ends the error line: 20 in all unless --all
+        list_problems(problems[1:], every, word, SHOWN_PROBLEMS - 1, count - 1)
+    more = f" (and {count - 1:,} more problems)" if count > 1 else ""
+    if stored:
+        fail(str(DamagedGame(game_ref, problems)))
+    fail(f"{game_ref}: {problems[0].said(word)}{more}")
+
+
+def _file_chain(path: str, every: bool) -> tuple[int | None, list[str], tuple[LogProblem, ...], int]:
+    """A log file's number of events, its chain (header hash first), its problems and how many there are."""
+    try:
+        log = game_log.read(path, keep=None if every else game_log.KEPT)
+    except LogError as exc:
+        return None, [], exc.problems, exc.count
+    return len(log.events), [log.anchor(), *log.hashes()], (), 0
+
+
+def _stored_chain(name: str, db: Optional[Path]) -> tuple[int | None, list[str], tuple[LogProblem, ...], int]:
+    """A stored game's number of entries, its chain as recorded, its problems and how many (read row by row)."""
+    with opened(db) as store, store_errors():
+        for _ in range(3):
+            inspection = store.inspect(name)
+            if not inspection.raced:
+                break
+        else:
+            raise StoreConflict(f"{name}: the game kept changing while it was read; try again")
+    chain = [h for h in inspection.chain if h is not None]
+    return len(inspection.entries), chain, inspection.problems, len(inspection.problems)
+
+
+def _head_option(head: Optional[str], option: str = "--head") -> Optional[str]:
+    if head is None:
+        return None
+    wanted = head.strip().lower()
+    if len(wanted) < 8 or len(wanted) > 64 or any(c not in "0123456789abcdef" for c in wanted):
+        fail(f"{option} {head!r}: expected the head hash as printed (at least 8 of its hex digits)")
+    return wanted
+
+
+def _find_head(chain: list[str], wanted: str) -> Optional[int]:
+    """The entry whose hash begins with ``wanted`` (0: the header), the latest if several do."""
+    matches = [n for n, h in enumerate(chain) if h.startswith(wanted)]
+    return matches[-1] if matches else None
+
+
+def _head_words(found: int, events: Optional[int]) -> str:
+    if found == events:
+        return "the head the table was given: this is that record, entry for entry"
+    return (f"the table was given the head of entry {found}: the record holds it unchanged, "
+            f"and entries {found + 1} to {events} were recorded after it")
+
+
+def problems_json(problems: tuple[LogProblem, ...], every: bool, count: int) -> dict[str, Any]:
+    """Problems for ``--json``: the first ``SHOWN_PROBLEMS`` (every one with ``--all``), and how many there are."""
+    listed = problems if every else problems[:SHOWN_PROBLEMS]
+    return {"problems": [dataclasses.asdict(p) for p in listed], "problem_count": count}

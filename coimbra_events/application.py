@@ -19,6 +19,12 @@ Where games are kept is chosen by the environment: ``--db PATH`` (the
 the environment (``PERSISTENCE_MODULE``, for PostgreSQL say), else a SQLite file
 in the user's data directory (``platformdirs``). ``--db`` and ``$COIMBRA_DB`` may also be a
 ``postgresql://user@host/dbname`` URL: a club's shared store. Tests use the in-memory store (``in_memory=True``).
+
+Every save of a game also saves its receipt (``coimbra_events.integrity``), and
+every read checks the game against its hash chain and its latest receipt before
+any rule runs: a damaged game is refused with ``DamagedGame``, never folded past
+its damage. Two writers on one game: the second is refused with ``GameChanged``
+(nothing stored) unless its change means the same whatever else was recorded.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import os
 import random
 import re
 import unicodedata
+from contextlib import nullcontext, suppress
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -35,20 +42,44 @@ from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import RecordConflictError
+from eventsourcing.persistence import Mapper, OperationalError, PersistenceError, RecordConflictError
+from eventsourcing.utils import Environment, get_topic
 
+from coimbra_events import postgres_store
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import Corrected, GameEvent, RuleOverridden
-from coimbra_events.game import NAMESPACE, Game, StaleSnapshot, project
+from coimbra_events.files import locked
+from coimbra_events.game import NAMESPACE, Folding, Game, StaleSnapshot, fold_game, project
 from coimbra_events.games_index import IN_PROGRESS, OVER, STATUSES, GameInfo, GamesIndex, GamesQuery, Page, catch_up, info_of, view_for
-from coimbra_events.log import GameLog, LogError, LogProblem, read
+from coimbra_events.integrity import (
+    DamagedGame,
+    Inspection,
+    Receipt,
+    StoredTopics,
+    inspect_game,
+    receipt_id,
+    receipt_of,
+    rows_of,
+)
+from coimbra_events.legacy import LEGACY_TOPICS, OLD_MODULE
+from coimbra_events.log import GameLog, LogError, LogProblem, dumps_entries, loads, read_bytes, write
 from coimbra_events.game_names import GameName, legacy_game_id
 from coimbra_events.notation import is_name
+from coimbra_events.players import fold_aliases
 from coimbra_events.references import log_file
 from coimbra_events.rules import core as rules
 from coimbra_events.rulesets import IMPLEMENTED, refusal
 from coimbra_events.state import TABLE
-from coimbra_events.store_errors import BadFork, BadGameName, BadPlayers, StoreConflict, TableInputNeeded, UnknownGame
+from coimbra_events.store_errors import (
+    BadFork,
+    BadGameName,
+    BadPlayers,
+    DamagedIndex,
+    GameChanged,
+    StoreConflict,
+    TableInputNeeded,
+    UnknownGame,
+)
 
 T = TypeVar("T")
 ATTEMPTS = 5
@@ -68,6 +99,39 @@ def default_db_path() -> Path:
     from platformdirs import user_data_path
 
     return user_data_path("coimbra", appauthor=False) / "games.sqlite"
+
+
+def store_settings(
+    db: str | os.PathLike[str] | None = None, *, in_memory: bool = False, env: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """What a ``GameStore`` is given: where it lives (``store_env``), ``env`` over it, each key also with
+    the application's prefix (so a stray ``COIMBRA_SQLITE_DBNAME`` cannot override ``--db``), and, for
+    PostgreSQL, a short connection timeout and a pool of one connection unless set otherwise."""
+    settings = {**store_env(db, in_memory=in_memory, environ={**os.environ, **(env or {})}), **(env or {})}
+    given = Environment(GameStore.name, {**os.environ, **settings})
+    settings.update({key: value for key, value in postgres_store.DEFAULTS.items() if not given.get(key)})
+    settings.update({f"{GameStore.name.upper()}_{k}": v for k, v in list(settings.items())})
+    return settings
+
+
+def describe_store(env: Mapping[str, str]) -> str:
+    """Where a store's games are, as messages say it: a file, ``memory``, or a PostgreSQL database
+    (an eventsourcing ``Environment``, which reads prefixed keys first)."""
+    module = env.get("PERSISTENCE_MODULE") or "eventsourcing.popo"
+    if module == "eventsourcing.sqlite":
+        return env.get("SQLITE_DBNAME") or "a SQLite file"
+    if module == "eventsourcing.postgres":
+        return postgres_store.where(postgres_store.settings(env))
+    return "memory" if module == "eventsourcing.popo" else module
+
+
+def where_games_live(db: str | os.PathLike[str] | None = None) -> str:
+    """``describe_store`` for the store ``GameStore(db)`` would open (for a message when it cannot)."""
+    try:
+        settings = store_settings(db)
+    except OSError:
+        settings = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db or os.environ.get("COIMBRA_DB") or "")}
+    return describe_store(Environment(GameStore.name, {**os.environ, **settings}))
 
 
 def store_env(
@@ -120,7 +184,48 @@ def postgres_url_env(url: str, environ: Mapping[str, str] = os.environ) -> dict[
 
 def game_from_file(path: Path, catalog: Catalog | None = None) -> Game:
     """The game in a JSON log file, rules-checked and not stored (named after the file)."""
-    return Game.from_log(path.stem, read(path), catalog, str(path))
+    return LogFile(path).open(catalog)
+
+
+class LogFile:
+    """A JSON log used as a game: read once, changed in memory, written back if nobody else changed it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.data = read_bytes(path)
+        """The bytes as read: ``commit`` writes only over these."""
+
+    def open(self, catalog: Catalog | None = None) -> Game:
+        """The game it holds, rules-checked (named after the file); ``LogError`` or ``IllegalLog`` if it cannot be."""
+        return Game.from_log(self.path.stem, loads(self.data, str(self.path)), catalog, str(self.path))
+
+    def commit(self, game: Game) -> Game:
+        """Write ``game`` over the file under its lock; ``GameChanged`` if the file changed since it was read."""
+        with locked(self.path):
+            self.replace(game)
+        return game
+
+    def replace(self, game: Game) -> None:
+        """``commit`` for a caller that holds the file's lock."""
+        if read_bytes(self.path) != self.data:
+            raise GameChanged(str(self.path))
+        write(self.path, game.to_log())
+
+
+def update_log_file(path: Path, change: Callable[[Game], T], catalog: Catalog | None = None,
+                    serialize: bool = False) -> tuple[Game, T]:
+    """``GameStore.update`` for a JSON log: apply ``change`` and write the file back.
+
+    If another process wrote the file meanwhile: ``GameChanged``; with
+    ``serialize`` (a change that means the same whatever else was recorded) the
+    file's lock is held from reading to writing, so such writers take turns.
+    """
+    with locked(path) if serialize else nullcontext():
+        file = LogFile(path)
+        game = file.open(catalog)
+        outcome = change(game)
+        file.replace(game) if serialize else file.commit(game)
+    return game, outcome
 
 
 def slug(words: Iterable[str]) -> str:
@@ -150,13 +255,14 @@ class GameStore(Application):
         env: Mapping[str, str] | None = None,
         entered_by: str | None = None,
     ) -> None:
-        settings = {**store_env(db, in_memory=in_memory, environ={**os.environ, **(env or {})}), **(env or {})}
-        # Set the prefixed keys too, so a stray COIMBRA_SQLITE_DBNAME cannot override --db.
-        settings.update({f"{self.name.upper()}_{k}": v for k, v in list(settings.items())})
-        self.location = settings.get("SQLITE_DBNAME") or ("memory" if in_memory else settings.get("PERSISTENCE_MODULE", "environment"))
+        settings = store_settings(db, in_memory=in_memory, env=env)
+        environment = Environment(self.name, {**os.environ, **settings})
+        self.location = describe_store(environment)
         self.entered_by = entered_by
-        super().__init__(env=settings)
-        self.index = GamesIndex(view_for(self), self._read)
+        postgres = environment.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
+        with postgres_store.ready(environment, self.tables()) if postgres else nullcontext({}) as extra:
+            super().__init__(env={**settings, **extra})
+            self.index = GamesIndex(view_for(self), self._read)
         self._numbers: dict[str, int] = {}
         """The next number to try for an unnamed game, by base name (read from the index once per base)."""
         self._contested: set[str] = set()
@@ -166,23 +272,83 @@ class GameStore(Application):
         self._claiming: list[str] = []
         """The names claimed by the save being built (``_commit``)."""
 
+    def tables(self) -> list[str]:
+        """The tables this store is kept in (PostgreSQL's names): the library's, and the games index's
+        (``coimbra_events.games_index``)."""
+        snapshots = ["coimbra_snapshots"] if type(self).is_snapshotting_enabled or type(self).snapshotting_intervals else []
+        index = ["games_index", "games_index_players", "games_index_tags", "games_index_tracking"]
+        return [f"{self.name.lower()}_events", *snapshots, *index]
+
+    def construct_mapper(self) -> Mapper:
+        """A mapper that resolves the topics of this application's own classes only (``StoredTopics``)."""
+        mapper = self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=StoredTopics)
+        mapper.topics = STORED_TOPICS
+        return mapper
+
     # -- reading
 
     def get(self, name: str, any_ruleset: bool = False) -> Game:
-        """The stored game with this name; ``UnknownGame`` if there is none.
+        """The stored game with this name, checked against its hash chain and its latest receipt.
 
-        A game recorded under a ruleset this engine does not implement is refused
-        (``LogError``), unless ``any_ruleset`` (for reading its record as it is: export, verify).
+        ``UnknownGame`` if there is none; ``DamagedGame`` (naming the first problem)
+        if its rows are not what was recorded. A game recorded under a ruleset this
+        engine does not implement is refused (``LogError``), unless ``any_ruleset``
+        (for reading its record as it is: export, verify).
         """
         try:
-            game = self._read(self._game_id(name))
-            if game.name != name:
-                raise UnknownGame(name)
+            game = self._checked(self._game_id(name), name)
         except UnknownGame:
             raise UnknownGame(name, self._near(name)) from None
         if not any_ruleset and game.header.ruleset not in IMPLEMENTED:
             raise LogError(f"stored game {name}", [LogProblem(0, "another ruleset", refusal(game.header.ruleset))])
         return game
+
+    def _checked(self, game_id: UUID, name: str) -> Game:
+        """The game with this id, if its latest receipt vouches for it; else what ``inspect`` finds wrong."""
+        for _ in range(ATTEMPTS):
+            failure: Exception | None = None
+            game: Game | None = None
+            try:
+                receipt = self._latest_receipt(game_id)
+                game = self._read(game_id)
+                if game.name != name:
+                    raise UnknownGame(name)
+                if receipt is not None and (receipt.entries, receipt.head) == (len(game.events), game.head):
+                    game.receipts = receipt.originator_version
+                    return game
+            except UnknownGame:
+                game = None  # nothing stored under this id, or a game by another name: ``inspect`` says which
+            except Exception as exc:  # whatever a changed store makes the library or the fold raise; see below
+                failure, game = exc, None
+            inspection = self._inspect(game_id, name)
+            if inspection.raced:
+                continue
+            if inspection.problems:
+                raise DamagedGame(name, inspection.problems)
+            if failure is not None:
+                raise failure  # the rows are as recorded: a fault of coimbra's own, not of the store
+            if game is not None and receipt is None:
+                return game  # a game from before receipts were kept: its rows hold (it gets one at its next save)
+        raise StoreConflict(f"{name}: the game kept changing while it was read; try again")
+
+    def inspect(self, name: str) -> Inspection:
+        """Every problem of a stored game's rows, read one by one; ``UnknownGame`` if there is none."""
+        return self._inspect(self._game_id(name), name)
+
+    def _inspect(self, game_id: UUID, name: str) -> Inspection:
+        inspection = inspect_game(self, game_id, name)
+        if inspection is None:
+            raise UnknownGame(name)
+        return inspection
+
+    def _latest_receipt(self, game_id: UUID) -> Receipt | None:
+        rows = self.recorder.select_events(receipt_id(game_id), desc=True, limit=1)
+        if not rows:
+            return None
+        receipt = self.mapper.to_domain_event(rows[0])
+        if type(receipt) is not Receipt:
+            raise TypeError(f"a stored {type(receipt).__qualname__} among the receipts of {game_id}")
+        return receipt
 
     def _game_id(self, name: str) -> UUID:
         entry = self._entry(name)
@@ -194,25 +360,40 @@ class GameStore(Application):
 
     def _entry(self, name: str) -> GameName | None:
         """The register's entry for a name (a few events, never snapshotted), if it has one."""
-        return project(None, self.events.get(GameName.create_id(name)))
+        try:
+            return fold_name(None, self.events.get(GameName.create_id(name)))
+        except Exception as exc:  # whatever a changed store makes the library or the fold raise
+            raise DamagedIndex(f"the store's register of names is damaged at {name!r} ({_one_line(exc)}); "
+                               "nothing was changed") from None
 
     def _read(self, game_id: UUID) -> Game:
         """A stored game by id, from its latest snapshot if this code can use it, else from its events."""
         try:
-            return self.repository.get(game_id, projector_func=project)
+            game = self.repository.get(game_id, projector_func=fold_game)
         except AggregateNotFoundError:
             raise UnknownGame(str(game_id)) from None
         except StaleSnapshot:
-            game = project(None, self.events.get(game_id))
-        if game is None:
+            game = fold_game(None, self.events.get(game_id))
+        if not isinstance(game, Game):
             raise UnknownGame(str(game_id))
         return game
 
     def _near(self, name: str) -> list[str]:
         """Stored names close to a mistyped one (a read of the index, only when a name is not found)."""
-        catch_up(self, self.index)
-        rows = self.index.view.select(GamesQuery())[0] + self.index.view.select(GamesQuery(archived=True))[0]
+        try:
+            self._caught_up()
+            rows = self.index.view.select(GamesQuery())[0] + self.index.view.select(GamesQuery(archived=True))[0]
+        except DamagedIndex:
+            return []
         return difflib.get_close_matches(name, [r["name"] for r in rows], n=3, cutoff=0.6)
+
+    def _caught_up(self) -> int:
+        """``catch_up`` of the games index; ``DamagedIndex`` if a stored row it reads is not as it was saved."""
+        try:
+            return catch_up(self, self.index)
+        except Exception as exc:  # whatever a changed store makes the library or the projection raise
+            raise DamagedIndex(f"the store's index of games cannot be brought up to date ({_one_line(exc)}); "
+                               "nothing was changed") from None
 
     def open(self, ref: str, catalog: Catalog | None = None) -> Game:
         """A stored game by name, or the game in a JSON log file (not stored; rules-checked).
@@ -223,8 +404,42 @@ class GameStore(Application):
         return self.get(ref) if path is None else game_from_file(path, catalog)
 
     def export(self, name: str) -> GameLog:
-        """A stored game as a JSON log (whatever ruleset it was recorded under: nothing is folded)."""
-        return self.get(name, any_ruleset=True).to_log()
+        """A stored game as a JSON log (whatever ruleset it was recorded under: nothing is folded);
+        ``DamagedGame`` if anything of it is not what was recorded.
+
+        A log leaves the store as evidence, so every row of the game is checked
+        (``inspect``: every receipt too, not only the latest one ``get`` reads).
+        """
+        log = self.get(name, any_ruleset=True).to_log()
+        self.check(name)
+        return log
+
+    def check(self, name: str) -> None:
+        """``DamagedGame`` if any row of the game is not what was recorded (every receipt too)."""
+        problems = self.inspect(name).problems
+        if problems:
+            raise DamagedGame(name, problems)
+
+    def export_as_stored(self, name: str) -> bytes:
+        """A damaged game's log as it is stored: its readable entries with the hashes they were recorded with.
+
+        ``DamagedGame`` if the damage would not show in such a file (a header that
+        cannot be read, entries missing at the end, hashes worked out again), so
+        that no file written from a damaged game reads as intact.
+        """
+        inspection = self.inspect(name)
+        problems = inspection.problems or (LogProblem(0, "changed while read", "try again"),)
+        if inspection.header is None:
+            raise DamagedGame(name, problems)
+        try:
+            data = dumps_entries(inspection.header, rows_of(inspection.entries))
+            loads(data, name)
+        except TypeError:
+            pass  # nested too deeply to write: refused below
+        except LogError:
+            return data  # the file shows the damage, as it must
+        raise DamagedGame(name, problems[:1] + (LogProblem(problems[0].seq, "cannot be shown in a log file",
+                                                           "written as stored, it would read as intact; coimbra verify lists it"),))
 
     def games(self, query: GamesQuery = GamesQuery()) -> list[GameInfo]:
         """The stored games a query lets through, oldest first (every listed game by default)."""
@@ -232,17 +447,17 @@ class GameStore(Application):
 
     def listing(self, query: GamesQuery = GamesQuery()) -> Page:
         """One page of the games index, and how many games match in all."""
-        catch_up(self, self.index)
+        self._caught_up()
         rows, total = self.index.view.select(query)
         return Page([info_of(r) for r in rows], total, query)
 
     def games_index_caught_up(self) -> int:
         """Bring the games index up to date now (it is also whenever it is read); how many events it took in."""
-        return catch_up(self, self.index)
+        return self._caught_up()
 
     def info(self, name: str) -> GameInfo:
         """The index entry of one game."""
-        catch_up(self, self.index)
+        self._caught_up()
         row = self.index.view.find(name)
         if row is None:
             raise UnknownGame(name)
@@ -281,13 +496,21 @@ class GameStore(Application):
         return self._commit(build)[0]
 
     def record(self, name: str, *events: GameEvent, game: Game | None = None) -> Game:
-        """Add events to a stored game, all or none; ``RuleViolation`` for the first illegal one."""
+        """Add events to a stored game, all or none; ``RuleViolation`` for the first illegal one.
+
+        ``GameChanged`` if another writer changed the game meanwhile: a decision is
+        made for the table as it was read (a "pass" means the player then due).
+        """
 
         def add(game: Game) -> None:
             for event in events:
                 game.record(event)
 
         return self.update(name, add, game)[0]
+
+    def commit(self, game: Game) -> Game:
+        """Save what was recorded on a game read from this store; ``GameChanged`` if another writer saved first."""
+        return self.update(game.name, lambda _: None, game)[0]
 
     def import_log(
         self, log: GameLog, name: str | None = None, catalog: Catalog | None = None, source: str = "<log>"
@@ -305,13 +528,17 @@ class GameStore(Application):
 
         return self._commit(build, snapshot=False)[0]
 
-    def update(self, name: str, change: Callable[[Game], T], game: Game | None = None) -> tuple[Game, T]:
+    def update(
+        self, name: str, change: Callable[[Game], T], game: Game | None = None, retry: bool = False
+    ) -> tuple[Game, T]:
         """Apply ``change`` to a stored game and save what it triggered, all or nothing.
 
         ``game`` is the stored game as the caller already read it (nothing is read
-        then); ``change`` runs again on a freshly read copy if another writer saved first.
-        If ``change`` raises, nothing is stored, but the game handed in may hold what
-        it triggered before raising: read the game again rather than go on with it.
+        then). If another writer saved first: ``GameChanged``, or with ``retry`` (a
+        change that means the same whatever else was recorded, a note say) the
+        change runs again on a freshly read copy. If ``change`` raises, nothing is
+        stored, but the game handed in may hold what it triggered before raising:
+        read the game again rather than go on with it.
         """
         given = [game] if game is not None else []
 
@@ -320,7 +547,7 @@ class GameStore(Application):
             current.entry_by = self.entered_by
             return current, [], change(current)
 
-        return self._commit(build)
+        return self._commit(build, retry=retry)
 
     def fork(self, name: str, at: int, new_name: str | None = None, rolls: str = "manual") -> Game:
         """A new game sharing entries 1..``at`` of ``name``; its lineage goes into the index and its header.
@@ -442,10 +669,13 @@ class GameStore(Application):
         if name is not None:
             if not _GAME_NAME.fullmatch(name):
                 raise BadGameName(f"game name {name!r}: use letters, digits, '-', '_' or '.' (at most 64)")
+            if log_file(name) is not None:
+                raise BadGameName(f"game name {name!r} reads as a log file's path (it ends in .json); "
+                                  "choose a name without it")
             return name
         base = slug(n for n, _ in players)
         if base not in self._numbers:
-            catch_up(self, self.index)
+            self._caught_up()
             self._numbers[base] = self.index.view.largest_number(base) + 1
         number = self._numbers[base]
         while self._taken(candidate := base if number == 1 else f"{base}-{number}"):
@@ -491,33 +721,64 @@ class GameStore(Application):
         return entry
 
     def _commit(
-        self, build: Callable[[], tuple[Game, list[Aggregate], T]], snapshot: bool = True, announce: bool = True
+        self, build: Callable[[], tuple[Game, list[Aggregate], T]], snapshot: bool = True, announce: bool = True,
+        retry: bool = True,
     ) -> tuple[Game, T]:
-        """Build the changes and save them in one transaction; rebuild if another writer saved first.
+        """Build the changes and save them, with the game's new receipt, in one transaction.
 
         The game announces a changed result (``Game.announce_result``) in the same
-        transaction; afterwards a snapshot is taken if one is due. Returns the game
-        and what ``build`` returned.
+        transaction; afterwards a snapshot is taken if one is due. If another writer
+        saved first: rebuild and save again with ``retry`` (a new game, a rename, a
+        note), else ``GameChanged``; ``StoreConflict`` if it kept happening. Returns
+        the game and what ``build`` returned.
         """
         for _ in range(ATTEMPTS):
             self._claiming = []
             game, others, outcome = build()
             if announce:
                 game.announce_result()
+            if not game.pending_events and not others:
+                return game, outcome  # nothing to save
             try:
-                self.save(game, *others)
-            except RecordConflictError:
+                self.save(game, receipt_of(game), *others)
+            except (RecordConflictError, OperationalError) as exc:
+                if isinstance(exc, OperationalError) and "locked" not in str(exc):
+                    raise
                 self._contested.update(self._claiming)
+                if not retry:
+                    raise GameChanged(game.name) from None
                 continue
+            game.receipts += 1
             if snapshot:
                 self._snapshot_if_due(game)
             return game, outcome
-        raise StoreConflict("the store kept changing while saving; nothing was stored, try again")
+        raise StoreConflict("the store kept changing while saving; nothing stored; try again")
 
     def _snapshot_if_due(self, game: Game) -> None:
+        """Keep the game's record and table as a snapshot if one is due (a cache: the save is done
+        whatever becomes of it, so a snapshot that cannot be written is not an error)."""
         if self.snapshots is not None and game.version - getattr(game, "snapshot_version", 0) >= SNAPSHOT_EVERY:
-            self.snapshots.put([Game.Snapshot.take(game)])
-            game.snapshot_version = game.version
+            with suppress(PersistenceError):
+                self.snapshots.put([Game.Snapshot.take(game)])
+                game.snapshot_version = game.version
+
+
+def fold_name(entry: GameName | None, events: Iterable[Any]) -> GameName | None:
+    """``project`` for an entry of the register of names: its own event classes only."""
+    return _fold_name(entry, events)
+
+
+_fold_name = Folding(GameName, (GameName.Created, GameName.Claimed, GameName.Released))
+
+STORED_TOPICS: frozenset[str] = frozenset(
+    [get_topic(cls) for cls in (*fold_game.events, *_fold_name.events, *fold_aliases.events, Game.Snapshot, Receipt)]
+    + [*LEGACY_TOPICS, f"{OLD_MODULE}:GamesIndex.Created"]
+)
+"""Every topic a stored row may name: the store's mapper resolves these and no other."""
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:160] or type(exc).__name__
 
 
 def draw_setup(game: Game, rng: random.Random) -> None:

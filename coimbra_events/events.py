@@ -19,6 +19,7 @@ annotations of those parameters equal to the class's ``KINDS``.
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any, Callable, ClassVar, Final, Mapping, Sequence
 
 from mypy_extensions import mypyc_attr
@@ -28,6 +29,21 @@ from coimbra_events.state import TABLE, Record
 
 class PayloadError(ValueError):
     """A payload that does not have the shape its event type requires."""
+
+
+def _short_repr() -> reprlib.Repr:
+    short = reprlib.Repr()
+    short.maxlevel, short.maxlist, short.maxdict, short.maxstring, short.maxother = 3, 6, 6, 60, 60
+    return short
+
+
+_SHORT: Final = _short_repr()
+
+
+def shown(value: Any) -> str:
+    """A value as an error message quotes it: its repr, cut short (a bad value may be megabytes
+    long or nested a thousand levels deep, and the message is one line)."""
+    return _SHORT.repr(value)
 
 
 @mypyc_attr(native_class=False)  # compiled, a native class cannot subclass KeyError
@@ -41,25 +57,25 @@ class UnknownEventType(KeyError):
 
 def _str(value: Any, name: str, entry: str = "") -> str:
     if type(value) is not str or not value:
-        raise PayloadError(f"field '{_where(name, entry)}' must be a non-empty string, got {value!r}")
+        raise PayloadError(f"field '{_where(name, entry)}' must be a non-empty string, got {shown(value)}")
     return value
 
 
 def _int(value: Any, name: str, entry: str = "") -> int:
     if type(value) is not int:
-        raise PayloadError(f"field '{_where(name, entry)}' must be an integer, got {value!r}")
+        raise PayloadError(f"field '{_where(name, entry)}' must be an integer, got {shown(value)}")
     return value
 
 
 def _strs(value: Any, name: str, entry: str = "") -> tuple[str, ...]:
     if type(value) is not list:
-        raise PayloadError(f"field '{_where(name, entry)}' must be a list of strings, got {value!r}")
+        raise PayloadError(f"field '{_where(name, entry)}' must be a list of strings, got {shown(value)}")
     return tuple([_str(v, name, entry) for v in value])
 
 
 def _groups(value: Any, name: str) -> tuple[tuple[str, ...], ...]:
     if type(value) is not list:
-        raise PayloadError(f"field '{name}' must be a list of lists, got {value!r}")
+        raise PayloadError(f"field '{name}' must be a list of lists, got {shown(value)}")
     return tuple([_strs(v, name) for v in value])
 
 
@@ -73,7 +89,7 @@ def _where(name: str, entry: str) -> str:
 def _entries(value: Any, name: str) -> dict[str, Any]:
     """An object field whose keys are all non-empty strings."""
     if type(value) is not dict:
-        raise PayloadError(f"field '{name}' must be an object, got {value!r}")
+        raise PayloadError(f"field '{name}' must be an object, got {shown(value)}")
     for key in value:
         _str(key, name)
     return value
@@ -499,11 +515,11 @@ def decode_event(type_name: str, actor: Any, payload: Any) -> GameEvent:
     except KeyError:
         raise UnknownEventType(type_name) from None
     if type(actor) is not str or not actor:
-        raise PayloadError(f"actor must be a non-empty string, got {actor!r}")
+        raise PayloadError(f"actor must be a non-empty string, got {shown(actor)}")
     if random and actor != TABLE:
-        raise PayloadError(f"{type_name} is a random outcome; its actor must be '{TABLE}', got {actor!r}")
+        raise PayloadError(f"{type_name} is a random outcome; its actor must be '{TABLE}', got {shown(actor)}")
     if type(payload) is not dict:
-        raise PayloadError(f"payload must be an object, got {payload!r}")
+        raise PayloadError(f"payload must be an object, got {shown(payload)}")
     try:
         if len(payload) == len(fields):  # as many fields as KINDS, each of them: exactly those
             return read(actor, payload)
@@ -512,5 +528,5 @@ def decode_event(type_name: str, actor: Any, payload: Any) -> GameEvent:
     names = set(fields)
     missing = sorted(names - set(payload))
     extra = sorted(set(payload) - names)
-    what = "; ".join(p for p in (missing and f"missing {missing}", extra and f"unexpected {extra}") if p)
+    what = "; ".join(p for p in (missing and f"missing {shown(missing)}", extra and f"unexpected {shown(extra)}") if p)
     raise PayloadError(f"{type_name} payload: {what}")

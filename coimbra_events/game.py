@@ -24,12 +24,14 @@ A game's id is random; its name is claimed in the store's register
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Sequence, TypeVar
 from uuid import UUID
 
 import orjson
-from eventsourcing.domain import Aggregate, Snapshot
+from eventsourcing.domain import Aggregate, CanInitAggregate, Snapshot
+from eventsourcing.utils import get_topic
 
 from coimbra_events import RULESET, state_codec
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog, shipped_catalogs
@@ -90,11 +92,46 @@ def result_of(state: GameState) -> list[dict[str, Any]] | None:
     return [{"name": s.name, "place": s.place, "total": s.total, "sources": s.sources()} for s in final_scores(state)]
 
 
+class BrokenLink(ValueError):
+    """A stored entry that does not follow from the record before it: its hash is not the one chained.
+
+    Raised while a stored game is read, before its entry is even decoded, so a
+    damaged game is never folded past its damage; ``GameStore.get`` then reads the
+    stored rows one by one to say exactly what is wrong.
+    """
+
+
+class ForeignEvent(TypeError):
+    """A stored row of another class among an aggregate's events."""
+
+
 def project(aggregate: A | None, events: Iterable[Any]) -> A | None:
     """A plain fold for ``repository.get(projector_func=...)`` (the default one is slow, pitfall 7)."""
     for event in events:
         aggregate = event.mutate(aggregate)
     return aggregate
+
+
+@dataclass(frozen=True)
+class Folding:
+    """``project`` for the stored events of one aggregate class: its own event classes only.
+
+    A stored row of any other class, or a created event naming another aggregate
+    class (the library would import whatever module it names), can only come from
+    a change to the store behind coimbra's back: ``ForeignEvent``, before its
+    ``apply`` runs.
+    """
+
+    aggregate: type[Aggregate]
+    events: tuple[type, ...]
+
+    def __call__(self, aggregate: A | None, events: Iterable[Any]) -> A | None:
+        topic = get_topic(self.aggregate)
+        for event in events:
+            if type(event) not in self.events or (isinstance(event, CanInitAggregate) and vars(event).get("originator_topic") != topic):
+                raise ForeignEvent(f"a stored {type(event).__qualname__} among the events of a {self.aggregate.__qualname__}")
+            aggregate = event.mutate(aggregate)
+        return aggregate
 
 
 def remember_catalog(catalog: Catalog) -> None:
@@ -122,6 +159,12 @@ def _pending_fixes(log: GameLog) -> bool:
     illegal event, or a record whose history entries name nothing, is refused.
     """
     return not is_plain(log.events) and resolve(log.events).problem is None
+
+
+def kept(result: Validation) -> bool:
+    """Whether the store keeps a record that validated so: every event legal, or only plays its own
+    corrections made illegal (``_pending_fixes``)."""
+    return result.valid or _pending_fixes(result.log)
 
 
 def _is_shipped(catalog: Catalog) -> bool:
@@ -180,6 +223,7 @@ class Game(Aggregate):
             game.archived = False
             game.entry_by = None
             game.snapshot_version = 0
+            game.receipts = 0  # how many head receipts the store holds for it (GameStore.get says)
             game.start_fold(game.initial, 0)
 
     class Recorded(Aggregate.Event):
@@ -206,10 +250,15 @@ class Game(Aggregate):
             state["by"] = None
 
         def apply(self, game: Game) -> None:
+            # The link first: a stored entry is decoded, and later folded, only once its
+            # hash shows it is the one recorded after the entries before it.
+            at, by = self.at or "", self.by or ""
+            if self.hash != event_hash(game.head, len(game.events) + 1, self.type, self.actor, self.payload, at, by):
+                raise BrokenLink(f"entry {len(game.events) + 1} does not match its recorded hash")
             event = decode_event(self.type, self.actor, self.payload)
             game.events.append(event)
             game.hashes.append(self.hash)
-            game.stamps.append((self.at or "", self.by or ""))
+            game.stamps.append((at, by))
             game.plain = game.plain and type(event) not in HISTORY_TYPES
 
     class Finished(Aggregate.Event):
@@ -306,10 +355,13 @@ class Game(Aggregate):
             game.events = [decode_event(t, a, p) for t, a, p, _, _, _ in entries]
             game.hashes = [h for _, _, _, h, _, _ in entries]
             game.stamps = [(at, by) for _, _, _, _, at, by in entries]
+            if game.hashes != game.header.with_events(game.events, game.stamps).hashes():
+                raise ValueError("its entries do not match their recorded hashes")  # changed: read the events instead
             game.plain = is_plain(game.events)
             game.announced, game.tags, game.archived = data["announced"], tuple(data["tags"]), data["archived"]
             game.entry_by = None
             game.snapshot_version = version
+            game.receipts = 0
             game.start_fold(state_codec.decode(orjson.loads(data["table"]), catalog), len(game.events))
         except (KeyError, TypeError, ValueError) as exc:
             raise StaleSnapshot(f"snapshot of {data.get('name')!r} cannot be read by this code: {exc}") from None
@@ -411,7 +463,7 @@ class Game(Aggregate):
         record under this ruleset, saying where it came from (``meta.migrated_from``).
         """
         result = validate(log, catalog, source)
-        if not result.valid and not _pending_fixes(log):
+        if not kept(result):
             raise IllegalLog(result)
         if result.migration is not None:
             log = _migrated_record(log, result.migration, source)
@@ -538,6 +590,10 @@ class Game(Aggregate):
         return None
 
 
+fold_game = Folding(Game, (Game.Snapshot, Game.Created, Game.Recorded, Game.Finished, Game.Reopened, Game.Renamed,
+                           Game.Tagged, Game.Archived))
+"""How ``GameStore`` folds a stored game: from its snapshot if it has one, then its own events."""
+
 SNAPSHOT_FORMAT = "coimbra-game-snapshot-1"
 """What ``Game.Snapshot`` writes; a snapshot in any other format is not used."""
 SNAPSHOT_TOPIC = "coimbra_events.game:Game"
@@ -555,5 +611,5 @@ def _migrated_record(log: GameLog, migration: Migration, source: str) -> GameLog
     return GameLog(folded.catalog_id, folded.catalog_sha256, folded.players, folded.events, RULESET, meta, log.stamps)
 
 
-__all__ = ["Game", "IllegalLog", "NothingToOverride", "StaleSnapshot", "project", "remember_catalog", "resolve_catalog",
-           "result_of", "utc_now", "NAMESPACE", "UNKNOWN"]
+__all__ = ["BrokenLink", "Folding", "ForeignEvent", "Game", "IllegalLog", "NothingToOverride", "StaleSnapshot", "fold_game",
+           "kept", "project", "remember_catalog", "resolve_catalog", "result_of", "utc_now", "NAMESPACE", "UNKNOWN"]

@@ -359,6 +359,18 @@ class SQLiteGamesView(SQLGamesView, SQLiteTrackingRecorder):
     def _write_tracking(self, cursor: Any, tracking: Tracking) -> None:
         self._insert_tracking(cursor, tracking)
 
+    def _create_table(self, c: Any) -> None:
+        """Build the index again if its tracking rows are gone (the index is derived: nothing is lost).
+
+        The library takes a tracking table without its own row for one of an older layout and
+        migrates it, naming the table ``tracking`` outright; this one was never of that layout.
+        """
+        if self.tracking_table_exists and not self.tracking_migration_previous:
+            for table in (self.TRACKING, "games_index", "games_index_players", "games_index_tags"):
+                c.execute(f"DROP TABLE IF EXISTS {table}")
+            self.tracking_table_exists = False
+        super()._create_table(c)
+
 
 def _renamed(statement: str, table: str) -> str:
     return re.sub(r"\btracking\b", table, statement)

@@ -214,11 +214,13 @@ def advance(state: GameState, introduced: GameEvent | None, event: GameEvent) ->
     """The table after one more entry of a stored record, when the line of play only grows.
 
     Returns the new state and the ``Corrected`` or ``RuleOverridden`` entry now
-    waiting for its event. A plain play is applied (it was checked when it was
-    recorded, against this very state); a play accepted against a rule is laid
-    out as accepted; notes change nothing. The state is ``None`` when the entry
-    changes the line instead (a correction's replacement, a retraction): then the
-    line must be resolved and replayed.
+    waiting for its event. A plain play is checked and applied (it was checked
+    when it was recorded, against this very state, but its hash only shows what was
+    recorded: a store changed behind coimbra's back, hashes and all, may hold one
+    that breaks a rule); a play accepted against a rule is laid out as accepted;
+    notes change nothing. The state is ``None`` when the entry changes the line
+    instead (a correction's replacement, a retraction) or breaks a rule: then the
+    line must be resolved and replayed, which skips and lists such a play.
     """
     kind = type(event)
     if kind is Corrected or kind is RuleOverridden:
@@ -232,6 +234,8 @@ def advance(state: GameState, introduced: GameEvent | None, event: GameEvent) ->
             return play_override(state, Play(0, 0, event, (introduced.rule, introduced.reason)))[0], None
         except RuleViolation:
             return None, None
+    if check(state, event) is not None:
+        return None, None
     return apply(state, event), None
 
 

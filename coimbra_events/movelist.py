@@ -46,6 +46,7 @@ the entry), in a ``LogError`` like a damaged JSON log. Documented in
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -167,17 +168,17 @@ def looks_like(data: bytes | str) -> bool:
     return bool(re.match(r"\[[A-Za-z]", head))
 
 
-def read_record(path: str | Path) -> GameLog:
-    """Read a record file, a move list or a JSON log (told apart by how it begins); ``LogError`` if it does not read."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise LogError(str(path), [LogProblem(0, "cannot read file", exc.strerror or str(exc))]) from None
-    return (loads if looks_like(data) else game_log.loads)(data, str(path))
+def read_record(path: str | Path, keep: int | None = game_log.KEPT) -> GameLog:
+    """Read a record file, a move list or a JSON log (told apart by how it begins); ``LogError`` if it does
+    not read (keeping the first ``keep`` problems of a JSON log, every one with ``None``)."""
+    data = game_log.read_bytes(path)
+    return loads(data, str(path)) if looks_like(data) else game_log.loads(data, str(path), keep)
 
 
 def loads(data: bytes | str, source: str = "<move list>") -> GameLog:
     """Read a move list back into the log it was written from; ``LogError`` naming each bad line."""
+    if len(data) > game_log.MAX_BYTES:
+        raise LogError(source, [LogProblem(None, "too large", f"more than {game_log.MAX_BYTES:,} bytes")])
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
@@ -244,8 +245,8 @@ def _read_tag(line: str) -> tuple[str, Any]:
     if match is None:
         raise _BadLine("bad tag", f"expected '[Name value]' (e.g. [Ruleset \"…\"]), got {_shown(line)}")
     try:
-        return match.group(1), orjson.loads(match.group(2))
-    except orjson.JSONDecodeError as exc:
+        return match.group(1), _json(match.group(2))
+    except ValueError as exc:
         raise _BadLine(f"tag {match.group(1)}", f"the value is not JSON (strings in double quotes): {exc}") from None
 
 
@@ -277,8 +278,8 @@ def _read_body(body: str, seq: int) -> dict[str, Any]:
 
 def _json_entry(text: str, seq: int) -> dict[str, Any]:
     try:
-        entry = orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
+        entry = _json(text)
+    except ValueError as exc:
         raise _BadLine("bad entry object", f"after '= ' comes the entry as JSON: {exc}") from None
     if type(entry) is not dict or "seq" in entry or "hash" in entry:
         raise _BadLine("bad entry object", "expected a JSON object with type, actor and payload (no seq or hash)")
@@ -306,14 +307,44 @@ def _commands(text: str) -> dict[str, Any]:
 
 
 def _json_prefix(text: str, why: str) -> tuple[Any, str]:
-    """The JSON value at the start of ``text`` (up to the shortest ``]`` that ends one), and the rest."""
-    end = text.find("]")
-    while end >= 0:
-        try:
-            return orjson.loads(text[:end]), text[end:]
-        except orjson.JSONDecodeError:
-            end = text.find("]", end + 1)
-    raise _BadLine("bad entry fields", why)
+    """The JSON value at the start of ``text``, and the rest (read once, however many ``]`` follow)."""
+    try:
+        value, end = _json_at(text)
+    except ValueError:
+        raise _BadLine("bad entry fields", why) from None
+    return value, text[end:]
+
+
+def _no_key_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        keys = [k for k, _ in pairs]
+        raise ValueError(f"key {next(k for k in keys if keys.count(k) > 1)!r} given twice in one object")
+    return obj
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_key_twice, parse_constant=_no_constant)
+
+
+def _json_at(text: str) -> tuple[Any, int]:
+    """The strict JSON value at the start of ``text`` (no key twice, no NaN) and where it ends;
+    ``ValueError`` if there is none, or if it nests too deeply to read."""
+    try:
+        return _DECODER.raw_decode(text)
+    except RecursionError:
+        raise ValueError(f"nested more than {game_log.MAX_DEPTH} levels") from None
+
+
+def _json(text: str) -> Any:
+    """``text`` as one strict JSON value (``_json_at``), nothing after it."""
+    value, end = _json_at(text)
+    if text[end:].strip():
+        raise ValueError(f"unexpected {_shown(text[end:])} after the value")
+    return value
 
 
 def _header(tags: Mapping[str, tuple[int, Any]], problems: list[tuple[int, LogProblem]]) -> dict[str, Any]:
@@ -341,7 +372,10 @@ def _chained(header: dict[str, Any], reader: _Reader, source: str) -> GameLog:
     """Chain the entries, read the document as a JSON log (every check of ``log.loads``), and check the head."""
     prev = _json_log(header, [], reader, source).anchor()  # the anchor, as log.loads makes it
     for entry in reader.entries:
-        entry["hash"] = prev = entry_hash(prev, entry)
+        try:
+            entry["hash"] = prev = entry_hash(prev, entry)
+        except TypeError:  # nested deeper than can be written: ``log.loads`` names it
+            entry["hash"] = prev = ""
     log = _json_log(header, reader.entries, reader, source)
     head_line, head = reader.tags[HEAD]
     if head != prev:
@@ -354,14 +388,14 @@ def _chained(header: dict[str, Any], reader: _Reader, source: str) -> GameLog:
 def _json_log(header: dict[str, Any], entries: list[dict[str, Any]], reader: _Reader, source: str) -> GameLog:
     """``log.loads`` of the document; its problems placed on the lines they come from."""
     try:
-        return game_log.loads(orjson.dumps({**header, "events": entries}), source)
+        return game_log.check_document({**header, "events": entries}, source)
     except LogError as exc:
-        raise LogError(source, [_placed(p, reader) for p in exc.problems]) from None
+        raise LogError(source, [_placed(p, reader) for p in exc.problems], exc.count) from None
 
 
 def _placed(problem: LogProblem, reader: _Reader) -> LogProblem:
     """An entry's problem on its line; a header problem on the line of the tag it names (else the first tag's)."""
-    if problem.seq:
+    if problem.seq and problem.seq in reader.lines:
         number = reader.lines[problem.seq]
     else:
         text = f"{problem.what} {problem.why}".lower()

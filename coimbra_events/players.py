@@ -18,8 +18,8 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import RecordConflictError
 
-from coimbra_events.application import StoreConflict
-from coimbra_events.game import NAMESPACE, project
+from coimbra_events.game import NAMESPACE, Folding
+from coimbra_events.store_errors import StoreConflict
 
 MAX_NAME = 64
 ATTEMPTS = 5
@@ -111,10 +111,14 @@ class Aliases(Aggregate):
         self.trigger_event(self.Unaliased, alias=_checked(alias, "alias"))
 
 
+fold_aliases = Folding(Aliases, (Aliases.Created, Aliases.Aliased, Aliases.Unaliased))
+"""The alias map's fold: its own event classes only (``Folding``), as the store reads every aggregate."""
+
+
 def aliases_of(store: Application) -> Aliases:
     """The store's alias map (empty when none was ever recorded)."""
     try:
-        return store.repository.get(Aliases.create_id(), projector_func=project)
+        return store.repository.get(Aliases.create_id(), projector_func=fold_aliases)
     except AggregateNotFoundError:
         return Aliases.open()
 

@@ -7,7 +7,10 @@ the ``eventsourcing`` library.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from coimbra_events.log import LogProblem
 
 
 class UnknownGame(KeyError):
@@ -39,4 +42,32 @@ class TableInputNeeded(ValueError):
 
 
 class StoreConflict(RuntimeError):
-    """Other writers kept changing the same game or the index; nothing of this command was stored."""
+    """Another writer changed the store while this command was saving; nothing of it was stored (exit 3)."""
+
+
+class GameChanged(StoreConflict):
+    """The game was changed by another writer between this command's reading it and saving."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"{name}: the game changed since you read it; nothing stored; try again")
+
+
+class DamagedIndex(ValueError):
+    """The store's index of games cannot be read as it was saved."""
+
+
+class DamagedGame(ValueError):
+    """A stored game that is not what was recorded; ``problems`` lists everything found
+    (``coimbra_events.integrity`` finds them)."""
+
+    def __init__(self, name: str, problems: Sequence[LogProblem]) -> None:
+        self.name = name
+        self.problems = tuple(problems)
+        first = self.problems[0]
+        where = "its header" if first.seq == 0 else f"entry {first.seq}"
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        super().__init__(f"stored game {name} is damaged at {where}: {first.what}: {first.why}{more}; nothing was changed")
+
+
+class FileBusy(OSError):
+    """Another process held a log file's lock for longer than it is waited for (``coimbra_events.files``)."""

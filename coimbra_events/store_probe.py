@@ -1,27 +1,29 @@
-"""Where the store is and whether it answers: what ``coimbra store check`` and ``coimbra store init`` report.
+"""Where the store is and whether it answers: what ``coimbra store check`` reports.
 
 The probe reads the store without the library (a SQLite file opened read-only,
-a short PostgreSQL connection of its own), so checking a store never creates
-or changes anything, a wrong password or an unreachable server is named in one
-line within seconds, and the password is never part of what is said.
+a short PostgreSQL connection of its own through ``postgres_store.connect``), so
+checking a store never creates or changes anything, a wrong password or an
+unreachable server is named in one line within seconds (the server's reason, as
+every command says it), and the password is never part of what is said.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
-from coimbra_events.application import GameStore, store_env
+from eventsourcing.utils import Environment
+
+from coimbra_events import postgres_store
+from coimbra_events.application import GameStore, describe_store, store_env
 
 GAMES_TOPIC = "coimbra_events.game:Game.Created"
 LEAGUE_TRACKING = {"sqlite": "tracking", "postgresql": "league_tracking"}
 CONNECT_TIMEOUT = 5
-"""Seconds a probe waits for a PostgreSQL server."""
+"""Seconds a probe waits for a SQLite file's lock."""
 
 
 class StoreUnreachable(OSError):
@@ -44,65 +46,19 @@ class StoreReport:
                 "league_behind": None if self.league is None else self.events - self.league}
 
 
-def settings_of(db: str | os.PathLike[str] | None = None, environ: Mapping[str, str] = os.environ) -> dict[str, str]:
-    """The store's eventsourcing settings, as ``GameStore`` would read them."""
-    chosen = store_env(db, environ=environ, create=False)
-    if chosen:
-        return chosen
-    prefix = GameStore.name.upper() + "_"
-    out = {k: v for k, v in environ.items() if k.startswith(("PERSISTENCE_MODULE", "POSTGRES_", "SQLITE_"))}
-    out.update({k[len(prefix):]: v for k, v in environ.items() if k.startswith(prefix)})
-    return out
-
-
-def is_postgres(settings: Mapping[str, str]) -> bool:
-    return settings.get("PERSISTENCE_MODULE", "") == "eventsourcing.postgres"
-
-
-def postgres_location(settings: Mapping[str, str]) -> str:
-    """``postgresql://user@host:port/dbname`` (and the schema): never the password."""
-    where = "postgresql://{}@{}:{}/{}".format(settings.get("POSTGRES_USER", "?"), settings.get("POSTGRES_HOST", "?"),
-                                             settings.get("POSTGRES_PORT", "5432"), settings.get("POSTGRES_DBNAME", "?"))
-    schema = settings.get("POSTGRES_SCHEMA", "").strip()
-    return f"{where} (schema {schema})" if schema and schema != "public" else where
-
-
-def server_reason(exc: BaseException, password: str = "") -> str:
-    """The server's own reason in one line: ``password authentication failed for user "club"``, ``Connection refused``."""
-    text = str(exc).strip() or type(exc).__name__
-    text = text.split(" failed: ")[-1] if "connection failed" in text or "connection to server" in text else text
-    text = re.sub(r"^(FATAL|ERROR):\s+", "", text.splitlines()[0].strip())
-    return text.replace(password, "***") if password else text
-
-
-@contextmanager
-def postgres_connection(settings: Mapping[str, str]) -> Iterator[Any]:
-    """A short-lived autocommit connection of its own; ``StoreUnreachable`` with the server's reason."""
-    try:
-        import psycopg
-    except ImportError:
-        raise StoreUnreachable("PostgreSQL needs psycopg: pip install 'coimbra[postgres]'") from None
-    password = settings.get("POSTGRES_PASSWORD", "")
-    try:
-        conn = psycopg.connect(host=settings.get("POSTGRES_HOST"), port=settings.get("POSTGRES_PORT") or "5432",
-                               dbname=settings.get("POSTGRES_DBNAME"), user=settings.get("POSTGRES_USER"),
-                               password=password, connect_timeout=CONNECT_TIMEOUT, autocommit=True)
-    except psycopg.Error as exc:
-        raise StoreUnreachable(f"{postgres_location(settings)}: {server_reason(exc, password)}") from None
-    try:
-        yield conn
-    except psycopg.Error as exc:
-        raise StoreUnreachable(f"{postgres_location(settings)}: {server_reason(exc, password)}") from None
-    finally:
-        conn.close()
+def environment_of(db: str | os.PathLike[str] | None = None, environ: Mapping[str, str] = os.environ) -> Environment:
+    """The store's settings as ``GameStore(db)`` reads them (prefixed keys first), without creating any folder."""
+    return Environment(GameStore.name, {**environ, **store_env(db, environ=environ, create=False)})
 
 
 def probe(db: str | os.PathLike[str] | None = None, environ: Mapping[str, str] = os.environ) -> StoreReport:
     """Find the store, ask it its size and how far the league got; ``StoreUnreachable`` if it cannot."""
-    settings = settings_of(db, environ)
-    if is_postgres(settings):
-        return _probe_postgres(settings)
-    return _probe_sqlite(Path(settings["SQLITE_DBNAME"]))
+    env = environment_of(db, environ)
+    if env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
+        return _probe_postgres(env)
+    if env.get("PERSISTENCE_MODULE") not in (None, "", "eventsourcing.sqlite"):
+        raise StoreUnreachable(f"{describe_store(env)}: coimbra can check a SQLite or PostgreSQL store only")
+    return _probe_sqlite(Path(env.get("SQLITE_DBNAME") or ""))
 
 
 def _probe_sqlite(path: Path) -> StoreReport:
@@ -131,13 +87,18 @@ def _probe_sqlite(path: Path) -> StoreReport:
     return StoreReport("sqlite", where, games, events, league)
 
 
-def _probe_postgres(settings: Mapping[str, str]) -> StoreReport:
-    from psycopg import sql
+def _probe_postgres(env: Environment) -> StoreReport:
+    from psycopg import Error, sql
 
-    where = postgres_location(settings)
-    schema = settings.get("POSTGRES_SCHEMA", "").strip() or "public"
+    config = postgres_store.settings(env)
+    where = postgres_store.where(config)
+    schema = config["schema"].strip() or "public"
     events_table = sql.Identifier(schema, f"{GameStore.name}_events")
-    with postgres_connection(settings) as conn:
+    try:
+        conn = postgres_store.connect(config)
+    except postgres_store.StoreUnavailable as exc:
+        raise StoreUnreachable(f"{where}: {exc}") from None
+    try:
         found = {name for (name,) in conn.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = %s", (schema,))}
         if f"{GameStore.name}_events" not in found:
@@ -150,20 +111,8 @@ def _probe_postgres(settings: Mapping[str, str]) -> StoreReport:
             row = conn.execute(sql.SQL("SELECT MAX(notification_id) FROM {} WHERE application_name = %s").format(
                 sql.Identifier(schema, LEAGUE_TRACKING["postgresql"])), (GameStore.name,)).fetchone()
             league = row[0] if row else None
+    except Error as exc:
+        raise StoreUnreachable(f"{where}: {postgres_store.reason(exc, config['password'])}") from None
+    finally:
+        conn.close()
     return StoreReport("postgresql", where, games, events, league)
-
-
-@contextmanager
-def init_lock(settings: Mapping[str, str]) -> Iterator[None]:
-    """While held, no other ``store init`` of this store runs (PostgreSQL: an advisory lock; SQLite: nothing needed)."""
-    if not is_postgres(settings):
-        yield
-        return
-    schema = settings.get("POSTGRES_SCHEMA", "").strip() or "public"
-    with postgres_connection(settings) as conn:
-        from psycopg import sql
-
-        if not conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone():
-            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
-        conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"{schema}.coimbra:init",))
-        yield

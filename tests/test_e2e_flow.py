@@ -232,7 +232,7 @@ def test_a_game_recorded_corrected_overridden_forked_exported_and_verified(cli, 
     tampered = tmp_path / "tampered.json"
     tampered.write_bytes(b"\n".join(lines))
     error = cli("verify", str(tampered), code=2).stderr_text
-    assert f"event {seq} does not match its recorded hash" in error
+    assert f"event {seq}: hash chain broken: the event does not match its recorded hash" in error
     report = cli.json("verify", str(tampered), code=2)
     assert report["intact"] is False and report["first_mismatch"] == seq
     cli("validate", str(tampered), code=2, one_line=False)

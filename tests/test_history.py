@@ -584,7 +584,7 @@ def test_export_import_export_is_byte_identical_with_history_entries(store, tmp_
     assert validate(game_log.loads(first)).valid
     copy = store.import_log(game_log.loads(first), "copy")
     assert game_log.dumps(store.export("copy")) == first
-    assert copy.state == game.state and copy.line == game.line and copy.first_mismatch() is None
+    assert copy.state == game.state and copy.line == game.line and store.inspect("copy").problems == ()
     other = GameStore(tmp_path / "other.sqlite")
     try:
         other.import_log(game_log.loads(first), "elsewhere")
@@ -609,7 +609,7 @@ def test_fork_shares_the_first_entries_and_records_its_parent(memory):
     assert fork.events == list(E[:30]) and fork.state == after(30)
     assert fork.header.players == LOG.players and fork.header.catalog_sha256 == LOG.catalog_sha256
     assert fork.header.meta["parent"] == "g1" and fork.header.meta["forked_at"] == 30 and fork.header.meta["rolls"] == "parent"
-    assert fork.first_mismatch() is None
+    assert memory.inspect("f1").problems == ()
     stored = memory.get("f1")
     assert stored.events == fork.events and stored.state == fork.state
     assert {(i.name, i.parent) for i in memory.games()} == {("g1", None), ("f1", "g1")}
@@ -740,7 +740,7 @@ def test_property_a_fork_equals_its_parent_up_to_the_fork_point(seed, count, his
         assert fork.state == expected == store.get("f").state
         if is_plain(parent.events[:at]):
             assert expected == fold(parent.initial, parent.events[:at])
-        assert fork.first_mismatch() is None
+        assert store.inspect("f").problems == ()
         assert store.info("f").parent == "p"
     finally:
         store.close()

@@ -155,6 +155,152 @@ def test_write_is_atomic_and_canonical(tmp_path, game):
     assert not list(tmp_path.glob("*.tmp"))
 
 
+# --- reading is total: limits, keys given twice, a strict header, problems named where they are
+
+
+def test_a_missing_file_or_a_folder_is_the_file_s_problem_not_the_header_s(tmp_path):
+    for path, why in ((tmp_path / "nope.json", "No such file or directory"), (tmp_path, "Is a directory")):
+        with pytest.raises(LogError) as info:
+            game_log.read(path)
+        assert [str(p) for p in info.value.problems] == [f"cannot read file: {why}"]
+
+
+def test_an_empty_file_is_malformed_json_not_a_broken_hash():
+    [problem] = _problems(b"")
+    assert problem.startswith("malformed JSON")
+
+
+def test_a_log_larger_than_the_limit_is_refused_before_it_is_parsed():
+    assert _problems(b" " * (game_log.MAX_BYTES + 1)) == [f"too large: more than {game_log.MAX_BYTES:,} bytes (a whole game is under 100,000)"]
+
+
+def _nested(levels: int) -> object:
+    value: object = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("levels", [253, 300, 1020])
+def test_json_nested_deeper_than_the_limit_is_refused_where_it_is(game, levels):
+    """orjson reads 1,024 levels but writes only 254: nothing nested beyond the limit is hashed."""
+    doc = _doc(game)
+    doc["events"][4]["payload"]["order"] = "PLACEHOLDER"
+    data = orjson.dumps(doc).replace(b'"PLACEHOLDER"', b"[" * levels + b"]" * levels)
+    assert _problems(data) == [f"event 5: nested too deeply: objects and lists may nest at most {game_log.MAX_DEPTH} levels"]
+    doc = _doc(game)
+    doc["meta"] = {"notes": "PLACEHOLDER"}
+    data = orjson.dumps(doc).replace(b'"PLACEHOLDER"', b"[" * levels + b"]" * levels)
+    assert _problems(data) == [f"header: nested too deeply: objects and lists may nest at most {game_log.MAX_DEPTH} levels"]
+
+
+def test_json_nested_just_within_the_limit_in_meta_is_read(game):
+    doc = _doc(game)
+    doc["meta"] = {"deep": _nested(game_log.MAX_DEPTH - 2)}  # the log object and meta hold it
+    assert game_log.loads(_resign(doc)).meta["deep"] == doc["meta"]["deep"]
+    doc["meta"] = {"deep": _nested(game_log.MAX_DEPTH - 1)}
+    assert _problems(_resign(doc)) == [f"header: nested too deeply: objects and lists may nest at most {game_log.MAX_DEPTH} levels"]
+
+
+def test_beyond_what_orjson_reads_is_too_deep_too():
+    assert _problems(b"[" * 1100 + b"]" * 1100) == [f"nested too deeply: objects and lists may nest at most {game_log.MAX_DEPTH} levels"]
+
+
+@pytest.mark.parametrize("pretty", [False, True])
+def test_a_key_given_twice_is_refused_with_its_event(game, pretty):
+    """orjson would keep the last value silently: the first actor would vanish unseen."""
+    data = game_log.dumps(game)
+    if pretty:
+        data = orjson.dumps(orjson.loads(data), option=orjson.OPT_INDENT_2)
+    sep = b'": "' if pretty else b'":"'
+    line = b'"actor' + sep + b'table"'
+    data = data.replace(line, b'"actor' + sep + b'Ana", ' + line, 1)
+    assert _problems(data) == ["event 1: key given twice: ['actor'] in one object; a reader would keep only the last value"]
+
+
+def test_a_key_given_twice_in_the_header_or_a_payload_map(game):
+    data = game_log.dumps(game).replace(b'"ruleset":', b'"ruleset":"other","ruleset":', 1)
+    assert _problems(data)[0] == "header: key given twice: ['ruleset'] in one object; a reader would keep only the last value"
+    data = game_log.dumps(game)
+    k = data.index(b'"values":{') + len(b'"values":{')
+    die = data[k:data.index(b",", k)]
+    data = data[:k] + die + b"," + data[k:]
+    seq = orjson.loads(data[data.rindex(b"\n", 0, k) + 1:data.index(b"\n", k)].rstrip(b","))["seq"]
+    assert f"event {seq}: key given twice" in _problems(data)[0]
+
+
+def test_a_pretty_printed_log_without_repeated_keys_reads_as_the_canonical_one(game):
+    data = orjson.dumps(orjson.loads(game_log.dumps(game)), option=orjson.OPT_INDENT_2)
+    assert game_log.dumps(game_log.loads(data)) == game_log.dumps(game)
+
+
+def test_unknown_keys_anywhere_in_the_header_are_refused(game):
+    doc = _doc(game)
+    doc["catalog"]["edition"] = "second"
+    assert _problems(orjson.dumps(doc)) == ['header: bad catalog identity: expected exactly {"id": str, "sha256": str}']
+    doc = _doc(game)
+    doc["players"][0]["seat"] = 1
+    assert _problems(orjson.dumps(doc))[0].startswith("header: bad players")
+
+
+def test_a_boolean_is_not_a_sequence_number(game):
+    doc = _doc(game)
+    doc["events"][0]["seq"] = True
+    assert _problems(orjson.dumps(doc)) == ["event 1: sequence broken: expected seq 1, found True"]
+
+
+def test_a_huge_bad_value_is_quoted_short(game):
+    doc = _doc(game)
+    doc["events"][3]["payload"]["order"] = "x" * 1_000_000
+    [problem] = _problems(_resign(doc))
+    assert len(problem) < 200 and "must be a list of strings" in problem
+
+
+def test_problems_are_listed_in_file_order(game):
+    doc = _doc(game)
+    doc["events"][9]["hash"] = "0" * 64
+    doc["events"][2]["payload"] = {}
+    seqs = [p.split(":")[0] for p in _problems(orjson.dumps(doc))]
+    assert seqs == sorted(seqs, key=lambda s: int(s.split()[1])) and seqs[0] == "event 3"
+
+
+def test_a_write_never_follows_a_symlink_left_where_a_temporary_file_could_be(tmp_path, game):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (tmp_path / "g.json.tmp").symlink_to(victim)
+    for name in ("g.json", "victim-link.json"):
+        game_log.write(tmp_path / name, game)
+    assert victim.read_text() == "keep me"
+    (tmp_path / "out.json").symlink_to(victim)
+    game_log.write(tmp_path / "out.json", game)  # the link is replaced by the log, its target left alone
+    assert victim.read_text() == "keep me" and not (tmp_path / "out.json").is_symlink()
+    assert game_log.read(tmp_path / "out.json") == game
+
+
+def test_a_write_keeps_the_file_s_permissions_and_leaves_no_temporary_file(tmp_path, game):
+    path = tmp_path / "g.json"
+    path.write_text("old")
+    path.chmod(0o640)
+    game_log.write(path, game)
+    assert path.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(tmp_path, game, monkeypatch):
+    import os
+
+    path = tmp_path / "g.json"
+    path.write_bytes(b"old")
+
+    def no_space(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", no_space)
+    with pytest.raises(OSError):
+        game_log.write(path, game)
+    assert path.read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == ["g.json"]
+
+
 # --- schema 2: when and by whom each entry was entered, in the chain -----------------------------
 
 AT = "2026-05-01T19:04:11Z"

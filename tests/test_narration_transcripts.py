@@ -141,7 +141,8 @@ def test_act_quiet_keeps_one_line_an_entry(stored):
     k = 23
     out = coimbra("act", "g", typed(k), "--quiet", db=stored(k))
     assert out.stdout.splitlines()[0].startswith(f"recorded {k}: Ana: buy ")
-    assert "discard pile" not in out.stdout and len(out.stdout.splitlines()) == 2
+    assert "discard pile" not in out.stdout and len(out.stdout.splitlines()) == 3
+    assert out.stdout.splitlines()[2].startswith("head ")
 
 
 def test_act_at_game_over_tells_the_final_scores_by_source_and_the_winner(stored):

@@ -380,7 +380,8 @@ def test_ctrl_c_at_a_prompt_stops_cleanly_and_says_how_to_resume(store):
 
     script_io = CtrlC(["6"])
     assert record_session(store, script_io, NAME) == 130
-    assert f"stopped (interrupted): 15 entries stored; resume with: coimbra record {NAME}" in script_io.text
+    head = store.get(NAME).head[:12]
+    assert f"stopped (interrupted): 15 entries stored, head {head}; resume with: coimbra record {NAME}" in script_io.text
     assert stored(store) == 15
 
 

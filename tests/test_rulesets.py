@@ -13,6 +13,7 @@ from coimbra_events import RULESET, log as game_log, rulesets
 from coimbra_events.application import GameStore
 from coimbra_events.events import DiePlaced, GameEvent
 from coimbra_events.game import Game
+from coimbra_events.integrity import receipt_of
 from coimbra_events.log import LogError
 from coimbra_events.rulesets import Migration
 from coimbra_events.validation import validate
@@ -73,7 +74,7 @@ def test_a_stored_game_of_another_ruleset_is_refused_but_exported(tmp_path):
         game = Game.start("old", store_catalog(), FIXTURE.players, {}, OTHER)
         for event in FIXTURE.events[:10]:
             game._trigger(event)
-        store.save(game, *store._claim("old", game.id))
+        store.save(game, receipt_of(game), *store._claim("old", game.id))  # as every save of the store does
         with pytest.raises(LogError, match=OTHER):
             store.get("old")
         assert store.export("old").ruleset == OTHER

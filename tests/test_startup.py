@@ -49,7 +49,7 @@ def test_the_top_level_help_imports_no_command_module():
 
 def test_validate_of_a_file_imports_only_what_it_uses():
     loaded = imported_by("validate", GAME)
-    assert command_modules(loaded) <= {"cli.log_commands", "cli.common", "cli.exits", "cli.views"}
+    assert command_modules(loaded) <= {"cli.log_commands", "cli.common", "cli.exits", "cli.terminal", "cli.views"}
     # pydantic comes in only with the catalog loader (the shipped catalog is read), never through Typer
     for heavy in ("eventsourcing", "typer._adapters", "textual", "typer.rich_utils", "rich.markdown", "coimbra_events.application"):
         assert heavy not in loaded, heavy

@@ -9,8 +9,10 @@ aggregate's own step, and the line resolved and replayed where it changes). ``Ga
 from the start for a record with corrections, so a game's result is always the
 one ``coimbra score`` shows.
 
-A store row that cannot be folded (a damaged store) makes the game *damaged*:
-the league leaves it out and says why, and nothing else is affected.
+Each entry's hash is checked against the chain before it is decoded (as
+``Game.Recorded.apply`` does, issue 13's chain verification): a store row that
+does not chain, or cannot be folded (a damaged store), makes the game
+*damaged*: the league leaves it out and says why, and nothing else is affected.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from uuid import UUID
 from coimbra_events.events import HISTORY_TYPES, GameEvent, IncomeActivated, PilgrimPlaced, decode_event
 from coimbra_events.game import resolve_catalog
 from coimbra_events.history import advance, replay, resolve
+from coimbra_events.log import GameLog, event_hash
 from coimbra_events.rules.core import apply, initial_state
 from coimbra_events.state import GAME_OVER, GameState
 
@@ -57,7 +60,7 @@ class GameFold:
     """One stored game as the league sees it: header facts, the entries so far, the table now."""
 
     __slots__ = ("id", "name", "players", "fork", "initial", "state", "events", "plain", "introduced", "observed",
-                 "version", "over_since", "problem")
+                 "version", "over_since", "problem", "head")
 
     def __init__(self, created: Mapping[str, Any]) -> None:
         """From the fields of the game's stored ``Created`` event; a bad header makes the game damaged."""
@@ -79,6 +82,9 @@ class GameFold:
             catalog = resolve_catalog(created["catalog_id"], created["catalog_sha256"], created["catalog_data"])
             self.players = tuple((str(n), str(c)) for n, c in created["players"])
             self.initial = initial_state(catalog, self.players)
+            # The newest hash of the chain, its anchor to begin with: each entry must chain on it.
+            self.head = GameLog(created["catalog_id"], created["catalog_sha256"], self.players, (), created["ruleset"],
+                                dict(created["meta"]), (), created["upcast_from"]).anchor()
         except Exception as exc:  # a damaged header: the league says so instead of failing
             self.problem = f"its header cannot be read ({_why(exc)})"
             return
@@ -97,7 +103,13 @@ class GameFold:
             return
         entry = len(self.events) + 1
         try:
-            event = decode_event(recorded["type"], recorded["actor"], recorded["payload"])
+            # The link first, as the Game aggregate reads a stored entry: nothing is folded past a broken chain.
+            kind_name, actor, payload, chained = recorded["type"], recorded["actor"], recorded["payload"], recorded["hash"]
+            if chained != event_hash(self.head, entry, kind_name, actor, payload, recorded["at"] or "", recorded["by"] or ""):
+                self.problem = f"entry {entry} does not match its recorded hash"
+                return
+            self.head = chained
+            event = decode_event(kind_name, actor, payload)
             self.events.append(event)
             kind = type(event)
             if self.plain and kind not in _HISTORY:  # checked when recorded: folds on, as the Game aggregate does

@@ -164,7 +164,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mo
         monkeypatch.delenv("COIMBRA_DB", raising=False)
         monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.postgres")
         s = GameStore(env=env)
-        assert s.location == "eventsourcing.postgres" and type(s.recorder).__module__ == "eventsourcing.postgres"
+        assert s.location.startswith("PostgreSQL database ") and type(s.recorder).__module__ == "eventsourcing.postgres"
     yield s
     s.close()
 

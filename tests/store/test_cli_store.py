@@ -110,7 +110,7 @@ def test_a_damaged_log_reports_every_problem_and_stores_nothing(db, tmp_path):
     assert run_json(db, "games")["games"] == []
 
     verified = run(db, "verify", str(damaged))
-    assert verified.returncode == 2 and "event 3 does not match its recorded hash" in verified.stderr
+    assert verified.returncode == 2 and "damaged.json: event 3: hash chain broken" in verified.stderr
 
 
 def test_verify_finds_an_event_changed_inside_the_store(db):
@@ -122,7 +122,7 @@ def test_verify_finds_an_event_changed_inside_the_store(db):
         swapped = b'["Bruno","Ana"]' if order == b'["Ana","Bruno"]' else b'["Ana","Bruno"]'
         conn.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (state.replace(order, swapped), rowid))
     out = run(db, "verify", name)
-    assert out.returncode == 2 and "event 4 does not match its recorded hash" in out.stderr
+    assert out.returncode == 2 and f"stored game {name} is damaged at entry 4: hash chain broken" in out.stderr
 
 
 def test_table_outcomes_are_described_and_entered_by_hand(db):

@@ -9,7 +9,8 @@ import pytest
 
 from coimbra_events import log as game_log
 from coimbra_events.catalog import parse_catalog
-from coimbra_events.game import Game, IllegalLog, resolve_catalog, _CATALOGS
+from coimbra_events.game_names import GameName
+from coimbra_events.game import BrokenLink, ForeignEvent, Game, IllegalLog, fold_game, resolve_catalog, _CATALOGS
 from coimbra_events.log import LogError
 from coimbra_events.rules.core import legal
 from coimbra_events.violations import RuleViolation
@@ -94,7 +95,17 @@ def test_a_home_made_catalog_travels_with_the_game(catalog):
     assert resolve_catalog(own.id, own.sha256, created.catalog_data) == own
 
 
-def test_tampered_stored_hash_is_found(catalog):
-    game = Game.from_log("g", game_log.read(GAMES[0]))
-    game.hashes[4] = "0" * 64
-    assert game.first_mismatch() == 5
+def test_a_stored_entry_whose_hash_does_not_follow_is_not_folded():
+    """The chain is checked as a stored game is folded, before any rule runs on the entry."""
+    stored = Game.from_log("g", game_log.read(GAMES[0])).collect_events()
+    assert fold_game(None, stored).over
+    changed = dataclasses.replace(stored[5], hash="0" * 64)
+    with pytest.raises(BrokenLink, match="entry 5 does not match its recorded hash"):
+        fold_game(None, [*stored[:5], changed, *stored[6:]])
+
+
+def test_a_stored_row_of_another_class_is_not_folded_into_a_game():
+    stored = Game.from_log("g", game_log.read(GAMES[0])).collect_events()
+    other = GameName.register("x").collect_events()[0]
+    with pytest.raises(ForeignEvent):
+        fold_game(None, [other, *stored[1:]])

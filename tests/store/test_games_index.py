@@ -200,3 +200,23 @@ def test_two_writers_claiming_one_name(store, catalog):
         assert [i.name for i in other.games()] == ["x"]
     finally:
         other.close()
+
+
+def test_an_index_whose_tracking_rows_were_deleted_is_built_again(tmp_path):
+    """The index is derived from the games: with its place in the store's log gone it is built
+    again from the start, never a failure to open the store (the library would migrate a table
+    of an older layout it names ``tracking`` and fail)."""
+    import sqlite3
+
+    path = tmp_path / "games.sqlite"
+    store = GameStore(path)
+    store.import_log(FINISHED, "final")
+    store.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("DELETE FROM games_index_tracking")
+        conn.execute("DELETE FROM games_index")
+    again = GameStore(path)
+    try:
+        assert [info.name for info in again.games()] == ["final"] and agrees(again, "final")
+    finally:
+        again.close()

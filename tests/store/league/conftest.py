@@ -15,8 +15,6 @@ import pytest
 
 from coimbra_events.application import GameStore
 
-POOL_SIZE = {"POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "2"}
-
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -27,7 +25,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         fixtures = getattr(item, "fixturenames", ())
         if "postgres" in params or "postgres_env" in fixtures or "postgres_server" in fixtures:
             item.add_marker("postgres")
-"""Connections per store: the tests open many stores and processes against one server."""
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -35,7 +32,7 @@ def club_env(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, str]:
     """What a process needs in its environment to open the test's store."""
     if request.param == "sqlite":
         return {"COIMBRA_DB": str(tmp_path / "club.sqlite")}
-    return {**request.getfixturevalue("postgres_env"), **POOL_SIZE}
+    return dict(request.getfixturevalue("postgres_env"))  # a command's pool: issue 13's default of one connection
 
 
 @pytest.fixture

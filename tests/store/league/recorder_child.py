@@ -2,9 +2,11 @@
 
 ``python -m tests.store.league.recorder_child GAME LOG N`` records into the
 store named by the environment every event of the JSON log LOG that the stored
-game does not hold yet: it reads the game, sends the next N events in notation
-through the ``act`` command (in this process, as the installed command runs it),
-and reads again, until the game holds the whole log. Each attempt is one JSON line
+game does not hold yet: it reads the game (the device shows that table), sends
+the next N events in notation through the ``act`` command with the head it read
+(``--after``: in this process, as the installed command runs it), and reads
+again, until the game holds the whole log. A device whose table another device
+changed in between is told so (exit 3) and reads again. Each attempt is one JSON line
 on stdout: the entry it tried, the exit code, and the error line if any. A
 device that finds the stored game no longer a prefix of the log stops.
 """
@@ -29,14 +31,16 @@ def main(name: str, path: str, per_act: int) -> None:
     store = GameStore()
     runner = CliRunner()
     for _ in range(ATTEMPTS):
-        stored = store.get(name).events
+        game = store.get(name)
+        stored = game.events
         if list(stored) != list(intended[:len(stored)]):
             print(orjson.dumps({"diverged": len(stored)}).decode(), flush=True)
             return
         if len(stored) == len(intended):
             break
         k = len(stored)
-        result = runner.invoke(app, ["act", name, *(render(e) for e in intended[k:k + per_act])], catch_exceptions=False)
+        result = runner.invoke(app, ["act", name, "--after", game.head, *(render(e) for e in intended[k:k + per_act])],
+                               catch_exceptions=False)
         error = result.stderr.strip().splitlines()
         print(orjson.dumps({"entry": k + 1, "code": result.exit_code, "error": error[-1] if error else ""}).decode(),
               flush=True)

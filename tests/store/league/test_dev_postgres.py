@@ -35,7 +35,7 @@ def test_a_throwaway_server_for_trying_the_club_store():
         assert line.startswith("export COIMBRA_DB='postgresql://coimbra@127.0.0.1:") and len(started.stdout.splitlines()) == 1
         env["COIMBRA_DB"] = line.split("=", 1)[1].strip("'")
         ready = subprocess.run([installed_coimbra(), "store", "init"], capture_output=True, text=True, env=env, timeout=120)
-        assert ready.returncode == 0 and "store ready: postgresql" in ready.stdout, ready.stderr
+        assert ready.returncode == 0 and ready.stdout.startswith("ready: PostgreSQL database "), ready.stderr
         again = subprocess.run(["bash", str(SCRIPT)], capture_output=True, text=True, env=env, timeout=120)
         assert again.stdout.strip() == line  # running it again finds the same server
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from coimbra_events.application import GameStore
@@ -223,7 +224,11 @@ def damage(store: GameStore, name: str, version: int, state: bytes) -> None:
 
 
 def test_damaged_stored_rows_leave_their_games_out_and_nothing_fails(club):
-    import_all(club, season_logs()[:3])
+    import_all(club, season_logs()[:4])
+    row = club.recorder.select_events(club.get("g1").id, gt=29, limit=1)[0]
+    edited = orjson.loads(row.state)
+    edited["actor"] = "Bruno" if edited["actor"] != "Bruno" else "Ana"  # the meaning changed, its recorded hash kept
+    damage(club, "g1", 30, orjson.dumps(edited))
     damage(club, "g2", 9, b'{"type": "DiceRolled", "actor": "table", "payload": {"values": "nonsense"}, "hash": "x"}')
     damage(club, "g3", 20, b"\xff not JSON at all")
     league = open_league(club)
@@ -232,7 +237,8 @@ def test_damaged_stored_rows_leave_their_games_out_and_nothing_fails(club):
         report = standings(tables)
     assert report["games"] == 1
     why = {item["game"]: item["why"] for item in report["left_out"]}
-    assert "entry 8 cannot be folded (field 'values' must be an object" in why["g2"]
+    assert "entry 29 does not match its recorded hash" in why["g1"]  # the chain is checked before anything is folded
+    assert "entry 8 does not match its recorded hash" in why["g2"]
     assert "entry 19 cannot be folded" in why["g3"]
     assert_rebuild_changes_nothing(league)
 

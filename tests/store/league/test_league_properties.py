@@ -45,7 +45,7 @@ def fresh_store(request: pytest.FixtureRequest) -> Callable[[], Any]:
     if request.param == "sqlite":
         return sqlite_store
     settings_, conn = request.getfixturevalue("postgres_server")
-    return lambda: postgres_store(settings_, conn, POSTGRES_POOL_SIZE="1")
+    return lambda: postgres_store(settings_, conn)
 
 
 @settings(max_examples=max(settings.default.max_examples // 20, 5), deadline=None,

@@ -8,12 +8,11 @@ attempt that failed stored nothing, and the league's standings and ratings equal
 the brute force over the exported logs.
 
 The two devices on one game race for every entry: one stores it, the other's
-attempt is stale. Today the stale attempt is refused by the rules it now breaks
-(exit 1, "refused: rule ...") and the device reads again and goes on; issue 13
-("Evidence that holds") makes it exit 3 with "the game changed since you read
-it; nothing stored; try again", which is what
-``test_a_stale_device_gets_the_conflict_and_retrying_works`` asserts (an
-expected failure until issue 13 is on main).
+attempt is stale (it was made on the table as the device last showed it, passed
+to ``act --after``) and gets issue 13's conflict: exit 3, "the game changed since
+you read it; nothing stored; try again"; the device reads again and goes on.
+Every process opens the store as any command does: the first use creates the
+tables, one process at a time (issue 13's advisory lock).
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ import sys
 from pathlib import Path
 
 import orjson
-import pytest
 
 from coimbra_events import log as game_log
 from coimbra_events.validation import validate
@@ -36,16 +34,14 @@ from tests.store.league.games import simulated
 
 TABLES = 8
 CONFLICT = "the game changed since you read it; nothing stored; try again"
-WAITS_FOR_13 = "issue 13 (Evidence that holds): a stale writer exits 3 with its conflict message; today it is refused by a rule"
 
 POOL = ("Ana", "Bruno", "Conceição", "Duarte", "Eva", "Filipa", "Gil", "Helena")
 
 
 def start(club_env: dict[str, str], name: str, log_path: Path, per_act: int = 1) -> subprocess.Popen:
-    """A table (or device) recording ``per_act`` decisions per ``act``; the store's tables exist already
-    (``CREATE_TABLE=no``: creating them at the same moment from many processes is issue 13's to make safe)."""
+    """A table (or device) recording ``per_act`` decisions per ``act``, a process of its own."""
     return subprocess.Popen([sys.executable, "-m", "tests.store.league.recorder_child", name, str(log_path), str(per_act)],
-                            cwd=ROOT, env={**process_env(club_env), "CREATE_TABLE": "no"}, stdout=subprocess.PIPE,
+                            cwd=ROOT, env=process_env(club_env), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
 
 
@@ -87,13 +83,13 @@ def test_eight_tables_and_two_devices_at_once(club, club_env, tmp_path):
         assert {a["code"] for a in tried} <= {0, 1, 2, 3}
         stored_by_acts = sum(min(3, len(log.events) - a["entry"] + 1) if name != "shared" else 1 for a in tried if a["code"] == 0)
         assert stored_by_acts + len(log.events) - RECORDED == len(stored.events), f"{name}: a success not stored, or a failure stored"
-        assert validate(stored).valid
-        if name != "shared":  # one table per game: nothing lost, nothing twice, no conflict
-            assert stored.events == log.events and all(a["code"] == 0 for a in tried), name
+        assert validate(stored).valid and stored.events == log.events, f"{name}: an entry lost or stored twice"
+        if name != "shared":  # one table per game: no conflict
+            assert all(a["code"] == 0 for a in tried), name
     shared = [a for a in attempts["shared"] if "entry" in a]
     stale = [a for a in shared if a["code"] != 0]
     assert stale, "the two devices never raced: the test tested nothing"
-    assert all(a["error"] for a in stale), "every refused attempt says why in one line"
+    assert all(a["code"] == 3 and CONFLICT in a["error"] for a in stale), stale[:3]
 
     league = open_league(club)
     league.catch_up()
@@ -114,7 +110,6 @@ def _finished(league, club, name: str) -> int:
     return finished if finished is not None else 1 << 62
 
 
-@pytest.mark.xfail(strict=True, reason=WAITS_FOR_13)
 def test_a_stale_device_gets_the_conflict_and_retrying_works(club, club_env, tmp_path):
     log = simulated(("Ana", "Bruno"), 778)
     paths = prepare(club, tmp_path, {"shared": log})
@@ -124,3 +119,25 @@ def test_a_stale_device_gets_the_conflict_and_retrying_works(club, club_env, tmp
     assert stale, "the two devices never raced"
     assert all(a["code"] == 3 and CONFLICT in a["error"] for a in stale), stale[:3]
     assert club.export("shared").events == log.events  # retrying after each conflict recorded the whole game, once
+
+
+def test_a_decision_made_on_a_table_that_has_moved_on_is_not_stored(tmp_path):
+    """``act --after HEAD``: the head a device showed; if the record moved on since, exit 3 and nothing stored."""
+    from coimbra_events.application import GameStore
+    from coimbra_events.notation import render
+    from tests.commands import invoke
+
+    log = simulated(("Ana", "Bruno"), 779)
+    env = {"COIMBRA_DB": str(tmp_path / "club.sqlite")}
+    store = GameStore(env["COIMBRA_DB"])
+    store.import_log(log.with_events(log.events[:-3]), "shared")
+    shown = store.get("shared").head
+    store.close()
+    first = invoke(["act", "shared", "--after", shown[:12], render(log.events[-3])], env=env)
+    assert first.exit_code == 0, first.output
+    stale = invoke(["act", "shared", "--after", shown[:12], render(log.events[-2])], env=env)
+    assert stale.exit_code == 3 and CONFLICT in stale.stderr
+    assert invoke(["act", "shared", "--after", "not-a-hash", render(log.events[-2])], env=env).exit_code == 2
+    store = GameStore(env["COIMBRA_DB"])
+    assert store.export("shared").events == log.events[:-2]  # the stale decision was not stored
+    store.close()

@@ -1,0 +1,468 @@
+"""Whether a stored game is still what was recorded, however its store was changed.
+
+Three things make a stored game evidence:
+
+* its **hash chain**, checked link by link as the game is read (``Game.Recorded.apply``),
+  before an entry is decoded or any rule runs on it;
+* its **receipts**: every save of a game also saves a ``Receipt`` (how many entries the
+  game has and the head of its chain) in a stream of its own, in the same transaction.
+  The latest receipt is read with the game, so cutting off the last entries, or adding
+  some behind coimbra's back, shows;
+* **what rows may hold**: the ``StoredTopics`` mapper resolves only this application's
+  own event classes, so a changed row never makes the library import another module.
+
+When anything is off, ``inspect_game`` reads the game's rows one by one, the way a log
+file is read (``coimbra_events.log.check_document``), and lists every problem with the
+entry it is at; ``GameStore`` turns the first into ``DamagedGame`` and ``coimbra verify``
+prints them all. It also holds the game's latest snapshot (a cache the store reads
+instead of folding the game) to the rows and to a fold of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Iterable, Sequence
+from uuid import UUID, uuid5
+
+import orjson
+from eventsourcing.domain import DomainEvent
+from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
+from eventsourcing.utils import get_topic
+
+from coimbra_events import RULESET
+from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog
+from coimbra_events.events import shown
+from coimbra_events.game import NAMESPACE, SNAPSHOT_FORMAT, Game, fold_game, kept, result_of
+from coimbra_events.log import FORMAT, SCHEMA, GameLog, LogError, LogProblem, check_document, event_hash
+from coimbra_events.store_errors import DamagedGame
+from coimbra_events.state import GameState
+from coimbra_events.validation import validate
+
+
+class Receipt(DomainEvent):
+    """Where a game's chain stood after one save: its number of entries and its head."""
+
+    entries: int
+    head: str
+
+
+def receipt_id(game_id: UUID) -> UUID:
+    """The stream of a game's receipts (one per save, numbered from 1)."""
+    return uuid5(NAMESPACE, f"receipt:{game_id}")
+
+
+def receipt_of(game: Game) -> Receipt:
+    """The receipt to save with ``game``'s pending events: the next one of its stream."""
+    return Receipt(
+        originator_id=receipt_id(game.id), originator_version=game.receipts + 1,
+        timestamp=Receipt.create_timestamp(), entries=len(game.events), head=game.head,
+    )
+
+
+class ForeignTopic(MapperDeserialisationError):
+    """A stored row whose topic names no class of this application."""
+
+
+class StoredTopics(Mapper):
+    """A mapper that resolves only the topics in ``topics``, the classes the application stores.
+
+    The library resolves a row's topic by importing the module it names; refusing
+    any other topic first means a changed row can only ever be unreadable.
+    """
+
+    topics: frozenset[str] = frozenset()
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        if stored_event.topic not in self.topics:
+            raise ForeignTopic(f"a stored row names {shown(stored_event.topic)}, which is no class of coimbra's")
+        return super().to_domain_event(stored_event)
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """What reading a stored game's rows one by one found.
+
+    ``header`` and ``entries`` are the log as stored (``None`` where a row could
+    not be read), for ``export --force``; ``chain`` is the header's hash, then
+    each entry's recorded hash (``None`` where unknown). ``raced`` says another
+    writer saved while the rows were read: read again.
+    """
+
+    name: str
+    problems: tuple[LogProblem, ...] = ()
+    header: dict[str, Any] | None = None
+    entries: tuple[dict[str, Any] | None, ...] = ()
+    chain: tuple[str | None, ...] = ()
+    raced: bool = False
+
+
+FACTS: tuple[type, ...] = (Game.Finished, Game.Reopened, Game.Renamed, Game.Tagged, Game.Archived)
+"""The rows of a game that are facts about its record, not entries of it."""
+
+
+def legacy_game_id(name: str) -> UUID:
+    """Where a store written before schema 2 keeps the game it first named ``name`` (``coimbra_events.game_names``)."""
+    return uuid5(NAMESPACE, f"game:{name}")
+
+
+def inspect_game(store: Any, game_id: UUID, name: str) -> Inspection | None:
+    """Every problem of a stored game (a ``GameStore``'s), read row by row; ``None`` if it has no such game.
+
+    The receipts are read before and after the game's rows: if they differ, a
+    writer saved in between and the result says ``raced``.
+    """
+    recorder, mapper = store.recorder, store.mapper
+    receipts_id = receipt_id(game_id)
+    before = recorder.select_events(receipts_id, desc=True, limit=1)
+    rows = recorder.select_events(game_id)
+    receipts = recorder.select_events(receipts_id)
+    if [r.originator_version for r in before] != [r.originator_version for r in receipts[-1:]]:
+        return Inspection(name, raced=True)
+    if not rows and not receipts:
+        return None
+    problems: list[LogProblem] = []
+    mapped: list[Any] = []
+    header, catalog, first_name = _header(mapper, rows[0] if rows else None, problems, mapped)
+    anchor = _anchor(header)
+    entries, last_name = _entries(mapper, rows, anchor, problems, mapped, first_name)
+    if last_name is not None and last_name != name:
+        problems.append(LogProblem(0, "not this game", f"its rows name it {shown(last_name)}, the store's register {shown(name)}"))
+    chain = _chain(anchor, entries)
+    log = _check_entries(header, entries, name, problems) if header is not None else None
+    legacy = first_name is not None and game_id == legacy_game_id(first_name)
+    _check_receipts(mapper, receipts, chain, problems, optional=legacy)
+    if log is not None and not problems:
+        state = _check_rules(log, catalog, name, problems)
+        if state is not None:
+            _check_result(mapped, state, len(entries), problems)
+        _check_snapshot(store, game_id, mapped, entries, problems)
+    return Inspection(name, tuple(sorted(problems, key=lambda p: p.seq or 0)), header, tuple(entries), tuple(chain))
+
+
+def _fields(event: Any, cls: type) -> tuple[dict[str, Any], list[str]]:
+    """A mapped event's fields, and what is wrong with their names (missing or unexpected)."""
+    expected = {f.name for f in dataclasses.fields(cls)}
+    given = dict(vars(event))
+    wrong = [f"missing {shown(sorted(expected - set(given)))}"] if expected - set(given) else []
+    if set(given) - expected:
+        wrong.append(f"unexpected {shown(sorted(set(given) - expected))}")
+    return given, wrong
+
+
+def _mapped(mapper: Mapper, row: StoredEvent, classes: tuple[type, ...], seq: int, problems: list[LogProblem],
+            mapped: list[Any]) -> tuple[Any, dict[str, Any]] | None:
+    """A row's event and fields if it holds one of ``classes`` with exactly its fields; else its problem is noted."""
+    try:
+        event = mapper.to_domain_event(row)
+    except ForeignTopic as exc:
+        problems.append(LogProblem(seq, "unreadable stored row", str(exc)))
+        return None
+    except Exception as exc:  # any row a store can hold: unreadable is what it is
+        cause = exc.__cause__ if isinstance(exc, MapperDeserialisationError) and exc.__cause__ else exc
+        problems.append(LogProblem(seq, "unreadable stored row", f"its stored state cannot be decoded ({_one_line(cause)})"))
+        return None
+    if type(event) not in classes:
+        problems.append(LogProblem(seq, "not what the row should hold",
+                                   f"a stored {type(event).__qualname__} where a {classes[0].__qualname__} should be"))
+        return None
+    fields, wrong = _fields(event, type(event))
+    version = _version_problem(type(event), row)
+    if version:
+        wrong = [version]
+    if not wrong and not isinstance(fields["timestamp"], datetime):
+        wrong = [f"timestamp {shown(fields['timestamp'])} is not a time"]
+    if not wrong and "originator_topic" in fields and fields["originator_topic"] != get_topic(Game):
+        wrong = [f"it creates a {shown(fields['originator_topic'])}, not a game"]
+    if not wrong and type(event) in FACTS:
+        wrong = _fact_problems(fields)
+    if wrong:
+        problems.append(LogProblem(seq, "stored row with other fields", "; ".join(wrong)))
+        return None
+    mapped.append(event)
+    return event, fields
+
+
+def _version_problem(cls: type, row: StoredEvent) -> str:
+    """What is wrong with a row's class version: one this code writes, or an older one without the fields
+    its upcasting adds (``""`` if nothing)."""
+    try:
+        raw = orjson.loads(row.state)
+    except orjson.JSONDecodeError:
+        return ""  # the mapper read it, as JSON the standard library accepts: its fields are checked as mapped
+    current = getattr(cls, "class_version", 1)
+    version = raw.get("class_version", 1) if type(raw) is dict else 1
+    if type(version) is not int or not 1 <= version <= current:
+        return f"class version {shown(version)}, which no coimbra that reads it wrote"
+    added: set[str] = set()
+    for step in range(version, current):
+        fresh: dict[str, Any] = {}
+        getattr(cls, f"upcast_v{step}_v{step + 1}")(fresh)
+        added |= set(fresh)
+    if added & set(raw):
+        return f"class version {version} with {shown(sorted(added & set(raw)))}, which that version did not have"
+    return ""
+
+
+def _fact_problems(fields: dict[str, Any]) -> list[str]:
+    """What is wrong with the values of a fact about the record (a result, a name, tags, archived)."""
+    kinds = {"result": list, "name": str, "tags": (list, tuple), "archived": bool}
+    return [f"{key} {shown(fields[key])} is not what coimbra saves" for key, kind in kinds.items()
+            if key in fields and not isinstance(fields[key], kind)]
+
+
+def _header(
+    mapper: Mapper, row: StoredEvent | None, problems: list[LogProblem], mapped: list[Any]
+) -> tuple[dict[str, Any] | None, Catalog | None, str | None]:
+    """The game's log header as its first stored row holds it, its catalog if it is known, and the name it was made under."""
+    if row is None or row.originator_version != 1:
+        problems.append(LogProblem(0, "header missing", "the game's first stored row (players, catalog, ruleset) is not there"))
+        return None, None, None
+    found = _mapped(mapper, row, (Game.Created,), 0, problems, mapped)
+    if found is None:
+        return None, None, None
+    fields = found[1]
+    players = fields["players"]
+    if type(players) is list and all(type(p) is list and len(p) == 2 for p in players):
+        players = [{"name": n, "color": c} for n, c in players]
+    header: dict[str, Any] = {"format": FORMAT, "schema": SCHEMA, "ruleset": fields["ruleset"],
+                              "catalog": {"id": fields["catalog_id"], "sha256": fields["catalog_sha256"]}, "players": players}
+    if fields["meta"] != {}:
+        header["meta"] = fields["meta"]
+    if fields["upcast_from"]:
+        header["upcast_from"] = fields["upcast_from"]
+    catalog = None
+    try:  # as the fold resolves it, but without the cache: the stored copy must be the catalog it names
+        data, identity = fields["catalog_data"], (fields["catalog_id"], fields["catalog_sha256"])
+        catalog = parse_catalog(data) if data is not None else find_catalog(*identity)
+        if (catalog.id, catalog.sha256) != identity:
+            raise CatalogError(f"catalog {shown(identity[0])}", f"sha256={shown(identity[1])}", f"sha256={catalog.sha256}")
+    except Exception as exc:  # whatever a stored copy holds: it is not the catalog named
+        problems.append(LogProblem(0, "catalog not available", _one_line(exc)))
+        catalog = None
+    name = fields["name"]
+    wrong = [f"{key} {shown(fields[key])} is not what coimbra saves"
+             for key, kind in (("name", str), ("announces", bool)) if type(fields[key]) is not kind]
+    if not wrong and fields["announces"] is not _announces(row):
+        wrong = ["it says whether the game announces its results otherwise than the code that saved it"]
+    if wrong:
+        problems.append(LogProblem(0, "stored row with other fields", "; ".join(wrong)))
+    return header, catalog, name if type(name) is str else None
+
+
+def _announces(row: StoredEvent) -> bool:
+    """Whether the code that saved a game's first row made games that announce their results
+    (every game since schema 2, whose ``Created`` rows say class version 2)."""
+    try:
+        return bool(orjson.loads(row.state).get("class_version", 1) >= 2)
+    except (orjson.JSONDecodeError, AttributeError, TypeError):
+        return False
+
+
+def _entries(
+    mapper: Mapper, rows: Sequence[StoredEvent], anchor: str | None, problems: list[LogProblem], mapped: list[Any],
+    name: str | None,
+) -> tuple[list[dict[str, Any] | None], str | None]:
+    """Each entry as a log entry (seq, type, actor, payload, at and by where known, hash; ``None`` where none can
+    be read), and the game's name after its renames. Every stored row is in its place, numbered without gaps.
+
+    Where rows are missing, the next entry tells what they held: if it chains on from the entry before
+    them, facts about the record only (a rename, a result); else entries, whose places are kept.
+    """
+    entries: list[dict[str, Any] | None] = []
+    prev, due, missing = anchor, 2, 0
+    for row in rows[1:] if rows and rows[0].originator_version == 1 else rows:
+        if row.originator_version != due:
+            missing = row.originator_version - due
+            what = f"version {due}" if missing == 1 else f"versions {due} to {row.originator_version - 1}"
+            problems.append(LogProblem(len(entries) + 1, "stored row missing", f"the game's stored row of {what} was deleted"))
+        due = row.originator_version + 1
+        found = _mapped(mapper, row, (Game.Recorded, *FACTS), len(entries) + 1, problems, mapped)
+        if found is None:
+            entries.append(None)
+            prev, missing = None, 0
+            continue
+        event, fields = found
+        if type(event) is Game.Renamed:
+            name = fields["name"]
+        if type(event) is not Game.Recorded:
+            continue
+        entry = {"type": fields["type"], "actor": fields["actor"], "payload": fields["payload"]}
+        entry.update({key: fields[key] for key in ("at", "by") if fields[key] is not None})
+        if missing and not _chains(prev, len(entries) + 1, entry, fields["hash"]):
+            entries += [None] * missing
+        missing = 0
+        entries.append({"seq": len(entries) + 1, **entry, "hash": fields["hash"]})
+        prev = fields["hash"] if type(fields["hash"]) is str else None
+    return entries, name
+
+
+def _chains(prev: str | None, seq: int, entry: dict[str, Any], stated: Any) -> bool:
+    """Whether an entry's recorded hash is the one chained from ``prev`` at ``seq``."""
+    if prev is None:
+        return False
+    try:
+        return event_hash(prev, seq, entry["type"], entry["actor"], entry["payload"], entry.get("at", ""),
+                          entry.get("by", "")) == stated
+    except TypeError:  # nested too deeply to hash: its own problem is noted when the entries are read
+        return False
+
+
+def _anchor(header: dict[str, Any] | None) -> str | None:
+    """The hash a stored header anchors the chain on (``None`` if the header is too odd to read)."""
+    try:
+        return check_document({**header, "events": []}, "").anchor() if header is not None else None
+    except (LogError, TypeError):  # its own problem is noted when the entries are read
+        return None
+
+
+def _chain(anchor: str | None, entries: Sequence[dict[str, Any] | None]) -> list[str | None]:
+    """The chain as recorded: its anchor, then each entry's stated hash (``None`` if unknown)."""
+    chain: list[str | None] = [anchor]
+    for entry in entries:
+        stated = entry["hash"] if entry is not None else None
+        chain.append(stated if type(stated) is str else None)
+    return chain
+
+
+def _check_receipts(mapper: Mapper, rows: Sequence[StoredEvent], chain: list[str | None], problems: list[LogProblem],
+                    optional: bool = False) -> None:
+    """Each receipt in its place and matching the chain where it says; the last one at its end.
+
+    ``optional``: a game from before receipts were kept may have none (from its first save since, it has them).
+    """
+    entries = len(chain) - 1
+    if not rows:
+        if not optional:
+            problems.append(LogProblem(entries + 1 if entries else 0, "no receipt",
+                                       "the store holds no receipt of this game's head (they were deleted)"))
+        return
+    covered, due = 0, 1
+    for k, row in enumerate(rows, 1):
+        seq = min(covered + 1, entries) if entries else 0
+        if row.originator_version != due:
+            missing = f"receipt {due}" if row.originator_version == due + 1 else f"receipts {due} to {row.originator_version - 1}"
+            problems.append(LogProblem(seq, "receipt missing", f"{missing} of this game's saves was deleted"))
+        due = row.originator_version + 1
+        found = _mapped(mapper, row, (Receipt,), seq, problems, [])
+        if found is None:
+            continue
+        count, head = found[1]["entries"], found[1]["head"]
+        if type(count) is not int or type(head) is not str or not 0 <= count:
+            problems.append(LogProblem(seq, "receipt changed", f"receipt {k} says {shown(count)} entries, head {shown(head)}"))
+            continue
+        if count > entries:
+            problems.append(LogProblem(entries + 1, "entries missing", f"the store's receipt {k} says {count} entries "
+                                       f"(head {head[:12]}), the record ends at entry {entries}: its last entries were removed"))
+            return
+        if count < covered:
+            problems.append(LogProblem(seq, "receipt changed", f"receipt {k} says {count} entries, fewer than the one before"))
+        elif chain[count] is not None and chain[count] != head:
+            problems.append(LogProblem(count, "receipt does not match", f"receipt {k} says entry {count} has head {head[:12]}, "
+                                       f"the record says {str(chain[count])[:12]}"))
+        covered = max(covered, count)
+    if covered < entries:
+        problems.append(LogProblem(covered + 1, "entry without receipt",
+                                   f"entries {covered + 1} to {entries} were saved without a receipt (added behind coimbra's back)"))
+
+
+def _check_entries(
+    header: dict[str, Any], entries: Sequence[dict[str, Any] | None], name: str, problems: list[LogProblem]
+) -> GameLog | None:
+    """The stored header and entries read as a log file is read; the log if they hold."""
+    reported = {p.seq for p in problems}
+    try:
+        return check_document({**header, "events": list(entries)}, name)
+    except LogError as exc:
+        problems += [p for p in exc.problems if not (p.seq in reported and p.what == "bad event")]
+        return None
+
+
+def _check_rules(log: GameLog, catalog: Catalog | None, name: str, problems: list[LogProblem]) -> GameState | None:
+    """A record whose every link holds, folded through the rules: only a store changed behind
+    coimbra's back, its hashes worked out again, can hold an entry that breaks one. The table
+    it ends at, if every entry holds."""
+    try:
+        result = validate(log, catalog, name)
+    except LogError as exc:
+        problems += [p for p in exc.problems if p.what != "another ruleset"]  # a record of another ruleset is as recorded
+        return None
+    if not kept(result) and result.violation is not None:
+        v = result.violation
+        problems.append(LogProblem(result.violation_seq, f"breaks rule {v.rule}",
+                                   f"{v.reason} (yet its hash matches: the store was changed and its hashes worked out again)"))
+        return None
+    return result.state
+
+
+def _check_result(mapped: Sequence[Any], state: GameState, last: int, problems: list[LogProblem]) -> None:
+    """A game that announces its results (every game since schema 2) says the one its record ends
+    with: the games index and the league show what the stored rows say, not what a fold would."""
+    created = next((e for e in mapped if type(e) is Game.Created), None)
+    if created is None or vars(created).get("announces") is not True:
+        return
+    said: Any = None
+    for event in mapped:
+        if type(event) is Game.Finished:
+            said = vars(event).get("result")
+        elif type(event) is Game.Reopened:
+            said = None
+    if orjson.loads(orjson.dumps(said)) != orjson.loads(orjson.dumps(result_of(state))):
+        told = "no result" if said is None else f"the result {_results(said)}"
+        ends = "no end of the game" if state.over is False else f"the result {_results(result_of(state))}"
+        problems.append(LogProblem(last, "result not the record's",
+                                   f"the stored rows announce {told}, the record gives {ends}"))
+
+
+def _results(result: Any) -> str:
+    """A stored result in a few words (names and totals), however it was changed."""
+    try:
+        return ", ".join(f"{shown(r['name'])} {shown(r['total'])}" for r in result)
+    except (TypeError, KeyError):
+        return shown(result)
+
+
+def _check_snapshot(store: Any, game_id: UUID, mapped: list[Any], entries: Sequence[dict[str, Any] | None],
+                    problems: list[LogProblem]) -> None:
+    """The game's latest snapshot, if the store would read it, holds the stored entries and the table they fold into."""
+    if store.snapshots is None:
+        return
+    rows = store.snapshots.recorder.select_events(game_id, desc=True, limit=1)
+    if not rows:
+        return
+    try:
+        snapshot = store.mapper.to_domain_event(rows[0])
+        held = snapshot.mutate(None)
+    except Exception:  # a snapshot this code cannot use is not used (the game is folded from its rows) ...
+        if _ours(rows[0]):  # ... but one it wrote, changed since, is damage all the same
+            problems.append(LogProblem(len([e for e in entries if e is not None]), "snapshot changed",
+                                       "the game's latest snapshot cannot be read as coimbra wrote it"))
+        return
+    n = len(held.events)
+    folded = fold_game(None, [e for e in mapped if e.originator_version <= rows[0].originator_version])
+    stored = [e for e in entries if e is not None][:n]
+    same_entries = [(e.TYPE, e.actor, e.payload(), h) for e, h in zip(held.events, held.hashes)] == [
+        (e["type"], e["actor"], e["payload"], e["hash"]) for e in stored]
+    if folded is None or not same_entries or n != len(folded.events) or held.state != folded.state:
+        problems.append(LogProblem(n or 0, "snapshot changed",
+                                   "the game's latest snapshot does not hold the table its entries fold into"))
+
+
+def _ours(row: StoredEvent) -> bool:
+    """Whether a stored snapshot says it was written by this code (its format and ruleset)."""
+    try:
+        state = orjson.loads(row.state).get("state", {})
+    except (orjson.JSONDecodeError, AttributeError):
+        return True  # not even JSON: not the library's writing, so not another version's either
+    return type(state) is dict and state.get("format") == SNAPSHOT_FORMAT and state.get("ruleset") == RULESET
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def rows_of(entries: Iterable[dict[str, Any] | None]) -> list[dict[str, Any]]:
+    """The readable entries, as ``coimbra_events.log.dumps_entries`` writes them."""
+    return [e for e in entries if e is not None]

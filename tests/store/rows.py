@@ -1,0 +1,91 @@
+"""Changing a SQLite game store behind coimbra's back, row by row, as someone with the file could."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+from uuid import UUID
+
+import orjson
+
+from coimbra_events.game_names import GameName
+from coimbra_events.integrity import receipt_id
+
+
+FACTS = ("Finished", "Reopened", "Renamed", "Tagged", "Archived")
+"""A game's rows that are facts about its record, not entries."""
+
+
+@dataclass(frozen=True)
+class Row:
+    rowid: int
+    version: int
+    topic: str
+    state: bytes
+    stream: str = ""
+    """The hex id of the stream (aggregate) the row belongs to."""
+
+    def fields(self) -> dict[str, Any]:
+        return orjson.loads(self.state)
+
+
+class Rows:
+    """The stored rows of one SQLite file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _run(self, sql: str, *args: Any) -> list[tuple]:
+        with sqlite3.connect(self.path) as conn:
+            return conn.execute(sql, args).fetchall()
+
+    def _stream(self, stream_id: Any) -> list[Row]:
+        found = self._run("SELECT rowid, originator_version, topic, state FROM stored_events "
+                          "WHERE originator_id = ? ORDER BY originator_version", stream_id.hex)
+        return [Row(r, v, t, bytes(s), stream_id.hex) for r, v, t, s in found]
+
+    def game_id(self, name: str) -> UUID:
+        """The game the store's register has the name stand for (its latest claim)."""
+        claims = [r.fields() for r in self._stream(GameName.create_id(name)) if r.topic.endswith("GameName.Claimed")]
+        return UUID(claims[-1]["game_id"]["_data_"])
+
+    def game(self, name: str) -> list[Row]:
+        """The game's rows: its header (``Created``) first, then one per entry (and the facts about it)."""
+        return self._stream(self.game_id(name))
+
+    def entries(self, name: str) -> list[Row]:
+        """The game's header, then its entries only (``Recorded`` rows): row k is entry k."""
+        return [r for r in self.game(name) if not any(r.topic.endswith(f"Game.{fact}") for fact in FACTS)]
+
+    def receipts(self, name: str) -> list[Row]:
+        return self._stream(receipt_id(self.game_id(name)))
+
+    def all(self) -> list[Row]:
+        return [Row(r, v, t, bytes(s)) for r, v, t, s in
+                self._run("SELECT rowid, originator_version, topic, state FROM stored_events ORDER BY rowid")]
+
+    def set(self, row: Row, *, topic: str | None = None, state: bytes | None = None, version: int | None = None) -> None:
+        self._run("UPDATE stored_events SET topic = ?, state = ?, originator_version = ? WHERE rowid = ?",
+                  row.topic if topic is None else topic, row.state if state is None else state,
+                  row.version if version is None else version, row.rowid)
+
+    def edit(self, row: Row, change: Callable[[dict[str, Any]], None]) -> None:
+        """Change a row's decoded state (a dict) and store it back."""
+        fields = row.fields()
+        change(fields)
+        self.set(row, state=orjson.dumps(fields))
+
+    def restore(self, row: Row) -> None:
+        """Put a deleted row back as it was."""
+        self._run("INSERT OR REPLACE INTO stored_events (rowid, originator_id, originator_version, topic, state) "
+                  "VALUES (?, ?, ?, ?, ?)", row.rowid, row.stream, row.version, row.topic, row.state)
+
+    def drop_snapshots(self, name: str) -> None:
+        """Delete the game's snapshots (a cache the store reads instead of folding the game)."""
+        self._run("DELETE FROM stored_snapshots WHERE originator_id = ?", self.game_id(name).hex)
+
+    def delete(self, *rows: Row) -> None:
+        for row in rows:
+            self._run("DELETE FROM stored_events WHERE rowid = ?", row.rowid)
