@@ -62,8 +62,10 @@ def _sqlite(recorder: SQLiteApplicationRecorder) -> Reader:
         sql = (f"SELECT rowid, originator_id, originator_version, topic, state FROM {table} "
                f"WHERE {_where('rowid', stop, '?')} ORDER BY rowid LIMIT ?")
         with recorder.datastore.transaction(commit=False) as c:
-            c.execute(sql, _params(after, limit, stop))
-            return [tuple(r) for r in c.fetchall()]  # type: ignore[misc]
+            cursor = c.sqlite_cursor
+            cursor.row_factory = None  # plain tuples: the library's connection makes sqlite3.Row objects
+            cursor.execute(sql, _params(after, limit, stop))
+            return cursor.fetchall()
 
     return read
 
@@ -93,6 +95,9 @@ def _library(recorder: ApplicationRecorder) -> Reader:
     return read
 
 
+_loads = orjson.loads
+
+
 class Decoder:
     """A stored event's fields from its row: plain JSON when current, through the library's upcasting when older."""
 
@@ -104,13 +109,13 @@ class Decoder:
     def __call__(self, topic: str, originator: str, version: int, state: bytes) -> dict[str, Any]:
         """The fields of the event (``{}`` for a row that cannot be read: the caller says what is missing)."""
         try:
-            fields = orjson.loads(state)
+            fields = _loads(state)
         except orjson.JSONDecodeError:
             return {}
+        if type(fields) is dict and fields.get("class_version", 1) == self.versions.get(topic, 1):
+            return fields
         if not isinstance(fields, dict):
             return {}
-        if fields.get("class_version", 1) == self.versions.get(topic, 1):
-            return fields
         try:
             event = self.mapper.to_domain_event(StoredEvent(UUID(originator), version, topic, state))
         except Exception:  # a damaged row (a class version no upcaster reaches, fields an upcaster cannot read)

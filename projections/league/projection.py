@@ -295,14 +295,14 @@ class League(Projection[LeagueView]):
         """Take a batch of the log's rows; returns how many there were."""
         if not rows:
             return 0
-        fold, game = None, ""
+        fold, game, decode = None, "", self.decode
         for position, originator, version, topic, state in rows:
             # Most rows are the next event of the game of the row before: folded without further lookups.
             if originator == game and topic == GAME_RECORDED and fold is not None and fold.version == version - 1:
-                fold.take(self.decode(topic, originator, version, state), version, position)
+                fold.take(decode(topic, originator, version, state), version, position)
                 continue
-            if topic in TOPICS:  # the name register's events need no reflecting
-                self.take(topic, originator, version, self.decode(topic, originator, version, state), position)
+            if topic in TOPICS:  # the receipts' and the name register's events need no reflecting
+                self.take(topic, originator, version, decode(topic, originator, version, state), position)
             fold, game = self.folds.get(originator), originator
         self.taken = rows[-1][0]
         return len(rows)
