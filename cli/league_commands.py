@@ -10,7 +10,7 @@ import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 import orjson
 import typer
@@ -51,6 +51,16 @@ def league_tables(db: Optional[Path], quiet: bool = False) -> Iterator[Any]:
                      "coimbra league rebuild builds them again from the record")
 
 
+def league_report(db: Optional[Path], read: Callable[[Any], Any], as_json: bool, quiet: bool = False) -> Any:
+    """What ``read`` gives from the league's tables, caught up first; with --json it is printed and ``None`` returned."""
+    with league_tables(db, quiet=as_json or quiet) as tables:
+        report = read(tables)
+    if as_json:
+        print_json(report)
+        return None
+    return report
+
+
 def catch_up(league: Any, quiet: bool, rebuild: bool = False) -> int:
     """Bring the league up to date (or rebuild it), with a progress bar on a terminal."""
     go = league.rebuild if rebuild else league.catch_up
@@ -85,11 +95,12 @@ def standings_command(
     """
     from projections.league.reports import standings
 
-    with league_tables(db, quiet=as_json or as_csv) as tables:
+    def read(tables: Any) -> Any:
         _season_known(tables, season)
-        report = standings(tables, season)
-    if as_json:
-        print_json(report)
+        return standings(tables, season)
+
+    report = league_report(db, read, as_json, quiet=as_csv)
+    if report is None:
         return
     if as_csv:
         from cli.league_views import standings_csv
@@ -118,10 +129,8 @@ def ratings_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -
     """
     from projections.league.reports import ratings
 
-    with league_tables(db, quiet=as_json) as tables:
-        report = ratings(tables)
-    if as_json:
-        print_json(report)
+    report = league_report(db, ratings, as_json)
+    if report is None:
         return
     if not report["players"]:
         console.print("no rated games yet: ratings start with the first finished game")
@@ -147,14 +156,15 @@ def player_command(
     """
     from projections.league.reports import UnknownPlayer, profile
 
-    with league_tables(db, quiet=as_json) as tables:
+    def read(tables: Any) -> Any:
         _season_known(tables, season)
         try:
-            report = profile(tables, name, season)
+            return profile(tables, name, season)
         except UnknownPlayer as exc:
             fail(str(exc))
-    if as_json:
-        print_json(report)
+
+    report = league_report(db, read, as_json)
+    if report is None:
         return
     from cli.league_views import profile_view
 

@@ -76,13 +76,11 @@ def list_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> N
 
     Example: [bold]coimbra player list[/]
     """
-    from cli.league_commands import league_tables
+    from cli.league_commands import league_report
     from projections.league.reports import people_report
 
-    with league_tables(db, quiet=as_json) as tables:
-        people = people_report(tables)
-    if as_json:
-        print_json(people)
+    people = league_report(db, people_report, as_json)
+    if people is None:
         return
     table = Table(title="Players")
     for name in ("player", "games", "recorded as", "aliases"):
