@@ -15,7 +15,7 @@ TRACKING_TABLE = "league_tracking"
 """The tracking table's name, as the library's factory names it for a projection called ``league``."""
 
 
-class PostgresLeagueView(PostgresTrackingRecorder, LeagueView):
+class PostgresLeagueView(LeagueView, PostgresTrackingRecorder):
     """The league's tables beside the store's events, in the same schema.
 
     Writers take a transaction-scoped advisory lock named after the schema, so

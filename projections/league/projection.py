@@ -45,6 +45,7 @@ from eventsourcing.utils import get_topic
 
 from coimbra_events.application import GameStore
 from coimbra_events.game import Game
+from coimbra_events.integrity import Receipt, receipt_id
 from coimbra_events.players import Aliases, resolve
 from projections.league.contribution import seats_of
 from projections.league.fold import GameFold
@@ -57,7 +58,8 @@ GAME_TAGGED, GAME_RENAMED = get_topic(Game.Tagged), get_topic(Game.Renamed)
 GAME_OTHER = (get_topic(Game.Finished), get_topic(Game.Reopened), get_topic(Game.Archived))
 """A game's events that change nothing the league shows (they only move the game's version on)."""
 ALIASED, UNALIASED = get_topic(Aliases.Aliased), get_topic(Aliases.Unaliased)
-TOPICS = (GAME_CREATED, GAME_RECORDED, GAME_TAGGED, GAME_RENAMED, *GAME_OTHER, ALIASED, UNALIASED)
+RECEIPT = get_topic(Receipt)
+TOPICS = (GAME_CREATED, GAME_RECORDED, GAME_TAGGED, GAME_RENAMED, *GAME_OTHER, ALIASED, UNALIASED, RECEIPT)
 
 BATCH = 20_000
 """Notifications taken per flush when catching up (each flush is a commit: fewer is faster; a crash loses at most one)."""
@@ -105,6 +107,8 @@ class League(Projection[LeagueView]):
         self.tags: dict[str, tuple[str, ...]] = {}
         self.names: dict[str, str] = {}
         """Renamed games, by id: their names now."""
+        self.last_game: str | None = None
+        """The game of the last game event taken: a save's receipt follows that save's events in the log."""
         self.taken: int | None = None
 
     def _synced(self) -> int:
@@ -154,7 +158,28 @@ class League(Projection[LeagueView]):
             self._moved_on(originator, version)
         elif topic in GAME_OTHER:
             self._moved_on(originator, version)
+        elif topic == RECEIPT:
+            self._check_receipt(originator, fields)
+        if topic != RECEIPT and topic not in (ALIASED, UNALIASED):
+            self.last_game = originator
         self.taken = position
+
+    def _check_receipt(self, originator: str, fields: Mapping[str, Any]) -> None:
+        """A save's receipt (issue 13): the game it follows must hold that many entries, ending in that head.
+
+        Checked against the fold of the game saved just before it (a save writes the game's events, then
+        its receipt); a record whose last entries were cut off from the store shows here.
+        """
+        game = self.last_game
+        fold = self.folds.get(game) if game is not None else None
+        if fold is None or fold.problem is not None or receipt_id(UUID(game)) != UUID(originator):
+            return
+        entries, head = fields.get("entries"), fields.get("head")
+        if (entries, head) != (len(fold.events), fold.head):
+            fold.problem = (f"its receipt says {entries} entries, its rows hold {len(fold.events)} "
+                            "(entries cut off or changed)" if entries != len(fold.events) else
+                            f"its receipt's head is not the head of its entries (entry {entries} changed)")
+            self.dirty[game] = None  # type: ignore[index]
 
     def _moved_on(self, originator: str, version: int) -> None:
         """A game's event that folds nothing: a kept fold of the game is at this version now."""

@@ -336,7 +336,9 @@ class LeagueView(TrackingRecorder, ABC):
         return template.format_map(self.names)
 
     def create_table(self) -> None:
-        """Create what is missing; again if another process created it at the same moment."""
+        """Create what is missing; again if another process created it at the same moment (the library reads
+        its tracking table's migration row before the transaction that creates the tables: a second creator
+        would insert that row again, and is told so by an ``IntegrityError``)."""
         for attempt in range(3):
             try:
                 super().create_table()  # type: ignore[misc]
@@ -356,7 +358,7 @@ class LeagueView(TrackingRecorder, ABC):
         """One consistent read of the tables."""
 
 
-class SQLiteLeagueView(SQLiteTrackingRecorder, LeagueView):
+class SQLiteLeagueView(LeagueView, SQLiteTrackingRecorder):
     """The league's tables in the store's SQLite file."""
 
     def __init__(self, datastore: SQLiteDatastore, **kwargs: Any) -> None:

@@ -324,3 +324,24 @@ def test_a_renamed_game_is_shown_by_its_new_name_even_once_folded_again(club):
         assert tables.names([game_id]) == {game_id: "friday-final"}
     assert_equals_brute_force(club, league, ["friday-final", "g2"])
     assert_rebuild_changes_nothing(league)
+
+
+def test_a_record_whose_last_entries_were_cut_off_is_left_out_by_its_receipt(club):
+    import_all(club, season_logs()[:2])
+    game = club.get("g1")
+    last = len(game.events) + 1  # the version of its last entry (Created is version 1)
+    recorder = club.recorder
+    with recorder.datastore.transaction(commit=True) as c:  # someone with write access deletes the last 3 entries
+        if type(recorder).__module__ == "eventsourcing.sqlite":
+            c.execute(f"DELETE FROM {recorder.events_table_name} WHERE originator_id = ? AND originator_version > ? "
+                      "AND originator_version <= ?", (game.id.hex, last - 3, last))
+        else:
+            c.execute(f'DELETE FROM "{recorder.datastore.schema}"."{recorder.events_table_name}" WHERE originator_id = %s '
+                      "AND originator_version > %s AND originator_version <= %s", (game.id, last - 3, last))
+    league = open_league(club)
+    league.catch_up()
+    with league.view.reading() as tables:
+        report = standings(tables)
+    assert report["games"] == 1
+    why = {item["game"]: item["why"] for item in report["left_out"]}
+    assert f"its receipt says {len(game.events)} entries, its rows hold {len(game.events) - 3}" in why["g1"]
