@@ -18,10 +18,12 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.views import score_table
+from coimbra_events.catalog import Catalog
 from coimbra_events.game import Game
 from coimbra_events.state import GameState
 from projections.changes import Change, tier_words
 from projections.consequences import entries_since
+from projections.naming import named_text
 from projections.scores import score_report
 
 ChangeJson = Mapping[str, Any]
@@ -50,7 +52,7 @@ def _order(facts: ChangeJson) -> str:
 def _token(facts: ChangeJson) -> str:
     if facts.get("discarded") is None:
         return f"die token {facts['token']}: no card left beside the {facts['city']} city"
-    tie = f", the leftmost of {len(facts['tied'])} tied ({_names(facts['tied'])})" if facts["leftmost_of_tie"] else ""
+    tie = f", the leftmost of {len(facts['tied'])} tied: {_names(facts['tied'])}" if facts["leftmost_of_tie"] else ""
     return f"die token {facts['token']}: highest influence {facts['highest']}{tie}"
 
 
@@ -61,6 +63,32 @@ def _location(location: str) -> str:
 def _cost(facts: ChangeJson) -> str:
     less = "".join(f" less {d} ({t})" for t, d in dict(facts["discounts"]).items())
     return f"voyage space {facts['space']} costs {facts['space_cost']}{less}"
+
+
+def _plural(n: Any, word: str, words: str = "") -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {words or word + 's'}"
+
+
+def _one_count(c: ChangeJson) -> str:
+    """One scoring effect's count: ``2 gray cards (c-II-02, c-II-05) × 3``."""
+    per, each = c["per"], c.get("points_each")
+    if per == "fixed":
+        return f"{c['points']} points"
+    if per == "influence":
+        return f"space {c['space']} on the {c['track']} track: {c['count']} × {c['spaces_each']} spaces × {each}"
+    if per == "symbol set":
+        return f"{_plural(c['count'], 'set')} of {' '.join(c['symbols'])} × {each}"
+    if per == "crown":
+        return f"{_plural(c['count'], 'crown')} × {each}"
+    what = f"{c['category']} card" if per == "card" and c["category"] != "any" else per
+    listed = f": {_names(c['counted'])}" if c.get("counted") else ""
+    return f"{_plural(c['count'], what, 'monasteries' if per == 'monastery' else '')} × {each}{listed}"
+
+
+def _counted(facts: ChangeJson) -> str:
+    """What an end-game card, monastery or voyage counted, effect by effect."""
+    counted = facts.get("counted") or ()
+    return ("; " + "; ".join(_one_count(c) for c in counted)) if counted else ""
 
 
 _BECAUSE: dict[str, Callable[[ChangeJson], str]] = {
@@ -82,9 +110,9 @@ _BECAUSE: dict[str, Callable[[ChangeJson], str]] = {
     "ROUND.crown-tokens": lambda f: f"first {f['category']} card, column {f['column']}",
     "ROUND.end": lambda f: f"end of round {f['round']}" if "round" in f else "",
     "END.influence-tiles": lambda f: f"rank {f['rank']} on the {f['track']} track ({f['tile']})",
-    "END.cards": lambda f: f"end-game bonus of {f['card']}",
-    "END.monasteries": lambda f: f"{f['monastery']}",
-    "END.voyages": lambda f: f"task of {f['voyage']}",
+    "END.cards": lambda f: f"end-game bonus of {f['card']}{_counted(f)}",
+    "END.monasteries": lambda f: f"{f['monastery']}{_counted(f)}",
+    "END.voyages": lambda f: f"task of {f['voyage']}{_counted(f)}",
     "END.places": lambda f: f"{f['total']} points" + (f", shared with {_names(f['shared_with'])}" if f["shared_with"] else ""),
     "HISTORY.correction": lambda f: f"correction of entry {f['corrects']} (entry {f['correction']})",
     "HISTORY.undo": lambda f: f"entry {f['withdrew']} withdrawn",
@@ -92,13 +120,19 @@ _BECAUSE: dict[str, Callable[[ChangeJson], str]] = {
 """Why, in a few words, from a change's facts: for the rules a table most often asks about."""
 
 
-def because(change: ChangeJson) -> str:
-    """The change's rule with the facts that decided it, in a few words: ``E.income: disc on space 5 …``."""
+def because(change: ChangeJson, catalog: Catalog | None = None) -> str:
+    """The change's rule with the facts that decided it, in a few words: ``E.income: disc on space 5 …``.
+
+    The facts name components by catalog id; with the ``catalog``, the words name them as printed
+    (``Crossbowman (c-II-02)``).
+    """
     rule = change["rule"]
     if rule is None:
         return ""
     why = _BECAUSE.get(rule)
     text = why(change["facts"]) if why is not None and change["facts"] else ""
+    if text and catalog is not None:
+        text = named_text(catalog, text)
     return f"{rule}: {text}" if text else rule
 
 
@@ -110,14 +144,14 @@ def change_text(change: ChangeJson) -> str:
     return f"{change['what']}: {src} → {dst}"
 
 
-def change_lines(changes: Sequence[ChangeJson], limit: int | None = None) -> list[str]:
+def change_lines(changes: Sequence[ChangeJson], limit: int | None = None, catalog: Catalog | None = None) -> list[str]:
     """The changes grouped by who makes them (in order: a new group when the player changes), one a line.
 
-    ``limit``: at most that many changes, then a line saying how many more.
+    ``limit``: at most that many changes, then a line saying how many more; ``catalog``: reasons name components.
     """
     lines: list[str] = []
     who = None
-    for k, (change, reason) in enumerate(zip(changes, _reasons(changes))):
+    for k, (change, reason) in enumerate(zip(changes, _reasons(changes, catalog))):
         if limit is not None and k == limit:
             lines.append(f"  … {len(changes) - limit} more")
             break
@@ -128,11 +162,11 @@ def change_lines(changes: Sequence[ChangeJson], limit: int | None = None) -> lis
     return lines
 
 
-def _reasons(changes: Sequence[ChangeJson]) -> list[str]:
+def _reasons(changes: Sequence[ChangeJson], catalog: Catalog | None) -> list[str]:
     """Each change's reason, left out where it repeats the one before (a die token's card and its crown token)."""
     out, last = [], None
     for change in changes:
-        reason = because(change)
+        reason = because(change, catalog)
         out.append("" if reason == last else reason)
         last = reason
     return out
@@ -144,8 +178,11 @@ class ChangeList:
 
     WIDE = 100
 
-    def __init__(self, changes: Iterable[Change | ChangeJson], limit: int | None = None, title: str | None = None) -> None:
+    def __init__(self, changes: Iterable[Change | ChangeJson], limit: int | None = None, title: str | None = None,
+                 catalog: Catalog | None = None) -> None:
+        changes = list(changes)
         self.items, self.limit, self.title = as_json(changes), limit, title
+        self.catalog = catalog or next((c.catalog for c in changes if isinstance(c, Change)), None)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if not self.items:
@@ -158,7 +195,7 @@ class ChangeList:
         if wide:
             table.add_column(style="dim", overflow="fold")
         who = None
-        for k, (change, reason) in enumerate(zip(self.items, _reasons(self.items))):
+        for k, (change, reason) in enumerate(zip(self.items, _reasons(self.items, self.catalog))):
             if self.limit is not None and k == self.limit:
                 table.add_row("", Text(f"… {len(self.items) - self.limit} more", style="dim"), *([""] if wide else []))
                 break
@@ -172,9 +209,10 @@ class ChangeList:
         yield table
 
 
-def changes_view(changes: Iterable[Change | ChangeJson], limit: int | None = None, title: str | None = None) -> RenderableType:
-    """A change list for the terminal (``ChangeList``)."""
-    return ChangeList(changes, limit, title)
+def changes_view(changes: Iterable[Change | ChangeJson], limit: int | None = None, title: str | None = None,
+                 catalog: Catalog | None = None) -> RenderableType:
+    """A change list for the terminal (``ChangeList``; changes in JSON form name components with ``catalog``)."""
+    return ChangeList(changes, limit, title, catalog)
 
 
 def table_lines(game: Game, stored: int, table: GameState, quiet: bool = False) -> list[str]:
@@ -184,7 +222,8 @@ def table_lines(game: Game, stored: int, table: GameState, quiet: bool = False) 
     lines: list[str] = []
     if not quiet:
         for seq, changes in entries_since(table, game.initial, game.events, stored):
-            lines += [f"entry {seq}: nothing changes on the table"] if not changes else change_lines(as_json(changes))
+            lines += [f"entry {seq}: nothing changes on the table"] if not changes else \
+                change_lines(as_json(changes), catalog=game.catalog)
     if game.over and not table.over:
         report = score_report(game.state)
         lines += ["final scores:"] + [

@@ -81,7 +81,7 @@ def explain_command(
         return
     report = named_values(game.catalog, report)  # what people read names every component; --json keeps ids
     if "entry" in report:
-        console.print(entry_view(game.name, report["entry"]))
+        console.print(entry_view(game.name, report["entry"], game.catalog))
     if "ledger" in report:
         console.print(ledger_view(game.name, report["ledger"]))
     if "overview" in report:
@@ -184,11 +184,11 @@ def _rules_table(play: dict[str, Any]) -> Table:
     return table
 
 
-def _changes_lines(entry: dict[str, Any]) -> list[RenderableType]:
+def _changes_lines(entry: dict[str, Any], catalog: Catalog) -> list[RenderableType]:
     """What the entry changed on the table, then what each rule it cites says."""
     if not entry["changes"]:
         return []
-    lines: list[RenderableType] = [changes_view(entry["changes"], title="What it changed on the table")]
+    lines: list[RenderableType] = [changes_view(entry["changes"], title="What it changed on the table", catalog=catalog)]
     rules = _table("The rules behind those changes", "rule", "what it says")
     for rule, about in entry["reasons"].items():
         rules.add_row(rule, escape(f"{about['statement']} ({about['source']})"))
@@ -204,7 +204,7 @@ def _resources_table(title: str, rows: list[dict[str, Any]], with_player: bool) 
     return table
 
 
-def entry_view(game: str, entry: dict[str, Any]) -> RenderableType:
+def entry_view(game: str, entry: dict[str, Any], catalog: Catalog) -> RenderableType:
     """One entry: what it is, where it stands, why it was legal, and what it changed."""
     lines: list[RenderableType] = [
         Text(entry["notation"], style="bold"), Text(entry["about"], style="dim"), Text(_record_line(entry)),
@@ -217,7 +217,7 @@ def entry_view(game: str, entry: dict[str, Any]) -> RenderableType:
         lines += _play_lines(play)
         if play["rules"]:
             lines.append(_rules_table(play))
-    lines += _changes_lines(entry)
+    lines += _changes_lines(entry, catalog)
     if play is not None:
         if play["resources"]:
             lines.append(_resources_table("Points, coins and guards", play["resources"], with_player=True))

@@ -108,7 +108,7 @@ class Replay:
         """The current entry's changes, one a line: who, what, from → to, and the rule with what decided it."""
         if not n:
             return Text("the table before the first entry", style="dim")
-        return changes_view(self.changes(n))
+        return changes_view(self.changes(n), catalog=self.line.final.catalog)
 
     def entry_line(self, row: EntryRow) -> Text:
         """One entry of the list: number, the entry in words, and its marks."""

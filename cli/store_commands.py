@@ -180,7 +180,7 @@ def act_command(
     for r, echo in zip(recorded, echoes):
         console.print(f"recorded {r['seq']}: {escape(echo)}", soft_wrap=True)
         if not quiet:
-            console.print(changes_view(r["changes"]))
+            console.print(changes_view(r["changes"], catalog=game.catalog))
     if scores is not None:
         console.print(final_scores_view(scores))
     console.print(f"next: {escape(due(game))}", soft_wrap=True)

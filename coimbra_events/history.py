@@ -26,7 +26,7 @@ from coimbra_events.events import (  # is_plain: the history module's question, 
     RuleOverridden,
     is_plain,
 )
-from coimbra_events.rules.core import apply, check
+from coimbra_events.rules.core import apply, check, narrate_into
 from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
 
@@ -250,11 +250,16 @@ class LineFold:
     it equal to ``resolve`` + ``replay`` after every entry of random records.
     Plays pushed at the end are checked too unless ``trusted`` (the entries of a
     stored game, checked when they were recorded against this same table).
+    While ``narrating``, each play pushed at the end is narrated as it is applied
+    (``core.narrate_into``): what the rules told of it is written at the end of ``tape``.
     """
 
-    def __init__(self, initial: GameState, trusted: bool = False) -> None:
+    def __init__(self, initial: GameState, trusted: bool = False, narrating: bool = False) -> None:
         self.initial = initial
         self.trusted = trusted
+        self.narrating = narrating
+        self.tape: list[object] = []
+        """The fields of what the rules told of each play pushed while narrating (``narration.records``)."""
         self.plays: list[Play] = []
         self.after: list[GameState] = []
         """The table after each play (the one before it, where the play is skipped)."""
@@ -299,7 +304,7 @@ class LineFold:
             override = (introduced.rule, introduced.reason) if isinstance(introduced, RuleOverridden) else None
             self._introduced = None
             self.plays.append(Play(seq, seq, event, override))
-            state, verdict = self._play(self.state, self.plays[-1], check_it=not self.trusted)
+            state, verdict = self._play(self.state, self.plays[-1], not self.trusted, self.narrating)
             self.after.append(state)
             self.verdicts.append(verdict)
 
@@ -317,20 +322,25 @@ class LineFold:
         """Fold the plays from position ``k`` on again, each checked, from the table before ``k``."""
         state = self.after[k - 1] if k else self.initial
         for i in range(k, len(self.plays)):
-            state, self.verdicts[i] = self._play(state, self.plays[i], check_it=True)
+            state, self.verdicts[i] = self._play(state, self.plays[i], True)
             self.after[i] = state
 
-    @staticmethod
-    def _play(state: GameState, play: Play, check_it: bool) -> tuple[GameState, RuleViolation | None]:
-        """The table after a play, and why it is skipped (the table unchanged then), as ``replay`` folds it."""
+    def _play(self, state: GameState, play: Play, check_it: bool, narrating: bool = False) -> tuple[GameState, RuleViolation | None]:
+        """The table after a play, and why it is skipped (the table unchanged then), as ``replay`` folds it;
+        ``narrating``: what the rules told of it written to ``tape``."""
         if play.override is not None:
             try:
-                return play_override(state, play)[0], None
+                after = play_override(state, play)[0]
             except RuleViolation as v:
                 return state, v
+            if narrating:  # an accepted rule break, told as the rules carry it out (rare: applied once more)
+                narrate_into(self.tape, state, play.event)
+            return after, None
         violation = check(state, play.event) if check_it else None
         if violation is not None:
             return state, violation
+        if narrating:
+            return narrate_into(self.tape, state, play.event), None
         return apply(state, play.event), None
 
 

@@ -21,7 +21,7 @@ from coimbra_events.game import Game
 from coimbra_events.history import Play, is_plain
 from coimbra_events.rules import narration
 from coimbra_events.rules.core import narrate
-from coimbra_events.rules.narration import Told
+from coimbra_events.rules.narration import Told, told as read_told
 from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
 
@@ -120,7 +120,7 @@ def fold_line(game: Game) -> Audit:
             steps.append(Step(play, state, state, violation=skipped[play.seq], skipped=True))
             continue
         after, told = narrate(state, play.event)
-        steps.append(Step(play, state, after, tuple(told), overridden.get(play.seq)))
+        steps.append(Step(play, state, after, tuple(map(read_told, told)), overridden.get(play.seq)))
         state = after
     return Audit(game, tuple(steps), state, {s.play.seq: s for s in steps})
 

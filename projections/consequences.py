@@ -11,25 +11,25 @@ the difference of the tables before and after (``tabletop.differences``, under
 table-accepted rule break is narrated like any play; notes and the entries that
 introduce a correction or an override change nothing.
 
-``fold`` runs once over a record and keeps every state and what kind of entry
-each was. ``Changes`` gives an entry's changes when they are first read: a play
-is narrated from the state the fold kept before it (one event, never a fold
-again), a history entry compares the two tables the fold kept. So a timeline
-costs what it cost before consequences were told, and a view pays for the
-entries it shows (bench/README.md has the figures).
+``fold`` runs once over a record and keeps every state, what kind of entry each
+was, and what the rules told of each play as they applied it (compact records,
+``narration.Record``: the fold narrates every play, ``core.narrate_all`` or a
+narrating ``history.LineFold``). ``Changes`` puts an entry's records in the
+table's terms when first read; a history entry's changes are the difference of
+the two tables the fold kept. Nothing is folded or narrated again on read
+(bench/README.md has the figures).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import Any, Final, Mapping, Sequence, overload
 
 from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retracted, RuleOverridden, is_plain
 from coimbra_events.history import LineFold
 from coimbra_events.rules import narration as n
-from coimbra_events.rules.core import apply, narrate
-from coimbra_events.rules.narration import Told
+from coimbra_events.rules.core import narrate_all
+from coimbra_events.rules.narration import Record, Told, records, told
 from coimbra_events.state import TABLE, GameState
 from projections.changes import Change, Place
 from projections.tabletop import differences, tabletop
@@ -55,11 +55,36 @@ table did not change (a note, an entry introducing a correction or an override, 
 
 @dataclass(frozen=True)
 class Folded:
-    """A record folded once: ``states[k]`` the table after ``k`` entries, ``entries[k - 1]`` what entry ``k`` was."""
+    """A record folded once: ``states[k]`` the table after ``k`` entries, ``entries[k - 1]`` what entry ``k`` was,
+    ``told[k - 1]`` what the rules told of its play as the fold applied it (nothing for other entries)."""
 
     states: tuple[GameState, ...]
     entries: tuple[Entry, ...]
     events: Sequence[GameEvent]
+    told: Sequence[Sequence[Record]]
+
+
+class Tape(Sequence[Sequence[Record]]):
+    """What a plain fold told, entry by entry, read from the one list of fields it wrote (``core.narrate_all``)."""
+
+    def __init__(self, fields: list[object], ends: list[int]) -> None:
+        self._fields, self._ends = fields, ends
+
+    def __len__(self) -> int:
+        return len(self._ends) - 1
+
+    @overload
+    def __getitem__(self, k: int) -> Sequence[Record]: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[Sequence[Record]]: ...
+
+    def __getitem__(self, k: int | slice) -> Any:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        return records(self._fields, self._ends[k], self._ends[k + 1])
 
 
 def fold(initial: GameState, events: Sequence[GameEvent]) -> Folded:
@@ -71,8 +96,9 @@ def fold_since(initial: GameState, events: Sequence[GameEvent], start: int, stat
     """The entries of a record after its first ``start``, folded once (from ``state``, the table after those,
     when the record is plain).
 
-    Plays after ``start`` with no history entry among them are only applied
-    (their events were checked when recorded). Otherwise the record is read by
+    Every play is narrated as it is applied. Plays after ``start`` with no
+    history entry among them are not checked (their events were checked when
+    recorded). Otherwise the record is read by
     ``history.LineFold``, which keeps
     its line of play as it goes: a game event is checked and skipped when
     illegal where it now stands, a correction or a retraction refolds only the
@@ -81,11 +107,13 @@ def fold_since(initial: GameState, events: Sequence[GameEvent], start: int, stat
     later = events[start:]
     if is_plain(later) and not (start and type(events[start - 1]) in (Corrected, RuleOverridden)):
         # plays only (each checked against ``state`` when it was recorded): the history before them is in ``state``
-        return Folded(tuple(accumulate(later, apply, initial=state)), (PLAYED,) * len(later), later)
+        states, fields, ends = narrate_all(state, later)
+        return Folded(tuple(states), (PLAYED,) * len(later), later, Tape(fields, ends))
     line = LineFold(initial)
     for event in events[:start]:
         line.push(event)
-    states, entries = [line.state], []
+    line.narrating = True
+    states, entries, ends = [line.state], [], [0]
     introduced = type(events[start - 1]) if start and type(events[start - 1]) in (Corrected, RuleOverridden) else None
     for k in range(start + 1, len(events) + 1):
         event = events[k - 1]
@@ -102,7 +130,8 @@ def fold_since(initial: GameState, events: Sequence[GameEvent], start: int, stat
             entry = PLAYED
         states.append(line.state)
         entries.append(entry)
-    return Folded(tuple(states), tuple(entries), later)
+        ends.append(len(line.tape))
+    return Folded(tuple(states), tuple(entries), later, Tape(line.tape, ends))
 
 
 def _history_entry(events: Sequence[GameEvent], k: int, introduced: type | None) -> Entry:
@@ -118,8 +147,8 @@ class Changes(Sequence[tuple[Change, ...]]):
     """``changes[k]``: what entry ``k`` changed on the table, in order (``changes[0]``: nothing, no entry yet).
 
     Made when first read, from what the fold kept (a ``Folded``, or a
-    ``Timeline``): a play narrated from the state before it, a history entry
-    as the difference of its two tables. Nothing is folded again.
+    ``Timeline``): a play from what the rules told as the fold applied it, a
+    history entry as the difference of its two tables. Nothing is folded or narrated again.
     """
 
     def __init__(self, folded: Folded | Any) -> None:
@@ -144,24 +173,23 @@ class Changes(Sequence[tuple[Change, ...]]):
         if made is None:
             f = self._folded
             made = self._made[k] = () if k == 0 else entry_changes(f.states[k - 1], f.states[k], f.entries[k - 1],
-                                                                    f.events[k - 1])
+                                                                    f.told[k - 1])
         return made
 
 
-def entry_changes(before: GameState, after: GameState, entry: Entry, event: GameEvent) -> tuple[Change, ...]:
-    """One entry's changes: the rules' narration of its play, or a history entry's difference of tables."""
+def entry_changes(before: GameState, after: GameState, entry: Entry, records: Sequence[Record]) -> tuple[Change, ...]:
+    """One entry's changes: what the rules told of its play, or a history entry's difference of tables."""
     if entry is None or (entry == ACCEPTED and after == before):  # an accepted move the line of play skips
         return ()
     if isinstance(entry, Restated):
         return tuple(differences(tabletop(before), tabletop(after), before.catalog, entry.rule, entry.facts))
-    _, told = narrate(before, event)  # from the state the fold kept before it: the rules reach the state after
-    return told_changes(told, before)
+    return told_changes([told(r) for r in records], before)
 
 
-def told_changes(told: Sequence[Told], state: GameState) -> tuple[Change, ...]:
-    """What the rules told about a play from ``state``, as changes of the table."""
+def told_changes(changes: Sequence[Told], state: GameState) -> tuple[Change, ...]:
+    """What the rules told about a play from ``state`` (read: ``narration.told``), as changes of the table."""
     names = [p.name for p in state.players]
-    return tuple(told_change(t, names, state) for t in told)
+    return tuple(told_change(t, names, state) for t in changes)
 
 
 def entries_since(state: GameState, initial: GameState, events: Sequence[GameEvent],
@@ -222,5 +250,5 @@ def told_change(t: Told, names: Sequence[str], state: GameState) -> Change:
                   state.catalog)
 
 
-__all__ = ["Changes", "Entry", "Folded", "PLAYED", "Restated", "entries_since", "entry_changes", "fold", "fold_since",
+__all__ = ["Changes", "Entry", "Folded", "PLAYED", "Restated", "Tape", "entries_since", "entry_changes", "fold", "fold_since",
            "told_change", "told_changes"]

@@ -29,7 +29,7 @@ another, each physical move once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from coimbra_events.catalog import Catalog
@@ -55,10 +55,16 @@ class ChangeMismatch(ValueError):
 
 @dataclass(frozen=True)
 class Tabletop:
-    """The table as places (each a tuple of labels) and values; places that hold nothing are left out."""
+    """The table as places (each a tuple of labels) and values; places that hold nothing are left out.
+
+    ``holders`` names the player each die in a location belongs to (a die on a
+    shutter lies in its owner's place already): who a die's move concerns. It is
+    not part of what two tables compare (changes move things, not owners).
+    """
 
     values: Mapping[Key, Any]
     places: Mapping[Place, tuple[str, ...]]
+    holders: Mapping[str, str] = field(default_factory=dict, compare=False)
 
 
 def _ordered(place: Place) -> bool:
@@ -89,7 +95,7 @@ def tabletop(state: GameState) -> Tabletop:
     places[("castle",)] = list(state.favor_available)
     for card, category in state.crowns_on_cards:
         places[("on card", card)] = [category]
-    _lay_dice(state, values, places)
+    holders = _lay_dice(state, values, places)
     for space, tile in state.monasteries:
         places[("map", space)] = [tile]
     for track, tile in zip(TRACKS, state.scoring_tiles):
@@ -119,18 +125,19 @@ def tabletop(state: GameState) -> Tabletop:
         stacked = sorted(state.players, key=lambda p: (p.influence[k], p.arrivals[k], state.index[p.name]))
         for pl in stacked:
             _put(places, ("track", track, pl.influence[k]), pl.name)
-    return _settled(values, places)
+    return _settled(values, places, holders)
 
 
-def _lay_dice(state: GameState, values: dict[Key, Any], places: dict[Place, list[str]]) -> None:
-    """Dice in the locations, on the shutters and in the dice area; die tokens face up or down.
+def _lay_dice(state: GameState, values: dict[Key, Any], places: dict[Place, list[str]]) -> dict[str, str]:
+    """Dice in the locations, on the shutters and in the dice area; die tokens face up or down; who holds each
+    die in a location.
 
     While a location is retrieved (phase C), its dice left of the one due are
     already back on their owners' shutters and its die tokens there are face down.
     """
     at_loc, at_k = state.cursor if state.phase == PHASE_C and len(state.cursor) == 2 else (-1, 0)
     shutters = {d for p in state.players for d in p.shutter}
-    placed: set[str] = set()
+    placed: dict[str, str] = {}
     for loc, (location, row) in enumerate(zip(LOCATIONS, state.locations)):
         laid = []
         for k, slot in enumerate(row):
@@ -140,16 +147,17 @@ def _lay_dice(state: GameState, values: dict[Key, Any], places: dict[Place, list
                 laid.append(slot.die)
             elif not done:
                 laid.append(slot.die)
-                placed.add(slot.die)
+                placed[slot.die] = state.players[slot.owner].name
         places[("location", location)] = laid
     dice = state.catalog.dice_for(len(state.players))
     places[("dice area",)] = [d for d in dice if d not in placed and d not in shutters]
+    return placed
 
 
-def _settled(values: dict[Key, Any], places: dict[Place, list[str]]) -> Tabletop:
+def _settled(values: dict[Key, Any], places: dict[Place, list[str]], holders: Mapping[str, str] | None = None) -> Tabletop:
     """Heaps sorted, empty places left out: two tables with the same things in the same places are equal."""
     laid = {p: tuple(held if _ordered(p) else sorted(held)) for p, held in places.items() if held}
-    return Tabletop(dict(values), laid)
+    return Tabletop(dict(values), laid, dict(holders or {}))
 
 
 # --- putting a table through changes --------------------------------------------------------------
@@ -247,7 +255,8 @@ def differences(a: Tabletop, b: Tabletop, catalog: Catalog, rule: str | None = N
         src, dst = here.get(identity) or _away(identity, catalog), there.get(identity) or _away(identity, catalog)
         if src != dst:
             kind, label, _ = identity
-            owner = label if kind in ("disc", "lion", "pilgrim") else who_of(dst) or who_of(src)
+            owner = label if kind in ("disc", "lion", "pilgrim") else \
+                who_of(dst) or who_of(src) or a.holders.get(label) or b.holders.get(label)
             if _ordered(dst):  # put where B has it: after everything left of it there (see below)
                 at = b.places[dst].index(label)
                 placed.append(((repr(dst), at), change(owner, (kind, label), src, dst, at)))
@@ -262,7 +271,7 @@ def differences(a: Tabletop, b: Tabletop, catalog: Catalog, rule: str | None = N
                 if now[k] != label:
                     now.remove(label)
                     now.insert(k, label)
-                    moves.append(change(who_of(place), (_identity(b, place, label)[0], label), place, place, k))
+                    moves.append(change(who_of(place) or b.holders.get(label), (_identity(b, place, label)[0], label), place, place, k))
     turned = [change(who_of(key), key, a.values.get(key), value) for key, value in b.values.items()
               if key != DECK_KEY and a.values.get(key) != value]
     turned += [change(who_of(key), key, value, None) for key, value in a.values.items() if key not in b.values]

@@ -6,7 +6,8 @@ fold the game again at each step (O(N²), eventsourcing pitfall 7). A
 state: state 0 is the table before any event, state k the table after event k.
 States are immutable and share their unchanged parts, so keeping all of them
 costs little, and any step or jump afterwards is a lookup. The same fold keeps
-what each entry did on the table (``changes[k]``, ``projections.consequences``).
+what the rules told of each entry as they applied it (``changes[k]``,
+``projections.consequences``).
 
 Events of a stored game were checked by the rules when they were recorded, so
 they are only applied here; a log file is validated first (``validate``) and an
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Sequence
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent
@@ -25,6 +27,7 @@ from coimbra_events.log import GameLog
 from coimbra_events.rules.core import initial_state
 from coimbra_events.state import GAME_OVER, PHASE_A, PHASE_B, PHASE_C, PHASE_D, PHASE_E, PHASE_F, SETUP, START, GameState
 from coimbra_events.validation import validate
+from coimbra_events.rules.narration import Record
 from projections.consequences import Changes, Entry, fold
 
 PHASES: tuple[str, ...] = (SETUP, START, PHASE_A, PHASE_B, PHASE_C, PHASE_D, PHASE_E, PHASE_F, GAME_OVER)
@@ -52,13 +55,15 @@ def _position(state: GameState) -> tuple[int, int]:
 class Timeline:
     """A game and every state it passed through: ``states[k]`` is the table after ``k`` events.
 
-    ``entries[k - 1]`` is what the fold kept of entry ``k``; ``changes[k]`` its
-    changes of the table in words (put in words when first read).
+    ``entries[k - 1]`` is what kind of entry ``k`` was and ``told[k - 1]`` what
+    the rules told of it as the fold applied it; ``changes[k]`` its changes of the
+    table (put in the table's terms when first read).
     """
 
     log: GameLog
     states: tuple[GameState, ...]
     entries: tuple[Entry, ...]
+    told: Sequence[Sequence[Record]]
 
     @property
     def events(self) -> tuple[GameEvent, ...]:
@@ -132,7 +137,7 @@ def timeline(source: Game | GameLog, catalog: Catalog | None = None, name: str =
             raise IllegalLog(result)
         start = initial_state(result.state.catalog, log.players)
     folded = fold(start, log.events)
-    return Timeline(log, folded.states, folded.entries)
+    return Timeline(log, folded.states, folded.entries, folded.told)
 
 
 __all__ = ["PHASES", "Timeline", "TimelineError", "phase_name", "timeline"]

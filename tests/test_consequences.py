@@ -140,6 +140,31 @@ def test_every_change_of_the_table_is_told_with_corrections_undos_and_overrides(
     assert_told(folded, game.events)
 
 
+def _game_of(events) -> Game:
+    log = game_log.read(GAMES[0])
+    game = Game.start("g", catalog_for(log), log.players, log.meta, log.ruleset)
+    for event in events:
+        game.record(event)
+    return game
+
+
+def test_an_undo_or_correction_names_the_player_whose_die_it_moves():
+    """A die taken back from a location is the player's who placed it, not the table's (who_of names no one there)."""
+    log = game_log.read(GAMES[0])
+    k = next(k for k, e in enumerate(log.events) if isinstance(e, ev.DiePlaced))
+    placed = log.events[k]
+    game = _game_of(log.events[: k + 1])
+    game.undo()
+    changes = timeline(game).changes[len(game.events)]
+    die = [c for c in changes if c.what == ("die", placed.die)]
+    assert die and {c.who for c in die} == {placed.actor} and {c.rule for c in die} == {"HISTORY.undo"}
+    game = _game_of(log.events[: k + 1])
+    other = next(e for e in legal(game.state_before(k + 1)) if isinstance(e, ev.DiePlaced) and e.location != placed.location)
+    game.correct(k + 1, other)
+    moved = [c for c in timeline(game).changes[len(game.events)] if c.what[0] == "die"]
+    assert moved and {c.who for c in moved} == {placed.actor} and {c.rule for c in moved} == {"HISTORY.correction"}
+
+
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
 def test_every_change_of_the_table_is_told_in_the_recorded_games(path):
     folded, events = fixture_fold(path)

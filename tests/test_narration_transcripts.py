@@ -78,7 +78,8 @@ def test_act_tells_a_die_tokens_discard_the_leftmost_of_a_tie_and_a_crown_token(
     assert len(tied) == 2  # the rule text: "If there's a tie, remove the leftmost one"
     out = act(stored(k), k)
     assert f"{named(CAT, tied[0])}: central city row → discard pile" in out
-    assert f"highest influence {top}, the leftmost of 2 tied ({tied[0]}, {tied[1]})" in out
+    # the reason names the cards as printed (the facts keep the ids: --json)
+    assert f"highest influence {top}, the leftmost of 2 tied: {named(CAT, tied[0])}, {named(CAT, tied[1])}" in out
     assert f"{named(CAT, tied[1])}: central city row" not in out
     card = LOG.events[k - 1].card
     category = dict(state.crowns_on_cards)[card]
@@ -115,7 +116,7 @@ def test_act_tells_a_monastery_reward(stored):
     monastery = state.monastery_at(event.to)
     out = act(stored(k), k)
     assert f"Bruno's disc: Bruno's supply → on {named(CAT, monastery)}" in out
-    assert f"MONASTERY.reward: first visit to {monastery}" in out
+    assert f"MONASTERY.reward: first visit to {named(CAT, monastery)}" in out
 
 
 def test_act_tells_the_refreshed_rows_of_a_new_round(stored):

@@ -21,7 +21,7 @@ def check_track(state: GameState, e: TrackChosen, seen: Seen | None = None) -> R
 def apply_track(tx: Tx, e: TrackChosen) -> None:
     choice = tx.pop()
     if tx.narrating:
-        tx.because("CHOICE.track", {"track": e.track, "amount": choice.amount, "from": choice.source})
+        tx.because("CHOICE.track", ("track", e.track, "amount", choice.amount, "from", choice.source))
     tx.advance(tx.index(e.actor), e.track, choice.amount, choice.source)
 
 

@@ -18,7 +18,7 @@ from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
 from coimbra_events.rules import choices, dice, income, outcomes, pilgrim, retrieval, scoring, setup, voyages
-from coimbra_events.rules.narration import Told
+from coimbra_events.rules.narration import Record, records
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import (
@@ -231,18 +231,42 @@ def apply_in(tx: Tx, event: GameEvent) -> GameState:
     return tx.freeze()
 
 
-def narrate(state: GameState, event: GameEvent) -> tuple[GameState, list[Told]]:
+def narrate(state: GameState, event: GameEvent) -> tuple[GameState, list[Record]]:
     """``apply``, and every change the rules made on the table, in order, each with its rule and facts.
 
     The same rules as ``apply`` (the state is the same); the event that ends the
     game also brings the end-game scoring (``scoring.end_game_told``).
     """
-    tx = Tx(state, narrating=True)
+    tape: list[object] = []
+    after = narrate_into(tape, state, event)
+    return after, records(tape, 0, len(tape))
+
+
+def narrate_into(tape: list[object], state: GameState, event: GameEvent) -> GameState:
+    """``narrate``, writing the fields of what the rules told at the end of ``tape`` (``narration.Record``)."""
+    tx = Tx(state, True, tape)
     after = apply_in(tx, event)
-    told = tx.told
     if after.over and not state.over:
-        told.extend(scoring.end_game_told(after))
-    return after, told
+        for record in scoring.end_game_told(after):
+            tape.extend(record)
+    return after
+
+
+def narrate_all(state: GameState, events: Sequence[GameEvent]) -> tuple[list[GameState], list[object], list[int]]:
+    """Every state of a fold of legal events from ``state`` (``state`` first), and what each event changed.
+
+    ``narrate`` event by event, in one native loop writing one list of fields
+    (``narration.Record``): event ``k``'s records are those from ``ends[k]`` to
+    ``ends[k + 1]`` (``narration.records``). The fold a timeline makes.
+    """
+    states = [state]
+    tape: list[object] = []
+    ends = [0]
+    for event in events:
+        state = narrate_into(tape, state, event)
+        states.append(state)
+        ends.append(len(tape))
+    return states, tape, ends
 
 
 def step(state: GameState, event: GameEvent) -> GameState:
@@ -292,4 +316,4 @@ def fold(state: GameState, events: Sequence[GameEvent]) -> GameState:
     return state
 
 
-__all__ = ["initial_state", "pending", "legal", "check", "apply", "narrate", "step", "fold", "PlayerState"]
+__all__ = ["initial_state", "pending", "legal", "check", "apply", "narrate", "narrate_all", "narrate_into", "step", "fold", "PlayerState"]

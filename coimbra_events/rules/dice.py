@@ -86,7 +86,7 @@ def apply_place(tx: Tx, e: DiePlaced) -> None:
     row = locations[k]
     at = insert_position(row, e.location, value)
     if tx.narrating:
-        tx.because("B.position", {"value": value, "row": [s.value for s in row], "position": at + 1})
+        tx.because("B.position", ("value", value, "row", tuple([s.value for s in row]), "position", at + 1))
         tx.tell(i, DIE, e.die, DICE_AREA, AT_LOCATION[e.location], at=at)
     row = row[:at] + (Slot(e.die, value, i),) + row[at:]
     tx.g.locations = locations[:k] + (row,) + locations[k + 1 :]

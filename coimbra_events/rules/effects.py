@@ -63,7 +63,8 @@ def on_acquire(tx: Tx, i: int, start_card: str, effects: Iterable[Effect], card:
     for e in effects:
         if e.kind == "on_acquire" and matches(e.params["condition"], card):
             if tx.narrating:
-                tx.because("C.start-bonus", {"start_card": start_card, "card": card.id, "condition": e.params["condition"]})
+                tx.because("C.start-bonus", ("start_card", start_card, "card", card.id,
+                                              "condition", e.params["condition"]))
             run(tx, i, e.params["effects"], start_card)
 
 
@@ -74,28 +75,31 @@ def on_die(tx: Tx, i: int, zone: PhaseE, color: str, source: str) -> None:
     """Fire 'per die of a colour' bonuses for one activated die (never the white die)."""
     for card, e in zone.per_die(color):
         if tx.narrating:
-            tx.because("E.per-die", {"card": card, "color": color})
+            tx.because("E.per-die", ("card", card, "color", color))
         run(tx, i, e.params["effects"], source)
 
 
 # --- end of the game ---------------------------------------------------------------------
 
 
-def _points(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
-    return p["amount"]
+Counted = dict[str, object]
+"""What an end-game scoring effect counted for a player, as its scorer found it: the cards, monasteries,
+voyages, symbol sets, track space or crowns, how many, and the points each is worth."""
 
 
-def _per_card(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
+def _points(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> tuple[int, Counted]:
+    return p["amount"], {"per": "fixed", "points": p["amount"]}
+
+
+def _per_card(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> tuple[int, Counted]:
     cards = catalog.characters
     wanted = p["category"]
-    n = 0
-    for c in pl.owned_cards:
-        if wanted == "any" or cards[c].category == wanted:
-            n += 1
-    return n * p["points"]
+    counted = tuple(c for c in pl.owned_cards if wanted == "any" or cards[c].category == wanted)
+    return len(counted) * p["points"], {"per": "card", "category": wanted, "counted": counted, "count": len(counted),
+                                        "points_each": p["points"]}
 
 
-def _per_symbol_set(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
+def _per_symbol_set(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> tuple[int, Counted]:
     """Complete sets of the symbols ``p`` names among the player's cards (counted in plain dicts: ``Counter``
     is an interpreted class, a few times slower here)."""
     cards = catalog.characters
@@ -107,21 +111,25 @@ def _per_symbol_set(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> 
         for s in cards[c].symbols:
             if s in have:
                 have[s] += 1
-    return min(have[s] // k for s, k in need.items()) * p["points"]
+    sets = min(have[s] // k for s, k in need.items())
+    return sets * p["points"], {"per": "symbol set", "symbols": tuple(p["symbols"]), "have": have, "count": sets,
+                                "points_each": p["points"]}
 
 
-def _per_monastery(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
+def _per_monastery(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> tuple[int, Counted]:
     pile = p.get("pile")
     monasteries = catalog.monasteries
-    n = sum(1 for m in pl.monasteries if pile is None or monasteries[m].pile == pile)
-    return n * p["points"]
+    counted = tuple(m for m in pl.monasteries if pile is None or monasteries[m].pile == pile)
+    return len(counted) * p["points"], {"per": "monastery", "pile": pile, "counted": counted, "count": len(counted),
+                                        "points_each": p["points"]}
 
 
-def _per_voyage(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
-    return len(pl.voyages) * p["points"]
+def _per_voyage(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> tuple[int, Counted]:
+    return len(pl.voyages) * p["points"], {"per": "voyage", "counted": pl.voyages, "count": len(pl.voyages),
+                                           "points_each": p["points"]}
 
 
-def _per_influence(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
+def _per_influence(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> tuple[int, Counted]:
     track = p["track"]
     if track == "highest":
         level = max(pl.influence)
@@ -129,14 +137,15 @@ def _per_influence(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> i
         level = min(pl.influence)
     else:
         level = pl.influence[TRACKS.index(track)]
-    return level // p["per"] * p["points"]
+    return level // p["per"] * p["points"], {"per": "influence", "track": track, "space": level, "spaces_each": p["per"],
+                                             "count": level // p["per"], "points_each": p["points"]}
 
 
-def _per_crown(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> int:
-    return pl.crowns_total * p["points"]
+def _per_crown(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> tuple[int, Counted]:
+    return pl.crowns_total * p["points"], {"per": "crown", "count": pl.crowns_total, "points_each": p["points"]}
 
 
-SCORED: Final[Mapping[str, Callable[[Catalog, PlayerState, Mapping[str, Any]], int]]] = {
+SCORED: Final[Mapping[str, Callable[[Catalog, PlayerState, Mapping[str, Any]], tuple[int, Counted]]]] = {
     "points": _points,
     "points_per_card": _per_card,
     "points_per_symbol_set": _per_symbol_set,
@@ -145,17 +154,20 @@ SCORED: Final[Mapping[str, Callable[[Catalog, PlayerState, Mapping[str, Any]], i
     "points_per_influence": _per_influence,
     "points_per_crown": _per_crown,
 }
-"""End-game scoring kinds: victory points a player's effect is worth at the end."""
+"""End-game scoring kinds: victory points a player's effect is worth at the end, and what it counted."""
 
 
-def score(catalog: Catalog, pl: PlayerState, effects: Iterable[Effect]) -> int:
-    """End-game points of an effect list for one player."""
+def score(catalog: Catalog, pl: PlayerState, effects: Iterable[Effect]) -> tuple[int, tuple[Counted, ...]]:
+    """End-game points of an effect list for one player, and what each of its scoring effects counted."""
     total = 0
+    counted: list[Counted] = []
     for e in effects:
         scored = SCORED.get(e.kind)
         if scored is not None:
-            total += scored(catalog, pl, e.params)
-    return total
+            points, what = scored(catalog, pl, e.params)
+            total += points
+            counted.append(what)
+    return total, tuple(counted)
 
 
 # --- capabilities looked up by the rules --------------------------------------------------

@@ -57,7 +57,7 @@ def auto_d(tx: Tx) -> None:
 
 
 def _order_facts(catalog: Catalog, players: Sequence[PlayerState], before: tuple[int, ...],
-                 after: tuple[int, ...]) -> dict[str, object]:
+                 after: tuple[int, ...]) -> tuple[object, ...]:
     """The crowns each player counted in phase D (by where they lie), and the ties whose order was reversed."""
     tiles = catalog.favor_tiles
     counted: dict[str, object] = {}
@@ -71,9 +71,9 @@ def _order_facts(catalog: Catalog, players: Sequence[PlayerState], before: tuple
         counted[pl.name] = {"crown_tokens": len(pl.crown_tokens) * catalog.crown_token_crowns, "favor_tiles": tile_crowns,
                             "flag": catalog.flag_crowns[flag], "total": total}
         by_crowns.setdefault(total, []).append(pl.name)
-    ties = [names for _, names in sorted(by_crowns.items(), reverse=True) if len(names) > 1]
-    return {"crowns": counted, "before": [players[i].name for i in before], "after": [players[i].name for i in after],
-            "ties_reversed": ties}
+    ties = tuple([tuple(names) for _, names in sorted(by_crowns.items(), reverse=True) if len(names) > 1])
+    return ("crowns", counted, "before", tuple([players[i].name for i in before]),
+            "after", tuple([players[i].name for i in after]), "ties_reversed", ties)
 
 
 # --- phase E ----------------------------------------------------------------------------------
@@ -106,7 +106,7 @@ def _begin(tx: Tx, i: int) -> None:
         c = tx.catalog.characters[card]
         if c.timing == "phase_e":
             if tx.narrating:
-                tx.because("E.start-bonus", {"card": card, "dice": pl.shutter})
+                tx.because("E.start-bonus", ("card", card, "dice", pl.shutter))
             effects.run(tx, i, c.effects, card)
 
 
@@ -170,8 +170,8 @@ def apply_activate(tx: Tx, e: IncomeActivated) -> None:
     position = p.influence[TRACKS.index(e.track)]
     resource, amount, bonus = income(tx.catalog, e.track, position)
     if tx.narrating:
-        tx.because("E.income", {"die": e.die, "track": e.track, "disc_on": position, "tier": tier_of(tx.catalog, position),
-                                "pays": amount, "resource": resource, "bonus_points": bonus})
+        tx.because("E.income", ("die", e.die, "track", e.track, "disc_on", position, "tier", tier_of(tx.catalog, position),
+                                "pays", amount, "resource", resource, "bonus_points", bonus))
     tx.gain(i, resource, amount, "income")
     tx.gain(i, "points", bonus, "income")
     color = die_color(tx.catalog, e.die)
@@ -205,7 +205,7 @@ def apply_exchange(tx: Tx, e: PointsExchanged) -> None:
     assert offer is not None  # check_exchange has found the offer
     rate, points = offer
     if tx.narrating:
-        tx.because("E.exchange", {"give": e.give, "times": e.times, "rate": rate, "points": points})
+        tx.because("E.exchange", ("give", e.give, "times", e.times, "rate", rate, "points", points))
     tx.pay(i, e.give, rate * e.times)
     tx.add_points(i, points * e.times, "exchange")
 

@@ -1,9 +1,9 @@
 """What the rules tell a narrator as they act: each change they make on the table, with its rule and facts.
 
-A narrating ``Tx`` (``core.narrate``) collects one ``Told`` for every change the
-rules make while an event is applied and its consequences run: a card leaving a
-row for the discard pile, a marker moving on a track, a die going back to a
-shutter, a phase beginning. Each is made where the rules make the change, with
+A narrating ``Tx`` (``core.narrate``) writes one ``Record`` for every change
+the rules make while an event is applied and its consequences run (``Told``
+reads it): a card leaving a row for the discard pile, a marker moving on a
+track, a die going back to a shutter, a phase beginning. Each is made where the rules make the change, with
 the rule id that made it and the facts that decided it (the die value, the
 crowns counted, the income tier), so nothing is derived a second time. When
 nobody narrates, every report is behind one native flag test (``tx.narrating``).
@@ -15,7 +15,7 @@ game's words.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final, NamedTuple, cast
 
 TABLE_WHO: Final = -1
 """``Told.who`` for a change no player makes: the table's (a die token's discard, a new round)."""
@@ -72,30 +72,60 @@ AT_LOCATION: Final[dict[str, str]] = {loc: LOCATION + loc for loc in ("castle", 
 """Each location as a place."""
 
 
-class Told:
+Record = tuple[object, ...]
+"""One change the rules made, as they keep it: ``Told``'s fields in its order (``FIELDS`` of them), the facts
+flat (name, value, name, value ...). A transaction writes the fields of each record it tells, one record
+after another, to one list (``Tx.told``): a fold that narrates every event writes one list for all of them,
+so what it keeps is the states it keeps anyway, that list, and the facts. A tuple of strings, numbers and
+tuples (the facts) is one the cyclic garbage collector stops tracing once it has seen it (a dict it traces
+for as long as it lives). bench/README.md has what it costs."""
+
+FIELDS: Final = 10
+"""The fields of a record."""
+
+
+def records(tape: list[object], start: int, end: int) -> list[Record]:
+    """The records whose fields ``tape`` holds from ``start`` to ``end``."""
+    return [tuple(tape[k : k + FIELDS]) for k in range(start, end, FIELDS)]
+
+
+def flat(facts: dict[str, object]) -> tuple[object, ...]:
+    """Facts as a ``Record`` keeps them: name, value, name, value."""
+    out: list[object] = []
+    for name, value in facts.items():
+        out.append(name)
+        out.append(value)
+    return tuple(out)
+
+
+class Told(NamedTuple):
     """One change the rules made: who, what, from where (or what value) to where, the rule and its facts.
 
-    ``at`` is the position a die takes in a location's row (-1: no position);
-    ``amount`` what a gain or payment was worth before any limit cut it;
-    ``source`` the card, tile, monastery or income a resource came from (the
-    rules' own name for it, as in ``points_by_source``).
+    The read side's view of a ``Record`` (``told(record)``). ``at`` is the
+    position a die takes in a location's row (-1: no position); ``amount`` what
+    a gain or payment was worth before any limit cut it; ``source`` the card,
+    tile, monastery or income a resource came from (the rules' own name for it,
+    as in ``points_by_source``).
     """
 
-    def __init__(
-        self, rule: str, who: int, what: str, ident: str, src: object, dst: object, at: int, amount: int,
-        source: str, facts: dict[str, object] | None,
-    ) -> None:
-        self.rule: Final = rule
-        self.who: Final = who
-        self.what: Final = what
-        self.ident: Final = ident
-        self.src: Final = src
-        self.dst: Final = dst
-        self.at: Final = at
-        self.amount: Final = amount
-        self.source: Final = source
-        self.facts: Final = facts
+    rule: str
+    who: int
+    what: str
+    ident: str
+    src: Any
+    dst: Any
+    at: int
+    amount: int
+    source: str
+    facts: "dict[str, object] | None"
 
-    def __repr__(self) -> str:
-        return (f"Told({self.rule!r}, {self.who}, {self.what!r}, {self.ident!r}, {self.src!r} -> {self.dst!r}"
-                f"{'' if self.at < 0 else f' at {self.at}'}, {self.facts!r})")
+
+def told(record: Record) -> Told:
+    """A ``Record`` read: its fields by name, its facts as a dict."""
+    rule, who, what, ident, src, dst, at, amount, source, facts = record
+    named = None
+    if facts is not None:
+        pairs = cast(tuple[object, ...], facts)
+        named = {str(pairs[k]): pairs[k + 1] for k in range(0, len(pairs), 2)}
+    return Told(str(rule), cast(int, who), str(what), str(ident), src, dst, cast(int, at), cast(int, amount), str(source),
+                named)

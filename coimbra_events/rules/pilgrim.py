@@ -32,7 +32,7 @@ def apply_step(tx: Tx, e: PilgrimStepped) -> None:
     i = tx.index(e.actor)
     p = tx.pl(i)
     if tx.narrating:
-        tx.because("PILGRIM.adjacent", {"steps_left": steps.amount - 1, "from": steps.source})
+        tx.because("PILGRIM.adjacent", ("steps_left", steps.amount - 1, "from", steps.source))
         tx.tell(i, PILGRIM, "", p.pilgrim or "", e.to)
     p.pilgrim = e.to
     monastery = _tile_on(tx.g.monasteries, e.to)
@@ -40,7 +40,7 @@ def apply_step(tx: Tx, e: PilgrimStepped) -> None:
         p.monasteries = p.monasteries + (monastery,)
         m = tx.catalog.monasteries[monastery]
         if tx.narrating:
-            tx.because("MONASTERY.reward", {"monastery": monastery, "space": e.to, "reward": m.timing})
+            tx.because("MONASTERY.reward", ("monastery", monastery, "space", e.to, "reward", m.timing))
             tx.tell(i, MONASTERY_DISC, monastery, SUPPLY, ON)
         if m.timing == "immediate":
             effects.run(tx, i, m.effects, monastery)

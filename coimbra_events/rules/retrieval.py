@@ -84,9 +84,9 @@ def apply_tile(tx: Tx, e: FavorTileTaken) -> None:
     p.favor_tiles = p.favor_tiles + (e.tile,)
     p.crowns_total = p.crowns_total + tile.crowns
     if tx.narrating:
-        tx.because("C.tile", {"tile": e.tile, "crowns": tile.crowns, "die": tx.answered().die})
+        tx.because("C.tile", ("tile", e.tile, "crowns", tile.crowns, "die", tx.answered().die))
         tx.tell(i, FAVOR_TILE, e.tile, CASTLE_TILES, HELD_TILES)
-        tx.because("C.tile-bonus", {"tile": e.tile})
+        tx.because("C.tile-bonus", ("tile", e.tile))
     effects.run(tx, i, tile.effects, e.tile)
     _retrieve_die(tx, i, tx.answered().die)
 
@@ -129,7 +129,7 @@ def apply_card(tx: Tx, e: CardBought) -> None:
     pending = tx.answered()
     price = tx.die_value(pending.die)
     if tx.narrating:
-        tx.because("C.cost", {"card": e.card, "die": pending.die, "price": price, "resource": card.cost})
+        tx.because("C.cost", ("card", e.card, "die", pending.die, "price", price, "resource", card.cost))
     tx.pay(i, card.cost, price)
     k = CITIES.index(pending.location)
     rows = tx.g.rows
@@ -137,14 +137,14 @@ def apply_card(tx: Tx, e: CardBought) -> None:
     p = tx.pl(i)
     p.cards = p.cards + (e.card,)
     if tx.narrating:
-        facts: dict[str, object] = {"card": e.card, "bonus": card.timing, "influence": card.influence}
+        facts: tuple[object, ...] = ("card", e.card, "bonus", card.timing, "influence", card.influence)
         tx.because("C.card", facts)
         tx.tell(i, CARD, e.card, ROWS[pending.location], CARDS)
         tx.because("C.influence", facts)  # the card's own facts: the change names the track
     tx.advance(i, card.category, card.influence, e.card)
     if card.timing == "immediate":
         if tx.narrating:
-            tx.because("C.card-bonus", {"card": e.card})
+            tx.because("C.card-bonus", ("card", e.card))
         effects.run(tx, i, card.effects, e.card)
     for start_card in p.start_cards:
         effects.on_acquire(tx, i, start_card, cat.characters[start_card].effects, card)
@@ -154,7 +154,7 @@ def apply_card(tx: Tx, e: CardBought) -> None:
         p.crown_tokens = p.crown_tokens + (card.category,)
         p.crowns_total = p.crowns_total + cat.crown_token_crowns
         if tx.narrating:
-            tx.because("C.crown-token", {"card": e.card, "category": card.category, "crowns": cat.crown_token_crowns})
+            tx.because("C.crown-token", ("card", e.card, "category", card.category, "crowns", cat.crown_token_crowns))
             tx.tell(i, CROWN_TOKEN, card.category, ON_CARD + e.card, HELD_TOKENS)
     _retrieve_die(tx, i, pending.die)
 
@@ -173,7 +173,7 @@ def check_alternative(state: GameState, e: AlternativeTaken, seen: Seen | None =
 def apply_alternative(tx: Tx, e: AlternativeTaken) -> None:
     i = tx.index(e.actor)
     if tx.narrating:
-        tx.because("C.alternative", {"coins": e.coins, "guards": e.guards, "die": tx.answered().die})
+        tx.because("C.alternative", ("coins", e.coins, "guards", e.guards, "die", tx.answered().die))
     tx.gain(i, "coins", e.coins, "alternative")
     tx.gain(i, "guards", e.guards, "alternative")
     _retrieve_die(tx, i, tx.answered().die)
@@ -219,7 +219,7 @@ def _discard(tx: Tx, city: int, cards: tuple[str, ...]) -> None:
     tx.g.crowns_on_cards = tuple(cc for cc in tx.g.crowns_on_cards if cc[0] not in cards)
 
 
-def _token_facts(tx: Tx, token: str, city: int, removed: str | None) -> dict[str, object]:
+def _token_facts(tx: Tx, token: str, city: int, removed: str | None) -> tuple[object, ...]:
     """What decided a die token's discard: every card's influence, the highest, and the leftmost of those tied."""
     characters = tx.catalog.characters
     influence: dict[str, int] = {}
@@ -228,9 +228,9 @@ def _token_facts(tx: Tx, token: str, city: int, removed: str | None) -> dict[str
         value = characters[c].influence
         influence[c] = value
         highest = max(highest, value)
-    tied = [c for c, value in influence.items() if value == highest]
-    return {"token": token, "city": CITIES[city], "influence": influence, "highest": highest, "tied": tied,
-            "discarded": removed, "leftmost_of_tie": len(tied) > 1}
+    tied = tuple([c for c, value in influence.items() if value == highest])
+    return ("token", token, "city", CITIES[city], "influence", influence, "highest", highest, "tied", tied,
+            "discarded", removed, "leftmost_of_tie", len(tied) > 1)
 
 
 def auto_c(tx: Tx) -> Pending | None:
@@ -255,7 +255,7 @@ def auto_c(tx: Tx) -> Pending | None:
         tx.g.cursor = (loc, k + 1)
         return None
     if tx.narrating:
-        tx.because("C.location-end", {"location": LOCATIONS[loc]})
+        tx.because("C.location-end", ("location", LOCATIONS[loc]))
     if loc > 0:
         _discard(tx, loc - 1, tx.g.rows[loc - 1])
         if tx.narrating:

@@ -16,7 +16,7 @@ from typing import Final
 
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.rules import effects
-from coimbra_events.rules.narration import PLACE, POINTS, Told
+from coimbra_events.rules.narration import PLACE, POINTS, Record, flat
 from coimbra_events.state import GameState, PlayerState
 
 
@@ -84,15 +84,21 @@ def influence_tile_items(state: GameState) -> dict[str, list[Item]]:
 
 
 def end_game_items(state: GameState, pl: PlayerState) -> list[Item]:
-    """A player's end-game cards, monasteries and voyages, each with its points (those worth 0 too)."""
+    """A player's end-game cards, monasteries and voyages, each with its points (those worth 0 too) and what
+    it counted (``counted``: the scorer's own account, effect by effect)."""
     cat = state.catalog
     cards, ms, vs = cat.characters, cat.monasteries, cat.voyages
-    items = [Item("cards", c, effects.score(cat, pl, cards[c].effects), {"card": c})
+    items = [_item("cards", "card", c, effects.score(cat, pl, cards[c].effects))
              for c in pl.owned_cards if cards[c].timing == "end_game"]
-    items += [Item("monasteries", m, effects.score(cat, pl, ms[m].effects), {"monastery": m})
+    items += [_item("monasteries", "monastery", m, effects.score(cat, pl, ms[m].effects))
               for m in pl.monasteries if ms[m].timing == "end_game"]
-    items += [Item("voyages", v, effects.score(cat, pl, vs[v].effects), {"voyage": v}) for v in pl.voyages]
+    items += [_item("voyages", "voyage", v, effects.score(cat, pl, vs[v].effects)) for v in pl.voyages]
     return items
+
+
+def _item(part: str, kind: str, ident: str, scored: tuple[int, tuple[effects.Counted, ...]]) -> Item:
+    points, counted = scored
+    return Item(part, ident, points, {kind: ident, "counted": counted})
 
 
 def leftover_item(state: GameState, pl: PlayerState) -> Item:
@@ -140,16 +146,16 @@ def places(state: GameState, totals: list[int]) -> list[int]:
     return [1 + sum(1 for k in keys if k < key) for key in keys]
 
 
-def end_game_told(state: GameState) -> list[Told]:
+def end_game_told(state: GameState) -> list[Record]:
     """The end-game scoring as the table does it: each player's scoring disc moved source by source, then the places."""
-    told: list[Told] = []
+    told: list[Record] = []
     totals: list[int] = []
     for i, (pl, mine) in enumerate(zip(state.players, scored_items(state))):
         running = pl.points
         for item in mine:
             if item.points:
-                told.append(Told(END_RULES[item.part], i, POINTS, "", running, running + item.points, -1, item.points,
-                                 item.source, item.facts))
+                told.append((END_RULES[item.part], i, POINTS, "", running, running + item.points, -1, item.points,
+                                 item.source, flat(item.facts)))
                 running += item.points
         totals.append(running)
     placed = places(state, totals)
@@ -157,9 +163,9 @@ def end_game_told(state: GameState) -> list[Told]:
     for i in sorted(range(len(placed)), key=lambda k: (placed[k], state.players[k].name)):
         pl = state.players[i]
         shared = [p.name for k, p in enumerate(state.players) if placed[k] == placed[i] and k != i]
-        told.append(Told("END.places", i, PLACE, "", 0, placed[i], -1, 0, "",
-                         {"total": totals[i], "resources_left": pl.coins + pl.guards, "tie_break": tie_break,
-                          "shared_with": shared}))
+        told.append(("END.places", i, PLACE, "", 0, placed[i], -1, 0, "",
+                     ("total", totals[i], "resources_left", pl.coins + pl.guards, "tie_break", tie_break,
+                      "shared_with", tuple(shared))))
     return told
 
 

@@ -90,7 +90,7 @@ def apply_voyages(tx: Tx, e: VoyagesDrawn) -> None:
 def apply_seating(tx: Tx, e: SeatingDrawn) -> None:
     tx.g.order = tuple(tx.index(name) for name in e.order)
     if tx.narrating:
-        tx.because("SETUP.seating", {"order": e.order})
+        tx.because("SETUP.seating", ("order", e.order))
         for flag, i in enumerate(tx.g.order):
             tx.tell(i, LION, "", 0, flag + 1)
     _next_setup_step(tx)
@@ -102,7 +102,7 @@ def apply_rows(tx: Tx, e: CharacterRowsDealt) -> None:
     tx.g.dealt = tx.g.dealt | {c for r in rows.values() for c in r}
     tx.g.crowns_on_cards = crown_tokens(tx.g.rows, tx.catalog.characters)
     if tx.narrating:
-        tx.because("SETUP.rows", {"round": tx.g.round or 1})
+        tx.because("SETUP.rows", ("round", tx.g.round or 1))
         for city, row in zip(CITIES, tx.g.rows):
             for card in row:
                 tx.tell(TABLE_WHO, CARD, card, DECK, ROWS[city])
@@ -117,7 +117,7 @@ def tell_crown_tokens(tx: Tx) -> None:
         for column, card in enumerate(row):
             for crowned, category in tx.g.crowns_on_cards:
                 if crowned == card:
-                    tx.because("ROUND.crown-tokens", {"category": category, "column": column + 1, "city": CITIES[k]})
+                    tx.because("ROUND.crown-tokens", ("category", category, "column", column + 1, "city", CITIES[k]))
                     tx.tell(TABLE_WHO, CROWN_TOKEN, category, SUPPLY, ON_CARD + card)
 
 
@@ -222,7 +222,7 @@ def apply_group(tx: Tx, e: StartGroupTaken) -> None:
     p.start_cards = tx.g.start_groups[k]
     p.start_choices = p.start_choices + (CARDS,)
     if tx.narrating:
-        tx.because("START.group", {"group": e.group})
+        tx.because("START.group", ("group", e.group))
         for card in p.start_cards:
             tx.tell(i, CARD, card, GROUP + str(e.group), START_CARDS)
     tx.g.cursor = (tx.g.cursor[0] + 1,)
@@ -232,7 +232,7 @@ def apply_pilgrim(tx: Tx, e: PilgrimPlaced) -> None:
     i = tx.index(e.actor)
     p = tx.pl(i)
     if tx.narrating:
-        tx.because("START.space", {"space": e.space})
+        tx.because("START.space", ("space", e.space))
         tx.tell(i, PILGRIM_PIECE, "", p.pilgrim or "", e.space)
     p.pilgrim = e.space
     p.start_choices = p.start_choices + (PILGRIM,)
@@ -256,8 +256,8 @@ def use_start_cards(tx: Tx, i: int) -> None:
     for card_id in tx.pl(i).start_cards:
         card = cards[card_id]
         if tx.narrating:
-            tx.because("START.cards", {"card": card_id, "track": card.category, "influence": card.influence,
-                                       "bonus": card.timing})
+            tx.because("START.cards", ("card", card_id, "track", card.category, "influence", card.influence,
+                                       "bonus", card.timing))
         tx.advance(i, card.category, card.influence, card_id)
         if card.timing == "immediate":
             effects.run(tx, i, card.effects, card_id)

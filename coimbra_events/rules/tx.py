@@ -17,7 +17,7 @@ from typing import Final
 
 from coimbra_events.catalog import MAX_PLAYERS, Catalog
 from coimbra_events.effect_kinds import TRACKS
-from coimbra_events.rules.narration import COINS, GUARDS, PHASE, POINTS, ROUND, TABLE_WHO, TRACK_DISC, Told
+from coimbra_events.rules.narration import COINS, GUARDS, PHASE, POINTS, ROUND, TABLE_WHO, TRACK_DISC
 from coimbra_events.state import GAME_OVER, GameState, Pending, PlayerState
 
 
@@ -99,7 +99,7 @@ class StateDraft:
         )
 
 
-_NOT_TOLD: Final[list[Told]] = []
+_NOT_TOLD: Final[list[object]] = []
 """``told`` of a transaction nobody narrates: never appended to (every report is behind ``narrating``)."""
 
 _UNTOUCHED: Final = tuple(tuple(None for _ in range(n)) for n in range(MAX_PLAYERS + 1))
@@ -109,7 +109,7 @@ _UNTOUCHED: Final = tuple(tuple(None for _ in range(n)) for n in range(MAX_PLAYE
 class Tx:
     """Mutable scratch space for building the state that follows one event.
 
-    A narrating transaction (``narrating=True``) also collects, in ``told``,
+    A narrating transaction (``narrating=True``) also writes, to ``told``,
     every change the rules make on the table (``rules.narration``): each rule
     function names the rule and its facts (``because``) before the changes it
     makes, and reports the moves it makes itself (``tell``); gains, payments,
@@ -117,7 +117,7 @@ class Tx:
     behind ``if tx.narrating``, so a transaction nobody narrates builds no facts.
     """
 
-    def __init__(self, state: GameState, narrating: bool = False) -> None:
+    def __init__(self, state: GameState, narrating: bool = False, tape: list[object] | None = None) -> None:
         self.g = StateDraft(state)
         # Each player's draft once touched (by index), else None; a list, as it is read at every step.
         self._players: list[PlayerDraft | None] = list(_UNTOUCHED[len(state.players)])
@@ -125,9 +125,11 @@ class Tx:
         self.catalog: Catalog = state.catalog
         self._new: list[Pending] | None = None  # sub-decisions queued by this event; most queue none
         self.narrating = narrating
-        self.told: list[Told] = [] if narrating else _NOT_TOLD
+        # The fields of each change told, one record after another (``narration.records`` reads them); a fold
+        # that narrates every event passes one ``tape`` to all its transactions.
+        self.told: list[object] = (_NOT_TOLD if not narrating else [] if tape is None else tape)
         self.rule = ""  # the rule behind the changes being made, and its facts (while narrating)
-        self.facts: dict[str, object] | None = None
+        self.facts: tuple[object, ...] | None = None
 
     # --- reading and writing --------------------------------------------------------
 
@@ -183,27 +185,40 @@ class Tx:
 
     # --- narration (called only while narrating) -----------------------------------------
 
-    def because(self, rule: str, facts: dict[str, object] | None = None) -> None:
-        """The rule, and the facts that decided it, behind the changes that follow."""
+    def because(self, rule: str, facts: tuple[object, ...] | None = None) -> None:
+        """The rule, and the facts that decided it, behind the changes that follow.
+
+        The facts are flat: name, value, name, value (``narration.Record``), read as a dict by ``narration.told``.
+        """
         self.rule = rule
         self.facts = facts
 
     def tell(self, who: int, what: str, ident: str, src: object, dst: object, at: int = -1, amount: int = 0,
              source: str = "") -> None:
         """Report one change of the table, made under the current rule (``because``)."""
-        self.told.append(Told(self.rule, who, what, ident, src, dst, at, amount, source, self.facts))
+        told = self.told  # the record's fields, one by one (no tuple made and dropped)
+        told.append(self.rule)
+        told.append(who)
+        told.append(what)
+        told.append(ident)
+        told.append(src)
+        told.append(dst)
+        told.append(at)
+        told.append(amount)
+        told.append(source)
+        told.append(self.facts)
 
     def to_phase(self, phase: str) -> None:
         """Begin a phase (or end the game), and say so while narrating."""
         if self.narrating:
             rule = "GAME.over" if phase == GAME_OVER else "ROUND.phases"
-            self.told.append(Told(rule, TABLE_WHO, PHASE, "", self.g.phase, phase, -1, 0, "", None))
+            self.told.extend((rule, TABLE_WHO, PHASE, "", self.g.phase, phase, -1, 0, "", None))
         self.g.phase = phase
 
     def to_round(self, round: int, rule: str) -> None:
         """Begin a round, and say so while narrating."""
         if self.narrating:
-            self.told.append(Told(rule, TABLE_WHO, ROUND, "", self.g.round, round, -1, 0, "", None))
+            self.told.extend((rule, TABLE_WHO, ROUND, "", self.g.round, round, -1, 0, "", None))
         self.g.round = round
 
     # --- sub-decisions ----------------------------------------------------------------

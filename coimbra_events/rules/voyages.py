@@ -74,18 +74,18 @@ def apply_invest(tx: Tx, e: VoyageInvested) -> None:
     p = tx.pl(i)
     p.voyages = p.voyages + (e.voyage,)
     if tx.narrating:
-        tx.because("F.voyage", {"voyage": e.voyage, "space": space + 1, "investors_before": discs[space]})
+        tx.because("F.voyage", ("voyage", e.voyage, "space", space + 1, "investors_before", discs[space]))
         tx.tell(i, VOYAGE_DISC, e.voyage, SUPPLY, ON)
     _next_player(tx)
 
 
-def _cost_facts(tx: Tx, i: int, voyage: str, space: int, resource: str, cost: int) -> dict[str, object]:
+def _cost_facts(tx: Tx, i: int, voyage: str, space: int, resource: str, cost: int) -> tuple[object, ...]:
     """A voyage's price: its space's cost, less the discount of each favor tile held that gives one."""
     tiles = tx.catalog.favor_tiles
     discounts = {t: sum(e.params["amount"] for e in tiles[t].effects if e.kind == "voyage_discount")
                  for t in tx.view(i).favor_tiles}
-    return {"voyage": voyage, "space": space + 1, "resource": resource, "space_cost": tx.catalog.voyage_spaces[space].cost,
-            "discounts": {t: d for t, d in discounts.items() if d}, "cost": cost}
+    return ("voyage", voyage, "space", space + 1, "resource", resource, "space_cost", tx.catalog.voyage_spaces[space].cost,
+            "discounts", {t: d for t, d in discounts.items() if d}, "cost", cost)
 
 
 def apply_pass(tx: Tx, e: VoyagePassed) -> None:
@@ -120,7 +120,7 @@ def _end_round(tx: Tx) -> None:
     """Favor tiles return; the game ends when the character deck is empty (GAPS 17)."""
     deck = deck_size(tx.catalog, tx.g.dealt)
     if tx.narrating:
-        tx.because("ROUND.end", {"round": tx.g.round, "deck": deck, "cards_per_round": 3 * tx.catalog.cards_per_row})
+        tx.because("ROUND.end", ("round", tx.g.round, "deck", deck, "cards_per_round", 3 * tx.catalog.cards_per_row))
         _tell_returns(tx)
     for i in range(len(tx.g.players)):
         p = tx.pl(i)

@@ -21,7 +21,7 @@ from coimbra_events.catalog import Catalog, parse_catalog, standin_catalog
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
 from coimbra_events.rules.core import apply, check, initial_state, legal, narrate, step
-from coimbra_events.rules.narration import Told
+from coimbra_events.rules.narration import Told, told
 from coimbra_events.state import TABLE, GameState, Record, replace
 from coimbra_events.violations import RuleViolation
 
@@ -344,10 +344,10 @@ def narrated(state: GameState, event: GameEvent, rule: str, /, **facts: Any) -> 
     """``event`` is legal here and narrating it reports changes under ``rule`` (with the named facts on one of
     them); narrating leaves the rules as they are: the state after is ``apply``'s. Returns it and those changes."""
     assert check(state, event) is None, f"{event} refused: {check(state, event)}"
-    after, told = narrate(state, event)
+    after, records = narrate(state, event)
     assert after == apply(state, event), "narrating changed what the rules compute"
-    mine = [t for t in told if t.rule == rule]
-    assert mine, f"no change under {rule}; told: {sorted({t.rule for t in told})}"
+    mine = [told(r) for r in records if r[0] == rule]
+    assert mine, f"no change under {rule}; told: {sorted({r[0] for r in records})}"
     for key, value in facts.items():
         assert any(_norm((t.facts or {}).get(key)) == _norm(value) for t in mine), \
             f"no {rule} change has {key}={value!r}: {[t.facts for t in mine]}"
@@ -356,8 +356,8 @@ def narrated(state: GameState, event: GameEvent, rule: str, /, **facts: Any) -> 
 
 def not_narrated(state: GameState, event: GameEvent, rule: str) -> GameState:
     """Narrating ``event`` here reports nothing under ``rule``; the state after."""
-    after, told = narrate(state, event)
-    assert [t for t in told if t.rule == rule] == [], f"{rule} was told"
+    after, records = narrate(state, event)
+    assert [r for r in records if r[0] == rule] == [], f"{rule} was told"
     return after
 
 

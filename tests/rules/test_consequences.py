@@ -11,6 +11,7 @@ from __future__ import annotations
 from coimbra_events import events as ev
 from coimbra_events.rules import narration as n
 from coimbra_events.rules.core import legal
+from projections.naming import named
 
 from .helpers import (
     CAT,
@@ -421,6 +422,28 @@ def test_END_cards_score_their_end_game_bonus():
     state, event = _final_pass(Ana={"cards": (card,)})
     _, told = narrated(state, event, "END.cards", card=card)
     assert [t.amount for t in told if t.who == 0] == [worth[card]]
+
+
+def test_END_cards_name_what_they_counted_and_the_reason_names_it_as_printed():
+    """A card scoring per card of a category names the cards it counted, how many, and the points each."""
+    from cli.change_views import because
+    from projections.consequences import told_changes
+
+    card, effect = next((c, CARDS[c].effects[0]) for c in CAT.pile("III") if CARDS[c].timing == "end_game"
+                        and CARDS[c].effects[0].kind == "points_per_card" and CARDS[c].effects[0].params["category"] != "any")
+    category, each = effect.params["category"], effect.params["points"]
+    same = [c for c in CARDS if c != card and CARDS[c].category == category][:2]
+    other = next(c for c in CARDS if CARDS[c].category != category)
+    state, event = _final_pass(Ana={"cards": (card, *same, other), "start_cards": ()})
+    _, told = narrated(state, event, "END.cards", card=card)
+    mine = next(t for t in told if t.facts["card"] == card)
+    counted = (card, *same)
+    assert mine.facts["counted"] == ({"per": "card", "category": category, "counted": counted, "count": 3,
+                                      "points_each": each},)
+    assert mine.amount == 3 * each
+    change = next(c for c in told_changes([mine], state) if c.rule == "END.cards").to_json()
+    names = ", ".join(named(CAT, c) for c in counted)
+    assert because(change, CAT) == f"END.cards: end-game bonus of {named(CAT, card)}; 3 {category} cards × {each}: {names}"
 
 
 def test_END_monasteries_score_their_end_game_condition():

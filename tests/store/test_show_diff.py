@@ -71,22 +71,21 @@ def test_timeline_holds_every_state_of_a_log(path):
 
 
 def test_the_timeline_folds_each_event_once_and_lookups_never_fold(monkeypatch):
-    """One fold; an entry's changes are narrated once, from the state the fold kept, however often they are read."""
+    """One fold, which narrates each event as it applies it; reading an entry's changes narrates nothing again."""
     log = game_log.read(FIXTURE)
-    applied, narrated = [], []
-    real_apply, real_narrate = consequences_module.apply, consequences_module.narrate
-    monkeypatch.setattr(consequences_module, "apply", lambda s, e: applied.append(e) or real_apply(s, e))
-    monkeypatch.setattr(consequences_module, "narrate", lambda s, e: narrated.append(e) or real_narrate(s, e))
+    narrated = []
+    real = consequences_module.narrate_all
+    monkeypatch.setattr(consequences_module, "narrate_all", lambda s, events: narrated.extend(events) or real(s, events))
     line = timeline(log)
-    assert len(applied) == len(log.events) and narrated == []
+    assert narrated == list(log.events)
     for _ in range(2):
         for n in range(len(line)):
             line.at(n)
             assert line.changes[n] is line.changes[n]
-    assert narrated == list(log.events)  # each entry once, in words once
+    assert narrated == list(log.events)  # reading every entry's changes, twice, narrated nothing again
     for phase in PHASES[2:-1]:  # A to F
         line.index_of(3, phase)
-    assert len(applied) == len(log.events)
+    assert narrated == list(log.events)
 
 
 def test_index_of_is_the_state_right_when_a_phase_begins():
