@@ -211,16 +211,30 @@ def test_one_person_in_two_seats_is_left_out_and_said_so(club):
     assert_equals_brute_force(club, league, ["twins", "plain"])
 
 
-def damage(store: GameStore, name: str, version: int, state: bytes) -> None:
-    """Overwrite one stored row of a game, as someone with write access to the database could."""
-    game_id, recorder = store.get(name).id, store.recorder
+def on_game_rows(store: GameStore, name: str, statement: str, *params: object) -> None:
+    """Run ``statement`` (``{table}`` the events table, the game's id the last ``?``) on a game's stored rows, as
+    someone with write access to the database could."""
+    recorder = store.recorder
+    game_id, sqlite = store.get(name).id, type(recorder).__module__ == "eventsourcing.sqlite"
+    table = recorder.events_table_name if sqlite else f'"{recorder.datastore.schema}"."{recorder.events_table_name}"'
+    sql = statement.format(table=table)
     with recorder.datastore.transaction(commit=True) as c:
-        if type(recorder).__module__ == "eventsourcing.sqlite":
-            c.execute(f"UPDATE {recorder.events_table_name} SET state = ? WHERE originator_id = ? AND originator_version = ?",
-                      (state, game_id.hex, version))
-        else:
-            c.execute(f'UPDATE "{recorder.datastore.schema}"."{recorder.events_table_name}" SET state = %s '
-                      "WHERE originator_id = %s AND originator_version = %s", (state, game_id, version))
+        c.execute(sql if sqlite else sql.replace("?", "%s"), (*params, game_id.hex if sqlite else game_id))
+
+
+def damage(store: GameStore, name: str, version: int, state: bytes) -> None:
+    """Overwrite one stored row of a game."""
+    on_game_rows(store, name, "UPDATE {table} SET state = ? WHERE originator_version = ? AND originator_id = ?", state,
+                 version)
+
+
+def left_out(store: GameStore) -> tuple[League, int, dict[str, str]]:
+    """The league caught up, the number of games it counts, and why each game it leaves out is left out."""
+    league = open_league(store)
+    league.catch_up()
+    with league.view.reading() as tables:
+        report = standings(tables)
+    return league, report["games"], {item["game"]: item["why"] for item in report["left_out"]}
 
 
 def test_damaged_stored_rows_leave_their_games_out_and_nothing_fails(club):
@@ -231,12 +245,8 @@ def test_damaged_stored_rows_leave_their_games_out_and_nothing_fails(club):
     damage(club, "g1", 30, orjson.dumps(edited))
     damage(club, "g2", 9, b'{"type": "DiceRolled", "actor": "table", "payload": {"values": "nonsense"}, "hash": "x"}')
     damage(club, "g3", 20, b"\xff not JSON at all")
-    league = open_league(club)
-    league.catch_up()
-    with league.view.reading() as tables:
-        report = standings(tables)
-    assert report["games"] == 1
-    why = {item["game"]: item["why"] for item in report["left_out"]}
+    league, counted, why = left_out(club)
+    assert counted == 1
     assert "entry 29 does not match its recorded hash" in why["g1"]  # the chain is checked before anything is folded
     assert "entry 8 does not match its recorded hash" in why["g2"]
     assert "entry 19 cannot be folded" in why["g3"]
@@ -330,18 +340,7 @@ def test_a_record_whose_last_entries_were_cut_off_is_left_out_by_its_receipt(clu
     import_all(club, season_logs()[:2])
     game = club.get("g1")
     last = len(game.events) + 1  # the version of its last entry (Created is version 1)
-    recorder = club.recorder
-    with recorder.datastore.transaction(commit=True) as c:  # someone with write access deletes the last 3 entries
-        if type(recorder).__module__ == "eventsourcing.sqlite":
-            c.execute(f"DELETE FROM {recorder.events_table_name} WHERE originator_id = ? AND originator_version > ? "
-                      "AND originator_version <= ?", (game.id.hex, last - 3, last))
-        else:
-            c.execute(f'DELETE FROM "{recorder.datastore.schema}"."{recorder.events_table_name}" WHERE originator_id = %s '
-                      "AND originator_version > %s AND originator_version <= %s", (game.id, last - 3, last))
-    league = open_league(club)
-    league.catch_up()
-    with league.view.reading() as tables:
-        report = standings(tables)
-    assert report["games"] == 1
-    why = {item["game"]: item["why"] for item in report["left_out"]}
+    on_game_rows(club, "g1", "DELETE FROM {table} WHERE originator_version > ? AND originator_id = ?", last - 3)
+    _, counted, why = left_out(club)
+    assert counted == 1
     assert f"its receipt says {len(game.events)} entries, its rows hold {len(game.events) - 3}" in why["g1"]
