@@ -50,8 +50,11 @@ COMMANDS: dict[str, Lazy] = {
                     "dice, tiles, cards, monasteries, voyages and the pilgrimage map (format: docs/catalog.md). To transcribe "
                     "your box: 'catalog template -o DIR', fill in the sheets, 'catalog build DIR -o FILE --id ID', "
                     "'catalog install FILE'.", app="catalog_app"),
-    "store": Lazy("cli.store_group", "The game store itself: where it is, and making it ready (coimbra store init).",
+    "store": Lazy("cli.store_group", "The game store itself: where it is, whether it answers, and making it ready (coimbra store init).",
                   app="store_app"),
+    "player": Lazy("cli.player_commands", "Who is who across games: aliases that join spellings of one person.", app="player_app"),
+    "league": Lazy("cli.league_commands", "Standings, ratings and player profiles over every game in the store (docs/league.md).",
+                   app="league_app"),
 }
 """Every command: where it lives and its summary (the first line of its docstring, or of a group's help)."""
 

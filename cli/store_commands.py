@@ -49,7 +49,7 @@ from coimbra_events.log import LogError, LogProblem
 from coimbra_events.movelist import read_record
 from coimbra_events.notation import BY_TYPE
 from coimbra_events.references import log_file
-from coimbra_events.store_errors import BadGameName, BadPlayers, DamagedGame, DamagedIndex, StoreConflict
+from coimbra_events.store_errors import BadGameName, BadPlayers, DamagedGame, DamagedIndex, GameChanged, StoreConflict
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.state import GameState
@@ -107,6 +107,11 @@ def act_command(
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
     by: Optional[str] = ByOption,
+    after: Optional[str] = typer.Option(
+        None, "--after", metavar="HASH",
+        help="The head hash this device last saw (act and record print it): if the record moved on since, nothing is "
+             "stored (exit 3).",
+    ),
     quiet: bool = QuietOption,
     as_json: bool = JsonOption,
 ) -> None:
@@ -119,17 +124,22 @@ def act_command(
     must now do for each entry, in order and by player, each move with the rule
     that causes it (--quiet: one line an entry); at game over, the final scores
     by source and the winner. If another writer changed the game since it was
-    read, nothing is stored (exit 3): look again and retype. Prints the record's
-    new head hash, the table's receipt ([bold]coimbra verify GAME --head HASH[/]
-    proves the record later).
+    read, nothing is stored (exit 3): look again and retype; a device that shows
+    the table between two acts passes the head it showed ([bold]--after HASH[/]),
+    so a decision made on a table another device has since changed is not stored
+    (exit 3) either. Prints the record's new head hash, the table's receipt
+    ([bold]coimbra verify GAME --head HASH[/] proves the record later).
 
     Example: [bold]coimbra act ana-bruno "place gray-1 castle"[/]
     """
 
     table_before: list[GameState] = []  # the table before the first decision: what the changes are told from
+    seen = _head_option(after, "--after")
 
     def add(game: Game) -> list[tuple[GameEvent, str]]:
         """Each decision read, checked and recorded, with its echo; nothing stored if one is refused."""
+        if seen is not None and not game.head.startswith(seen):
+            fail(str(GameChanged(game.name)), CONFLICT)
         if game.over:
             fail(f"{game.name}: the game is over (rule GAME.over); nothing more can be recorded", RULE_VIOLATION)
         table_before[:] = [game.state]
@@ -494,12 +504,12 @@ def _stored_chain(name: str, db: Optional[Path]) -> tuple[int | None, list[str],
     return len(inspection.entries), chain, inspection.problems, len(inspection.problems)
 
 
-def _head_option(head: Optional[str]) -> Optional[str]:
+def _head_option(head: Optional[str], option: str = "--head") -> Optional[str]:
     if head is None:
         return None
     wanted = head.strip().lower()
     if len(wanted) < 8 or len(wanted) > 64 or any(c not in "0123456789abcdef" for c in wanted):
-        fail(f"--head {head!r}: expected the head hash as printed (at least 8 of its hex digits)")
+        fail(f"{option} {head!r}: expected the head hash as printed (at least 8 of its hex digits)")
     return wanted
 
 

@@ -17,8 +17,8 @@ game costs about what reading a short one does.
 Where games are kept is chosen by the environment: ``--db PATH`` (the
 ``db`` argument), else ``$COIMBRA_DB``, else an eventsourcing configuration in
 the environment (``PERSISTENCE_MODULE``, for PostgreSQL say), else a SQLite file
-in the user's data directory (``platformdirs``). Tests use the in-memory store
-(``in_memory=True``).
+in the user's data directory (``platformdirs``). ``--db`` and ``$COIMBRA_DB`` may also be a
+``postgresql://user@host/dbname`` URL: a club's shared store. Tests use the in-memory store (``in_memory=True``).
 
 Every save of a game also saves its receipt (``coimbra_events.integrity``), and
 every read checks the game against its hash chain and its latest receipt before
@@ -37,6 +37,7 @@ import unicodedata
 from contextlib import nullcontext, suppress
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
+from urllib.parse import parse_qs, unquote, urlsplit
 from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -64,6 +65,7 @@ from coimbra_events.legacy import LEGACY_TOPICS, OLD_MODULE
 from coimbra_events.log import GameLog, LogError, LogProblem, dumps_entries, loads, read_bytes, write
 from coimbra_events.game_names import GameName, legacy_game_id
 from coimbra_events.notation import is_name
+from coimbra_events.players import fold_aliases
 from coimbra_events.references import log_file
 from coimbra_events.rules import core as rules
 from coimbra_events.rulesets import IMPLEMENTED, refusal
@@ -133,17 +135,51 @@ def where_games_live(db: str | os.PathLike[str] | None = None) -> str:
 
 
 def store_env(
-    db: str | os.PathLike[str] | None = None, *, in_memory: bool = False, environ: Mapping[str, str] = os.environ
+    db: str | os.PathLike[str] | None = None,
+    *,
+    in_memory: bool = False,
+    environ: Mapping[str, str] = os.environ,
+    create: bool = True,
 ) -> dict[str, str]:
-    """The eventsourcing settings for a store: see the module docstring for the order of choice."""
+    """The eventsourcing settings for a store: see the module docstring for the order of choice.
+
+    ``create``: make the SQLite file's folder if it is missing.
+    """
     if in_memory:
         return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
     path = db if db is not None else environ.get("COIMBRA_DB")
+    if path is not None and _POSTGRES_URL.match(str(path)):
+        return postgres_url_env(str(path), environ)
     if path is None and (environ.get("PERSISTENCE_MODULE") or environ.get(f"{GameStore.name.upper()}_PERSISTENCE_MODULE")):
         return {}
     target = Path(path if path is not None else default_db_path()).expanduser()
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if create:
+        target.parent.mkdir(parents=True, exist_ok=True)
     return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(target)}
+
+
+_POSTGRES_URL = re.compile(r"postgres(?:ql)?:/+", re.IGNORECASE)
+"""``postgresql://...``; also as a path option collapses it (``postgresql:/...``)."""
+
+
+def postgres_url_env(url: str, environ: Mapping[str, str] = os.environ) -> dict[str, str]:
+    """``postgresql://user[:password]@host[:port]/dbname[?schema=S]`` as eventsourcing settings.
+
+    Without a password in the URL, ``$PGPASSWORD`` gives it (so it need not be typed where others can see it).
+    """
+    parts = urlsplit(_POSTGRES_URL.sub("postgresql://", url, count=1))
+    query = parse_qs(parts.query)
+    settings = {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_HOST": parts.hostname or "localhost",
+        "POSTGRES_PORT": str(parts.port or 5432),
+        "POSTGRES_USER": unquote(parts.username or environ.get("PGUSER", "")),
+        "POSTGRES_PASSWORD": unquote(parts.password or environ.get("PGPASSWORD", "")),
+        "POSTGRES_DBNAME": unquote(parts.path.lstrip("/")) or unquote(parts.username or ""),
+    }
+    if query.get("schema"):
+        settings["POSTGRES_SCHEMA"] = query["schema"][0]
+    return settings
 
 
 def game_from_file(path: Path, catalog: Catalog | None = None) -> Game:
@@ -735,7 +771,7 @@ def fold_name(entry: GameName | None, events: Iterable[Any]) -> GameName | None:
 _fold_name = Folding(GameName, (GameName.Created, GameName.Claimed, GameName.Released))
 
 STORED_TOPICS: frozenset[str] = frozenset(
-    [get_topic(cls) for cls in (*fold_game.events, *_fold_name.events, Game.Snapshot, Receipt)]
+    [get_topic(cls) for cls in (*fold_game.events, *_fold_name.events, *fold_aliases.events, Game.Snapshot, Receipt)]
     + [*LEGACY_TOPICS, f"{OLD_MODULE}:GamesIndex.Created"]
 )
 """Every topic a stored row may name: the store's mapper resolves these and no other."""

@@ -500,8 +500,14 @@ def place(data: Any, loc: Sequence[str | int]) -> str:
             target = target[key] if isinstance(target, list) and 0 <= key < len(target) else None
             if path in ENTRY_LISTS and isinstance(target, dict) and is_id(target.get("id")):
                 where += f" (id {target['id']!r})"
+        elif not _PLAIN_KEY.fullmatch(str(key)):  # a key typed in the file, shown so it stays on one line
+            where += f"[{str(key)!r}]"
+            target = target.get(key) if isinstance(target, dict) else None
         else:
             where = f"{where}.{key}" if where else key
             target = target.get(key) if isinstance(target, dict) else None
         path = (*path, key)
     return where or "(top level)"
+
+
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")

@@ -14,7 +14,7 @@ later events illegal; nothing is dropped from the record).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from coimbra_events.events import (  # is_plain: the history module's question, asked by the events module
     HISTORY_TYPES,
@@ -173,12 +173,20 @@ def play_override(state: GameState, play: Play) -> tuple[GameState, RuleViolatio
                             "it cannot be played even as an accepted rule break", facts) from None
 
 
-def replay(state: GameState, line: Line, stop_at_violation: bool) -> Replay:
-    """Fold a line of play from ``state``: stop at the first illegal play, or skip and list them."""
+Observer = Callable[[GameEvent, GameState, GameState], None]
+"""Told of each play a replay applies: the event, the table before it and after it."""
+
+
+def replay(state: GameState, line: Line, stop_at_violation: bool, observe: Observer | None = None) -> Replay:
+    """Fold a line of play from ``state``: stop at the first illegal play, or skip and list them.
+
+    ``observe``, if given, is called with every play applied (skipped ones are not).
+    """
     skipped: list[tuple[Play, RuleViolation]] = []
     overrides: list[tuple[Play, RuleViolation]] = []
     applied = 0
     for play in line.plays:
+        before = state
         if play.override is not None:
             try:
                 state, violation = play_override(state, play)
@@ -188,16 +196,17 @@ def replay(state: GameState, line: Line, stop_at_violation: bool) -> Replay:
                     break
                 continue
             overrides.append((play, violation))
-            applied += 1
-            continue
-        violation = check(state, play.event)
-        if violation is not None:
-            skipped.append((play, violation))
-            if stop_at_violation:
-                break
-            continue
-        state = apply(state, play.event)
+        else:
+            violation = check(state, play.event)
+            if violation is not None:
+                skipped.append((play, violation))
+                if stop_at_violation:
+                    break
+                continue
+            state = apply(state, play.event)
         applied += 1
+        if observe is not None:
+            observe(play.event, before, state)
     return Replay(state, applied, tuple(skipped), tuple(overrides))
 
 

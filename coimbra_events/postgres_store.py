@@ -61,7 +61,7 @@ def ready(env: Any, tables: Sequence[str]) -> Iterator[dict[str, str]]:
         return
     from psycopg import sql
 
-    conn = _connect(config)
+    conn = connect(config)
     try:
         schema = config["schema"] or "public"
         told = env.get("CREATE_TABLE")
@@ -85,7 +85,8 @@ def _no_create() -> dict[str, str]:
     return {"CREATE_TABLE": "no", "COIMBRA_CREATE_TABLE": "no"}
 
 
-def _connect(config: Mapping[str, str]) -> Any:
+def connect(config: Mapping[str, str]) -> Any:
+    """A connection of its own (autocommit), within the connect timeout; ``StoreUnavailable`` with the server's reason."""
     import psycopg
 
     try:

@@ -901,3 +901,12 @@ def test_cli_show_marks_printed_values(tmp_path: Path) -> None:
     result = runner.invoke(app, ["catalog", "show", "--file", str(path)], env={"COLUMNS": "160"})
     assert result.exit_code == 0
     assert "printed" in result.stdout and "gain 3 guards" in result.stdout
+
+
+def test_a_key_with_a_line_break_is_named_on_one_line() -> None:
+    """Found by the mutation property: a key typed with a line break in it is quoted in the place named."""
+    data = copy.deepcopy(STANDIN_DATA)
+    data["characters"][10]["provenance"] = {"a\nb": 1}
+    with pytest.raises(CatalogError) as caught:
+        parse_catalog(data)
+    assert "\n" not in str(caught.value) and "provenance['a\\nb']" in str(caught.value)

@@ -1,0 +1,82 @@
+"""Property: over random seasons of simulated games, the league equals a brute force over the exported logs.
+
+A season draws its games (players from a pool of spellings that are and are not
+the same person, a seed; or one of the games known to end in a shared place),
+their tags, aliases recorded along the way, and the points at which the league
+catches up. Whatever was drawn, the standings of every season and of all time,
+and the ratings, are what ``brute`` computes from the exported logs, and a
+rebuild from scratch gives the same tables. Hypothesis shrinks a failure to a
+short season.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from coimbra_events.application import GameStore
+from coimbra_events.players import BadAlias, change_aliases, person_key
+from projections.league.projection import open_league
+from tests.store.league.games import TIES, simulated, tie_game
+from tests.store.league.stores import postgres_store, sqlite_store
+from tests.store.league.test_league import assert_equals_brute_force, assert_rebuild_changes_nothing
+
+pytestmark = pytest.mark.property
+
+POOL = ("Ana", "ana", "ÁNA", "Ana M.", "Bruno", "Conceição", "CONCEICAO", "Duarte", "Eva")
+SEASONS = ("spring", "autumn")
+
+simulated_game = st.tuples(st.integers(0, 10**6), st.lists(st.sampled_from(POOL), min_size=2, max_size=4,
+                                                             unique_by=person_key))
+tied_game = st.integers(0, len(TIES) - 1)
+step = st.one_of(
+    st.tuples(st.just("game"), st.one_of(simulated_game, tied_game), st.sets(st.sampled_from(SEASONS), max_size=2)),
+    st.tuples(st.just("alias"), st.sampled_from(POOL), st.sampled_from(POOL)),
+    st.tuples(st.just("catch up"), st.integers(1, 400)),
+)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def fresh_store(request: pytest.FixtureRequest) -> Callable[[], Any]:
+    """A new, empty store for each example."""
+    if request.param == "sqlite":
+        return sqlite_store
+    settings_, conn = request.getfixturevalue("postgres_server")
+    return lambda: postgres_store(settings_, conn)
+
+
+@settings(max_examples=max(settings.default.max_examples // 20, 5), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(steps=st.lists(step, min_size=1, max_size=8))
+def test_standings_and_ratings_of_any_season_equal_the_brute_force(fresh_store, steps):
+    with fresh_store() as store:
+        league = open_league(store)
+        order: list[str] = []
+        for k, (kind, *args) in enumerate(steps):
+            if kind == "game":
+                drawn, tags = args
+                log = tie_game(drawn) if isinstance(drawn, int) else simulated(drawn[1], drawn[0])
+                name = f"g{k}"
+                store.import_log(log, name)
+                order.append(name)
+                if tags:
+                    store.tag(name, add=sorted(tags))
+            elif kind == "alias":
+                try:
+                    change_aliases(store, lambda a: a.add(args[0], args[1]))
+                except BadAlias:
+                    pass
+            else:
+                league.catch_up(batch=args[0])
+        league.catch_up()
+        assert_equals_brute_force(store, league, order)
+        for season in SEASONS:
+            assert_equals_brute_force(store, league, [n for n in order if season in _tags(store, n)], season)
+        assert_rebuild_changes_nothing(league)
+
+
+def _tags(store: GameStore, name: str) -> set[str]:
+    return set(store.get(name).tags)
