@@ -25,6 +25,7 @@ from coimbra_events.game import resolve_catalog
 from coimbra_events.history import advance, replay, resolve
 from coimbra_events.log import GameLog, event_hash
 from coimbra_events.rules.core import apply, initial_state
+from coimbra_events.rulesets import IMPLEMENTED, refusal
 from coimbra_events.state import GAME_OVER, GameState
 
 _HISTORY = frozenset(HISTORY_TYPES)
@@ -86,7 +87,10 @@ class GameFold:
             self.head = GameLog(created["catalog_id"], created["catalog_sha256"], self.players, (), created["ruleset"],
                                 dict(created["meta"]), (), created["upcast_from"]).anchor()
         except Exception as exc:  # a damaged header: the league says so instead of failing
-            self.problem = f"its header cannot be read ({_why(exc)})"
+            self.problem = f"damaged: its header cannot be read ({_why(exc)})"
+            return
+        if created["ruleset"] not in IMPLEMENTED:  # as GameStore.get refuses it: never folded under other rules
+            self.problem = f"not counted: {refusal(str(created['ruleset']))}"
             return
         self.state = self.initial
         self.observed = Observed(len(self.players))
@@ -106,7 +110,7 @@ class GameFold:
             # The link first, as the Game aggregate reads a stored entry: nothing is folded past a broken chain.
             kind_name, actor, payload, chained = recorded["type"], recorded["actor"], recorded["payload"], recorded["hash"]
             if chained != event_hash(self.head, entry, kind_name, actor, payload, recorded["at"] or "", recorded["by"] or ""):
-                self.problem = f"entry {entry} does not match its recorded hash"
+                self.problem = f"damaged: entry {entry} does not match its recorded hash"
                 return
             self.head = chained
             event = decode_event(kind_name, actor, payload)
@@ -120,7 +124,7 @@ class GameFold:
             else:
                 self._fold_history(event)
         except Exception as exc:  # a damaged row: noted, never raised
-            self.problem = f"entry {entry} cannot be folded ({_why(exc)})"
+            self.problem = f"damaged: entry {entry} cannot be folded ({_why(exc)})"
             return
         if self.state.phase != GAME_OVER:
             self.over_since = None

@@ -176,7 +176,7 @@ class League(Projection[LeagueView]):
             return
         entries, head = fields.get("entries"), fields.get("head")
         if (entries, head) != (len(fold.events), fold.head):
-            fold.problem = (f"its receipt says {entries} entries, its rows hold {len(fold.events)} "
+            fold.problem = (f"damaged: its receipt says {entries} entries, its rows hold {len(fold.events)} "
                             "(entries cut off or changed)" if entries != len(fold.events) else
                             f"its receipt's head is not the head of its entries (entry {entries} changed)")
             self.dirty[game] = None  # type: ignore[index]
@@ -202,7 +202,7 @@ class League(Projection[LeagueView]):
         fold = GameFold(self._fields(rows[0])) if rows else GameFold({})
         fold.id = game_id
         if not rows:
-            fold.problem = "its first events are missing from the store"
+            fold.problem = "damaged: its first events are missing from the store"
         for row in rows[1:]:
             if row.topic == GAME_RECORDED:
                 fold.take(self._fields(row), row.originator_version, AS_STORED)

@@ -160,7 +160,7 @@ def standings(tables: Tables, season: str | None = None) -> dict[str, Any]:
         rank = rank if key == previous else k
         previous = key
         table.append({"rank": rank, "player": people.name(person), **t.to_json()})
-    left_out = [{"game": name, "why": f"damaged: {why}"} for name, _, why in tables.left_out()]
+    left_out = [{"game": name, "why": why} for name, _, why in tables.left_out()]
     left_out += [{"game": name, "why": "one person holds two seats (see coimbra player list)"} for _, name in doubled]
     return {
         "season": season,

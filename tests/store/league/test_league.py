@@ -344,3 +344,17 @@ def test_a_record_whose_last_entries_were_cut_off_is_left_out_by_its_receipt(clu
     _, counted, why = left_out(club)
     assert counted == 1
     assert f"its receipt says {len(game.events)} entries, its rows hold {len(game.events) - 3}" in why["g1"]
+
+
+def test_a_game_of_another_ruleset_is_left_out_by_name_never_folded_under_these_rules(club):
+    """As ``GameStore.get`` refuses it (docs/rulesets.md): a record of rules this engine does not implement
+    is not counted, and the league says which ruleset it was and why."""
+    import_all(club, season_logs()[:2])
+    row = club.recorder.select_events(club.get("g1").id, lte=1)[0]
+    header = orjson.loads(row.state)
+    header["ruleset"] = "coimbra-rules-0.9"
+    damage(club, "g1", 1, orjson.dumps(header))
+    league, counted, why = left_out(club)
+    assert counted == 1
+    assert why["g1"].startswith("not counted: recorded under ruleset 'coimbra-rules-0.9'"), why
+    assert_rebuild_changes_nothing(league)
