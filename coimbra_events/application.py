@@ -761,6 +761,27 @@ class GameStore(Application):
             with suppress(PersistenceError):
                 self.snapshots.put([Game.Snapshot.take(game)])
                 game.snapshot_version = game.version
+                drop_older_snapshots(self.snapshots.recorder, game.id, game.version)
+
+
+def drop_older_snapshots(recorder: Any, game_id: UUID, version: int) -> None:
+    """Delete a game's snapshots older than ``version``: only the latest is ever read, and each holds
+    the whole record, so keeping them all would grow a store with the square of its games' length.
+
+    The library has no call for it (eventsourcing 9.5): one statement per SQL store. An in-memory
+    store keeps its snapshots (it ends with the process)."""
+    stores = {cls.__module__ for cls in type(recorder).__mro__}
+    if "eventsourcing.sqlite" in stores:
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute(f"DELETE FROM {recorder.events_table_name} WHERE originator_id = ? AND originator_version < ?",
+                           (game_id.hex, version))
+    elif "eventsourcing.postgres" in stores:
+        from psycopg.sql import SQL, Identifier
+
+        statement = SQL("DELETE FROM {schema}.{table} WHERE originator_id = %s AND originator_version < %s").format(
+            schema=Identifier(recorder.datastore.schema), table=Identifier(recorder.events_table_name))
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute(statement, (game_id, version))
 
 
 def fold_name(entry: GameName | None, events: Iterable[Any]) -> GameName | None:

@@ -69,16 +69,16 @@ def test_recording_after_history_entries_folds_only_the_new_entry(catalog, monke
     assert game.state == replay(game.initial, resolve(game.events), stop_at_violation=False).state != state
 
 
-def grown(store: GameStore, catalog, entries: int) -> Game:
+def grown(store: GameStore, catalog, entries: int, name: str = "long") -> Game:
     """A game recorded entry by entry into the store (with an undo and a note on the way)."""
     log, _ = simulate(catalog, DEFAULT_PLAYERS[:4], 8)
-    game = store.import_log(log.prefix(10), "long")
+    game = store.import_log(log.prefix(10), name)
     for k in range(10, entries):
-        game = store.record("long", log.events[k], game=game)
+        game = store.record(name, log.events[k], game=game)
         if k == 30:
-            game, _ = store.update("long", lambda g: g.undo(), game)
-            game = store.record("long", log.events[k], game=game)
-            game, _ = store.update("long", lambda g: g.note(12, "here"), game)
+            game, _ = store.update(name, lambda g: g.undo(), game)
+            game = store.record(name, log.events[k], game=game)
+            game, _ = store.update(name, lambda g: g.note(12, "here"), game)
     return game
 
 
@@ -99,6 +99,19 @@ def test_a_long_game_is_read_from_its_snapshot(store, catalog):
     assert from_snapshot.snapshot_version == snapshots[-1].originator_version  # restored from it, not folded
     same_game(from_snapshot, from_events)
     same_game(from_snapshot, game)
+
+
+def test_only_the_latest_snapshot_of_a_game_is_kept(store, catalog):
+    """Each snapshot holds the whole record, and only the latest is read: the older ones are dropped
+    as a new one is taken, so a store grows with its games, not with the square of their length."""
+    if store.location == "memory":
+        pytest.skip("an in-memory store keeps its snapshots until the process ends")
+    game = grown(store, catalog, 10 + 3 * SNAPSHOT_EVERY)
+    other = grown(store, catalog, 10 + SNAPSHOT_EVERY, name="other")
+    kept = store.snapshots.recorder.select_events(game.id)
+    assert [s.originator_version for s in kept] == [game.snapshot_version] and game.snapshot_version > 2 * SNAPSHOT_EVERY
+    assert len(store.snapshots.recorder.select_events(other.id)) == 1  # another game's snapshot is its own
+    same_game(store.get("long"), project(None, store.events.get(game.id)))
 
 
 def test_a_snapshot_this_code_did_not_write_is_not_used(store, catalog, monkeypatch):
