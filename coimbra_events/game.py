@@ -207,6 +207,8 @@ class Game(Aggregate):
             state["announces"] = False
 
         def apply(self, game: Game) -> None:
+            if not isinstance(self.timestamp, datetime):  # not hashed, but the game is dated by it: a changed row
+                raise ValueError(f"the header's timestamp {self.timestamp!r} is not a time")
             game.name = self.name
             game.catalog = resolve_catalog(self.catalog_id, self.catalog_sha256, self.catalog_data)
             game.header = GameLog(

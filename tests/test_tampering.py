@@ -184,3 +184,17 @@ def test_a_finished_game_s_announced_result_edited_or_deleted_is_caught():
             assert store.inspect("g").problems == ()
         finally:
             store.close()
+
+
+def test_a_header_whose_timestamp_is_not_a_time_is_damage_for_readers_and_writers(stored):
+    """Found by the thorough fuzz run: the header's timestamp is not hashed, yet the game is dated by
+    it, so a row holding something else is refused as damaged before a write would trip on it."""
+    from tests.commands import invoke
+
+    store, rows = stored
+    rows.edit(rows.entries("g")[0], lambda fields: fields.update(timestamp=[]))
+    with pytest.raises(DamagedGame):
+        store.get("g")
+    for args in (("show", "g"), ("note", "g", "--at", "1", "x")):
+        result = invoke((*args, "--db", str(rows.path)))
+        assert result.exit_code == 2 and "timestamp [] is not a time" in result.output, (args, result.output)
