@@ -361,7 +361,10 @@ class GameStore(Application):
     def _entry(self, name: str) -> GameName | None:
         """The register's entry for a name (a few events, never snapshotted), if it has one."""
         try:
-            return fold_name(None, self.events.get(GameName.create_id(name)))
+            entry = fold_name(None, self.events.get(GameName.create_id(name)))
+            if entry is not None and entry.game_id is not None and not isinstance(entry.game_id, UUID):
+                raise ValueError(f"it has the name stand for {entry.game_id!r}, which is no game's id")
+            return entry
         except Exception as exc:  # whatever a changed store makes the library or the fold raise
             raise DamagedIndex(f"the store's register of names is damaged at {name!r} ({_one_line(exc)}); "
                                "nothing was changed") from None

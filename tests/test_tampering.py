@@ -198,3 +198,19 @@ def test_a_header_whose_timestamp_is_not_a_time_is_damage_for_readers_and_writer
     for args in (("show", "g"), ("note", "g", "--at", "1", "x")):
         result = invoke((*args, "--db", str(rows.path)))
         assert result.exit_code == 2 and "timestamp [] is not a time" in result.output, (args, result.output)
+
+
+@pytest.mark.parametrize("value", [[], {}, "x", 5])
+def test_a_name_register_claim_that_names_no_game_id_is_a_damaged_register(stored, value):
+    """Found by the thorough fuzz run: a claim whose game id is no id reached the store's query (the
+    library's binding error) or read as 'no game named g'; it is the register that is damaged."""
+    from coimbra_events.application import DamagedIndex
+    from tests.commands import invoke
+
+    store, rows = stored
+    (claim,) = [r for r in rows.all() if r.topic.endswith("GameName.Claimed")]
+    rows.edit(claim, lambda fields: fields.update(game_id=value))
+    with pytest.raises(DamagedIndex):
+        store.get("g")
+    result = invoke(("show", "g", "--db", str(rows.path)))
+    assert result.exit_code == 2 and "register of names is damaged at 'g'" in result.output, result.output
