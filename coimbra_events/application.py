@@ -574,7 +574,7 @@ class GameStore(Application):
             chosen = self._name_for(new_name, parent.header.players)
             game = Game.start(chosen, parent.catalog, parent.header.players, meta, parent.header.ruleset)
             for event, stamp in zip(parent.events[:at], parent.stamps):
-                game._trigger(event, None, stamp)
+                game._trigger(event, stamp)
             return game, self._claim(chosen, game.id), None
 
         return self._commit(build, snapshot=False)[0]

@@ -568,15 +568,14 @@ class Game(Aggregate):
         if archived != self.archived:
             self.trigger_event(self.Archived, archived=archived)
 
-    def _trigger(self, event: GameEvent, chained: str | None = None, stamp: Stamp | None = None) -> None:
-        """Append an entry: with the hash it was recorded with (an import or a fork), else chained now;
-        stamped with its source's stamp, else now and ``entry_by`` when someone is entering."""
+    def _trigger(self, event: GameEvent, stamp: Stamp | None = None) -> None:
+        """Append an entry, chained now: stamped with its source's stamp (a fork's parent), else now and
+        ``entry_by`` when someone is entering."""
         payload = event.payload()
         if stamp is None:
             stamp = NO_STAMP if self.entry_by is None else (utc_now(), self.entry_by)
         at, by = stamp
-        if chained is None:
-            chained = event_hash(self.head, len(self.events) + 1, event.TYPE, event.actor, payload, at, by)
+        chained = event_hash(self.head, len(self.events) + 1, event.TYPE, event.actor, payload, at, by)
         self.making = True
         try:
             self.trigger_event(self.Recorded, type=event.TYPE, actor=event.actor, payload=payload, hash=chained,
