@@ -116,6 +116,21 @@ class _Found:
 
 
 @dataclass(frozen=True)
+class Chain:
+    """Every entry's hash, and what they were worked out from: the anchor, the entries and their stamps.
+
+    A log kept with the chain its reader checked uses it only while it still has
+    those very entries and stamps and that anchor, so a log changed since (by
+    ``dataclasses.replace``, say) has its chain worked out again.
+    """
+
+    anchor: str
+    events: tuple[GameEvent, ...]
+    stamps: tuple[Stamp, ...]
+    hashes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class GameLog:
     """A game as recorded: who played, with which catalog and ruleset, and every event."""
 
@@ -129,6 +144,9 @@ class GameLog:
     """One ``(at, by)`` per event, or none at all (no entry says when or by whom)."""
     upcast_from: int = 0
     """The older schema the record was begun under (its chain is anchored there), or 0."""
+    checked: Chain | None = field(default=None, compare=False, repr=False)
+    """The chain as the reader worked it out checking the file (``loads``), so an import does not hash
+    the record again; ``None`` (a log built in code): worked out when asked."""
 
     @classmethod
     def new(cls, catalog: Catalog, players: Sequence[tuple[str, str]], meta: Mapping[str, Any] | None = None) -> "GameLog":
@@ -174,6 +192,10 @@ class GameLog:
 
     def hashes(self) -> list[str]:
         """The hash chain: one hash per event."""
+        checked = self.checked
+        if checked is not None and checked.events is self.events and checked.stamps is self.stamps \
+                and checked.anchor == self.anchor():
+            return list(checked.hashes)
         out = []
         prev = self.anchor()
         for seq, e in enumerate(self.events, 1):
@@ -321,19 +343,22 @@ def check_document(doc: Any, source: str, problems: Sequence[LogProblem] = (), k
     if type(raw_events) is not list:
         raise found.error(source, [LogProblem(0, "bad log", "'events' must be a list")])
     events: list[GameEvent] = []
+    chain: list[str] = []
     stamped: dict[int, Stamp] = {}
-    prev = head.anchor()
+    prev = anchor = head.anchor()
     seq = 1
     entries: list[Any] = raw_events  # typed, so the loop below runs natively when compiled
     for k, entry in enumerate(entries, 1):
         event, prev, seq = _event(entry, k, seq, prev, found, stamped)
         if event is not None:
             events.append(event)
+            chain.append(prev)
     if found.count:
         raise found.error(source)
     stamps = tuple(stamped.get(k, NO_STAMP) for k in range(1, len(events) + 1)) if stamped else ()
-    return GameLog(head.catalog_id, head.catalog_sha256, head.players, tuple(events), head.ruleset, head.meta,
-                   stamps, head.upcast_from)
+    read = tuple(events)
+    return GameLog(head.catalog_id, head.catalog_sha256, head.players, read, head.ruleset, head.meta,
+                   stamps, head.upcast_from, Chain(anchor, read, stamps, tuple(chain)))
 
 
 def _too_deep(seq: int | None) -> LogProblem:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import orjson
 import pytest
 
@@ -365,7 +367,7 @@ def test_a_schema_1_log_is_upcast_keeping_every_hash():
     assert doc["schema"] == 1
     log = game_log.loads(data)
     assert log.upcast_from == 1 and log.stamps == ()
-    assert log.hashes() == [e["hash"] for e in doc["events"]]
+    assert log.with_events(log.events).hashes() == [e["hash"] for e in doc["events"]]  # worked out, not as read
     rewritten = orjson.loads(game_log.dumps(log))
     assert rewritten["schema"] == 2 and rewritten["upcast_from"] == 1
     assert [e["hash"] for e in rewritten["events"]] == [e["hash"] for e in doc["events"]]
@@ -400,3 +402,32 @@ def test_a_by_that_is_not_a_name_is_refused(game, by):
     doc = orjson.loads(game_log.dumps(stamped(game, e3="Ana")))
     doc["events"][2]["by"] = by
     assert "event 3: bad by: expected who entered it" in _problems(_resign_stamped(doc))[0]
+
+
+@pytest.mark.parametrize("stamped", [False, True], ids=["as shipped", "stamped"])
+def test_a_log_read_keeps_the_chain_its_reader_checked_which_is_the_one_its_entries_give(stamped):
+    """``loads`` works out every hash to check the file's chain and keeps them (an import does not hash the
+    record again); a log built in code works its chain out when asked, and the two agree."""
+    for path in sorted((FIXTURES / "games").glob("*.json")):
+        log = game_log.read(path)
+        if stamped:
+            stamps = tuple((f"2026-05-01T19:{k // 60 % 60:02d}:{k % 60:02d}Z", "Ana") for k in range(len(log.events)))
+            log = game_log.loads(game_log.dumps(log.with_events(log.events, stamps)))
+        doc = orjson.loads(game_log.dumps(log))
+        assert log.checked is not None and log.checked.hashes == tuple(e["hash"] for e in doc["events"])
+        built = log.with_events(log.events, log.stamps)
+        assert built.checked is None and built.hashes() == list(log.checked.hashes) and built == log
+        assert log.prefix(10).hashes() == list(log.checked.hashes[:10])
+
+
+@pytest.mark.parametrize("change", [
+    {"ruleset": "some-other-rules-v9"}, {"meta": {"table": "2"}}, {"players": (("Ana", "red"), ("Carla", "yellow"))},
+    {"upcast_from": 0}, {"stamps": (("2026-05-01T19:00:00Z", "Ana"),)},
+], ids=lambda c: next(iter(c)))
+def test_a_log_changed_after_it_was_read_has_its_chain_worked_out_again(change):
+    """The chain a reader kept belongs to the header and entries it read: changed, the log is hashed anew."""
+    log = game_log.read(FIXTURES / "games" / "standin-2p-seed1.json")
+    changed = dataclasses.replace(log, **change)
+    assert changed.hashes() == changed.with_events(changed.events, changed.stamps).hashes() != log.hashes()
+    events = (log.events[1],) + log.events[1:]  # the same number of entries, the first one another
+    assert dataclasses.replace(log, events=events).hashes()[0] != log.hashes()[0]
