@@ -226,7 +226,7 @@ class Game(Aggregate):
             game.entry_by = None
             game.snapshot_version = 0
             game.receipts = 0  # how many head receipts the store holds for it (GameStore.get says)
-            game.making = False  # True while this code appends entries it chained (see Recorded.apply)
+            game.making = None  # the entry this code is appending, chained already (see Recorded.apply)
             game.start_fold(game.initial, 0)
 
     class Recorded(Aggregate.Event):
@@ -255,12 +255,15 @@ class Game(Aggregate):
         def apply(self, game: Game) -> None:
             # The link first: a stored entry is decoded, and later folded, only once its
             # hash shows it is the one recorded after the entries before it. An entry this
-            # code is making was chained just now (``_trigger``; ``from_log``: the log's own
-            # chain, worked out from its entries), so its hash is not worked out twice.
+            # code is making (``game.making``) was chained just now from the event it holds
+            # (``_trigger``; ``from_log``: the log's own chain), so it is neither hashed nor
+            # decoded again.
             at, by = self.at or "", self.by or ""
-            if not game.making and self.hash != event_hash(game.head, len(game.events) + 1, self.type, self.actor, self.payload, at, by):
-                raise BrokenLink(f"entry {len(game.events) + 1} does not match its recorded hash")
-            event = decode_event(self.type, self.actor, self.payload)
+            event = game.making
+            if event is None:
+                if self.hash != event_hash(game.head, len(game.events) + 1, self.type, self.actor, self.payload, at, by):
+                    raise BrokenLink(f"entry {len(game.events) + 1} does not match its recorded hash")
+                event = decode_event(self.type, self.actor, self.payload)
             game.events.append(event)
             game.hashes.append(self.hash)
             game.stamps.append((at, by))
@@ -362,7 +365,7 @@ class Game(Aggregate):
             game.entry_by = None
             game.snapshot_version = version
             game.receipts = 0
-            game.making = False
+            game.making = None
             game.start_fold(state_codec.decode(orjson.loads(data["table"]), catalog), len(game.events))
         except (KeyError, TypeError, ValueError) as exc:
             raise StaleSnapshot(f"snapshot of {data.get('name')!r} cannot be read by this code: {exc}") from None
@@ -471,10 +474,10 @@ class Game(Aggregate):
         game = cls.start(name, result.state.catalog, log.players, log.meta, log.ruleset, log.upcast_from)
         trigger, recorded = game.trigger_event, cls.Recorded
         stamps = log.stamps or [NO_STAMP] * len(log.events)
-        game.making = True
         for event, chained, (at, by) in zip(log.events, log.hashes(), stamps):
+            game.making = event
             trigger(recorded, type=event.TYPE, actor=event.actor, payload=event.payload(), hash=chained, at=at or None, by=by or None)
-        game.making = False
+        game.making = None
         if result.valid:
             game.start_fold(result.state, len(log.events))
         return game
@@ -576,12 +579,12 @@ class Game(Aggregate):
             stamp = NO_STAMP if self.entry_by is None else (utc_now(), self.entry_by)
         at, by = stamp
         chained = event_hash(self.head, len(self.events) + 1, event.TYPE, event.actor, payload, at, by)
-        self.making = True
+        self.making = event
         try:
             self.trigger_event(self.Recorded, type=event.TYPE, actor=event.actor, payload=payload, hash=chained,
                                at=at or None, by=by or None)
         finally:
-            self.making = False
+            self.making = None
 
     def to_log(self) -> GameLog:
         """The game as a JSON log (``coimbra_events.log.dumps`` writes its canonical bytes)."""
