@@ -701,10 +701,11 @@ class GameStore(Application):
         if entry is None:
             if self._legacy_exists(name):
                 raise BadGameName(f"game name {name!r} is taken")
-            entry = GameName.register(name)
-        if entry.game_id is not None:
+            entry = GameName.register(name, game_id)
+        elif entry.game_id is not None:
             raise BadGameName(f"game name {name!r} is taken")
-        entry.claim(game_id)
+        else:
+            entry.claim(game_id)
         self._claiming.append(name)
         return [entry]
 

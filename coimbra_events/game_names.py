@@ -2,9 +2,9 @@
 
 A game is found by its name, and names must be unique even when two tables
 create games at once. Each name has a small ``GameName`` aggregate, with an id
-that follows from the name; claiming a name appends to it in the same
-transaction as the game's own events, so of two writers claiming one name, the
-second's save conflicts. Renaming a game claims the new name and releases the old
+that follows from the name; claiming a name creates it (or appends to it) in the
+same transaction as the game's own events, so of two writers claiming one name,
+the second's save conflicts. Renaming a game claims the new name and releases the old
 one, which may then be claimed again.
 
 Stores written before schema 2 have no register: their games' ids follow from
@@ -13,6 +13,7 @@ their names (``legacy_game_id``), which is where a name without an entry is look
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
@@ -24,11 +25,24 @@ class GameName(Aggregate):
     """One name in the register: the game it stands for now, if any."""
 
     class Created(Aggregate.Created):
+        """A name entered in the register, standing for ``game_id`` (``None``: for no game yet).
+
+        A new game's name is registered claimed in this one event (one row per new
+        name, not two); entries made before class version 2 were created unclaimed.
+        """
+
+        class_version = 2
+
         name: str
+        game_id: UUID | None
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["game_id"] = None  # claimed, if at all, by a ``Claimed`` event of its own
 
         def apply(self, entry: GameName) -> None:
             entry.name = self.name
-            entry.game_id = None
+            entry.game_id = self.game_id
 
     class Claimed(Aggregate.Event):
         game_id: UUID
@@ -45,8 +59,9 @@ class GameName(Aggregate):
         return uuid5(NAMESPACE, f"name:{name}")
 
     @classmethod
-    def register(cls, name: str) -> GameName:
-        return cls._create(cls.Created, name=name)
+    def register(cls, name: str, game_id: UUID | None = None) -> GameName:
+        """A new entry of the register, claimed for ``game_id`` if one is given."""
+        return cls._create(cls.Created, name=name, game_id=game_id)
 
     def claim(self, game_id: UUID) -> None:
         self.trigger_event(self.Claimed, game_id=game_id)

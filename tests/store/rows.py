@@ -48,8 +48,13 @@ class Rows:
 
     def game_id(self, name: str) -> UUID:
         """The game the store's register has the name stand for (its latest claim)."""
-        claims = [r.fields() for r in self._stream(GameName.create_id(name)) if r.topic.endswith("GameName.Claimed")]
+        claims = [r.fields() for r in self._stream(GameName.create_id(name)) if self._claims(r)]
         return UUID(claims[-1]["game_id"]["_data_"])
+
+    @staticmethod
+    def _claims(row: Row) -> bool:
+        """Whether a row of the register claims its name: a ``Claimed``, or a ``Created`` claimed at once."""
+        return row.topic.endswith("GameName.Claimed") or (row.topic.endswith("GameName.Created") and bool(row.fields().get("game_id")))
 
     def game(self, name: str) -> list[Row]:
         """The game's rows: its header (``Created``) first, then one per entry (and the facts about it)."""

@@ -1,0 +1,55 @@
+"""A store whose register of names was written before a new name was registered claimed in one event
+(``fixtures/stores/register-v1.sqlite``: ``GameName.Created`` of class version 1, then ``Claimed``)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from coimbra_events.application import OVER, BadGameName, GameStore, UnknownGame
+from coimbra_events.game_names import GameName
+from coimbra_events.rules.core import legal
+from tests.conftest import FIXTURES
+
+
+@pytest.fixture
+def old(tmp_path):
+    """A copy of the store (the fixture itself is never written)."""
+    path = tmp_path / "register-v1.sqlite"
+    shutil.copy(FIXTURES / "stores" / "register-v1.sqlite", path)
+    store = GameStore(path, entered_by="tester")
+    yield store
+    store.close()
+
+
+def test_its_entries_are_upcast_from_class_version_1(old):
+    (created, claimed) = old.recorder.select_events(GameName.create_id("open-3p"))
+    assert b"game_id" not in bytes(created.state) and b"class_version" not in bytes(created.state)
+    assert claimed.topic.endswith("GameName.Claimed")
+    entry = old._entry("open-3p")
+    assert entry is not None and entry.game_id is not None and entry.game_id == old.get("open-3p").id
+
+
+def test_its_names_stand_for_the_games_they_were_claimed_for(old):
+    assert old.get("renamed-2p").state.over and old.info("renamed-2p").status == OVER
+    assert len(old.get("open-3p").events) == 6
+    with pytest.raises(UnknownGame):
+        old.get("finished-2p")  # released by the rename
+
+
+def test_a_released_old_entry_is_claimed_again_and_a_taken_one_is_refused(old):
+    old.rename("renamed-2p", "finished-2p")
+    assert old.get("finished-2p").state.over
+    rows = old.recorder.select_events(GameName.create_id("finished-2p"))
+    assert [r.topic.rsplit(".", 1)[-1] for r in rows] == ["Created", "Claimed", "Released", "Claimed"]
+    with pytest.raises(BadGameName, match="taken"):
+        old.rename("open-3p", "finished-2p")
+
+
+def test_it_takes_new_games_and_entries(old):
+    game = old.record("open-3p", legal(old.get("open-3p").state)[0])
+    assert len(game.events) == 7 and old.inspect("open-3p").problems == ()
+    new = old.new_game([("Ana", "red"), ("Bruno", "blue")], name="fresh", seed=3)
+    (created,) = old.recorder.select_events(GameName.create_id("fresh"))
+    assert b'"class_version":2' in bytes(created.state) and old.get("fresh").id == new.id
