@@ -17,40 +17,41 @@ from typing import Any, Final
 
 from coimbra_events.effect_kinds import END_GAME, HELD, IMMEDIATE, PHASE_C, PHASE_E, PILES, TRACKS, Effect
 
-FORMAT = "coimbra-catalog"
-SCHEMA = 1
-RULES_TEXT = "rules-text"
-STAND_IN = "stand-in"
-PRINTED = "printed"
-PROVENANCES: tuple[str, ...] = (RULES_TEXT, STAND_IN, PRINTED)
+FORMAT: Final = "coimbra-catalog"
+SCHEMA: Final = 1
+RULES_TEXT: Final = "rules-text"
+STAND_IN: Final = "stand-in"
+PRINTED: Final = "printed"
+PROVENANCES: Final[tuple[str, ...]] = (RULES_TEXT, STAND_IN, PRINTED)
 """Where a value comes from: the rule texts, the project's stand-in (GAPS.md), or
 transcribed from the printed components by a group that owns the game."""
 
-DIE_COLORS: tuple[str, ...] = TRACKS + ("white",)
-CITIES: tuple[str, ...] = ("upper", "central", "lower")
-MIN_PLAYERS, MAX_PLAYERS = 2, 4  # rules text: 2-, 3- and 4-player games
+DIE_COLORS: Final[tuple[str, ...]] = TRACKS + ("white",)
+CITIES: Final[tuple[str, ...]] = ("upper", "central", "lower")
+MIN_PLAYERS: Final = 2  # rules text: 2-, 3- and 4-player games
+MAX_PLAYERS: Final = 4
 DICE_PER_PLAYER: Final = 3  # die holders per player, each placing a die a round (rules text)
-START_SPACES = 4  # starting corners around Coimbra (rules text)
-SPACE_KINDS: tuple[str, ...] = ("start", "monastery", "road")
+START_SPACES: Final = 4  # starting corners around Coimbra (rules text)
+SPACE_KINDS: Final[tuple[str, ...]] = ("start", "monastery", "road")
 
-NO_BONUS = "none"
-TIMING_CONTEXTS: Mapping[str, str] = {
+NO_BONUS: Final = "none"
+TIMING_CONTEXTS: Final[Mapping[str, str]] = {
     "immediate": IMMEDIATE,
     "phase_c": PHASE_C,
     "phase_e": PHASE_E,
     "end_game": END_GAME,
 }
-CARD_TIMINGS: Mapping[str, tuple[str, ...]] = {
+CARD_TIMINGS: Final[Mapping[str, tuple[str, ...]]] = {
     "I": ("immediate", "phase_c"),
     "II": ("immediate", "phase_e", "end_game", NO_BONUS),
     "III": ("immediate", "phase_e", "end_game", NO_BONUS),
 }
-MONASTERY_TIMINGS: tuple[str, ...] = ("immediate", "end_game")
-FAVOR_CONTEXTS: tuple[str, ...] = (IMMEDIATE, HELD)
-SCORING_SIDES: Mapping[str, int] = {"2-3": 3, "4": 4}
+MONASTERY_TIMINGS: Final[tuple[str, ...]] = ("immediate", "end_game")
+FAVOR_CONTEXTS: Final[tuple[str, ...]] = (IMMEDIATE, HELD)
+SCORING_SIDES: Final[Mapping[str, int]] = {"2-3": 3, "4": 4}
 """The sides of an influence scoring tile, named by the player counts they are for, and
 how many ranks each scores."""
-TIE_BREAKS: tuple[str, ...] = ("resources", "shared")
+TIE_BREAKS: Final[tuple[str, ...]] = ("resources", "shared")
 
 
 

@@ -11,12 +11,14 @@ handler in ``rules/effects.py``; nothing else in the engine changes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Final, Mapping
 
-TRACKS: tuple[str, ...] = ("gray", "orange", "purple", "green")
+TRACKS: Final[tuple[str, ...]] = ("gray", "orange", "purple", "green")
 """The four influence tracks, named by die colour (rules text)."""
+TRACK_INDEX: Final[Mapping[str, int]] = {track: k for k, track in enumerate(TRACKS)}
+"""Each track's place in ``TRACKS`` (and in a player's ``influence``), looked up rather than searched."""
 
-TRACK_RESOURCE: Mapping[str, str] = {
+TRACK_RESOURCE: Final[Mapping[str, str]] = {
     "gray": "guards",
     "orange": "coins",
     "purple": "steps",
@@ -24,16 +26,16 @@ TRACK_RESOURCE: Mapping[str, str] = {
 }
 """What a track's income pays (rules text, 003 income table)."""
 
-RESOURCES: tuple[str, ...] = ("coins", "guards", "points", "steps")
-SPENDABLE: tuple[str, ...] = ("coins", "guards")
-PILES: tuple[str, ...] = ("I", "II", "III")
+RESOURCES: Final[tuple[str, ...]] = ("coins", "guards", "points", "steps")
+SPENDABLE: Final[tuple[str, ...]] = ("coins", "guards")
+PILES: Final[tuple[str, ...]] = ("I", "II", "III")
 
 # Contexts: where an effect list appears and when it is carried out.
-IMMEDIATE = "immediate"  # once, when gained (card bought, tile taken, monastery entered)
-PHASE_C = "phase_c"  # start cards: when the owner acquires a matching card
-PHASE_E = "phase_e"  # every round, in the owner's phase E
-END_GAME = "end_game"  # scored once at the end of the game
-HELD = "held"  # favor tiles: in force while the tile is held this round
+IMMEDIATE: Final = "immediate"  # once, when gained (card bought, tile taken, monastery entered)
+PHASE_C: Final = "phase_c"  # start cards: when the owner acquires a matching card
+PHASE_E: Final = "phase_e"  # every round, in the owner's phase E
+END_GAME: Final = "end_game"  # scored once at the end of the game
+HELD: Final = "held"  # favor tiles: in force while the tile is held this round
 
 
 @dataclass(frozen=True)
@@ -66,13 +68,13 @@ class EffectKind:
     value, ``[...]`` holds an optional parameter's part (``effect_text`` reads and writes it)."""
 
 
-_AMOUNT = Param("int", minimum=1, maximum=20)
-_POINTS = Param("int", minimum=1, maximum=20)
-_GAINS = (IMMEDIATE, PHASE_E)
+_AMOUNT: Final = Param("int", minimum=1, maximum=20)
+_POINTS: Final = Param("int", minimum=1, maximum=20)
+_GAINS: Final = (IMMEDIATE, PHASE_E)
 """Gains happen at a moment (when gained, or at the start of phase E); a favor tile's gains
 are immediate, and only ``extra_income_die`` / ``voyage_discount`` are held."""
 
-KINDS: Mapping[str, EffectKind] = {
+KINDS: Final[Mapping[str, EffectKind]] = {
     k.name: k
     for k in (
         EffectKind(
@@ -194,7 +196,7 @@ KINDS: Mapping[str, EffectKind] = {
     )
 }
 
-CONDITION_KEYS: Mapping[str, tuple[str, ...]] = {
+CONDITION_KEYS: Final[Mapping[str, tuple[str, ...]]] = {
     "category": TRACKS,
     "cost": SPENDABLE,
     "pile": PILES,

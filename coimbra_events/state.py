@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Final, Mapping, TypeVar
 
 from coimbra_events import core_build
 from coimbra_events.catalog import Catalog
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.effect_kinds import TRACK_INDEX
 
 TABLE: Final = "table"
 """The actor of random outcomes: dice rolled, cards dealt, tiles drawn."""
@@ -29,6 +29,9 @@ TABLE: Final = "table"
 LOCATIONS: Final[tuple[str, ...]] = ("castle", "upper", "central", "lower")
 """The four city locations, in the order phase C evaluates them (rules text)."""
 CITIES: Final[tuple[str, ...]] = LOCATIONS[1:]
+LOCATION_INDEX: Final[dict[str, int]] = {location: k for k, location in enumerate(LOCATIONS)}
+CITY_INDEX: Final[dict[str, int]] = {city: k for k, city in enumerate(CITIES)}
+"""Each location's place in ``LOCATIONS`` and each city's in ``CITIES`` (a city row's in ``rows``)."""
 CASTLE: Final = "castle"
 EXTRA_DIE: Final = "extra"
 """The income source granted by the extra-die tile (GAPS decision 4)."""
@@ -198,7 +201,7 @@ class PlayerState(Record):
 
     def influence_on(self, track: str) -> int:
         """The disc's space on an influence track."""
-        return self.influence[TRACKS.index(track)]
+        return self.influence[TRACK_INDEX[track]]
 
     @property
     def owned_cards(self) -> tuple[str, ...]:

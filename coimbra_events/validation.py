@@ -8,7 +8,8 @@ from typing import Any
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog
 from coimbra_events.events import GameEvent, is_plain
 from coimbra_events.log import GameLog, LogError, LogProblem
-from coimbra_events.rules.core import check, initial_state, apply
+from coimbra_events.rules.core import apply_in, check, initial_state
+from coimbra_events.rules.tx import Tx
 from coimbra_events.rulesets import Migration, under_current_rules
 from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
@@ -89,11 +90,12 @@ def validate(log: GameLog, catalog: Catalog | None = None, source: str = "<log>"
     state = start_state(log, catalog, source)
     if not is_plain(folded.events):
         return _validate_line(log, folded.events, state, migration)
+    tx = Tx(state)  # one working copy of the table, carried from each event to the next
     for n, event in enumerate(folded.events):
         violation = check(state, event)
         if violation is not None:
             return Validation(log, state, n, violation, n + 1, (), migration)
-        state = apply(state, event)
+        state = apply_in(tx, event)
     return Validation(log, state, len(log.events), None, None, (), migration)
 
 

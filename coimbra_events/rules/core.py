@@ -225,7 +225,7 @@ def apply(state: GameState, event: GameEvent) -> GameState:
 
 
 def apply_in(tx: Tx, event: GameEvent) -> GameState:
-    """``apply`` in a given working copy of the state before the event."""
+    """``apply`` in a given working copy of the state before the event (afterwards, of the state after it)."""
     APPLY[type(event)](tx, event)
     _settle(tx)
     return tx.freeze()

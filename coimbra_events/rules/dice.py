@@ -15,7 +15,7 @@ from coimbra_events.catalog import DICE_PER_PLAYER
 from coimbra_events.events import DiceRolled, DiePlaced, GameEvent
 from coimbra_events.rules.narration import AT_LOCATION, DICE_AREA, DIE, ROLL, TABLE_WHO
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import CASTLE, LOCATIONS, PHASE_B, PHASE_C, TABLE, GameState, Pending, Slot
+from coimbra_events.state import CASTLE, LOCATIONS, LOCATION_INDEX, PHASE_B, PHASE_C, TABLE, GameState, Pending, Slot
 from coimbra_events.violations import RuleViolation, Seen, held
 
 
@@ -81,7 +81,7 @@ def check_place(state: GameState, e: DiePlaced, seen: Seen | None = None) -> Rul
 def apply_place(tx: Tx, e: DiePlaced) -> None:
     i = tx.index(e.actor)
     value = tx.die_value(e.die)
-    k = LOCATIONS.index(e.location)
+    k = LOCATION_INDEX[e.location]
     locations = tx.g.locations
     row = locations[k]
     at = insert_position(row, e.location, value)

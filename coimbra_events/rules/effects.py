@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable, Final, Iterable, Mapping
 
 from coimbra_events.catalog import Catalog, CharacterCard
-from coimbra_events.effect_kinds import SPENDABLE, TRACKS, Effect
+from coimbra_events.effect_kinds import SPENDABLE, TRACK_INDEX, Effect
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import PlayerState
 
@@ -136,7 +136,7 @@ def _per_influence(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> t
     elif track == "lowest":
         level = min(pl.influence)
     else:
-        level = pl.influence[TRACKS.index(track)]
+        level = pl.influence[TRACK_INDEX[track]]
     return level // p["per"] * p["points"], {"per": "influence", "track": track, "space": level, "spaces_each": p["per"],
                                              "count": level // p["per"], "points_each": p["points"]}
 

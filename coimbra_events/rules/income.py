@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Final, Sequence
 
 from coimbra_events.catalog import Catalog
-from coimbra_events.effect_kinds import SPENDABLE, TRACK_RESOURCE, TRACKS
+from coimbra_events.effect_kinds import SPENDABLE, TRACKS, TRACK_INDEX, TRACK_RESOURCE
 from coimbra_events.events import GameEvent, IncomeActivated, IncomeEnded, PointsExchanged
 from coimbra_events.rules import effects
 from coimbra_events.rules.narration import DICE_AREA, DIE, LION, SHUTTER
@@ -167,7 +167,7 @@ def apply_activate(tx: Tx, e: IncomeActivated) -> None:
     left = list(p.income_left)
     left.remove(e.die)
     p.income_left = tuple(left)
-    position = p.influence[TRACKS.index(e.track)]
+    position = p.influence[TRACK_INDEX[e.track]]
     resource, amount, bonus = income(tx.catalog, e.track, position)
     if tx.narrating:
         tx.because("E.income", ("die", e.die, "track", e.track, "disc_on", position, "tier", tier_of(tx.catalog, position),

@@ -36,7 +36,7 @@ from coimbra_events.rules.narration import (
     TABLE_WHO,
 )
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import CASTLE, CITIES, LOCATIONS, PHASE_D, GameState, Pending
+from coimbra_events.state import CASTLE, CITIES, CITY_INDEX, LOCATIONS, PHASE_D, GameState, Pending
 from coimbra_events.violations import RuleViolation, Seen, held
 
 
@@ -104,7 +104,7 @@ def check_card(state: GameState, e: CardBought, seen: Seen | None = None) -> Rul
                               seen)
         if violation:
             return violation
-    row = state.rows[CITIES.index(pending.location)]
+    row = state.rows[CITY_INDEX[pending.location]]
     if (broken := e.card not in row) or seen is not None:
         facts: dict[str, Any] = {"card": e.card, "row": row}
         if broken:
@@ -131,7 +131,7 @@ def apply_card(tx: Tx, e: CardBought) -> None:
     if tx.narrating:
         tx.because("C.cost", ("card", e.card, "die", pending.die, "price", price, "resource", card.cost))
     tx.pay(i, card.cost, price)
-    k = CITIES.index(pending.location)
+    k = CITY_INDEX[pending.location]
     rows = tx.g.rows
     tx.g.rows = rows[:k] + (tuple(c for c in rows[k] if c != e.card),) + rows[k + 1 :]
     p = tx.pl(i)
@@ -188,7 +188,7 @@ def legal_retrieve(state: GameState, pending: Pending) -> list[GameEvent]:
     else:
         price = card_price(state, pending)
         pl = state.player(who)
-        row = state.rows[CITIES.index(pending.location)]
+        row = state.rows[CITY_INDEX[pending.location]]
         out += [CardBought(who, c) for c in row if getattr(pl, cat.characters[c].cost) >= price]
     out += [AlternativeTaken(who, c, g) for c in range(cat.alternative_coins + 1) for g in range(cat.alternative_guards + 1)]
     return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.effect_kinds import TRACKS, TRACK_INDEX
 from coimbra_events.rules import effects
 from coimbra_events.rules.narration import PLACE, POINTS, Record, flat
 from coimbra_events.state import GameState, PlayerState
@@ -49,7 +49,7 @@ class PlayerScore:
 
 def track_ranking(state: GameState, track: str) -> list[PlayerState]:
     """Players ahead on a track first; same space: the earlier arrival is ahead; space 0 left out."""
-    k = TRACKS.index(track)
+    k = TRACK_INDEX[track]
     ranked = [p for p in state.players if p.influence[k] > 0]
     return sorted(ranked, key=lambda p: (-p.influence[k], p.arrivals[k]))
 
@@ -74,7 +74,7 @@ def influence_tile_items(state: GameState) -> dict[str, list[Item]]:
     out: dict[str, list[Item]] = {p.name: [] for p in state.players}
     for track, tile_id in zip(TRACKS, state.scoring_tiles):
         points = state.catalog.scoring_points(tile_id, players)
-        k = TRACKS.index(track)
+        k = TRACK_INDEX[track]
         for rank, pl in enumerate(track_ranking(state, track)):
             if rank < len(points) and points[rank]:
                 facts: dict[str, object] = {"track": track, "tile": tile_id, "rank": rank + 1, "space": pl.influence[k],

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Final
 
 from coimbra_events.catalog import MAX_PLAYERS, Catalog
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.effect_kinds import TRACK_INDEX
 from coimbra_events.rules.narration import COINS, GUARDS, PHASE, POINTS, ROUND, TABLE_WHO, TRACK_DISC
 from coimbra_events.state import GAME_OVER, GameState, Pending, PlayerState
 
@@ -176,11 +176,25 @@ class Tx:
         raise KeyError(die)
 
     def freeze(self) -> GameState:
-        """The new immutable state; this ends the transaction."""
+        """The new immutable state; the working copy is then that state's, ready for the event after it.
+
+        Its draft of the table already holds the new state's fields, so going on
+        from there costs nothing; what was particular to the event (the players
+        touched, the rule being told) is reset.
+        """
         self.flush()
         g = self.g
         if self._touched:
-            g.players = tuple([p if draft is None else draft.freeze() for p, draft in zip(g.players, self._players)])
+            players = list(g.players)
+            drafts = self._players
+            for k, draft in enumerate(drafts):
+                if draft is not None:
+                    players[k] = draft.freeze()
+                    drafts[k] = None
+            g.players = tuple(players)
+            self._touched = False
+        self.rule = ""
+        self.facts = None
         return g.freeze()
 
     # --- narration (called only while narrating) -----------------------------------------
@@ -299,7 +313,7 @@ class Tx:
             self.push(Pending(self.name(i), "track-choice", amount, source))
             return
         p = self.pl(i)
-        k = TRACKS.index(track)
+        k = TRACK_INDEX[track]
         influence = p.influence
         new = min(self.catalog.max_influence, influence[k] + amount)
         if new != influence[k]:
