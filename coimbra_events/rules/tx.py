@@ -22,9 +22,17 @@ from coimbra_events.state import GAME_OVER, GameState, Pending, PlayerState
 
 
 class PlayerDraft:
-    """One player's board while an event is applied; ``freeze`` makes the ``PlayerState``."""
+    """One player's board while an event is applied; ``freeze`` makes the ``PlayerState``.
+
+    A transaction keeps each seat's draft from one event to the next and ``load``s
+    it again when the seat is touched, instead of allocating one per event.
+    """
 
     def __init__(self, p: PlayerState) -> None:
+        self.load(p)
+
+    def load(self, p: PlayerState) -> None:
+        """Copy the player's board into this draft."""
         self.name = p.name
         self.color = p.color
         self.coins = p.coins
@@ -121,6 +129,7 @@ class Tx:
         self.g = StateDraft(state)
         # Each player's draft once touched (by index), else None; a list, as it is read at every step.
         self._players: list[PlayerDraft | None] = list(_UNTOUCHED[len(state.players)])
+        self._spare: list[PlayerDraft | None] = list(_UNTOUCHED[len(state.players)])  # drafts of earlier events
         self._touched = False
         self.catalog: Catalog = state.catalog
         self._new: list[Pending] | None = None  # sub-decisions queued by this event; most queue none
@@ -137,7 +146,12 @@ class Tx:
         """Player ``i``'s board, copied on first touch and free to change."""
         p = self._players[i]
         if p is None:
-            p = PlayerDraft(self.g.players[i])
+            p = self._spare[i]
+            if p is None:
+                p = PlayerDraft(self.g.players[i])
+                self._spare[i] = p
+            else:
+                p.load(self.g.players[i])
             self._players[i] = p
             self._touched = True
         return p
