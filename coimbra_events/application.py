@@ -66,7 +66,7 @@ from coimbra_events.log import GameLog, LogError, LogProblem, dumps_entries, loa
 from coimbra_events.game_names import GameName, legacy_game_id
 from coimbra_events.notation import is_name
 from coimbra_events.players import fold_aliases
-from coimbra_events.references import log_file
+from coimbra_events.references import log_file, shaped_like_path
 from coimbra_events.rules import core as rules
 from coimbra_events.rulesets import IMPLEMENTED, refusal
 from coimbra_events.state import TABLE
@@ -672,7 +672,7 @@ class GameStore(Application):
         if name is not None:
             if not _GAME_NAME.fullmatch(name):
                 raise BadGameName(f"game name {name!r}: use letters, digits, '-', '_' or '.' (at most 64)")
-            if log_file(name) is not None:
+            if shaped_like_path(name):
                 raise BadGameName(f"game name {name!r} reads as a log file's path (it ends in .json); "
                                   "choose a name without it")
             return name

@@ -269,3 +269,20 @@ def test_names_that_read_as_log_files_are_refused(tmp_path):
     with pytest.raises(BadGameName):
         store.import_log(game_log.read(GAMES[0]), name="copy.json")
     assert store.games() == []
+
+
+def test_a_name_is_judged_by_its_shape_not_by_the_files_beside_the_command(tmp_path, monkeypatch):
+    """The store does not look at the working folder: a file there does not make a name taken or refused.
+
+    Read as a GAME argument, the same word names the file (``log_file``), as it always did."""
+    from pathlib import Path
+
+    from coimbra_events.references import log_file
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g3").write_text("{}")
+    store = GameStore(in_memory=True)
+    store.new_game(PLAYERS, name="g3")
+    assert store.get("g3").name == "g3"
+    assert log_file("g3") == Path("g3")
+    assert log_file("g4") is None
