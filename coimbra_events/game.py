@@ -380,6 +380,7 @@ class Game(Aggregate):
         self._introduced: GameEvent | None = None
         self._line: tuple[int, Line] | None = None
         self._replay: tuple[int, Replay] | None = None
+        self._carried = rules.Fold()  # the working copy of the table, kept from one new entry to the next
 
     @property
     def state(self) -> GameState:
@@ -387,7 +388,7 @@ class Game(Aggregate):
         if self._state is not None and self._folded < len(self.events):
             state: GameState | None = self._state
             for event in self.events[self._folded:]:
-                state, self._introduced = advance(state, self._introduced, event)
+                state, self._introduced = advance(state, self._introduced, event, self._carried)
                 if state is None:
                     break
                 self._state, self._folded = state, self._folded + 1

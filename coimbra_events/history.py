@@ -26,7 +26,7 @@ from coimbra_events.events import (  # is_plain: the history module's question, 
     RuleOverridden,
     is_plain,
 )
-from coimbra_events.rules.core import apply, check, narrate_into
+from coimbra_events.rules.core import Fold, apply, check
 from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
 
@@ -185,6 +185,7 @@ def replay(state: GameState, line: Line, stop_at_violation: bool, observe: Obser
     skipped: list[tuple[Play, RuleViolation]] = []
     overrides: list[tuple[Play, RuleViolation]] = []
     applied = 0
+    carried = Fold()
     for play in line.plays:
         before = state
         if play.override is not None:
@@ -203,14 +204,15 @@ def replay(state: GameState, line: Line, stop_at_violation: bool, observe: Obser
                 if stop_at_violation:
                     break
                 continue
-            state = apply(state, play.event)
+            state = carried.apply(state, play.event)
         applied += 1
         if observe is not None:
             observe(play.event, before, state)
     return Replay(state, applied, tuple(skipped), tuple(overrides))
 
 
-def advance(state: GameState, introduced: GameEvent | None, event: GameEvent) -> tuple[GameState | None, GameEvent | None]:
+def advance(state: GameState, introduced: GameEvent | None, event: GameEvent,
+            carried: Fold | None = None) -> tuple[GameState | None, GameEvent | None]:
     """The table after one more entry of a stored record, when the line of play only grows.
 
     Returns the new state and the ``Corrected`` or ``RuleOverridden`` entry now
@@ -220,7 +222,8 @@ def advance(state: GameState, introduced: GameEvent | None, event: GameEvent) ->
     that breaks a rule); a play accepted against a rule is laid out as accepted;
     notes change nothing. The state is ``None`` when the entry changes the line
     instead (a correction's replacement, a retraction) or breaks a rule: then the
-    line must be resolved and replayed, which skips and lists such a play.
+    line must be resolved and replayed, which skips and lists such a play. ``carried``:
+    the fold of a caller that goes entry by entry (``core.Fold``).
     """
     kind = type(event)
     if kind is Corrected or kind is RuleOverridden:
@@ -236,7 +239,7 @@ def advance(state: GameState, introduced: GameEvent | None, event: GameEvent) ->
             return None, None
     if check(state, event) is not None:
         return None, None
-    return apply(state, event), None
+    return (apply(state, event) if carried is None else carried.apply(state, event)), None
 
 
 class LineFold:
@@ -268,6 +271,8 @@ class LineFold:
         self.seq = 0
         self.problem: tuple[int, RuleViolation] | None = None
         self._introduced: GameEvent | None = None
+        self._told = Fold(True, self.tape)  # plays pushed while narrating
+        self._folded = Fold()  # every other play
 
     @property
     def state(self) -> GameState:
@@ -334,14 +339,12 @@ class LineFold:
             except RuleViolation as v:
                 return state, v
             if narrating:  # an accepted rule break, told as the rules carry it out (rare: applied once more)
-                narrate_into(self.tape, state, play.event)
+                self._told.apply(state, play.event)
             return after, None
         violation = check(state, play.event) if check_it else None
         if violation is not None:
             return state, violation
-        if narrating:
-            return narrate_into(self.tape, state, play.event), None
-        return apply(state, play.event), None
+        return (self._told if narrating else self._folded).apply(state, play.event), None
 
 
 def states_per_entry(initial: GameState, events: Sequence[GameEvent], trusted: bool = False) -> tuple[GameState, ...]:

@@ -8,8 +8,7 @@ from typing import Any
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog
 from coimbra_events.events import GameEvent, is_plain
 from coimbra_events.log import GameLog, LogError, LogProblem
-from coimbra_events.rules.core import apply_in, check, initial_state
-from coimbra_events.rules.tx import Tx
+from coimbra_events.rules.core import Fold, check, initial_state
 from coimbra_events.rulesets import Migration, under_current_rules
 from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
@@ -90,12 +89,12 @@ def validate(log: GameLog, catalog: Catalog | None = None, source: str = "<log>"
     state = start_state(log, catalog, source)
     if not is_plain(folded.events):
         return _validate_line(log, folded.events, state, migration)
-    tx = Tx(state)  # one working copy of the table, carried from each event to the next
+    carried = Fold()
     for n, event in enumerate(folded.events):
         violation = check(state, event)
         if violation is not None:
             return Validation(log, state, n, violation, n + 1, (), migration)
-        state = apply_in(tx, event)
+        state = carried.apply(state, event)
     return Validation(log, state, len(log.events), None, None, (), migration)
 
 

@@ -234,6 +234,35 @@ def apply_in(tx: Tx, event: GameEvent) -> GameState:
     return tx.freeze()
 
 
+class Fold:
+    """Legal events applied one after another, one working copy of the table carried from each to the next.
+
+    ``apply`` gives what ``core.apply`` gives. Going on from the state it returned
+    last costs no new copy (``Tx.freeze`` leaves the copy on that state); from any
+    other state, a new copy is made. A narrating fold writes what the rules told of
+    each event at the end of ``tape``, as ``narrate_into`` does.
+    """
+
+    def __init__(self, narrating: bool = False, tape: list[object] | None = None) -> None:
+        self.narrating = narrating
+        self.tape: list[object] = [] if tape is None else tape
+        self._tx: Tx | None = None
+        self._after: GameState | None = None
+
+    def apply(self, state: GameState, event: GameEvent) -> GameState:
+        """The state after a legal event and all its deterministic consequences."""
+        tx = self._tx if state is self._after else None
+        self._tx = None  # an event that cannot be applied leaves no half-changed copy to go on from
+        if tx is None:
+            tx = Tx(state, self.narrating, self.tape)
+        after = apply_in(tx, event)
+        if self.narrating and after.over and not state.over:
+            for record in scoring.end_game_told(after):
+                self.tape.extend(record)
+        self._tx, self._after = tx, after
+        return after
+
+
 def narrate(state: GameState, event: GameEvent) -> tuple[GameState, list[Record]]:
     """``apply``, and every change the rules made on the table, in order, each with its rule and facts.
 
@@ -247,12 +276,7 @@ def narrate(state: GameState, event: GameEvent) -> tuple[GameState, list[Record]
 
 def narrate_into(tape: list[object], state: GameState, event: GameEvent) -> GameState:
     """``narrate``, writing the fields of what the rules told at the end of ``tape`` (``narration.Record``)."""
-    tx = Tx(state, True, tape)
-    after = apply_in(tx, event)
-    if after.over and not state.over:
-        for record in scoring.end_game_told(after):
-            tape.extend(record)
-    return after
+    return Fold(True, tape).apply(state, event)
 
 
 def narrate_all(state: GameState, events: Sequence[GameEvent]) -> tuple[list[GameState], list[object], list[int]]:
@@ -263,10 +287,11 @@ def narrate_all(state: GameState, events: Sequence[GameEvent]) -> tuple[list[Gam
     ``ends[k + 1]`` (``narration.records``). The fold a timeline makes.
     """
     states = [state]
-    tape: list[object] = []
+    fold = Fold(True)
+    tape = fold.tape
     ends = [0]
     for event in events:
-        state = narrate_into(tape, state, event)
+        state = fold.apply(state, event)
         states.append(state)
         ends.append(len(tape))
     return states, tape, ends
@@ -314,9 +339,13 @@ def _settle(tx: Tx) -> None:
 
 def fold(state: GameState, events: Sequence[GameEvent]) -> GameState:
     """Check and apply events in order (raises ``RuleViolation`` at the first illegal one)."""
+    carried = Fold()
     for e in events:
-        state = step(state, e)
+        violation = check(state, e)
+        if violation is not None:
+            raise violation
+        state = carried.apply(state, e)
     return state
 
 
-__all__ = ["initial_state", "pending", "legal", "check", "apply", "narrate", "narrate_all", "narrate_into", "step", "fold", "PlayerState"]
+__all__ = ["initial_state", "pending", "legal", "check", "apply", "Fold", "narrate", "narrate_all", "narrate_into", "step", "fold", "PlayerState"]

@@ -1,0 +1,105 @@
+"""``core.Fold`` carries one working copy of the table from each event to the next: that must never show.
+
+Every state it gives, and everything it tells while narrating, is what a fresh
+``apply`` (``narrate``) of the same event from the same state gives, whichever
+states it is handed and in whatever order.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from coimbra_events import log as game_log
+from coimbra_events.events import DiePlaced
+from coimbra_events.rules import core
+from coimbra_events.rules.core import Fold, apply, initial_state, narrate
+from coimbra_events.rules.narration import records
+from coimbra_events.validation import catalog_for
+from tests.golden import corpus_games
+
+GAMES = [game_log.loads(data) for name, data in corpus_games() if not name.startswith("rec-")][::25]
+
+
+def states_of(log: game_log.GameLog) -> list:
+    """Every state of the game's fold, each by a fresh ``apply``."""
+    states = [initial_state(catalog_for(log), log.players)]
+    for event in log.events:
+        states.append(apply(states[-1], event))
+    return states
+
+
+@pytest.mark.parametrize("log", GAMES, ids=lambda log: log.meta.get("seed", "game"))
+def test_a_carried_fold_gives_every_state_a_fresh_apply_gives(log):
+    fresh = states_of(log)
+    carried = Fold()
+    state = fresh[0]
+    for k, event in enumerate(log.events):
+        state = carried.apply(state, event)
+        assert state == fresh[k + 1], f"after event {k + 1}"
+
+
+@pytest.mark.parametrize("log", GAMES[:4], ids=lambda log: log.meta.get("seed", "game"))
+def test_a_narrating_fold_tells_what_narrate_tells_of_each_event(log):
+    fresh = states_of(log)
+    carried = Fold(True)
+    state = fresh[0]
+    for k, event in enumerate(log.events):
+        start = len(carried.tape)
+        state = carried.apply(state, event)
+        after, told = narrate(fresh[k], event)
+        assert state == after == fresh[k + 1]
+        assert records(carried.tape, start, len(carried.tape)) == told, f"event {k + 1}"
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_going_on_from_any_earlier_state_is_a_fresh_apply(data):
+    """Handed a state it did not give last, the fold starts a new copy: jumping back and forth changes nothing."""
+    log = data.draw(st.sampled_from(GAMES))
+    fresh = states_of(log)
+    carried = Fold()
+    for _ in range(12):
+        k = data.draw(st.integers(0, len(log.events) - 1), label="from event")
+        assert carried.apply(fresh[k], log.events[k]) == fresh[k + 1]
+
+
+def test_an_event_that_fails_midway_leaves_nothing_half_done(monkeypatch):
+    """``apply`` does not check, so an event can fail after the rules changed the working copy. The fold
+    then goes on from the states it is handed as if nothing had happened."""
+    log = GAMES[0]
+    fresh = states_of(log)
+    k = next(k for k, e in enumerate(log.events) if isinstance(e, DiePlaced) and k > 0)
+
+    def midway(tx, event):
+        tx.g.pool = ()
+        raise ValueError("midway")
+
+    carried = Fold()
+    before = carried.apply(fresh[k - 1], log.events[k - 1])
+    with monkeypatch.context() as patched:
+        patched.setitem(core.APPLY, DiePlaced, midway)
+        with pytest.raises(ValueError, match="midway"):
+            carried.apply(before, log.events[k])
+    assert carried.apply(before, log.events[k]) == fresh[k + 1]
+
+
+def test_what_an_event_tells_does_not_carry_the_rule_of_the_one_before(monkeypatch):
+    """A change told before its rule is named is told under no rule, as in a fresh narration."""
+    log = GAMES[0]
+    fresh = states_of(log)
+    k = next(k for k, e in enumerate(log.events) if isinstance(e, DiePlaced) and isinstance(log.events[k - 1], DiePlaced))
+    real = core.APPLY[DiePlaced]  # the placement before names its rule (B.position) as it tells the die's move
+
+    def told_first(tx, event):
+        tx.tell(0, "probe", "", 0, 0)
+        real(tx, event)
+
+    carried = Fold(True)
+    placed = carried.apply(fresh[k - 1], log.events[k - 1])
+    monkeypatch.setitem(core.APPLY, DiePlaced, told_first)
+    start = len(carried.tape)
+    carried.apply(placed, log.events[k])
+    assert records(carried.tape, start, len(carried.tape)) == narrate(fresh[k], log.events[k])[1]
+    assert records(carried.tape, start, start + 10)[0][0] == ""
