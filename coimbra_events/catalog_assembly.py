@@ -9,7 +9,6 @@ reads the stand-in then starts without importing pydantic at all.
 from __future__ import annotations
 
 import hashlib
-import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -55,32 +54,13 @@ def content_hash(data: Any) -> str:
     return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def interned(value: Any) -> Any:
-    """A copy of a JSON value with every string in it interned (``sys.intern``), keys and values alike.
-
-    The catalog's ids are then the very objects the events decoded from a log name
-    (``coimbra_events.events`` interns them too), so the rules find a card, a die or
-    a space by identity instead of comparing strings character by character. The
-    copy is also the catalog's own ``data``, which no later change to the caller's
-    document reaches.
-    """
-    if type(value) is str:
-        return sys.intern(value)
-    if type(value) is dict:
-        return {sys.intern(k): interned(v) for k, v in value.items()}
-    if type(value) is list:
-        return [interned(v) for v in value]
-    return value
-
-
 def assemble(data: Mapping[str, Any], sha256: str | None = None) -> Catalog:
     """The frozen catalog of a document that passed every check (``sha256``: its content hash, if known)."""
-    data = interned(data)  # the catalog's own copy of the document
     limits, scoring = data["limits"], data["final_scoring"]
-    die_colors = {sys.intern(f"{c}-{k}"): c for c, count in data["dice"]["pool"].items() for k in range(1, count + 1)}
+    die_colors = {f"{c}-{k}": c for c, count in data["dice"]["pool"].items() for k in range(1, count + 1)}
     return Catalog(
         id=data["id"], title=data["title"], schema=SCHEMA,
-        sha256=sha256 or content_hash(data), data=data,
+        sha256=sha256 or content_hash(data), data=orjson.loads(orjson.dumps(data)),
         min_players=data["players"]["min"], max_players=data["players"]["max"], die_colors=die_colors,
         start_coins=data["start_resources"]["coins"], start_guards=data["start_resources"]["guards"],
         max_coins=limits["coins"], max_guards=limits["guards"], max_influence=limits["influence"],

@@ -20,7 +20,6 @@ annotations of those parameters equal to the class's ``KINDS``.
 from __future__ import annotations
 
 import reprlib
-import sys
 from typing import Any, Callable, ClassVar, Final, Mapping, Sequence
 
 from mypy_extensions import mypyc_attr
@@ -59,7 +58,7 @@ class UnknownEventType(KeyError):
 def _str(value: Any, name: str, entry: str = "") -> str:
     if type(value) is not str or not value:
         raise PayloadError(f"field '{_where(name, entry)}' must be a non-empty string, got {shown(value)}")
-    return sys.intern(value)  # the same object as the catalog's id: the rules compare and look it up by identity
+    return value
 
 
 def _int(value: Any, name: str, entry: str = "") -> int:
@@ -97,15 +96,15 @@ def _entries(value: Any, name: str) -> dict[str, Any]:
 
 
 def _str_map(value: Any, name: str) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted([(sys.intern(k), _str(v, name, k)) for k, v in _entries(value, name).items()]))
+    return tuple(sorted([(k, _str(v, name, k)) for k, v in _entries(value, name).items()]))
 
 
 def _int_map(value: Any, name: str) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted([(sys.intern(k), _int(v, name, k)) for k, v in _entries(value, name).items()]))
+    return tuple(sorted([(k, _int(v, name, k)) for k, v in _entries(value, name).items()]))
 
 
 def _strs_map(value: Any, name: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    return tuple(sorted([(sys.intern(k), _strs(v, name, k)) for k, v in _entries(value, name).items()]))
+    return tuple(sorted([(k, _strs(v, name, k)) for k, v in _entries(value, name).items()]))
 
 
 class GameEvent(Record):
@@ -517,7 +516,6 @@ def decode_event(type_name: str, actor: Any, payload: Any) -> GameEvent:
         raise UnknownEventType(type_name) from None
     if type(actor) is not str or not actor:
         raise PayloadError(f"actor must be a non-empty string, got {shown(actor)}")
-    actor = sys.intern(actor)
     if random and actor != TABLE:
         raise PayloadError(f"{type_name} is a random outcome; its actor must be '{TABLE}', got {shown(actor)}")
     if type(payload) is not dict:

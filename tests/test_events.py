@@ -150,23 +150,3 @@ def test_the_pure_python_build_is_immutable_too():
     done = subprocess.run([sys.executable, "-c", PURE_CHANGE], env={**os.environ, "COIMBRA_PURE": "1"},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
-
-
-def test_a_read_log_names_cards_dice_and_players_with_the_catalogs_own_strings():
-    """Decoding interns every name (``events._str``), as the catalog's assembly and ``initial_state`` do, so the
-    rules find a card, a die or a player by identity; a copy of the same text would be compared character by character."""
-    from coimbra_events.log import read
-    from coimbra_events.rules.core import initial_state
-    from coimbra_events.validation import catalog_for
-
-    log = read(Path(__file__).resolve().parent.parent / "fixtures" / "games" / "standin-3p-seed2.json")
-    catalog = catalog_for(log)
-    state = initial_state(catalog, log.players)
-    card = next(e for e in log.events if isinstance(e, ev.CardBought)).card
-    placed = next(e for e in log.events if isinstance(e, ev.DiePlaced))
-    rolled = next(e for e in log.events if isinstance(e, ev.DiceRolled))
-    assert any(k is card for k in catalog.characters)
-    assert any(k is placed.die for k in catalog.die_colors)
-    assert all(any(k is die for k in catalog.die_colors) for die, _ in rolled.values)
-    assert any(k is placed.actor for k in state.index)
-    assert decode_event("CardBought", "".join(["an", "a"]), {"card": "".join(list(card))}).card is card

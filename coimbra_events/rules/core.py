@@ -11,7 +11,6 @@ through these functions and no others.
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Callable, Final, Sequence
 
 from coimbra_events import events as ev
@@ -159,8 +158,6 @@ def initial_state(catalog: Catalog, players: Sequence[tuple[str, str]]) -> GameS
     n = len(players)
     if not catalog.min_players <= n <= catalog.max_players:
         raise ValueError(f"{n} {'player' if n == 1 else 'players'}; the catalog supports {catalog.min_players}-{catalog.max_players}")
-    # Interned, as the actors of decoded events are: a name is then found and compared by identity.
-    players = [(sys.intern(name), color) for name, color in players]
     names = [p[0] for p in players]
     if len(set(names)) != n or len({p[1] for p in players}) != n:
         raise ValueError("player names and colours must be unique")
