@@ -95,17 +95,22 @@ def validated_replay(logs: Sequence[bytes]) -> None:
         validate(loads(data))
 
 
-def best_times(runs: dict[str, Callable[[Sequence[bytes]], None]], logs: Sequence[bytes], repeat: int) -> dict[str, float]:
+def best_times(runs: dict[str, Callable[[Sequence[bytes]], None]], logs: Sequence[bytes], repeat: int,
+               alternate: bool = False) -> dict[str, float]:
     """Best wall time of each run over ``repeat`` rounds.
 
     The runs are interleaved round by round, so a slow patch of the machine
     hits all of them alike. The garbage collector stays enabled as in real use;
     it is only emptied before each timed pass so one run's garbage is not
-    collected on another's clock.
+    collected on another's clock. With ``alternate``, every other round runs
+    them in reverse order: a run is then timed after two different runs, and of
+    two runs compared with each other, each is timed once right after the other
+    (the one that goes second finds the code they share warm).
     """
     best = {name: float("inf") for name in runs}
-    for _ in range(repeat):
-        for name, run in runs.items():
+    forward = list(runs.items())
+    for k in range(repeat):
+        for name, run in (forward if k % 2 == 0 or not alternate else forward[::-1]):
             gc.collect()
             start = time.perf_counter()
             run(logs)

@@ -2,7 +2,9 @@
 
 In one process, the fixture games (``fixtures/games/*.json``) are imported into a
 temporary SQLite file with ``GameStore.import_log``, and a plain copy of each is
-saved beside them. Then, each the best of N interleaved passes over all games:
+saved beside them. Then, each the best of N interleaved passes over all games, every
+other pass in reverse order (``replay.best_times``): ours and theirs share the library's
+code, and whichever runs second finds it warm, so each is timed both ways round:
 
 (a) a game's final state read from the store
     * ours: ``GameStore.get(name).state``, what every command uses (the name
@@ -215,7 +217,7 @@ def measure(repeat: int) -> dict[str, Any]:
             timed = runs(store, logs, games)
             for run in timed.values():  # warm-up: imports, catalog, interpreter caches
                 run(None)
-            best = best_times(timed, [], repeat)
+            best = best_times(timed, [], repeat, alternate=True)
         finally:
             store.close()
     events = sum(len(log.events) for log in logs)
