@@ -258,16 +258,17 @@ class Game(Aggregate):
             # code is making (``game.making``) was chained just now from the event it holds
             # (``_trigger``; ``from_log``: the log's own chain), so it is neither hashed nor
             # decoded again.
-            at, by = self.at or "", self.by or ""
+            stamp = (self.at or "", self.by or "")
             event = game.making
             if event is None:
-                if self.hash != event_hash(game.head, len(game.events) + 1, self.type, self.actor, self.payload, at, by):
+                if self.hash != event_hash(game.head, len(game.events) + 1, self.type, self.actor, self.payload, *stamp):
                     raise BrokenLink(f"entry {len(game.events) + 1} does not match its recorded hash")
                 event = decode_event(self.type, self.actor, self.payload)
             game.events.append(event)
             game.hashes.append(self.hash)
-            game.stamps.append((at, by))
-            game.plain = game.plain and type(event) not in HISTORY_TYPES
+            game.stamps.append(stamp)
+            if type(event) in HISTORY_TYPES:
+                game.plain = False
 
     class Finished(Aggregate.Event):
         """The record now ends the game, with this result (players by place; see ``result_of``)."""
