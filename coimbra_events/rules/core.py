@@ -294,12 +294,12 @@ def narrate_all(state: GameState, events: Sequence[GameEvent]) -> tuple[list[Gam
     return states, tape, ends
 
 
-def step(state: GameState, event: GameEvent) -> GameState:
-    """Check, then apply: raises ``RuleViolation`` for an illegal event."""
+def step(state: GameState, event: GameEvent, carried: Fold | None = None) -> GameState:
+    """Check, then apply (with ``carried``: in that fold): raises ``RuleViolation`` for an illegal event."""
     violation = check(state, event)
     if violation is not None:
         raise violation
-    return apply(state, event)
+    return apply(state, event) if carried is None else carried.apply(state, event)
 
 
 def legal(state: GameState) -> list[GameEvent] | OutcomeSpace:
@@ -338,10 +338,7 @@ def fold(state: GameState, events: Sequence[GameEvent]) -> GameState:
     """Check and apply events in order (raises ``RuleViolation`` at the first illegal one)."""
     carried = Fold()
     for e in events:
-        violation = check(state, e)
-        if violation is not None:
-            raise violation
-        state = carried.apply(state, e)
+        state = step(state, e, carried)
     return state
 
 

@@ -24,7 +24,7 @@ from coimbra_events.events import HISTORY_TYPES, GameEvent, IncomeActivated, Pil
 from coimbra_events.game import resolve_catalog
 from coimbra_events.history import advance, replay, resolve
 from coimbra_events.log import GameLog, event_hash
-from coimbra_events.rules.core import apply, initial_state
+from coimbra_events.rules.core import Fold, initial_state
 from coimbra_events.rulesets import IMPLEMENTED, refusal
 from coimbra_events.state import GAME_OVER, GameState
 
@@ -61,7 +61,7 @@ class GameFold:
     """One stored game as the league sees it: header facts, the entries so far, the table now."""
 
     __slots__ = ("id", "name", "players", "fork", "initial", "state", "events", "plain", "introduced", "observed",
-                 "version", "over_since", "problem", "head")
+                 "version", "over_since", "problem", "head", "carried")
 
     def __init__(self, created: Mapping[str, Any]) -> None:
         """From the fields of the game's stored ``Created`` event; a bad header makes the game damaged."""
@@ -72,6 +72,8 @@ class GameFold:
         meta = created.get("meta")
         self.fork = isinstance(meta, dict) and "parent" in meta
         self.events: list[GameEvent] = []
+        self.carried = Fold()
+        """The working copy of the table, carried from one entry of the game to the next (``core.Fold``)."""
         self.plain = True
         self.introduced: GameEvent | None = None
         """The correction or accepted rule break waiting for its event (``history.advance``)."""
@@ -118,7 +120,7 @@ class GameFold:
             kind = type(event)
             if self.plain and kind not in _HISTORY:  # checked when recorded: folds on, as the Game aggregate does
                 before = self.state
-                self.state = after = apply(before, event)
+                self.state = after = self.carried.apply(before, event)
                 if kind in _OBSERVED:
                     self.observed(event, before, after)
             else:
@@ -135,7 +137,7 @@ class GameFold:
         """An entry of a record that has history entries, folded as the ``Game`` aggregate folds it
         (``history.advance``): the line of play is resolved and replayed where the entry changes it."""
         self.plain = False
-        state, self.introduced = advance(self.state, self.introduced, event)
+        state, self.introduced = advance(self.state, self.introduced, event, self.carried)
         self.state = self._replayed(None) if state is None else state
 
     def _replayed(self, observe: Observed | None) -> GameState:
