@@ -212,7 +212,7 @@ def replay(state: GameState, line: Line, stop_at_violation: bool, observe: Obser
 
 
 def advance(state: GameState, introduced: GameEvent | None, event: GameEvent,
-            carried: Fold | None = None) -> tuple[GameState | None, GameEvent | None]:
+            carried: Fold) -> tuple[GameState | None, GameEvent | None]:
     """The table after one more entry of a stored record, when the line of play only grows.
 
     Returns the new state and the ``Corrected`` or ``RuleOverridden`` entry now
@@ -222,8 +222,8 @@ def advance(state: GameState, introduced: GameEvent | None, event: GameEvent,
     that breaks a rule); a play accepted against a rule is laid out as accepted;
     notes change nothing. The state is ``None`` when the entry changes the line
     instead (a correction's replacement, a retraction) or breaks a rule: then the
-    line must be resolved and replayed, which skips and lists such a play. ``carried``:
-    the fold of a caller that goes entry by entry (``core.Fold``).
+    line must be resolved and replayed, which skips and lists such a play. ``carried``
+    is the caller's fold, kept from one entry to the next (``core.Fold``).
     """
     kind = type(event)
     if kind is Corrected or kind is RuleOverridden:
@@ -239,7 +239,7 @@ def advance(state: GameState, introduced: GameEvent | None, event: GameEvent,
             return None, None
     if check(state, event) is not None:
         return None, None
-    return (apply(state, event) if carried is None else carried.apply(state, event)), None
+    return carried.apply(state, event), None
 
 
 class LineFold:
