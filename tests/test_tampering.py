@@ -208,7 +208,7 @@ def test_a_name_register_claim_that_names_no_game_id_is_a_damaged_register(store
     from tests.commands import invoke
 
     store, rows = stored
-    (claim,) = [r for r in rows.all() if rows._claims(r)]  # a new game's name is claimed as it is registered
+    (claim,) = [r for r in rows.all() if rows.claims_name(r)]  # a new game's name is claimed as it is registered
     rows.edit(claim, lambda fields: fields.update(game_id=value))
     with pytest.raises(DamagedIndex):
         store.get("g")

@@ -48,11 +48,11 @@ class Rows:
 
     def game_id(self, name: str) -> UUID:
         """The game the store's register has the name stand for (its latest claim)."""
-        claims = [r.fields() for r in self._stream(GameName.create_id(name)) if self._claims(r)]
+        claims = [r.fields() for r in self._stream(GameName.create_id(name)) if self.claims_name(r)]
         return UUID(claims[-1]["game_id"]["_data_"])
 
     @staticmethod
-    def _claims(row: Row) -> bool:
+    def claims_name(row: Row) -> bool:
         """Whether a row of the register claims its name: a ``Claimed``, or a ``Created`` claimed at once."""
         return row.topic.endswith("GameName.Claimed") or (row.topic.endswith("GameName.Created") and bool(row.fields().get("game_id")))
 
