@@ -28,6 +28,7 @@ from setuptools.errors import BaseError, CCompilerError
 COMPILED = [
     "coimbra_events/catalog_model.py",
     "coimbra_events/effect_kinds.py",
+    "coimbra_events/record.py",
     "coimbra_events/state.py",
     "coimbra_events/events.py",
     "coimbra_events/log.py",

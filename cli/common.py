@@ -20,7 +20,7 @@ from coimbra_events.catalog import Catalog, CatalogError, load_catalog
 from coimbra_events.events import GameEvent, PayloadError
 from coimbra_events.files import write_atomically
 from coimbra_events.log import LogError, LogProblem
-from coimbra_events.state import replace
+from coimbra_events.record import replace
 from coimbra_events.validation import Validation, validate
 from coimbra_events.references import log_file
 from coimbra_events.store_errors import (

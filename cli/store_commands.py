@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from enum import Enum
 from pathlib import Path
@@ -529,4 +528,4 @@ def _head_words(found: int, events: Optional[int]) -> str:
 def problems_json(problems: tuple[LogProblem, ...], every: bool, count: int) -> dict[str, Any]:
     """Problems for ``--json``: the first ``SHOWN_PROBLEMS`` (every one with ``--all``), and how many there are."""
     listed = problems if every else problems[:SHOWN_PROBLEMS]
-    return {"problems": [dataclasses.asdict(p) for p in listed], "problem_count": count}
+    return {"problems": [p.as_dict() for p in listed], "problem_count": count}

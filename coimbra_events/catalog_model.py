@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from coimbra_events.effect_kinds import END_GAME, HELD, IMMEDIATE, PHASE_C, PHASE_E, PILES, TRACKS, Effect
+from coimbra_events.record import Record
 
 FORMAT: Final = "coimbra-catalog"
 SCHEMA: Final = 1
@@ -55,8 +55,7 @@ TIE_BREAKS: Final[tuple[str, ...]] = ("resources", "shared")
 
 
 
-@dataclass(frozen=True)
-class CatalogProblem:
+class CatalogProblem(Record):
     """One thing wrong with a catalog: the place, what was expected there, what was found.
 
     ``loc`` is the place as a path into the catalog's JSON (keys and list indexes),
@@ -64,12 +63,17 @@ class CatalogProblem:
     path of another entry ``got`` names, as ``other_where`` (a duplicate's first entry).
     """
 
-    where: str
-    expected: str
-    got: str
-    loc: tuple[str | int, ...] = ()
-    other: tuple[str | int, ...] = ()
-    other_where: str = ""
+    FIELDS = ("where", "expected", "got", "loc", "other", "other_where")
+    COMPARED = FIELDS
+
+    def __init__(self, where: str, expected: str, got: str, loc: tuple[str | int, ...] = (),
+                 other: tuple[str | int, ...] = (), other_where: str = "") -> None:
+        self.where: Final = where
+        self.expected: Final = expected
+        self.got: Final = got
+        self.loc: Final = loc
+        self.other: Final = other
+        self.other_where: Final = other_where
 
     def __str__(self) -> str:
         return f"{self.where + ': ' if self.where else ''}expected {self.expected}, got {self.got}"
@@ -121,138 +125,203 @@ class CatalogError(Exception):
 # --------------------------------------------------------------------------- model
 
 
-@dataclass(frozen=True)
-class IncomeTier:
+class IncomeTier(Record):
     """One row of the income table: disc positions ``low``..``high`` (inclusive)."""
 
-    low: int
-    high: int
-    rewards: Mapping[str, tuple[int, int]]  # track -> (base, bonus_points)
+    FIELDS = ("low", "high", "rewards")
+    COMPARED = FIELDS
+
+    def __init__(self, low: int, high: int, rewards: Mapping[str, tuple[int, int]]) -> None:
+        self.low: Final = low
+        self.high: Final = high
+        self.rewards: Final = rewards  # track -> (base, bonus_points)
 
 
-@dataclass(frozen=True)
-class FavorTile:
-    id: str
-    name: str
-    crowns: int
-    effects: tuple[Effect, ...]  # contexts immediate or held
+class FavorTile(Record):
+    FIELDS = ("id", "name", "crowns", "effects")
+    COMPARED = FIELDS
+
+    def __init__(self, id: str, name: str, crowns: int, effects: tuple[Effect, ...]) -> None:
+        self.id: Final = id
+        self.name: Final = name
+        self.crowns: Final = crowns
+        self.effects: Final = effects  # contexts immediate or held
 
 
-@dataclass(frozen=True)
-class CharacterCard:
-    id: str
-    name: str
-    pile: str
-    category: str
-    cost: str
-    influence: int
-    timing: str  # immediate | phase_c | phase_e | end_game | none
-    effects: tuple[Effect, ...]
-    symbols: tuple[str, ...]
+class CharacterCard(Record):
+    FIELDS = ("id", "name", "pile", "category", "cost", "influence", "timing", "effects", "symbols")
+    COMPARED = FIELDS
+
+    def __init__(self, id: str, name: str, pile: str, category: str, cost: str, influence: int, timing: str,
+                 effects: tuple[Effect, ...], symbols: tuple[str, ...]) -> None:
+        self.id: Final = id
+        self.name: Final = name
+        self.pile: Final = pile
+        self.category: Final = category
+        self.cost: Final = cost
+        self.influence: Final = influence
+        self.timing: Final = timing  # immediate | phase_c | phase_e | end_game | none
+        self.effects: Final = effects
+        self.symbols: Final = symbols
 
 
-@dataclass(frozen=True)
-class Monastery:
-    id: str
-    name: str
-    pile: str
-    timing: str  # immediate | end_game
-    effects: tuple[Effect, ...]
+class Monastery(Record):
+    FIELDS = ("id", "name", "pile", "timing", "effects")
+    COMPARED = FIELDS
+
+    def __init__(self, id: str, name: str, pile: str, timing: str, effects: tuple[Effect, ...]) -> None:
+        self.id: Final = id
+        self.name: Final = name
+        self.pile: Final = pile
+        self.timing: Final = timing  # immediate | end_game
+        self.effects: Final = effects
 
 
-@dataclass(frozen=True)
-class VoyageSpace:
-    resource: str
-    cost: int
+class VoyageSpace(Record):
+    FIELDS = ("resource", "cost")
+    COMPARED = FIELDS
+
+    def __init__(self, resource: str, cost: int) -> None:
+        self.resource: Final = resource
+        self.cost: Final = cost
 
 
-@dataclass(frozen=True)
-class Voyage:
-    id: str
-    name: str
-    effects: tuple[Effect, ...]  # the end-game task
+class Voyage(Record):
+    FIELDS = ("id", "name", "effects")
+    COMPARED = FIELDS
+
+    def __init__(self, id: str, name: str, effects: tuple[Effect, ...]) -> None:
+        self.id: Final = id
+        self.name: Final = name
+        self.effects: Final = effects  # the end-game task
 
 
-@dataclass(frozen=True)
-class ScoringTile:
-    id: str
-    name: str
-    points: Mapping[str, tuple[int, ...]]  # "2-3" -> 3 ranks, "4" -> 4 ranks
+class ScoringTile(Record):
+    FIELDS = ("id", "name", "points")
+    COMPARED = FIELDS
+
+    def __init__(self, id: str, name: str, points: Mapping[str, tuple[int, ...]]) -> None:
+        self.id: Final = id
+        self.name: Final = name
+        self.points: Final = points  # "2-3" -> 3 ranks, "4" -> 4 ranks
 
 
-@dataclass(frozen=True)
-class MapSpace:
-    id: str
-    kind: str
-    pile: str | None
+class MapSpace(Record):
+    FIELDS = ("id", "kind", "pile")
+    COMPARED = FIELDS
+
+    def __init__(self, id: str, kind: str, pile: str | None) -> None:
+        self.id: Final = id
+        self.kind: Final = kind
+        self.pile: Final = pile
 
 
-@dataclass(frozen=True)
-class PilgrimMap:
-    spaces: dict[str, MapSpace]
-    neighbours: dict[str, tuple[str, ...]]  # sorted neighbour ids
-    start_spaces: tuple[str, ...]  # file order
-    monastery_spaces: dict[str, tuple[str, ...]]  # pile -> space ids, file order
+class PilgrimMap(Record):
+    FIELDS = ("spaces", "neighbours", "start_spaces", "monastery_spaces")
+    COMPARED = FIELDS
+
+    def __init__(self, spaces: dict[str, MapSpace], neighbours: dict[str, tuple[str, ...]],
+                 start_spaces: tuple[str, ...], monastery_spaces: dict[str, tuple[str, ...]]) -> None:
+        self.spaces: Final = spaces
+        self.neighbours: Final = neighbours  # sorted neighbour ids
+        self.start_spaces: Final = start_spaces  # file order
+        self.monastery_spaces: Final = monastery_spaces  # pile -> space ids, file order
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class Catalog:
-    """A validated catalog. Two catalogs are equal when their ``sha256`` is."""
+class Catalog(Record):
+    """A validated catalog. Two catalogs are equal when their ``sha256`` is.
 
-    id: str
-    title: str
-    schema: int
-    sha256: str
-    data: Mapping[str, Any]
-    min_players: int
-    max_players: int
-    die_colors: dict[str, str]
-    start_coins: int
-    start_guards: int
-    max_coins: int
-    max_guards: int
-    max_influence: int
-    income: tuple[IncomeTier, ...]
-    flag_crowns: tuple[int, ...]
-    crown_token_crowns: int
-    alternative_coins: int
-    alternative_guards: int
-    cards_per_row: int
-    cards_per_group: int
-    favor_tiles: dict[str, FavorTile]
-    characters: dict[str, CharacterCard]
-    monasteries: dict[str, Monastery]
-    voyage_spaces: tuple[VoyageSpace, ...]
-    voyages: dict[str, Voyage]
-    scoring_tiles: dict[str, ScoringTile]
-    leftover_coins_per_point: int
-    leftover_guards_per_point: int
-    map: PilgrimMap
-    provenance: Mapping[str, str]
-    discs_in_supply: int  # each player's discs beside the board, for voyages and monasteries
-    # Beyond the engine's core API: what the helpers below read, and the tie break.
-    dice_removed: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
-    die_tokens: Mapping[int, Mapping[str, tuple[int, ...]]] = field(default_factory=dict)
-    tie_break: str = "resources"
-    _dice_pools: dict[int, tuple[str, ...]] = field(init=False, repr=False, compare=False)
-    _income_table: dict[str, dict[int, tuple[int, int]]] = field(init=False, repr=False, compare=False)
-    _card_effects_by_timing: dict[str, dict[str, tuple[Effect, ...]]] = field(init=False, repr=False, compare=False)
-    _character_piles: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
-    _monastery_piles: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    ``dice_removed``, ``die_tokens`` and ``tie_break`` go beyond the engine's core API
+    (what the helpers below read, and the tie break); ``discs_in_supply`` is each
+    player's discs beside the board, for voyages and monasteries. The lookup tables
+    the rules ask in every round are worked out once, here.
+    """
 
-    def __post_init__(self) -> None:
-        # A frozen dataclass: the derived tables are set past its guard, once.
-        object.__setattr__(self, "_dice_pools", self._build_dice_pools())
-        object.__setattr__(self, "_income_table", self._build_income_table())
-        object.__setattr__(self, "_card_effects_by_timing", self._build_card_effects_by_timing())
-        object.__setattr__(self, "_character_piles", self._build_character_piles())
-        object.__setattr__(self, "_monastery_piles", self._build_monastery_piles())
+    FIELDS = (
+        "id", "title", "schema", "sha256", "data", "min_players", "max_players", "die_colors", "start_coins",
+        "start_guards", "max_coins", "max_guards", "max_influence", "income", "flag_crowns", "crown_token_crowns",
+        "alternative_coins", "alternative_guards", "cards_per_row", "cards_per_group", "favor_tiles", "characters",
+        "monasteries", "voyage_spaces", "voyages", "scoring_tiles", "leftover_coins_per_point",
+        "leftover_guards_per_point", "map", "provenance", "discs_in_supply", "dice_removed", "die_tokens", "tie_break",
+    )
+    COMPARED = ("sha256",)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Catalog) and other.sha256 == self.sha256
-
-    def __hash__(self) -> int:
-        return hash(self.sha256)
+    def __init__(
+        self,
+        id: str,
+        title: str,
+        schema: int,
+        sha256: str,
+        data: Mapping[str, Any],
+        min_players: int,
+        max_players: int,
+        die_colors: dict[str, str],
+        start_coins: int,
+        start_guards: int,
+        max_coins: int,
+        max_guards: int,
+        max_influence: int,
+        income: tuple[IncomeTier, ...],
+        flag_crowns: tuple[int, ...],
+        crown_token_crowns: int,
+        alternative_coins: int,
+        alternative_guards: int,
+        cards_per_row: int,
+        cards_per_group: int,
+        favor_tiles: dict[str, FavorTile],
+        characters: dict[str, CharacterCard],
+        monasteries: dict[str, Monastery],
+        voyage_spaces: tuple[VoyageSpace, ...],
+        voyages: dict[str, Voyage],
+        scoring_tiles: dict[str, ScoringTile],
+        leftover_coins_per_point: int,
+        leftover_guards_per_point: int,
+        map: PilgrimMap,
+        provenance: Mapping[str, str],
+        discs_in_supply: int,
+        dice_removed: Mapping[int, Mapping[str, int]] | None = None,
+        die_tokens: Mapping[int, Mapping[str, tuple[int, ...]]] | None = None,
+        tie_break: str = "resources",
+    ) -> None:
+        self.id: Final = id
+        self.title: Final = title
+        self.schema: Final = schema
+        self.sha256: Final = sha256
+        self.data: Final = data
+        self.min_players: Final = min_players
+        self.max_players: Final = max_players
+        self.die_colors: Final = die_colors
+        self.start_coins: Final = start_coins
+        self.start_guards: Final = start_guards
+        self.max_coins: Final = max_coins
+        self.max_guards: Final = max_guards
+        self.max_influence: Final = max_influence
+        self.income: Final = income
+        self.flag_crowns: Final = flag_crowns
+        self.crown_token_crowns: Final = crown_token_crowns
+        self.alternative_coins: Final = alternative_coins
+        self.alternative_guards: Final = alternative_guards
+        self.cards_per_row: Final = cards_per_row
+        self.cards_per_group: Final = cards_per_group
+        self.favor_tiles: Final = favor_tiles
+        self.characters: Final = characters
+        self.monasteries: Final = monasteries
+        self.voyage_spaces: Final = voyage_spaces
+        self.voyages: Final = voyages
+        self.scoring_tiles: Final = scoring_tiles
+        self.leftover_coins_per_point: Final = leftover_coins_per_point
+        self.leftover_guards_per_point: Final = leftover_guards_per_point
+        self.map: Final = map
+        self.provenance: Final = provenance
+        self.discs_in_supply: Final = discs_in_supply
+        self.dice_removed: Final[Mapping[int, Mapping[str, int]]] = {} if dice_removed is None else dice_removed
+        self.die_tokens: Final[Mapping[int, Mapping[str, tuple[int, ...]]]] = {} if die_tokens is None else die_tokens
+        self.tie_break: Final = tie_break
+        self._dice_pools: Final = self._build_dice_pools()
+        self._income_table: Final = self._build_income_table()
+        self._card_effects_by_timing: Final = self._build_card_effects_by_timing()
+        self._character_piles: Final = self._build_character_piles()
+        self._monastery_piles: Final = self._build_monastery_piles()
 
     def __repr__(self) -> str:
         return f"Catalog(id={self.id!r}, sha256={self.sha256[:12]!r}...)"
@@ -310,7 +379,7 @@ class Catalog:
         return self._card_effects_by_timing.get(timing, {})
 
     # The rules ask these in every round of every replay; a catalog never changes, so
-    # each table is built once, with the catalog (``__post_init__``).
+    # each table is built once, with the catalog (``__init__``).
 
     def _build_dice_pools(self) -> dict[int, tuple[str, ...]]:
         per_color = Counter(self.die_colors.values())

@@ -10,8 +10,9 @@ handler in ``rules/effects.py``; nothing else in the engine changes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Final, Mapping
+
+from coimbra_events.record import Record
 
 TRACKS: Final[tuple[str, ...]] = ("gray", "orange", "purple", "green")
 """The four influence tracks, named by die colour (rules text)."""
@@ -38,8 +39,7 @@ END_GAME: Final = "end_game"  # scored once at the end of the game
 HELD: Final = "held"  # favor tiles: in force while the tile is held this round
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(Record):
     """One parameter of an effect kind.
 
     ``type`` is one of ``"int"``, ``"enum"``, ``"effects"`` (a nested effect list
@@ -47,25 +47,36 @@ class Param:
     (a non-empty list of symbol names).
     """
 
-    type: str
-    choices: tuple[str, ...] = ()
-    minimum: int = 0
-    maximum: int = 99
-    optional: bool = False
-    nested: str = ""
+    FIELDS = ("type", "choices", "minimum", "maximum", "optional", "nested")
+    COMPARED = FIELDS
+
+    def __init__(self, type: str, choices: tuple[str, ...] = (), minimum: int = 0, maximum: int = 99,
+                 optional: bool = False, nested: str = "") -> None:
+        self.type: Final = type
+        self.choices: Final = choices
+        self.minimum: Final = minimum
+        self.maximum: Final = maximum
+        self.optional: Final = optional
+        self.nested: Final = nested
 
 
-@dataclass(frozen=True)
-class EffectKind:
-    """A kind of effect: the contexts it may appear in, its parameters and its short form."""
+class EffectKind(Record):
+    """A kind of effect: the contexts it may appear in, its parameters and its short form.
 
-    name: str
-    contexts: tuple[str, ...]
-    params: Mapping[str, Param]
-    summary: str
-    phrase: str
-    """How a sheet writes it, e.g. ``gain {amount} {resource}``: each ``{param}`` is a parameter's
-    value, ``[...]`` holds an optional parameter's part (``effect_text`` reads and writes it)."""
+    ``phrase`` is how a sheet writes it, e.g. ``gain {amount} {resource}``: each ``{param}``
+    is a parameter's value, ``[...]`` holds an optional parameter's part (``effect_text``
+    reads and writes it).
+    """
+
+    FIELDS = ("name", "contexts", "params", "summary", "phrase")
+    COMPARED = FIELDS
+
+    def __init__(self, name: str, contexts: tuple[str, ...], params: Mapping[str, Param], summary: str, phrase: str) -> None:
+        self.name: Final = name
+        self.contexts: Final = contexts
+        self.params: Final = params
+        self.summary: Final = summary
+        self.phrase: Final = phrase
 
 
 _AMOUNT: Final = Param("int", minimum=1, maximum=20)
@@ -204,8 +215,7 @@ CONDITION_KEYS: Final[Mapping[str, tuple[str, ...]]] = {
 """Keys a card condition (``on_acquire``) may test; an empty condition matches any card."""
 
 
-@dataclass(frozen=True)
-class Effect:
+class Effect(Record):
     """One effect of the catalog, parsed: its kind and parameters.
 
     Nested effect lists (``on_acquire``, ``per_die``, ``if_no_die``) are held as
@@ -213,8 +223,12 @@ class Effect:
     mapping; ``symbols`` is a tuple of strings. Never mutated after loading.
     """
 
-    kind: str
-    params: Mapping[str, Any]
+    FIELDS = ("kind", "params")
+    COMPARED = FIELDS
+
+    def __init__(self, kind: str, params: Mapping[str, Any]) -> None:
+        self.kind: Final = kind
+        self.params: Final = params
 
     @property
     def nested(self) -> tuple["Effect", ...]:

@@ -24,7 +24,8 @@ from typing import Any, Callable, ClassVar, Final, Mapping, Sequence
 
 from mypy_extensions import mypyc_attr
 
-from coimbra_events.state import TABLE, Record
+from coimbra_events.record import Record
+from coimbra_events.state import TABLE
 
 
 class PayloadError(ValueError):

@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Final, Iterable, Mapping, Sequence
@@ -35,6 +34,7 @@ from coimbra_events import RULESET
 from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent, PayloadError, UnknownEventType, decode_event, shown
 from coimbra_events.files import write_atomically
+from coimbra_events.record import Record
 
 FORMAT = "coimbra-log"
 SCHEMA = 2
@@ -56,17 +56,20 @@ ENTRY_KEYS: Final = frozenset(("seq", "type", "actor", "payload", "hash"))
 STAMP_KEYS: Final = frozenset(("at", "by"))
 
 
-@dataclass(frozen=True)
-class LogProblem:
+class LogProblem(Record):
     """One thing wrong with a log: where and what.
 
     ``seq`` is the event's sequence number, 0 for the header, ``None`` for the
     file as a whole (unreadable, too large, not JSON).
     """
 
-    seq: int | None
-    what: str
-    why: str
+    FIELDS = ("seq", "what", "why")
+    COMPARED = FIELDS
+
+    def __init__(self, seq: int | None, what: str, why: str) -> None:
+        self.seq: Final = seq
+        self.what: Final = what
+        self.why: Final = why
 
     def __str__(self) -> str:
         return self.said()
@@ -115,38 +118,58 @@ class _Found:
         return LogError(source, sorted(self.kept, key=lambda p: -1 if p.seq is None else p.seq), self.count)
 
 
-@dataclass(frozen=True)
-class Chain:
+class Chain(Record):
     """Every entry's hash, and what they were worked out from: the anchor, the entries and their stamps.
 
     A log kept with the chain its reader checked uses it only while it still has
     those very entries and stamps and that anchor, so a log changed since (by
-    ``dataclasses.replace``, say) has its chain worked out again.
+    ``record.replace``, say) has its chain worked out again.
     """
 
-    anchor: str
-    events: tuple[GameEvent, ...]
-    stamps: tuple[Stamp, ...]
-    hashes: tuple[str, ...]
+    FIELDS = ("anchor", "events", "stamps", "hashes")
+    COMPARED = FIELDS
+
+    def __init__(self, anchor: str, events: tuple[GameEvent, ...], stamps: tuple[Stamp, ...], hashes: tuple[str, ...]) -> None:
+        self.anchor: Final = anchor
+        self.events: Final = events
+        self.stamps: Final = stamps
+        self.hashes: Final = hashes
 
 
-@dataclass(frozen=True)
-class GameLog:
-    """A game as recorded: who played, with which catalog and ruleset, and every event."""
+class GameLog(Record):
+    """A game as recorded: who played, with which catalog and ruleset, and every event.
 
-    catalog_id: str
-    catalog_sha256: str
-    players: tuple[tuple[str, str], ...]
-    events: tuple[GameEvent, ...] = ()
-    ruleset: str = RULESET
-    meta: Mapping[str, Any] = field(default_factory=dict)
-    stamps: tuple[Stamp, ...] = ()
-    """One ``(at, by)`` per event, or none at all (no entry says when or by whom)."""
-    upcast_from: int = 0
-    """The older schema the record was begun under (its chain is anchored there), or 0."""
-    checked: Chain | None = field(default=None, compare=False, repr=False)
-    """The chain as the reader worked it out checking the file (``loads``), so an import does not hash
-    the record again; ``None`` (a log built in code): worked out when asked."""
+    ``stamps`` holds one ``(at, by)`` per event, or none at all (no entry says when or
+    by whom). ``upcast_from`` is the older schema the record was begun under (its chain
+    is anchored there), or 0. ``checked`` is the chain as the reader worked it out
+    checking the file (``loads``), so an import does not hash the record again; ``None``
+    (a log built in code): worked out when asked. It is not compared.
+    """
+
+    FIELDS = ("catalog_id", "catalog_sha256", "players", "events", "ruleset", "meta", "stamps", "upcast_from", "checked")
+    COMPARED = FIELDS[:-1]
+
+    def __init__(
+        self,
+        catalog_id: str,
+        catalog_sha256: str,
+        players: tuple[tuple[str, str], ...],
+        events: tuple[GameEvent, ...] = (),
+        ruleset: str = RULESET,
+        meta: Mapping[str, Any] | None = None,
+        stamps: tuple[Stamp, ...] = (),
+        upcast_from: int = 0,
+        checked: Chain | None = None,
+    ) -> None:
+        self.catalog_id: Final = catalog_id
+        self.catalog_sha256: Final = catalog_sha256
+        self.players: Final = players
+        self.events: Final = events
+        self.ruleset: Final = ruleset
+        self.meta: Final[Mapping[str, Any]] = {} if meta is None else meta
+        self.stamps: Final = stamps
+        self.upcast_from: Final = upcast_from
+        self.checked: Final = checked
 
     @classmethod
     def new(cls, catalog: Catalog, players: Sequence[tuple[str, str]], meta: Mapping[str, Any] | None = None) -> "GameLog":

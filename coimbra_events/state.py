@@ -6,22 +6,17 @@ rules build a new state per event through ``rules.tx.Tx``, which works on
 mutable drafts and freezes them once; nothing ever changes a state that has
 been returned.
 
-The classes are plain classes with ``Final`` attributes rather than frozen
-dataclasses because this module is compiled with mypyc (see README, "Compiled
-rules core"): compiled, a plain class is built in a few dozen nanoseconds and
-its ``Final`` attributes are read-only at run time, while a compiled frozen
-dataclass costs ten times as much to build. In plain Python (``COIMBRA_PURE=1``, or
-no compiler) ``coimbra_events._frozen`` makes them read-only too, so a record is
-immutable in both builds.
+The classes are plain classes on ``coimbra_events.record.Record``, with ``Final``
+attributes (read-only in both builds; that module says why not dataclasses).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final, Mapping, TypeVar
+from typing import Final, Mapping
 
-from coimbra_events import core_build
 from coimbra_events.catalog import Catalog
 from coimbra_events.effect_kinds import TRACK_INDEX
+from coimbra_events.record import Record
 
 TABLE: Final = "table"
 """The actor of random outcomes: dice rolled, cards dealt, tiles drawn."""
@@ -46,67 +41,6 @@ PHASE_D: Final = "D"
 PHASE_E: Final = "E"
 PHASE_F: Final = "F"
 GAME_OVER: Final = "over"
-
-
-class Record:
-    """Value semantics for the state and event classes: equality, hashing, a readable repr.
-
-    ``FIELDS`` names every attribute in constructor order; ``COMPARED`` the
-    ones equality and hashing look at (a state's catalog and name index are
-    the game's setting, not its position). A subclass may instead override
-    ``key`` and ``as_dict`` (the events derive theirs from ``KINDS``).
-    """
-
-    FIELDS: ClassVar[tuple[str, ...]] = ()
-    COMPARED: ClassVar[tuple[str, ...]] = ()
-
-    def key(self) -> tuple[Any, ...]:
-        """The compared attributes, in order."""
-        return tuple(getattr(self, name) for name in self.COMPARED)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, Record)
-        return self.key() == other.key()
-
-    def __ne__(self, other: object) -> bool:
-        # Not via ``self.__eq__``: compiled, that call must return a bool, never NotImplemented.
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, Record)
-        return self.key() != other.key()
-
-    def __hash__(self) -> int:
-        return hash(self.key())
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.COMPARED)
-        return f"{type(self).__name__}({shown})"
-
-    def as_dict(self) -> dict[str, Any]:
-        """Every attribute by name (the fields a replacement may change)."""
-        return {name: getattr(self, name) for name in self.FIELDS}
-
-
-if core_build() != "compiled":
-    # Compiled, the ``Final`` attributes are read-only slots already; interpreted, they would
-    # not be. Set on the class here rather than written in it, so the compiled classes pay nothing.
-    from coimbra_events._frozen import freeze_records
-
-    freeze_records(Record)
-
-
-R = TypeVar("R", bound=Record)
-
-
-def replace(record: R, **changes: Any) -> R:
-    """A copy of a state object or event with some attributes changed (tests and tools set up positions with it)."""
-    fields = record.as_dict()
-    unknown = set(changes) - set(fields)
-    if unknown:
-        raise TypeError(f"{type(record).__name__} has no field(s) {sorted(unknown)}")
-    return type(record)(**{**fields, **changes})
 
 
 class Pending(Record):

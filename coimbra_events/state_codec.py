@@ -19,7 +19,8 @@ from typing import Any
 import orjson
 
 from coimbra_events.catalog import Catalog
-from coimbra_events.state import GameState, Pending, PlayerState, Record, Slot
+from coimbra_events.record import Record
+from coimbra_events.state import GameState, Pending, PlayerState, Slot
 
 _RECORDS: dict[str, type[Record]] = {cls.__name__: cls for cls in (GameState, Pending, PlayerState, Slot)}
 _SET = "frozenset"

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog
 from coimbra_events.events import GameEvent, is_plain
 from coimbra_events.log import GameLog, LogError, LogProblem
+from coimbra_events.record import Record
 from coimbra_events.rules.core import Fold, check, initial_state
 from coimbra_events.rulesets import Migration, under_current_rules
 from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
 
 
-@dataclass(frozen=True)
-class Validation:
+class Validation(Record):
     """The result of folding a log: the state after the last legal event, and the first violation.
 
     ``legal_events`` counts the plays folded before the violation;
@@ -25,13 +24,19 @@ class Validation:
     record of another ruleset was read (``coimbra_events.rulesets``), if it was.
     """
 
-    log: GameLog
-    state: GameState
-    legal_events: int
-    violation: RuleViolation | None = None
-    violation_seq: int | None = None
-    overrides: tuple[tuple[int, str, str], ...] = ()
-    migration: Migration | None = None
+    FIELDS = ("log", "state", "legal_events", "violation", "violation_seq", "overrides", "migration")
+    COMPARED = FIELDS
+
+    def __init__(self, log: GameLog, state: GameState, legal_events: int, violation: RuleViolation | None = None,
+                 violation_seq: int | None = None, overrides: tuple[tuple[int, str, str], ...] = (),
+                 migration: Migration | None = None) -> None:
+        self.log: Final = log
+        self.state: Final = state
+        self.legal_events: Final = legal_events
+        self.violation: Final = violation
+        self.violation_seq: Final = violation_seq
+        self.overrides: Final = overrides
+        self.migration: Final = migration
 
     @property
     def valid(self) -> bool:

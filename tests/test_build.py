@@ -34,11 +34,12 @@ print(json.dumps({"build": coimbra_events.core_build(), "files": files}))
 
 def core_modules(package: Path) -> list[str]:
     """The modules the build compiles: as its manifest lists them, else setup.py's list
-    (state, events, log, every rules module, validation)."""
+    (the catalog model, the effect kinds, records, state, events, log, every rules module, validation)."""
     if (package / MANIFEST).is_file():
         return sorted(json.loads((package / MANIFEST).read_text())["modules"])
     rules = sorted(p.stem for p in (package / "rules").glob("*.py") if p.name != "__init__.py")
     return [
+        "coimbra_events.catalog_model", "coimbra_events.effect_kinds", "coimbra_events.record",
         "coimbra_events.state", "coimbra_events.events", "coimbra_events.log",
         *(f"coimbra_events.rules.{r}" for r in rules), "coimbra_events.validation",
     ]

@@ -14,7 +14,8 @@ from coimbra_events.events import AlternativeTaken
 from coimbra_events.rules import core
 from coimbra_events.rules.scoring import final_scores, track_ranking
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
-from coimbra_events.state import GameState, replace
+from coimbra_events.record import replace
+from coimbra_events.state import GameState
 from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.violations import RULES, RuleViolation
 from projections.board import board_view

@@ -13,7 +13,8 @@ import pytest
 import coimbra_events
 from coimbra_events import events as ev
 from coimbra_events.events import EVENT_TYPES, GameEvent, PayloadError, RandomOutcome, decode_event
-from coimbra_events.state import TABLE, Pending, Slot, replace
+from coimbra_events.record import replace
+from coimbra_events.state import TABLE, Pending, Slot
 
 SOURCE = Path(coimbra_events.__file__).resolve().parent / "events.py"
 """Read as text: compiled, the classes carry no annotations to inspect."""

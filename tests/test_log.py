@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 
 import orjson
 import pytest
 
 from coimbra_events import log as game_log
 from coimbra_events.log import LogError
+from coimbra_events.record import replace
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from tests.conftest import FIXTURES
 
@@ -427,7 +427,7 @@ def test_a_log_read_keeps_the_chain_its_reader_checked_which_is_the_one_its_entr
 def test_a_log_changed_after_it_was_read_has_its_chain_worked_out_again(change):
     """The chain a reader kept belongs to the header and entries it read: changed, the log is hashed anew."""
     log = game_log.read(FIXTURES / "games" / "standin-2p-seed1.json")
-    changed = dataclasses.replace(log, **change)
+    changed = replace(log, **change)
     assert changed.hashes() == changed.with_events(changed.events, changed.stamps).hashes() != log.hashes()
     events = (log.events[1],) + log.events[1:]  # the same number of entries, the first one another
-    assert dataclasses.replace(log, events=events).hashes()[0] != log.hashes()[0]
+    assert replace(log, events=events).hashes()[0] != log.hashes()[0]

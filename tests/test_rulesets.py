@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import subprocess
 
@@ -15,13 +14,14 @@ from coimbra_events.events import DiePlaced, GameEvent
 from coimbra_events.game import Game
 from coimbra_events.integrity import receipt_of
 from coimbra_events.log import LogError
+from coimbra_events.record import replace
 from coimbra_events.rulesets import Migration
 from coimbra_events.validation import validate
 from tests.conftest import FIXTURES, installed_coimbra
 
 OTHER = "some-other-rules-v9"
 FIXTURE = game_log.read(FIXTURES / "games" / "standin-3p-seed2.json")
-FOREIGN = dataclasses.replace(FIXTURE, ruleset=OTHER, upcast_from=0)
+FOREIGN = replace(FIXTURE, ruleset=OTHER, upcast_from=0)
 """The fixture as recorded under another ruleset, its chain signed again (written, it verifies)."""
 
 
@@ -106,7 +106,7 @@ def migration(monkeypatch):
 
 def old_ids(log):
     events = [DiePlaced(e.actor, "grey-1", e.location) if type(e) is DiePlaced and e.die == "gray-1" else e for e in log.events]
-    return dataclasses.replace(log, events=tuple(events))
+    return replace(log, events=tuple(events))
 
 
 def test_with_a_migration_the_record_is_read_through_it(migration):

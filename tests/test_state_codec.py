@@ -7,7 +7,7 @@ import pytest
 
 from coimbra_events import state_codec
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
-from coimbra_events.state import replace
+from coimbra_events.record import replace
 from projections.timeline import timeline
 
 

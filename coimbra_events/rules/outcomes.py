@@ -10,7 +10,6 @@ seeded generator for simulated games. Replay only ever checks; it never draws.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any, Callable, Final
 
 from coimbra_events.catalog import Catalog
@@ -25,17 +24,21 @@ from coimbra_events.events import (
     StartGroupsDealt,
     VoyagesDrawn,
 )
+from coimbra_events.record import Record
 from coimbra_events.state import CITIES, TABLE, GameState
 from coimbra_events.violations import RuleViolation, Seen, held
 
 
-@dataclass(frozen=True)
-class OutcomeSpace:
+class OutcomeSpace(Record):
     """The random outcomes possible now, for the table's pending input."""
 
-    kind: str
-    description: str
-    sample: Callable[[random.Random], GameEvent]
+    FIELDS = ("kind", "description", "sample")
+    COMPARED = FIELDS
+
+    def __init__(self, kind: str, description: str, sample: Callable[[random.Random], GameEvent]) -> None:
+        self.kind: Final = kind
+        self.description: Final = description
+        self.sample: Final = sample
 
 
 def _rows_source(state: GameState) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -11,29 +11,45 @@ place is shared (GAPS 11).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Final
 
+from coimbra_events import record
 from coimbra_events.effect_kinds import TRACKS, TRACK_INDEX
 from coimbra_events.rules import effects
 from coimbra_events.rules.narration import PLACE, POINTS, Record, flat
 from coimbra_events.state import GameState, PlayerState
 
 
-@dataclass(frozen=True)
-class PlayerScore:
+class PlayerScore(record.Record):
     """One player's score sheet: points per source, total and place."""
 
-    name: str
-    during_play: tuple[tuple[str, int], ...]
-    influence_tiles: tuple[tuple[str, int], ...]
-    cards: tuple[tuple[str, int], ...]
-    monasteries: tuple[tuple[str, int], ...]
-    voyages: tuple[tuple[str, int], ...]
-    leftover: int
-    total: int
-    resources_left: int
-    place: int
+    FIELDS = ("name", "during_play", "influence_tiles", "cards", "monasteries", "voyages", "leftover", "total",
+              "resources_left", "place")
+    COMPARED = FIELDS
+
+    def __init__(
+        self,
+        name: str,
+        during_play: tuple[tuple[str, int], ...],
+        influence_tiles: tuple[tuple[str, int], ...],
+        cards: tuple[tuple[str, int], ...],
+        monasteries: tuple[tuple[str, int], ...],
+        voyages: tuple[tuple[str, int], ...],
+        leftover: int,
+        total: int,
+        resources_left: int,
+        place: int,
+    ) -> None:
+        self.name: Final = name
+        self.during_play: Final = during_play
+        self.influence_tiles: Final = influence_tiles
+        self.cards: Final = cards
+        self.monasteries: Final = monasteries
+        self.voyages: Final = voyages
+        self.leftover: Final = leftover
+        self.total: Final = total
+        self.resources_left: Final = resources_left
+        self.place: Final = place
 
     def sources(self) -> dict[str, int]:
         """Points by kind of source, adding up to ``total``."""

@@ -22,7 +22,8 @@ from coimbra_events.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
 from coimbra_events.rules.core import apply, check, initial_state, legal, narrate, step
 from coimbra_events.rules.narration import Told, told
-from coimbra_events.state import TABLE, GameState, Record, replace
+from coimbra_events.record import Record, replace
+from coimbra_events.state import TABLE, GameState
 from coimbra_events.violations import RuleViolation
 
 CAT = standin_catalog()

@@ -365,7 +365,8 @@ def test_E_end_the_dice_go_back_to_the_dice_area():
 
 def _with_steps(state, name, amount):
     """``name`` due to take ``amount`` pilgrim steps, as a reward granting steps leaves it."""
-    from coimbra_events.state import Pending, replace
+    from coimbra_events.record import replace
+    from coimbra_events.state import Pending
 
     due = Pending(name, "steps", amount, "test")
     return replace(state, stack=state.stack + (due,), pending=due)
@@ -465,7 +466,7 @@ def test_END_leftover_scores_at_the_catalogs_rates_and_not_at_all_without_them()
     state, event = _final_pass(Ana={"coins": 9, "guards": 4})
     not_narrated(state, event, "END.leftover")
     cat = catalog_with(lambda d: d["final_scoring"]["leftover"].update(coins_per_point=3, guards_per_point=2))
-    from coimbra_events.state import replace
+    from coimbra_events.record import replace
 
     rated = replace(state, catalog=cat)
     _, told = narrated(rated, event, "END.leftover", coins=9, guards=4, coins_per_point=3, guards_per_point=2)

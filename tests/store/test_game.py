@@ -12,6 +12,7 @@ from coimbra_events.catalog import parse_catalog
 from coimbra_events.game_names import GameName
 from coimbra_events.game import BrokenLink, ForeignEvent, Game, IllegalLog, fold_game, resolve_catalog, _CATALOGS
 from coimbra_events.log import LogError
+from coimbra_events.record import replace
 from coimbra_events.rules.core import legal
 from coimbra_events.violations import RuleViolation
 from tests.store.conftest import GAMES, INVALID, PLAYERS
@@ -81,7 +82,7 @@ def test_an_illegal_log_triggers_nothing(path):
 
 
 def test_a_log_for_a_catalog_nobody_has_is_bad_input():
-    log = dataclasses.replace(game_log.read(GAMES[0]), catalog_id="lost-1")
+    log = replace(game_log.read(GAMES[0]), catalog_id="lost-1")
     with pytest.raises(LogError):
         Game.from_log("g", log)
 
