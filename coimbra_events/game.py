@@ -46,7 +46,7 @@ from coimbra_events.events import (
     decode_event,
 )
 from coimbra_events.history import Line, Play, Replay, advance, is_plain, play_override, replay, resolve
-from coimbra_events.log import NO_STAMP, GameLog, Stamp, event_hash
+from coimbra_events.log import NO_STAMP, GameLog, Stamp, chained_entries, event_hash
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.scoring import final_scores
 from coimbra_events.rulesets import Migration, under_current_rules
@@ -360,7 +360,7 @@ class Game(Aggregate):
             game.header = GameLog(catalog.id, catalog.sha256, tuple((p["name"], p["color"]) for p in head["players"]), (),
                                   head["ruleset"], head.get("meta", {}), (), head.get("upcast_from", 0))
             game.initial = rules.initial_state(catalog, game.header.players)
-            game.events, game.hashes, game.stamps = _chained_entries(game.header.anchor(), orjson.loads(data["entries"]))
+            game.events, game.hashes, game.stamps = chained_entries(game.header.anchor(), orjson.loads(data["entries"]))
             game.plain = is_plain(game.events)
             game.announced, game.tags, game.archived = data["announced"], tuple(data["tags"]), data["archived"]
             game.entry_by = None
@@ -599,26 +599,6 @@ class Game(Aggregate):
             if expected != stored:
                 return seq
         return None
-
-
-def _chained_entries(anchor: str, entries: list[Any]) -> tuple[list[GameEvent], list[str], list[Stamp]]:
-    """A snapshot's entries, each checked against its hash, chained on from ``anchor``, before it is decoded.
-
-    The check ``Recorded.apply`` makes of a stored row, made of the entries a snapshot
-    copies: an edited entry no longer hashes to its recorded hash, and hashes worked
-    out again no longer end at the head the game's receipt holds (``GameStore.get``).
-    ``ValueError`` (the snapshot is not used, the events are read) at the first that does not.
-    """
-    events, hashes, stamps = [], [], []
-    prev = anchor
-    for seq, (type_name, actor, payload, chained, at, by) in enumerate(entries, 1):
-        if chained != event_hash(prev, seq, type_name, actor, payload, at, by):
-            raise ValueError(f"its entry {seq} does not match its recorded hash")
-        events.append(decode_event(type_name, actor, payload))
-        hashes.append(chained)
-        stamps.append((at, by))
-        prev = chained
-    return events, hashes, stamps
 
 
 fold_game = Folding(Game, (Game.Snapshot, Game.Created, Game.Recorded, Game.Finished, Game.Reopened, Game.Renamed,

@@ -260,6 +260,33 @@ def _stamped_body(seq: int, type_name: Any, actor: Any, payload: Any, at: Any, b
     return body
 
 
+def chained_entries(anchor: str, entries: list[Any]) -> tuple[list[GameEvent], list[str], list[Stamp]]:
+    """Entries ``[type, actor, payload, hash, at, by]`` (a stored game's snapshot holds them so), each
+    checked against its hash, chained on from ``anchor``, before it is decoded: (events, hashes, stamps).
+
+    The check a stored game's row gets (``Game.Recorded.apply``), made of the entries a snapshot
+    copies: an edited entry no longer hashes to its recorded hash, and hashes worked out again no
+    longer end at the head the game's receipt holds (``GameStore.get``). ``ValueError`` at the first
+    that does not (the snapshot is not used, the rows are read). Here, compiled, because a snapshot
+    holds every entry of the record and each read of the game checks them all.
+    """
+    events: list[GameEvent] = []
+    hashes: list[str] = []
+    stamps: list[Stamp] = []
+    prev = anchor
+    seq = 0
+    for entry in entries:
+        seq += 1
+        type_name, actor, payload, chained, at, by = entry
+        if chained != event_hash(prev, seq, type_name, actor, payload, at, by):
+            raise ValueError(f"its entry {seq} does not match its recorded hash")
+        events.append(decode_event(type_name, actor, payload))
+        hashes.append(chained)
+        stamps.append((at, by) if at or by else NO_STAMP)  # shared: most entries have none, and each is kept
+        prev = chained
+    return events, hashes, stamps
+
+
 def entry_hash(prev: str, entry: Mapping[str, Any]) -> str:
     """The hash of one entry object as a log writes it, chained to ``prev``: every field but its ``hash``.
 
