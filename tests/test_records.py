@@ -7,6 +7,7 @@ in the installed build and in the pure-Python one.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import inspect
@@ -100,3 +101,25 @@ def test_the_compiled_core_declares_no_dataclass(module):
     declared = [name for name, value in inspect.getmembers(importlib.import_module(module), inspect.isclass)
                 if value.__module__ == module and dataclasses.is_dataclass(value)]
     assert declared == []
+
+
+def record_classes() -> list[tuple[str, ast.ClassDef]]:
+    """Every class of the core's sources that names its ``FIELDS`` and spells out its ``__init__``."""
+    found = []
+    for module in core_modules(PACKAGE):
+        source = PACKAGE.parent / (module.replace(".", "/") + ".py")
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.ClassDef) and any(isinstance(s, ast.Assign) and ast.unparse(s.targets[0]) == "FIELDS"
+                                                      for s in node.body):
+                found.append((f"{module}.{node.name}", node))
+    return found
+
+
+@pytest.mark.parametrize("name, node", record_classes(), ids=[name for name, _ in record_classes()])
+def test_a_record_names_every_parameter_of_its_init_in_fields(name, node):
+    """Equality, hashing, the repr and ``replace`` read ``FIELDS``: a parameter left out would be silently ignored.
+
+    Read as text: compiled, the classes carry no signature to inspect."""
+    fields = next(ast.literal_eval(s.value) for s in node.body if isinstance(s, ast.Assign) and ast.unparse(s.targets[0]) == "FIELDS")
+    init = next(s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__")
+    assert tuple(a.arg for a in init.args.args[1:]) == fields
