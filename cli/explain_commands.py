@@ -66,7 +66,7 @@ def explain_command(
     """
     with game_ref_opened(game_ref, db, catalog_file) as (game, _):
         audit = fold_line(game)
-    report: dict[str, Any] = {"game": game.name, "entries": len(game.events)}
+    report: dict[str, Any] = {"game": game.name, "entries": game.entries}
     try:
         if seq is not None:
             report["entry"] = explain_entry(audit, seq)

@@ -117,12 +117,12 @@ def correct_command(
         return game.correct(seq, _decision_at(decision, game, seq))
 
     game, broken = _changed(game_ref, db, catalog_file, fix)
-    report = {"game": game.name, "corrected": seq, "entry": len(game.events),
+    report = {"game": game.name, "corrected": seq, "entry": game.entries,
               "now_illegal": [_play_json(p, v) for p, v in broken], "pending": due_json(game)}
     if as_json:
         print_json(report)
         return
-    console.print(f"corrected entry {seq} (correction is entry {len(game.events) - 1}, replacement entry {len(game.events)})")
+    console.print(f"corrected entry {seq} (correction is entry {game.entries - 1}, replacement entry {game.entries})")
     for item in report["now_illegal"]:
         console.print(f"  now illegal: entry {item['seq']} {escape(item['notation'])}: rule {item['rule']}: {escape(item['message'])}")
     if not broken:
@@ -178,10 +178,10 @@ def accept_command(
 
     game, violation = _changed(game_ref, db, catalog_file, override)
     if as_json:
-        print_json({"game": game.name, "entry": len(game.events), "overridden": violation.to_json(game.catalog), "reason": reason,
+        print_json({"game": game.name, "entry": game.entries, "overridden": violation.to_json(game.catalog), "reason": reason,
                      "pending": due_json(game)})
         return
-    console.print(f"accepted against rule {violation.rule} ({escape(violation.reason)}) as entry {len(game.events)}")
+    console.print(f"accepted against rule {violation.rule} ({escape(violation.reason)}) as entry {game.entries}")
     console.print(f"next: {escape(due(game))}")
 
 
@@ -201,9 +201,9 @@ def note_command(
     """
     game, _ = _changed(game_ref, db, catalog_file, lambda g: g.note(at, text, bookmark), retry=True)
     if as_json:
-        print_json({"game": game.name, "entry": len(game.events), "at": at, "text": text, "bookmark": bookmark})
+        print_json({"game": game.name, "entry": game.entries, "at": at, "text": text, "bookmark": bookmark})
         return
-    console.print(f"{'bookmarked' if bookmark else 'noted'} entry {at} (entry {len(game.events)})")
+    console.print(f"{'bookmarked' if bookmark else 'noted'} entry {at} (entry {game.entries})")
 
 
 @COMMANDS("roll")
@@ -225,8 +225,8 @@ def roll_command(
         except TableInputNeeded as exc:
             fail(str(exc))
     if as_json:
-        print_json({"game": game.name, "entry": len(game.events), "notation": notation(event), "pending": due_json(game)})
+        print_json({"game": game.name, "entry": game.entries, "notation": notation(event), "pending": due_json(game)})
         return
-    console.print(f"recorded {len(game.events)}: {escape(notation(event))}", soft_wrap=True)
+    console.print(f"recorded {game.entries}: {escape(notation(event))}", soft_wrap=True)
     console.print(f"next: {escape(due(game))}")
 

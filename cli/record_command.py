@@ -136,14 +136,14 @@ class Recorder:
             return self._stopped(stop)
         except KeyboardInterrupt:
             return self._stopped(Stop("interrupted", INTERRUPTED))
-        self.io.say(f"the game is over after {len(self.game.events)} entries (head {short(self.game.head)}): "
+        self.io.say(f"the game is over after {self.game.entries} entries (head {short(self.game.head)}): "
                     f"coimbra explain {self.name} --player NAME says where each player's points came from")
         return 0
 
     def _ask(self) -> str:
         actor = self.game.pending.actor if self.game.pending else TABLE
         try:
-            return self.io.ask(f"{len(self.game.events) + 1} {actor}> ", self.game.state, len(self.game.events))
+            return self.io.ask(f"{self.game.entries + 1} {actor}> ", self.game.state, self.game.entries)
         except EOFError:
             raise Stop("end of input") from None
 
@@ -183,7 +183,7 @@ class Recorder:
     def handle(self, reading: Reading) -> None:
         """Do what a line asked: store an event, run a command, or say why nothing happened;
         then what the table must do for what was stored."""
-        stored, table = len(self.game.events), self.game.state  # the game object itself may take the new entries
+        stored, table = self.game.entries, self.game.state  # the game object itself may take the new entries
         if isinstance(reading, Choice):
             self._record(reading.event)
         elif isinstance(reading, Ambiguous):
@@ -203,7 +203,7 @@ class Recorder:
         game = self._saved(lambda: self.store.record(self.name, event, game=self.game), self._said(event))
         if game is not None:
             self.game = game
-            self.io.say(f"recorded {len(game.events)}: {entry_echo(event, before)}")
+            self.io.say(f"recorded {game.entries}: {entry_echo(event, before)}")
 
     def _said(self, event: GameEvent) -> str:
         return said(self.game.catalog, event)
@@ -246,7 +246,7 @@ class Recorder:
         done = self._saved(lambda: self.store.roll(self.name, self.game), "roll")
         if done is not None:
             self.game, event = done
-            self.io.say(f"recorded {len(self.game.events)}: {entry_echo(event, self.game.state)}")
+            self.io.say(f"recorded {self.game.entries}: {entry_echo(event, self.game.state)}")
             for line in outcome_words(event, self.game.state):
                 self.io.say(line)
 
@@ -254,7 +254,7 @@ class Recorder:
         done = self._saved(lambda: self.store.update(self.name, lambda g: g.undo(), self.game), "undo")
         if done is not None:
             self.game, play = done
-            self.io.say(f"undone: entry {play.seq} {self._said(play.event)} (withdrawn by entry {len(self.game.events)}; "
+            self.io.say(f"undone: entry {play.seq} {self._said(play.event)} (withdrawn by entry {self.game.entries}; "
                         "it stays in the log)")
 
     def _correct(self, cmd: Command) -> None:
@@ -266,7 +266,7 @@ class Recorder:
         if done is None:
             return
         self.game, broken = done
-        n = len(self.game.events)
+        n = self.game.entries
         self.io.say(f"corrected entry {cmd.seq} to {self._said(event)} (entries {n - 1} and {n})")
         for play, v in broken:
             self.io.say(f"  now illegal: entry {play.seq} {self._said(play.event)}: rule {v.rule}: "
@@ -287,20 +287,20 @@ class Recorder:
         if done is not None:
             self.game, v = done
             self.io.say(f"accepted against rule {v.rule} ({named_text(self.game.catalog, v.reason)}): entry "
-                        f"{len(self.game.events)} {self._said(event)}, because {cmd.reason}")
+                        f"{self.game.entries} {self._said(event)}, because {cmd.reason}")
 
     def _note(self, cmd: Command, bookmark: bool = False) -> None:
         assert cmd.seq is not None
         done = self._saved(lambda: self.store.update(self.name, lambda g: g.note(cmd.seq, cmd.text, bookmark), self.game), cmd.word)
         if done is not None:
             self.game = done[0]
-            self.io.say(f"{'bookmarked' if bookmark else 'noted'} entry {cmd.seq} (entry {len(self.game.events)})")
+            self.io.say(f"{'bookmarked' if bookmark else 'noted'} entry {cmd.seq} (entry {self.game.entries})")
 
     def _bookmark(self, cmd: Command) -> None:
         self._note(cmd, bookmark=True)
 
     def _show(self, _: Command) -> None:
-        self.io.show(board_panel(board_view(self.game.state), title=f"{self.name} · after {len(self.game.events)} entries"))
+        self.io.show(board_panel(board_view(self.game.state), title=f"{self.name} · after {self.game.entries} entries"))
 
     def _legal(self, _: Command) -> None:
         self.io.say(f"{due(self.game)}: {step_header(self.game.state)}")
@@ -323,7 +323,7 @@ class Recorder:
         where = PHASE_NAMES[state.phase]
         if state.round and not state.over:
             where = f"round {state.round}, phase {where}"
-        self.io.say(f"{self.name}: {len(game.events)} entries; {where}")
+        self.io.say(f"{self.name}: {game.entries} entries; {where}")
         for seq, event in list(enumerate(game.events, 1))[-recent:]:
             self.io.say(f"  {seq:>4}  {self._said(event)}")
 

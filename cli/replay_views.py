@@ -98,7 +98,7 @@ class Replay:
         return Panel(Group(*lines), title=escape(title), title_align="left", border_style="blue")
 
     def board(self, n: int, boards: bool = False) -> RenderableType:
-        title = f"{self.game.name} · after {n} of {len(self.game.events)} entries"
+        title = f"{self.game.name} · after {n} of {self.game.entries} entries"
         return board_panel(self.view(n), title=escape(title), drawn=self.parts, boards=boards)
 
     def players(self, n: int) -> RenderableType:

@@ -53,7 +53,7 @@ from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
-from projections.consequences import entries_since
+from projections.consequences import plays_since
 from projections.scores import score_report
 from projections.naming import named_text, said
 from projections.options import options
@@ -90,10 +90,10 @@ def new_command(
         game = store.new_game(people, catalog, name, seed)
     if as_json:
         print_json({"name": game.name, "players": [{"name": n, "color": c} for n, c in people], "seed": seed,
-                     "events": len(game.events), "pending": due_json(game)})
+                     "events": game.entries, "pending": due_json(game)})
         return
     console.print(game.name)
-    drawn = f"{len(game.events)} setup outcomes drawn from seed {seed}; " if seed is not None else ""
+    drawn = f"{game.entries} setup outcomes drawn from seed {seed}; " if seed is not None else ""
     err_console.print(f"new game {game.name} in {store.location}: {drawn}next: {due(game)}", style="dim")
 
 
@@ -167,13 +167,13 @@ def act_command(
             with store_errors("nothing stored"):
                 file.commit(game)
     events, echoes = [e for e, _ in done], [echo for _, echo in done]
-    first = len(game.events) - len(events) + 1
-    told = entries_since(table_before[0], game.initial, game.events, first - 1)
+    first = game.entries - len(events) + 1
+    told = plays_since(table_before[0], events, first - 1)
     recorded = [{"seq": seq, "type": e.TYPE, "notation": notation(e), "changes": [c.to_json() for c in changes]}
                 for e, (seq, changes) in zip(events, told)]
     scores = score_report(game.state) if game.over else None
     if as_json:
-        print_json({"game": game.name, "recorded": recorded, "events": len(game.events), "pending": due_json(game),
+        print_json({"game": game.name, "recorded": recorded, "events": game.entries, "pending": due_json(game),
                     "scores": scores, "head": game.head})
         return
     for r, echo in zip(recorded, echoes):
@@ -276,10 +276,10 @@ def import_command(
     with opened(db) as store, store_errors("nothing stored"):
         game = store.import_log(log, name, catalog, str(file))
     if as_json:
-        print_json({"imported": True, "name": game.name, "events": len(game.events), "over": game.over})
+        print_json({"imported": True, "name": game.name, "events": game.entries, "over": game.over})
         return
     console.print(game.name)
-    err_console.print(f"imported {len(game.events)} events from {file} into {store.location}; {due(game)}", style="dim")
+    err_console.print(f"imported {game.entries} events from {file} into {store.location}; {due(game)}", style="dim")
 
 
 def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[Path], as_json: bool) -> None:
@@ -291,7 +291,7 @@ def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[P
         for file in files:
             try:
                 game = store.import_log(read_record(file), None, catalog, str(file))
-                rows.append({"source": str(file), "imported": True, "name": game.name, "events": len(game.events)})
+                rows.append({"source": str(file), "imported": True, "name": game.name, "events": game.entries})
             except (LogError, BadGameName, BadPlayers, DamagedIndex) as exc:
                 rows.append({"source": str(file), "imported": False, "code": BAD_INPUT, "error": str(exc)})
             except IllegalLog as exc:
@@ -352,7 +352,7 @@ def export_command(
             if log_file(game_ref) is None:
                 with store_errors():
                     keeper.check(game_ref)  # every row, as the JSON export checks them
-            data, entries = _shared(game, format_), len(game.events)
+            data, entries = _shared(game, format_), game.entries
     else:
         data = _exported(game_ref, db, force)
         entries = data.count(ENTRY)

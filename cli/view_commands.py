@@ -42,7 +42,7 @@ COMMANDS = Commands()
 
 def event_words(game: Game, n: int) -> dict[str, Any]:
     """Event ``n`` of the game (0: none yet) in notation and in words: what ``show`` prints above the board."""
-    out: dict[str, Any] = {"seq": n, "of": len(game.events)}
+    out: dict[str, Any] = {"seq": n, "of": game.entries}
     if n:
         event = game.events[n - 1]
         doc = (type(event).__doc__ or event.TYPE).strip().splitlines()[0]
@@ -57,7 +57,7 @@ def point_of(game: Game, at: Optional[int], round_: Optional[int], phase: Option
     once into its timeline. Exit 2 for a point the game does not have.
     """
     if at is None and round_ is None and phase is None:
-        return len(game.events), game.state
+        return game.entries, game.state
     try:
         line = timeline(game)
         n = at if at is not None else line.index_of(round_, phase or "A")
@@ -105,12 +105,12 @@ def show_command(
     event = event_words(game, n)
     note = passed_note(state, phase)
     if as_json:
-        print_json({"game": game.name, "at": n, "events": len(game.events), **view, "event": event if n else None,
+        print_json({"game": game.name, "at": n, "events": game.entries, **view, "event": event if n else None,
                     **({"note": note} if note else {})})
         return
     if note:
         console.print(escape(note), style="yellow")
-    console.print(board_panel(view, title=escape(f"{game.name} · after {n} of {len(game.events)} events"), event=event))
+    console.print(board_panel(view, title=escape(f"{game.name} · after {n} of {game.entries} events"), event=event))
 
 
 def _check_comparable(a: Game, b: Game) -> None:
@@ -162,7 +162,7 @@ def diff_command(
     moves = table_moves(table_a, table_b)
     if as_json:
         print_json({
-            "a": {"game": a.name, "events": len(a.events)}, "b": {"game": b.name, "events": len(b.events)},
+            "a": {"game": a.name, "events": a.entries}, "b": {"game": b.name, "events": b.entries},
             "at": at, "common_prefix": prefix, "first_divergence": parted,
             "differences": [d.to_json() for d in differences], "table_moves": [m.to_json() for m in moves],
         })
@@ -173,7 +173,7 @@ def diff_command(
 def _print_diff(a: Game, b: Game, at: Optional[int], prefix: int, parted: dict[str, Any] | None,
                 differences: list[Difference], moves: list[Change] | None) -> None:
     """The diff as text: prefix, the first event where the lines part, then the differences (or the moves)."""
-    console.print(f"A = {escape(a.name)} ({len(a.events)} events), B = {escape(b.name)} ({len(b.events)} events)")
+    console.print(f"A = {escape(a.name)} ({a.entries} events), B = {escape(b.name)} ({b.entries} events)")
     console.print(f"common prefix: {prefix} events")
     if parted is None:
         console.print("the two games have the same events")

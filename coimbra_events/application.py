@@ -35,6 +35,7 @@ import random
 import re
 import unicodedata
 from contextlib import nullcontext, suppress
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -49,7 +50,7 @@ from coimbra_events import postgres_store
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import Corrected, GameEvent, RuleOverridden
 from coimbra_events.files import locked
-from coimbra_events.game import NAMESPACE, Folding, Game, StaleSnapshot, fold_game, project
+from coimbra_events.game import NAMESPACE, Entries, Folding, Game, StaleSnapshot, fold_game, project
 from coimbra_events.games_index import IN_PROGRESS, OVER, STATUSES, GameInfo, GamesIndex, GamesQuery, Page, catch_up, info_of, view_for
 from coimbra_events.integrity import (
     DamagedGame,
@@ -313,7 +314,7 @@ class GameStore(Application):
                 game = self._read(game_id)
                 if game.name != name:
                     raise UnknownGame(name)
-                if receipt is not None and (receipt.entries, receipt.head) == (len(game.events), game.head):
+                if receipt is not None and (receipt.entries, receipt.head) == (game.entries, game.head):
                     game.receipts = receipt.originator_version
                     return game
             except UnknownGame:
@@ -370,7 +371,11 @@ class GameStore(Application):
                                "nothing was changed") from None
 
     def _read(self, game_id: UUID) -> Game:
-        """A stored game by id, from its latest snapshot if this code can use it, else from its events."""
+        """A stored game by id, from its latest snapshot if this code can use it, else from its events.
+
+        The snapshot's entries are read when first asked for; if they do not hold
+        then, they are read from the game's rows (``_rows_up_to``).
+        """
         try:
             game = self.repository.get(game_id, projector_func=fold_game)
         except AggregateNotFoundError:
@@ -379,7 +384,26 @@ class GameStore(Application):
             game = fold_game(None, self.events.get(game_id))
         if not isinstance(game, Game):
             raise UnknownGame(str(game_id))
+        if game.snapshot_version:
+            game.read_rows_with(partial(self._rows_up_to, game_id, game.name))
         return game
+
+    def _rows_up_to(self, game_id: UUID, name: str, version: int, count: int, head: str) -> Entries:
+        """The entries of a game's rows up to ``version``, for a snapshot whose copy of them does not hold.
+
+        They must end where the snapshot said (``count`` entries, at ``head``: the
+        head the receipt vouched for when the game was read); else, or if the rows cannot be read (the store was
+        closed since, say), ``DamagedGame`` names what ``inspect`` finds.
+        """
+        try:
+            rows = fold_game(None, self.events.get(game_id, lte=version))
+            if isinstance(rows, Game) and (rows.entries, rows.head) == (count, head):
+                return rows.events, rows.hashes, rows.stamps
+            problems = list(self._inspect(game_id, name).problems)
+        except Exception:  # whatever a changed or closed store makes the library or the fold raise
+            problems = []
+        raise DamagedGame(name, problems or [LogProblem(count, "snapshot changed", "the game's latest snapshot does not "
+                                                        "hold the entries its head chains, and its rows cannot be read now")])
 
     def _near(self, name: str) -> list[str]:
         """Stored names close to a mistyped one (a read of the index, only when a name is not found)."""
@@ -564,8 +588,8 @@ class GameStore(Application):
 
         def build() -> tuple[Game, list[Aggregate], None]:
             parent = self.get(name)
-            if not 0 <= at <= len(parent.events):
-                raise BadFork(f"--at {at}: {name} has entries 0 to {len(parent.events)}")
+            if not 0 <= at <= parent.entries:
+                raise BadFork(f"--at {at}: {name} has entries 0 to {parent.entries}")
             if at and type(parent.events[at - 1]) in (Corrected, RuleOverridden):
                 raise BadFork(f"entry {at} introduces entry {at + 1}; fork at {at + 1} or {at - 1}")
             mode, seed = parse_rolls(rolls)
@@ -641,7 +665,7 @@ class GameStore(Application):
         mode, seed = rolls_of(game)
         space = rules.legal(game.state)
         if mode == "seed":
-            return space.sample(random.Random(f"{seed}:{len(game.events)}"))
+            return space.sample(random.Random(f"{seed}:{game.entries}"))
         if mode == "parent":
             reused = self._parent_outcome(game)
             if reused is not None:

@@ -14,7 +14,8 @@ was recorded, against this same state), while a correction or retraction has the
 line of play resolved and replayed again. Commands that do not look at the table
 (``export``, ``verify``) fold nothing; ``import`` hands over the state its
 validation reached (``from_log``); a snapshot (``Game.Snapshot``) holds the
-record and the table, so a long game is read without folding it again.
+record and the table, so a long game is read without folding it again, and its
+entries are only read, checked, when something asks for them (``HeldEntries``).
 
 Stored events have class versions (the library's upcasting): version 1 of
 ``Recorded`` had no ``at``/``by``, version 1 of ``Created`` came from schema-1 code.
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 from uuid import UUID
 
 import orjson
@@ -36,7 +37,6 @@ from eventsourcing.utils import get_topic
 from coimbra_events import RULESET, state_codec
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog, shipped_catalogs
 from coimbra_events.events import (
-    HISTORY_TYPES,
     Bookmarked,
     Corrected,
     GameEvent,
@@ -216,10 +216,8 @@ class Game(Aggregate):
                 (), self.ruleset, dict(self.meta), (), self.upcast_from,
             )
             game.initial = rules.initial_state(game.catalog, game.header.players)
-            game.events = []
-            game.hashes = []
-            game.stamps = []
-            game.plain = True  # no history entries yet: the record is the line of play
+            game._events, game._hashes, game._stamps = [], [], []
+            game._held = None
             game.announced = None if self.announces else UNKNOWN
             game.tags = ()
             game.archived = False
@@ -257,18 +255,17 @@ class Game(Aggregate):
             # hash shows it is the one recorded after the entries before it. An entry this
             # code is making (``game.making``) was chained just now from the event it holds
             # (``_trigger``; ``from_log``: the log's own chain), so it is neither hashed nor
-            # decoded again.
+            # decoded again. It follows the entries a snapshot holds, read yet or not (``HeldEntries``).
             stamp = (self.at or "", self.by or "")
             event = game.making
             if event is None:
-                if self.hash != event_hash(game.head, len(game.events) + 1, self.type, self.actor, self.payload, *stamp):
-                    raise BrokenLink(f"entry {len(game.events) + 1} does not match its recorded hash")
+                seq = game.entries + 1
+                if self.hash != event_hash(game.head, seq, self.type, self.actor, self.payload, *stamp):
+                    raise BrokenLink(f"entry {seq} does not match its recorded hash")
                 event = decode_event(self.type, self.actor, self.payload)
-            game.events.append(event)
-            game.hashes.append(self.hash)
-            game.stamps.append(stamp)
-            if type(event) in HISTORY_TYPES:
-                game.plain = False
+            game._events.append(event)
+            game._hashes.append(self.hash)
+            game._stamps.append(stamp)
 
     class Finished(Aggregate.Event):
         """The record now ends the game, with this result (players by place; see ``result_of``)."""
@@ -311,18 +308,19 @@ class Game(Aggregate):
     class Snapshot(Snapshot):
         """A stored game's record and table at one version, so reading it need not fold it again.
 
-        The snapshot holds the entries as the log writes them and the table as
-        ``state_codec`` writes it. It is a cache: one taken by other code (another
-        ruleset, another state layout) is not used (``StaleSnapshot``), the game is
-        folded from its events instead.
+        The snapshot holds the entries as the log writes them (read only when
+        asked for, ``HeldEntries``), how many there are and the head of their
+        chain, and the table as ``state_codec`` writes it. It is a cache: one
+        taken by other code (another ruleset, another state layout) is not used
+        (``StaleSnapshot``), the game is folded from its events instead.
         """
 
         @classmethod
         def take(cls, aggregate: Any) -> Any:
             game: Game = aggregate
-            state = game.state
-            entries = [[e.TYPE, e.actor, e.payload(), h, at, by]
+            entries = [[e.TYPE, e.actor, e.payload(), h, at, by]  # read first: a copy that did not hold refolds the table
                        for e, h, (at, by) in zip(game.events, game.hashes, game.stamps)]
+            state = game.state
             return cls(
                 originator_id=game.id, originator_version=game.version, timestamp=cls.create_timestamp(),
                 topic=SNAPSHOT_TOPIC,
@@ -330,7 +328,8 @@ class Game(Aggregate):
                     "format": SNAPSHOT_FORMAT, "ruleset": RULESET, "name": game.name,
                     "created": game.created_on.isoformat(),
                     "header": game.header.header(), "catalog_data": None if _is_shipped(game.catalog) else dict(game.catalog.data),
-                    "entries": orjson.dumps(entries).decode(), "table": state_codec.dumps(state).decode(),
+                    "entries": orjson.dumps(entries).decode(), "count": len(entries), "head": game.head,
+                    "table": state_codec.dumps(state).decode(),
                     "announced": game.announced, "tags": list(game.tags), "archived": game.archived,
                 },
             )
@@ -340,8 +339,8 @@ class Game(Aggregate):
 
     # Attributes set by ``Created.apply`` (not annotated on the class: eventsourcing would turn
     # annotations into ``__init__`` parameters): ``name``, ``catalog``, ``header`` (a ``GameLog``
-    # without events), ``initial`` (the state before any event), ``events`` (every log entry,
-    # history entries included), ``hashes`` (chain), ``stamps`` (when and by whom, per entry),
+    # without events), ``initial`` (the state before any event), ``_events``, ``_hashes`` and
+    # ``_stamps`` (the entries after those ``_held`` from a snapshot, if any: see ``events``),
     # ``announced`` (the last result announced: ``Finished``'s, ``None``, or ``UNKNOWN``), ``tags``,
     # ``archived``, and ``entry_by`` (who enters new entries in this session; ``None``: not stamped).
 
@@ -360,14 +359,14 @@ class Game(Aggregate):
             game.header = GameLog(catalog.id, catalog.sha256, tuple((p["name"], p["color"]) for p in head["players"]), (),
                                   head["ruleset"], head.get("meta", {}), (), head.get("upcast_from", 0))
             game.initial = rules.initial_state(catalog, game.header.players)
-            game.events, game.hashes, game.stamps = chained_entries(game.header.anchor(), orjson.loads(data["entries"]))
-            game.plain = is_plain(game.events)
+            game._held = HeldEntries(data["entries"], data["count"], data["head"])
+            game._events, game._hashes, game._stamps = [], [], []
             game.announced, game.tags, game.archived = data["announced"], tuple(data["tags"]), data["archived"]
             game.entry_by = None
             game.snapshot_version = version
             game.receipts = 0
             game.making = None
-            game.start_fold(state_codec.decode(orjson.loads(data["table"]), catalog), len(game.events))
+            game.start_fold(state_codec.decode(orjson.loads(data["table"]), catalog), game._held.count)
         except (KeyError, TypeError, ValueError) as exc:
             raise StaleSnapshot(f"snapshot of {data.get('name')!r} cannot be read by this code: {exc}") from None
         return game
@@ -386,9 +385,9 @@ class Game(Aggregate):
     @property
     def state(self) -> GameState:
         """The table now: the entries not folded yet are folded on, or the line is replayed if history changed it."""
-        if self._state is not None and self._folded < len(self.events):
+        if self._state is not None and self._folded < self.entries:
             state: GameState | None = self._state
-            for event in self.events[self._folded:]:
+            for event in self._since(self._folded):
                 state, self._introduced = advance(state, self._introduced, event, self._carried)
                 if state is None:
                     break
@@ -396,7 +395,7 @@ class Game(Aggregate):
             if state is None:
                 self._state = None
         if self._state is None:
-            self._state, self._folded = self.replay.state, len(self.events)
+            self._state, self._folded = self.replay.state, self.entries
             last = self.events[-1] if self.events else None
             self._introduced = last if type(last) in (Corrected, RuleOverridden) else None
         return self._state
@@ -404,21 +403,79 @@ class Game(Aggregate):
     @property
     def line(self) -> Line:
         """The line of play: the game events in force once corrections and overrides are read."""
-        if self._line is None or self._line[0] != len(self.events):
-            self._line = (len(self.events), resolve(self.events))
+        if self._line is None or self._line[0] != self.entries:
+            self._line = (self.entries, resolve(self.events))
         return self._line[1]
 
     @property
     def replay(self) -> Replay:
         """The line folded through the rules; plays a correction made illegal are skipped and listed."""
-        if self._replay is None or self._replay[0] != len(self.events):
-            self._replay = (len(self.events), replay(self.initial, self.line, stop_at_violation=False))
+        if self._replay is None or self._replay[0] != self.entries:
+            self._replay = (self.entries, replay(self.initial, self.line, stop_at_violation=False))
         return self._replay[1]
+
+    # -- the record: read from a snapshot only when something asks for its entries
+
+    @property
+    def events(self) -> list[GameEvent]:
+        """Every entry of the record, history entries included."""
+        if self._held is not None:
+            self._settle(self._held)
+        return self._events
+
+    @property
+    def hashes(self) -> list[str]:
+        """Each entry's hash, chained to the one before."""
+        if self._held is not None:
+            self._settle(self._held)
+        return self._hashes
+
+    @property
+    def stamps(self) -> list[Stamp]:
+        """When and by whom each entry was entered (``NO_STAMP`` where not known)."""
+        if self._held is not None:
+            self._settle(self._held)
+        return self._stamps
+
+    @property
+    def entries(self) -> int:
+        """How many entries the record has (a snapshot's entries are not read for it)."""
+        return len(self._events) + (self._held.count if self._held is not None else 0)
 
     @property
     def head(self) -> str:
-        """The newest hash of the chain (the header's hash before any event)."""
-        return self.hashes[-1] if self.hashes else self.header.anchor()
+        """The newest hash of the chain (the header's hash before any event; a snapshot's entries are not read for it)."""
+        if self._hashes:
+            return self._hashes[-1]
+        return self._held.head if self._held is not None else self.header.anchor()
+
+    def _since(self, k: int) -> list[GameEvent]:
+        """The entries after the first ``k``: those recorded since the snapshot are served without reading it."""
+        held = self._held.count if self._held is not None else 0
+        return self._events[k - held:] if k >= held else self.events[k:]
+
+    def read_rows_with(self, rows: RowsReader) -> None:
+        """Where the entries held from a snapshot are read from if the snapshot's own copy does not hold (the store's rows)."""
+        if self._held is not None:
+            self._held.rows = rows
+
+    def _settle(self, held: HeldEntries) -> None:
+        """Read the snapshot's entries, checked, in front of those recorded since (``HeldEntries``).
+
+        A copy that does not hold is not the record: the entries are read from the
+        store's rows instead, the table is folded again from them, and the next
+        save takes a new snapshot. ``StaleSnapshot`` if there are no rows to read.
+        """
+        try:
+            events, hashes, stamps = held.read(self.header.anchor())
+        except StaleSnapshot:
+            if held.rows is None:
+                raise
+            events, hashes, stamps = held.rows(self.snapshot_version, held.count, held.head)
+            self.snapshot_version = 0
+            self.start_fold(None, 0)
+        self._held = None
+        self._events[:0], self._hashes[:0], self._stamps[:0] = events, hashes, stamps
 
     @property
     def pending(self) -> Pending | None:
@@ -539,7 +596,8 @@ class Game(Aggregate):
         violation = rules.check(self.state, event)
         if violation is None:
             raise NothingToOverride(f"{event.TYPE} breaks no rule here; record it as an ordinary decision")
-        play_override(self.state, Play(len(self.events) + 2, len(self.events) + 2, event, (violation.rule, reason)))
+        seq = self.entries + 2
+        play_override(self.state, Play(seq, seq, event, (violation.rule, reason)))
         self._trigger(RuleOverridden(by, violation.rule, reason))
         self._trigger(event)
         return violation
@@ -580,7 +638,7 @@ class Game(Aggregate):
         if stamp is None:
             stamp = NO_STAMP if self.entry_by is None else (utc_now(), self.entry_by)
         at, by = stamp
-        chained = event_hash(self.head, len(self.events) + 1, event.TYPE, event.actor, payload, at, by)
+        chained = event_hash(self.head, self.entries + 1, event.TYPE, event.actor, payload, at, by)
         self.making = event
         try:
             self.trigger_event(self.Recorded, type=event.TYPE, actor=event.actor, payload=payload, hash=chained,
@@ -605,13 +663,51 @@ fold_game = Folding(Game, (Game.Snapshot, Game.Created, Game.Recorded, Game.Fini
                            Game.Tagged, Game.Archived))
 """How ``GameStore`` folds a stored game: from its snapshot if it has one, then its own events."""
 
-SNAPSHOT_FORMAT = "coimbra-game-snapshot-1"
+SNAPSHOT_FORMAT = "coimbra-game-snapshot-2"
 """What ``Game.Snapshot`` writes; a snapshot in any other format is not used."""
 SNAPSHOT_TOPIC = "coimbra_events.game:Game"
 
 
 class StaleSnapshot(ValueError):
-    """A snapshot this code cannot use (written by other code): the game is folded from its events instead."""
+    """A snapshot this code cannot use (written by other code, or changed since): the game is read from its events instead."""
+
+
+Entries = tuple[list[GameEvent], list[str], list[Stamp]]
+"""A record's entries, their hashes and their stamps, in order."""
+
+RowsReader = Callable[[int, int, str], Entries]
+"""The entries of a stored game's rows up to a version, which must be so many and end at this head."""
+
+
+class HeldEntries:
+    """The entries a snapshot copies, as it holds them, not read yet.
+
+    Most commands that record (``act``, ``record``, ``roll``) need only the table,
+    the head and the number of entries, so a game read from its snapshot reads
+    none of its entries until something asks for one (``Game.events``). Then they
+    are checked before any is decoded: each against its hash, chained on from the
+    header, ending at the head the snapshot gave (the head the game's latest
+    receipt vouched for when the store read it). ``rows``, set by the store that
+    read the game, reads the entries from its rows instead when the copy does not hold.
+    """
+
+    __slots__ = ("text", "count", "head", "rows")
+
+    def __init__(self, text: Any, count: Any, head: Any) -> None:
+        if type(text) is not str or type(count) is not int or type(head) is not str:
+            raise StaleSnapshot("its entries, their number or their head are not as this code writes them")
+        self.text, self.count, self.head = text, count, head
+        self.rows: RowsReader | None = None
+
+    def read(self, anchor: str) -> Entries:
+        """The entries, each checked against its hash; ``StaleSnapshot`` if they do not end at the head."""
+        try:
+            events, hashes, stamps = chained_entries(anchor, orjson.loads(self.text))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StaleSnapshot(f"the snapshot's entries cannot be read as the record: {exc}") from None
+        if len(events) != self.count or (hashes[-1] if hashes else anchor) != self.head:
+            raise StaleSnapshot(f"the snapshot's {len(events)} entries do not end at the head it gives, entry {self.count}")
+        return events, hashes, stamps
 
 
 def _migrated_record(log: GameLog, migration: Migration, source: str) -> GameLog:
@@ -622,5 +718,6 @@ def _migrated_record(log: GameLog, migration: Migration, source: str) -> GameLog
     return GameLog(folded.catalog_id, folded.catalog_sha256, folded.players, folded.events, RULESET, meta, log.stamps)
 
 
-__all__ = ["BrokenLink", "Folding", "ForeignEvent", "Game", "IllegalLog", "NothingToOverride", "StaleSnapshot", "fold_game",
+__all__ = ["BrokenLink", "Entries", "Folding", "ForeignEvent", "Game", "HeldEntries", "IllegalLog", "NothingToOverride",
+           "StaleSnapshot", "fold_game",
            "kept", "project", "remember_catalog", "resolve_catalog", "result_of", "utc_now", "NAMESPACE", "UNKNOWN"]

@@ -57,7 +57,7 @@ def receipt_of(game: Game) -> Receipt:
     """The receipt to save with ``game``'s pending events: the next one of its stream."""
     return Receipt(
         originator_id=receipt_id(game.id), originator_version=game.receipts + 1,
-        timestamp=Receipt.create_timestamp(), entries=len(game.events), head=game.head,
+        timestamp=Receipt.create_timestamp(), entries=game.entries, head=game.head,
     )
 
 
@@ -434,12 +434,12 @@ def _check_snapshot(store: Any, game_id: UUID, mapped: list[Any], entries: Seque
     try:
         snapshot = store.mapper.to_domain_event(rows[0])
         held = snapshot.mutate(None)
+        n = len(held.events)  # its entries read, checked up to its head: with no rows to fall back on, they hold or fail
     except Exception:  # a snapshot this code cannot use is not used (the game is folded from its rows) ...
         if _ours(rows[0]):  # ... but one it wrote, changed since, is damage all the same
             problems.append(LogProblem(len([e for e in entries if e is not None]), "snapshot changed",
                                        "the game's latest snapshot cannot be read as coimbra wrote it"))
         return
-    n = len(held.events)
     folded = fold_game(None, [e for e in mapped if e.originator_version <= rows[0].originator_version])
     stored = [e for e in entries if e is not None][:n]
     same_entries = [(e.TYPE, e.actor, e.payload(), h) for e, h in zip(held.events, held.hashes)] == [

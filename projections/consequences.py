@@ -106,9 +106,7 @@ def fold_since(initial: GameState, events: Sequence[GameEvent], start: int, stat
     """
     later = events[start:]
     if is_plain(later) and not (start and type(events[start - 1]) in (Corrected, RuleOverridden)):
-        # plays only (each checked against ``state`` when it was recorded): the history before them is in ``state``
-        states, fields, ends = narrate_all(state, later)
-        return Folded(tuple(states), (PLAYED,) * len(later), later, Tape(fields, ends))
+        return _plays(state, later)  # the history before them is in ``state``
     line = LineFold(initial)
     for event in events[:start]:
         line.push(event)
@@ -132,6 +130,12 @@ def fold_since(initial: GameState, events: Sequence[GameEvent], start: int, stat
         entries.append(entry)
         ends.append(len(line.tape))
     return Folded(tuple(states), tuple(entries), later, Tape(line.tape, ends))
+
+
+def _plays(state: GameState, plays: Sequence[GameEvent]) -> Folded:
+    """Plays only, folded on from ``state`` (each was checked against it when it was recorded)."""
+    states, fields, ends = narrate_all(state, plays)
+    return Folded(tuple(states), (PLAYED,) * len(plays), plays, Tape(fields, ends))
 
 
 def _history_entry(events: Sequence[GameEvent], k: int, introduced: type | None) -> Entry:
@@ -198,7 +202,21 @@ def entries_since(state: GameState, initial: GameState, events: Sequence[GameEve
 
     For a command that has just stored entries: only the new ones are folded.
     """
-    changes = Changes(fold_since(initial, events, start, state))
+    return _numbered(Changes(fold_since(initial, events, start, state)), start)
+
+
+def plays_since(state: GameState, plays: Sequence[GameEvent], start: int) -> list[tuple[int, tuple[Change, ...]]]:
+    """What each of ``plays``, just stored as the entries after the first ``start``, did on the table, from
+    ``state`` (the table before them).
+
+    ``entries_since`` for a command that stored plays only (``act``), without the
+    record before them: a record never ends on an entry that introduces the next
+    (rule HISTORY.pair), so plays appended to it fold on from its table.
+    """
+    return _numbered(Changes(_plays(state, plays)), start)
+
+
+def _numbered(changes: Changes, start: int) -> list[tuple[int, tuple[Change, ...]]]:
     return [(start + j, changes[j]) for j in range(1, len(changes))]
 
 

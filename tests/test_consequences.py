@@ -36,7 +36,7 @@ from coimbra_events.validation import catalog_for
 from coimbra_events.violations import RULES
 from projections.board import board_view
 from projections.changes import Change
-from projections.consequences import Changes, Folded, fold
+from projections.consequences import Changes, Folded, entries_since, fold, plays_since
 from projections.scores import score_report
 from projections.tabletop import ChangeMismatch, Tabletop, apply_changes, tabletop
 from projections.timeline import timeline
@@ -138,6 +138,23 @@ def test_every_change_of_the_table_is_told_with_corrections_undos_and_overrides(
     folded = fold(game.initial, game.events)
     assert folded.states[-1] == game.state
     assert_told(folded, game.events)
+
+
+@pytest.mark.property
+@settings(max_examples=max(settings.default.max_examples // 8, 10))
+@given(players=st.sampled_from([2, 3, 4]), length=st.integers(0, 120), added=st.integers(1, 4), data=st.data())
+def test_plays_stored_after_any_record_are_told_as_the_whole_record_tells_them(players, length, added, data):
+    """``act`` tells its plays from the table before them, without the record (``plays_since``); that is what
+    folding the whole record, history entries and all, tells of them (``entries_since``)."""
+    game = Game.start("h", CAT, DEFAULT_PLAYERS[:players])
+    while len(game.events) < length and game.pending is not None:
+        _history_step(data, game)
+    start, table = game.entries, game.state
+    plays = []
+    while len(plays) < added and game.pending is not None:
+        plays.append(_draw_event(data, game.state))
+        game.record(plays[-1])
+    assert plays_since(table, plays, start) == entries_since(table, game.initial, game.events, start)
 
 
 def _game_of(events) -> Game:

@@ -93,13 +93,21 @@ class Rows:
 
     def edit_snapshot(self, name: str, change: Callable[[list[list[Any]]], None]) -> None:
         """Change the entries the game's latest snapshot holds (a list of ``[type, actor, payload, hash, at, by]``)."""
+
+        def entries_changed(state: dict[str, Any]) -> None:
+            entries = orjson.loads(state["entries"])
+            change(entries)
+            state["entries"] = orjson.dumps(entries).decode()
+
+        self.edit_snapshot_state(name, entries_changed)
+
+    def edit_snapshot_state(self, name: str, change: Callable[[dict[str, Any]], None]) -> None:
+        """Change what the game's latest snapshot holds (``Game.Snapshot``'s ``state``: entries, count, head, table ...)."""
         game_id = self.game_id(name).hex
         version, raw = self._run("SELECT originator_version, state FROM stored_snapshots WHERE originator_id = ? "
                                  "ORDER BY originator_version DESC LIMIT 1", game_id)[0]
         row = orjson.loads(raw)
-        entries = orjson.loads(row["state"]["entries"])
-        change(entries)
-        row["state"]["entries"] = orjson.dumps(entries).decode()
+        change(row["state"])
         self._run("UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = ?",
                   orjson.dumps(row), game_id, version)
 

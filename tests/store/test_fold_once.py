@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
+
+import orjson
 
 import pytest
 from typer.testing import CliRunner
@@ -84,7 +87,7 @@ def grown(store: GameStore, catalog, entries: int, name: str = "long") -> Game:
 
 def same_game(a: Game, b: Game) -> None:
     assert (a.id, a.version, a.name, a.header) == (b.id, b.version, b.name, b.header)
-    assert (a.events, a.hashes, a.stamps, a.plain) == (b.events, b.hashes, b.stamps, b.plain)
+    assert (a.entries, a.events, a.hashes, a.stamps) == (b.entries, b.events, b.hashes, b.stamps)
     assert (a.announced, a.tags, a.archived) == (b.announced, b.tags, b.archived)
     assert a.state == b.state and a.line == b.line and a.head == b.head
 
@@ -121,35 +124,180 @@ def test_a_snapshot_this_code_did_not_write_is_not_used(store, catalog, monkeypa
     same_game(store.get("long"), project(None, store.events.get(game.id)))
 
 
-@pytest.mark.parametrize("rechained", [False, True], ids=["entry edited", "entry edited and hashes chained again"])
-def test_a_snapshot_whose_entries_were_edited_is_never_read_as_the_record(tmp_path, catalog, rechained):
-    """The snapshot's copy of an entry is checked against its hash as the stored row is: edited, the snapshot
-    is not used (the game is read from its rows); chained again to match, it no longer ends at the receipt's head."""
-    store = GameStore(tmp_path / "games.sqlite")
-    game = grown(store, catalog, 10 + SNAPSHOT_EVERY + 2)
-    assert list(store.snapshots.get(game.id))
+def _player_entry(game: Game) -> int:
+    return next(k for k, e in enumerate(game.events) if e.actor != "table")  # a player's decision
+
+
+def _another_player(game: Game, k: int) -> str:
+    return next(p.name for p in game.state.players if p.name != game.events[k].actor)
+
+
+Edit = Callable[[Game, dict[str, Any]], None]
+"""A change to a snapshot's ``state``, knowing the game it was taken of."""
+
+
+def _entries_edit(change: Callable[[Game, list[list[Any]]], list[list[Any]] | None]) -> Edit:
+    """An edit of the snapshot's entries (``[type, actor, payload, hash, at, by]`` each)."""
+    def edit(game: Game, state: dict[str, Any]) -> None:
+        entries = orjson.loads(state["entries"])
+        state["entries"] = orjson.dumps(change(game, entries) or entries).decode()
+    return edit
+
+
+def _field(field: int, value: Callable[[Game, int], Any], last: bool = False) -> Edit:
+    def change(game: Game, entries: list[list[Any]]) -> None:
+        k = len(entries) - 1 if last else _player_entry(game)
+        entries[k][field] = value(game, k)
+    return _entries_edit(change)
+
+
+def _rechained(head_too: bool) -> Edit:
+    def edit(game: Game, state: dict[str, Any]) -> None:
+        entries = orjson.loads(state["entries"])
+        k = _player_entry(game)
+        entries[k][1] = _another_player(game, k)
+        prev = game.header.anchor()
+        for seq, entry in enumerate(entries, 1):
+            entry[3] = prev = game_log.event_hash(prev, seq, *entry[:3], *entry[4:])
+        state["entries"] = orjson.dumps(entries).decode()
+        if head_too:
+            state["head"] = prev
+    return edit
+
+
+def _cut(count_too: bool) -> Edit:
+    def edit(game: Game, state: dict[str, Any]) -> None:
+        entries = orjson.loads(state["entries"])[:-1]
+        state["entries"] = orjson.dumps(entries).decode()
+        if count_too:
+            state["count"], state["head"] = len(entries), entries[-1][3]
+    return edit
+
+
+SNAPSHOT_EDITS: dict[str, Edit] = {
+    "an actor": _field(1, _another_player),
+    "a payload": _field(2, lambda game, k: {**game.events[k].payload(), "actor": "x"}),
+    "a hash": _field(3, lambda game, k: "0" * 64),
+    "the last hash": _field(3, lambda game, k: "0" * 64, last=True),
+    "a type": _field(0, lambda game, k: "Noted"),
+    "a stamp": _field(4, lambda game, k: "2020-01-01T00:00:00Z"),
+    "entries chained again": _rechained(head_too=False),
+    "entries chained again, head too": _rechained(head_too=True),
+    "the last entry cut": _cut(count_too=False),
+    "the last entry cut, count and head too": _cut(count_too=True),
+    "the count": lambda game, state: state.update(count=state["count"] - 1),
+    "the count not a number": lambda game, state: state.update(count=str(state["count"])),
+    "the head": lambda game, state: state.update(head="0" * 64),
+    "entries not JSON": lambda game, state: state.update(entries=state["entries"][:-1]),
+    "entries not a list of entries": lambda game, state: state.update(entries="[1, 2]"),
+}
+"""Every way of changing what a snapshot holds of the record (its table aside: ``verify`` folds the rows for it)."""
+
+
+def _richer_first_player(game: Game, state: dict[str, Any]) -> None:
+    """The snapshot's table edited: its first player has five coins more."""
+    table = orjson.loads(state["table"])
+    table["players"][0]["coins"] += 5
+    state["table"] = orjson.dumps(table).decode()
+
+
+def _snapshotted(tmp_path: Path, catalog: Any, edit: Edit | None = None) -> tuple[Game, Path]:
+    """A long game in a SQLite file, read from its snapshot, the snapshot changed by ``edit``."""
+    db = tmp_path / "games.sqlite"
+    store = GameStore(db)
+    game = grown(store, catalog, 10 + 2 * SNAPSHOT_EVERY + 2)  # its undo (entry 31) before the latest snapshot
+    assert game.snapshot_version > 35 and list(store.snapshots.get(game.id))
     store.close()
-    k = next(k for k, e in enumerate(game.events) if e.actor != "table")  # a player's decision
-    actor = game.events[k].actor
+    if edit is not None:
+        Rows(db).edit_snapshot_state("long", lambda state: edit(game, state))
+    return game, db
 
-    def edit(entries: list[list[Any]]) -> None:
-        entries[k][1] = next(p.name for p in game.state.players if p.name != actor)
-        if rechained:
-            prev = game.header.anchor()
-            for seq, entry in enumerate(entries, 1):
-                entry[3] = prev = game_log.event_hash(prev, seq, *entry[:3], *entry[4:])
 
-    Rows(tmp_path / "games.sqlite").edit_snapshot("long", edit)
-    store = GameStore(tmp_path / "games.sqlite")
+@pytest.mark.parametrize("what", SNAPSHOT_EDITS)
+def test_what_a_snapshot_holds_of_the_record_changed_is_never_read_as_the_record(tmp_path, catalog, what):
+    """Whatever is changed of a snapshot's copy of the record, a read gets the entries as recorded (read from the rows
+    when the copy does not hold), or the game is refused as damaged; ``verify`` names the snapshot either way."""
+    game, db = _snapshotted(tmp_path, catalog, SNAPSHOT_EDITS[what])
+    store = GameStore(db)
     try:
-        if rechained:
-            with pytest.raises(DamagedGame):
-                store.get("long")
-        else:
+        try:
             read = store.get("long")
-            assert read.snapshot_version == 0 and read.events[k].actor == actor  # folded from its rows
+        except DamagedGame:
+            pass  # its head or count no longer what the receipt holds
+        else:
             same_game(read, game)
+            assert read.snapshot_version == 0  # the next save takes a new snapshot in its place
         assert any(p.what == "snapshot changed" for p in store.inspect("long").problems)
+    finally:
+        store.close()
+
+
+def test_a_snapshot_s_edited_entries_are_found_when_read_and_the_rows_read_instead(tmp_path, catalog):
+    """The entries are checked when something first reads them, not when the game is read: before then, the game is
+    the snapshot's (its head vouched for by the receipt); once read, the rows'."""
+    game, db = _snapshotted(tmp_path, catalog, SNAPSHOT_EDITS["an actor"])
+    k = _player_entry(game)
+    store = GameStore(db)
+    try:
+        read = store.get("long")
+        assert read.snapshot_version == game.snapshot_version and read.entries == game.entries
+        assert read.events[k].actor == game.events[k].actor and read.snapshot_version == 0
+        same_game(read, game)
+    finally:
+        store.close()
+
+
+def test_recording_into_a_game_read_from_its_snapshot_reads_none_of_its_entries(tmp_path, catalog, monkeypatch):
+    """``act`` needs the table, the head and the number of entries: the snapshot's entries stay as stored."""
+    game, db = _snapshotted(tmp_path, catalog)
+    line = simulate(catalog, DEFAULT_PLAYERS[:4], 8)[0].events  # the line ``grown`` recorded
+    read: list[int] = []
+    chained = game_module.chained_entries
+    monkeypatch.setattr(game_module, "chained_entries", lambda *a: read.append(1) or chained(*a))
+    env = {"NO_COLOR": "1", "COIMBRA_DB": str(db)}
+    for k in range(3):
+        decision = render(line[len(game.line.plays) + k])
+        result = CliRunner().invoke(app, ["act", "long", decision, "--json"], env=env)
+        assert result.exit_code == 0, result.output
+        assert orjson.loads(result.output)["events"] == game.entries + k + 1
+    assert read == []
+    store = GameStore(db)
+    try:
+        after = store.get("long")
+        assert after.entries == game.entries + 3 and read == []
+        same_game(after, project(None, store.events.get(game.id)))
+        assert read  # and read, checked, once asked for
+    finally:
+        store.close()
+
+
+def test_a_snapshot_whose_entries_do_not_hold_is_replaced_by_one_of_the_rows(tmp_path, catalog):
+    """Recording on into a game whose snapshot was changed: the acts store on the head the receipt vouched for,
+    and the next snapshot, taken from the rows (its table folded from them), is the record again."""
+    game, db = _snapshotted(tmp_path, catalog,
+                            lambda game, state: (SNAPSHOT_EDITS["an actor"](game, state), _richer_first_player(game, state)))
+    k = _player_entry(game)
+    line = simulate(catalog, DEFAULT_PLAYERS[:4], 8)[0].events
+    store = GameStore(db)
+    try:
+        current = store.get("long")
+        while current.version - game.snapshot_version < SNAPSHOT_EVERY:
+            current = store.record("long", line[len(game.line.plays) + current.entries - game.entries], game=current)
+        assert current.snapshot_version == current.version  # taken from the rows: the copy did not hold
+        assert not store.inspect("long").problems
+        same_game(store.get("long"), project(None, store.events.get(game.id)))
+        assert store.get("long").events[k].actor == game.events[k].actor
+    finally:
+        store.close()
+
+
+def test_a_snapshot_s_table_edited_is_named_by_verify(tmp_path, catalog):
+    """``verify`` folds the rows and names a snapshot table that is not theirs."""
+    game, db = _snapshotted(tmp_path, catalog, _richer_first_player)
+    store = GameStore(db)
+    try:
+        problems = store.inspect("long").problems
+        assert [p.what for p in problems] == ["snapshot changed"] and "table" in problems[0].why
     finally:
         store.close()
 
