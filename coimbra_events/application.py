@@ -23,7 +23,9 @@ in the user's data directory (``platformdirs``). ``--db`` and ``$COIMBRA_DB`` ma
 Every save of a game also saves its receipt (``coimbra_events.integrity``), and
 every read checks the game against its hash chain and its latest receipt before
 any rule runs: a damaged game is refused with ``DamagedGame``, never folded past
-its damage. Two writers on one game: the second is refused with ``GameChanged``
+its damage. A snapshot is taken before the save that makes it due, so that the
+save's receipt vouches for it, and kept after; a read starts from a snapshot only
+if the latest receipt vouches for it. Two writers on one game: the second is refused with ``GameChanged``
 (nothing stored) unless its change means the same whatever else was recorded.
 """
 
@@ -50,7 +52,7 @@ from coimbra_events import postgres_store
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import Corrected, GameEvent, RuleOverridden
 from coimbra_events.files import locked
-from coimbra_events.game import NAMESPACE, Entries, Folding, Game, StaleSnapshot, fold_game, project
+from coimbra_events.game import NAMESPACE, BrokenLink, Entries, Folding, Game, StaleSnapshot, fold_game, project, snapshot_digest
 from coimbra_events.games_index import IN_PROGRESS, OVER, STATUSES, GameInfo, GamesIndex, GamesQuery, Page, catch_up, info_of, view_for
 from coimbra_events.integrity import (
     DamagedGame,
@@ -61,6 +63,7 @@ from coimbra_events.integrity import (
     receipt_id,
     receipt_of,
     rows_of,
+    vouched,
 )
 from coimbra_events.legacy import LEGACY_TOPICS, OLD_MODULE
 from coimbra_events.log import GameLog, LogError, LogProblem, dumps_entries, loads, read_bytes, write
@@ -263,7 +266,7 @@ class GameStore(Application):
         postgres = environment.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
         with postgres_store.ready(environment, self.tables()) if postgres else nullcontext({}) as extra:
             super().__init__(env={**settings, **extra})
-            self.index = GamesIndex(view_for(self), self._read)
+            self.index = GamesIndex(view_for(self), lambda game_id: self._read(game_id, self._latest_receipt(game_id)))
         self._numbers: dict[str, int] = {}
         """The next number to try for an unnamed game, by base name (read from the index once per base)."""
         self._contested: set[str] = set()
@@ -311,7 +314,7 @@ class GameStore(Application):
             game: Game | None = None
             try:
                 receipt = self._latest_receipt(game_id)
-                game = self._read(game_id)
+                game = self._read(game_id, receipt)
                 if game.name != name:
                     raise UnknownGame(name)
                 if receipt is not None and (receipt.entries, receipt.head) == (game.entries, game.head):
@@ -370,8 +373,9 @@ class GameStore(Application):
             raise DamagedIndex(f"the store's register of names is damaged at {name!r} ({_one_line(exc)}); "
                                "nothing was changed") from None
 
-    def _read(self, game_id: UUID) -> Game:
-        """A stored game by id, from its latest snapshot if this code can use it, else from its events.
+    def _read(self, game_id: UUID, receipt: Receipt | None) -> Game:
+        """A stored game by id, from its latest snapshot if this code can use it and ``receipt`` (the game's
+        latest) vouches for it, else from its events.
 
         The snapshot's entries are read when first asked for; if they do not hold
         then, they are read from the game's rows (``_rows_up_to``).
@@ -380,7 +384,9 @@ class GameStore(Application):
             game = self.repository.get(game_id, projector_func=fold_game)
         except AggregateNotFoundError:
             raise UnknownGame(str(game_id)) from None
-        except StaleSnapshot:
+        except (StaleSnapshot, BrokenLink):  # a snapshot not usable, or not the one the later rows chain on
+            game = None
+        if not isinstance(game, Game) or not vouched(game, receipt):
             game = fold_game(None, self.events.get(game_id))
         if not isinstance(game, Game):
             raise UnknownGame(str(game_id))
@@ -767,8 +773,9 @@ class GameStore(Application):
                 game.announce_result()
             if not game.pending_events and not others:
                 return game, outcome  # nothing to save
+            kept = self._snapshot_due(game) if snapshot else None
             try:
-                self.save(game, receipt_of(game), *others)
+                self.save(game, receipt_of(game, kept), *others)
             except (RecordConflictError, OperationalError) as exc:
                 if isinstance(exc, OperationalError) and "locked" not in str(exc):
                     raise
@@ -777,19 +784,25 @@ class GameStore(Application):
                     raise GameChanged(game.name) from None
                 continue
             game.receipts += 1
-            if snapshot:
-                self._snapshot_if_due(game)
+            if kept is not None:
+                self._keep_snapshot(game, kept)
             return game, outcome
         raise StoreConflict("the store kept changing while saving; nothing stored; try again")
 
-    def _snapshot_if_due(self, game: Game) -> None:
-        """Keep the game's record and table as a snapshot if one is due (a cache: the save is done
-        whatever becomes of it, so a snapshot that cannot be written is not an error)."""
-        if self.snapshots is not None and game.version - getattr(game, "snapshot_version", 0) >= SNAPSHOT_EVERY:
-            with suppress(PersistenceError):
-                self.snapshots.put([Game.Snapshot.take(game)])
-                game.snapshot_version = game.version
-                drop_older_snapshots(self.snapshots.recorder, game.id, game.version)
+    def _snapshot_due(self, game: Game) -> Game.Snapshot | None:
+        """The game's record and table as a snapshot, if one is due: taken before the save, so that the save's
+        receipt vouches for it."""
+        if self.snapshots is not None and game.version - game.snapshot_version >= SNAPSHOT_EVERY:
+            return Game.Snapshot.take(game)
+        return None
+
+    def _keep_snapshot(self, game: Game, snapshot: Game.Snapshot) -> None:
+        """Store a snapshot the game's save vouched for (a cache: the save is done whatever becomes of it, so
+        a snapshot that cannot be written is not an error: reads fold the rows until the next is kept)."""
+        with suppress(PersistenceError):
+            self.snapshots.put([snapshot])
+            game.snapshot_version, game.snapshot_digest = snapshot.originator_version, snapshot_digest(snapshot.state)
+            drop_older_snapshots(self.snapshots.recorder, game.id, game.version)
 
 
 def drop_older_snapshots(recorder: Any, game_id: UUID, version: int) -> None:

@@ -25,6 +25,7 @@ A game's id is random; its name is claimed in the store's register
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
@@ -222,7 +223,8 @@ class Game(Aggregate):
             game.tags = ()
             game.archived = False
             game.entry_by = None
-            game.snapshot_version = 0
+            game.snapshot_version = 0  # the snapshot it was read from or last kept, and its ``snapshot_digest``
+            game.snapshot_digest = None
             game.receipts = 0  # how many head receipts the store holds for it (GameStore.get says)
             game.making = None  # the entry this code is appending, chained already (see Recorded.apply)
             game.start_fold(game.initial, 0)
@@ -320,18 +322,9 @@ class Game(Aggregate):
             game: Game = aggregate
             entries = [[e.TYPE, e.actor, e.payload(), h, at, by]  # read first: a copy that did not hold refolds the table
                        for e, h, (at, by) in zip(game.events, game.hashes, game.stamps)]
-            state = game.state
             return cls(
                 originator_id=game.id, originator_version=game.version, timestamp=cls.create_timestamp(),
-                topic=SNAPSHOT_TOPIC,
-                state={
-                    "format": SNAPSHOT_FORMAT, "ruleset": RULESET, "name": game.name,
-                    "created": game.created_on.isoformat(),
-                    "header": game.header.header(), "catalog_data": None if _is_shipped(game.catalog) else dict(game.catalog.data),
-                    "entries": orjson.dumps(entries).decode(), "count": len(entries), "head": game.head,
-                    "table": state_codec.dumps(state).decode(),
-                    "announced": game.announced, "tags": list(game.tags), "archived": game.archived,
-                },
+                topic=SNAPSHOT_TOPIC, state={**game.snapshot_facts(), "entries": orjson.dumps(entries).decode()},
             )
 
         def mutate(self, _: None) -> Any:
@@ -343,6 +336,15 @@ class Game(Aggregate):
     # ``_stamps`` (the entries after those ``_held`` from a snapshot, if any: see ``events``),
     # ``announced`` (the last result announced: ``Finished``'s, ``None``, or ``UNKNOWN``), ``tags``,
     # ``archived``, and ``entry_by`` (who enters new entries in this session; ``None``: not stamped).
+
+    def snapshot_facts(self) -> dict[str, Any]:
+        """What a snapshot of the game now holds beside its entries (``snapshot_digest`` hashes it)."""
+        return {
+            "format": SNAPSHOT_FORMAT, "ruleset": RULESET, "name": self.name, "created": self.created_on.isoformat(),
+            "header": self.header.header(), "catalog_data": None if _is_shipped(self.catalog) else dict(self.catalog.data),
+            "count": self.entries, "head": self.head, "table": state_codec.dumps(self.state).decode(),
+            "announced": self.announced, "tags": list(self.tags), "archived": self.archived,
+        }
 
     @classmethod
     def from_snapshot(cls, id: UUID, version: int, timestamp: datetime, data: Mapping[str, Any]) -> Game:
@@ -363,7 +365,7 @@ class Game(Aggregate):
             game._events, game._hashes, game._stamps = [], [], []
             game.announced, game.tags, game.archived = data["announced"], tuple(data["tags"]), data["archived"]
             game.entry_by = None
-            game.snapshot_version = version
+            game.snapshot_version, game.snapshot_digest = version, snapshot_digest(data)
             game.receipts = 0
             game.making = None
             game.start_fold(state_codec.decode(orjson.loads(data["table"]), catalog), game._held.count)
@@ -472,7 +474,7 @@ class Game(Aggregate):
             if held.rows is None:
                 raise
             events, hashes, stamps = held.rows(self.snapshot_version, held.count, held.head)
-            self.snapshot_version = 0
+            self.snapshot_version, self.snapshot_digest = 0, None
             self.start_fold(None, 0)
         self._held = None
         self._events[:0], self._hashes[:0], self._stamps[:0] = events, hashes, stamps
@@ -672,6 +674,16 @@ class StaleSnapshot(ValueError):
     """A snapshot this code cannot use (written by other code, or changed since): the game is read from its events instead."""
 
 
+def snapshot_digest(state: Mapping[str, Any]) -> str:
+    """The sha256 of what a snapshot holds but its entries, which its head chains: what a game's receipt vouches for.
+
+    A snapshot is a copy a read starts from instead of the rows; one the latest
+    receipt does not vouch for (changed, or not kept after all) is not used.
+    """
+    rest = {k: v for k, v in state.items() if k != "entries"}
+    return hashlib.sha256(orjson.dumps(rest, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
 Entries = tuple[list[GameEvent], list[str], list[Stamp]]
 """A record's entries, their hashes and their stamps, in order."""
 
@@ -720,4 +732,4 @@ def _migrated_record(log: GameLog, migration: Migration, source: str) -> GameLog
 
 __all__ = ["BrokenLink", "Entries", "Folding", "ForeignEvent", "Game", "HeldEntries", "IllegalLog", "NothingToOverride",
            "StaleSnapshot", "fold_game",
-           "kept", "project", "remember_catalog", "resolve_catalog", "result_of", "utc_now", "NAMESPACE", "UNKNOWN"]
+           "kept", "project", "remember_catalog", "snapshot_digest", "resolve_catalog", "result_of", "utc_now", "NAMESPACE", "UNKNOWN"]

@@ -9,13 +9,18 @@ Three things make a stored game evidence:
   The latest receipt is read with the game, so cutting off the last entries, or adding
   some behind coimbra's back, shows;
 * **what rows may hold**: the ``StoredTopics`` mapper resolves only this application's
-  own event classes, so a changed row never makes the library import another module.
+  own event classes, so a changed row never makes the library import another module;
+* its **snapshot**, the copy of its record and table a read starts from instead of its
+  rows: each receipt vouches for the snapshot in force after its save (its version and
+  ``snapshot_digest``, the sha256 of all it holds but the entries, whose head it holds),
+  and a read uses the latest snapshot only if the latest receipt vouches for it. Its
+  entries are checked against their hashes, up to that head, when first read.
 
 When anything is off, ``inspect_game`` reads the game's rows one by one, the way a log
 file is read (``coimbra_events.log.check_document``), and lists every problem with the
 entry it is at; ``GameStore`` turns the first into ``DamagedGame`` and ``coimbra verify``
-prints them all. It also holds the game's latest snapshot (a cache the store reads
-instead of folding the game) to the rows and to a fold of them.
+prints them all. It also holds the game's latest snapshot, and what every receipt
+says of the snapshot in force, to the rows folded to that version.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from eventsourcing.utils import get_topic
 from coimbra_events import RULESET
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog
 from coimbra_events.events import shown
-from coimbra_events.game import NAMESPACE, SNAPSHOT_FORMAT, Game, fold_game, kept, result_of
+from coimbra_events.game import NAMESPACE, SNAPSHOT_FORMAT, Game, kept, result_of, snapshot_digest
 from coimbra_events.log import FORMAT, SCHEMA, GameLog, LogError, LogProblem, check_document, event_hash
 from coimbra_events.store_errors import DamagedGame
 from coimbra_events.state import GameState
@@ -42,10 +47,21 @@ from coimbra_events.validation import validate
 
 
 class Receipt(DomainEvent):
-    """Where a game's chain stood after one save: its number of entries and its head."""
+    """Where a game's chain stood after one save: its number of entries and its head, and the snapshot
+    a read may start from (``snapshot_version``, 0 for none, and its ``snapshot_sha256``: ``snapshot_digest``)."""
+
+    class_version = 2
 
     entries: int
     head: str
+    snapshot_version: int
+    snapshot_sha256: str | None
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Saved before receipts vouched for snapshots: none is vouched for (the game is read from its rows)."""
+        state["snapshot_version"] = 0
+        state["snapshot_sha256"] = None
 
 
 def receipt_id(game_id: UUID) -> UUID:
@@ -53,12 +69,25 @@ def receipt_id(game_id: UUID) -> UUID:
     return uuid5(NAMESPACE, f"receipt:{game_id}")
 
 
-def receipt_of(game: Game) -> Receipt:
-    """The receipt to save with ``game``'s pending events: the next one of its stream."""
+def receipt_of(game: Game, snapshot: Game.Snapshot | None = None) -> Receipt:
+    """The receipt to save with ``game``'s pending events: the next one of its stream, vouching for
+    ``snapshot`` (to be kept once they are saved), else for the snapshot the game was read from."""
+    version, sha256 = (snapshot.originator_version, snapshot_digest(snapshot.state)) if snapshot is not None else (
+        game.snapshot_version, game.snapshot_digest)
     return Receipt(
         originator_id=receipt_id(game.id), originator_version=game.receipts + 1,
         timestamp=Receipt.create_timestamp(), entries=game.entries, head=game.head,
+        snapshot_version=version, snapshot_sha256=sha256,
     )
+
+
+def vouched(game: Game, receipt: Receipt | None) -> bool:
+    """Whether a game read from a snapshot was read from the one its latest receipt vouches for (a game read
+    from its rows needs none)."""
+    if not game.snapshot_version:
+        return True
+    return receipt is not None and (receipt.snapshot_version, receipt.snapshot_sha256) == (
+        game.snapshot_version, game.snapshot_digest)
 
 
 class ForeignTopic(MapperDeserialisationError):
@@ -132,12 +161,18 @@ def inspect_game(store: Any, game_id: UUID, name: str) -> Inspection | None:
     chain = _chain(anchor, entries)
     log = _check_entries(header, entries, name, problems) if header is not None else None
     legacy = first_name is not None and game_id == legacy_game_id(first_name)
-    _check_receipts(mapper, receipts, chain, problems, optional=legacy)
+    read = _check_receipts(mapper, receipts, chain, problems, optional=legacy)
     if log is not None and not problems:
         state = _check_rules(log, catalog, name, problems)
         if state is not None:
             _check_result(mapped, state, len(entries), problems)
-        _check_snapshot(store, game_id, mapped, entries, problems)
+        held = _latest_snapshot(store, game_id, len(rows_of(entries)), problems)
+        vouched_for = _vouched_for(read, problems)
+        digests = _digests_at(mapped, set(vouched_for) | ({held[0]} if held else set()))
+        _check_vouching(vouched_for, digests, problems)
+        if held is not None and digests.get(held[0]) != held[1]:
+            problems.append(LogProblem(held[2], "snapshot changed",
+                                       "the game's latest snapshot does not hold what its rows give at its version"))
     return Inspection(name, tuple(sorted(problems, key=lambda p: p.seq or 0)), header, tuple(entries), tuple(chain))
 
 
@@ -326,8 +361,12 @@ def _chain(anchor: str | None, entries: Sequence[dict[str, Any] | None]) -> list
     return chain
 
 
+Read = list[tuple[int, int, dict[str, Any]]]
+"""The receipts read, each with its number, the entry it is at and its fields."""
+
+
 def _check_receipts(mapper: Mapper, rows: Sequence[StoredEvent], chain: list[str | None], problems: list[LogProblem],
-                    optional: bool = False) -> None:
+                    optional: bool = False) -> Read:
     """Each receipt in its place and matching the chain where it says; the last one at its end.
 
     ``optional``: a game from before receipts were kept may have none (from its first save since, it has them).
@@ -337,8 +376,9 @@ def _check_receipts(mapper: Mapper, rows: Sequence[StoredEvent], chain: list[str
         if not optional:
             problems.append(LogProblem(entries + 1 if entries else 0, "no receipt",
                                        "the store holds no receipt of this game's head (they were deleted)"))
-        return
+        return []
     covered, due = 0, 1
+    read: Read = []
     for k, row in enumerate(rows, 1):
         seq = min(covered + 1, entries) if entries else 0
         if row.originator_version != due:
@@ -352,10 +392,11 @@ def _check_receipts(mapper: Mapper, rows: Sequence[StoredEvent], chain: list[str
         if type(count) is not int or type(head) is not str or not 0 <= count:
             problems.append(LogProblem(seq, "receipt changed", f"receipt {k} says {shown(count)} entries, head {shown(head)}"))
             continue
+        read.append((k, seq, found[1]))
         if count > entries:
             problems.append(LogProblem(entries + 1, "entries missing", f"the store's receipt {k} says {count} entries "
                                        f"(head {head[:12]}), the record ends at entry {entries}: its last entries were removed"))
-            return
+            return read
         if count < covered:
             problems.append(LogProblem(seq, "receipt changed", f"receipt {k} says {count} entries, fewer than the one before"))
         elif chain[count] is not None and chain[count] != head:
@@ -365,7 +406,43 @@ def _check_receipts(mapper: Mapper, rows: Sequence[StoredEvent], chain: list[str
     if covered < entries:
         problems.append(LogProblem(covered + 1, "entry without receipt",
                                    f"entries {covered + 1} to {entries} were saved without a receipt (added behind coimbra's back)"))
+    return read
 
+
+def _vouched_for(read: Read, problems: list[LogProblem]) -> dict[int, list[tuple[int, int, str]]]:
+    """The snapshots the receipts vouch for, by version: (receipt, entry, sha256) of each that names one."""
+    wanted: dict[int, list[tuple[int, int, str]]] = {}
+    for k, seq, fields in read:
+        version, sha256 = fields["snapshot_version"], fields["snapshot_sha256"]
+        if (version, sha256) == (0, None):
+            continue
+        if type(version) is int and version > 0 and type(sha256) is str:
+            wanted.setdefault(version, []).append((k, seq, sha256))
+        else:
+            problems.append(LogProblem(seq, "receipt changed",
+                                       f"receipt {k} vouches for snapshot {shown(version)}, sha256 {shown(sha256)}"))
+    return wanted
+
+
+def _digests_at(mapped: list[Any], versions: set[int]) -> dict[int, str]:
+    """``snapshot_digest`` of the game folded from its rows, at each of ``versions`` it reaches (one fold)."""
+    digests: dict[int, str] = {}
+    game: Any = None
+    for event in mapped:
+        game = event.mutate(game)
+        if game.version in versions:
+            digests[game.version] = snapshot_digest(game.snapshot_facts())
+    return digests
+
+
+def _check_vouching(vouched_for: dict[int, list[tuple[int, int, str]]], digests: dict[int, str],
+                    problems: list[LogProblem]) -> None:
+    """Each receipt that vouches for a snapshot vouches for the one the game's rows give at its version."""
+    for version, receipts in vouched_for.items():
+        digest = digests.get(version)
+        why = "which the game never reached" if digest is None else "which the game's rows do not give"
+        problems += [LogProblem(seq, "receipt changed", f"receipt {k} vouches for a snapshot at version {version}, {why}")
+                     for k, seq, sha256 in receipts if sha256 != digest]
 
 def _check_entries(
     header: dict[str, Any], entries: Sequence[dict[str, Any] | None], name: str, problems: list[LogProblem]
@@ -423,30 +500,21 @@ def _results(result: Any) -> str:
         return shown(result)
 
 
-def _check_snapshot(store: Any, game_id: UUID, mapped: list[Any], entries: Sequence[dict[str, Any] | None],
-                    problems: list[LogProblem]) -> None:
-    """The game's latest snapshot, if the store would read it, holds the stored entries and the table they fold into."""
+def _latest_snapshot(store: Any, game_id: UUID, entries: int, problems: list[LogProblem]) -> tuple[int, str, int] | None:
+    """The game's latest snapshot, if the store would read it: its version, ``snapshot_digest`` and number of
+    entries, its entries read and checked against its head. One this code wrote that cannot be read so is damage."""
     if store.snapshots is None:
-        return
+        return None
     rows = store.snapshots.recorder.select_events(game_id, desc=True, limit=1)
     if not rows:
-        return
+        return None
     try:
-        snapshot = store.mapper.to_domain_event(rows[0])
-        held = snapshot.mutate(None)
-        n = len(held.events)  # its entries read, checked up to its head: with no rows to fall back on, they hold or fail
+        held = store.mapper.to_domain_event(rows[0]).mutate(None)
+        return held.snapshot_version, held.snapshot_digest, len(held.events)  # with no rows to fall back on: hold or fail
     except Exception:  # a snapshot this code cannot use is not used (the game is folded from its rows) ...
         if _ours(rows[0]):  # ... but one it wrote, changed since, is damage all the same
-            problems.append(LogProblem(len([e for e in entries if e is not None]), "snapshot changed",
-                                       "the game's latest snapshot cannot be read as coimbra wrote it"))
-        return
-    folded = fold_game(None, [e for e in mapped if e.originator_version <= rows[0].originator_version])
-    stored = [e for e in entries if e is not None][:n]
-    same_entries = [(e.TYPE, e.actor, e.payload(), h) for e, h in zip(held.events, held.hashes)] == [
-        (e["type"], e["actor"], e["payload"], e["hash"]) for e in stored]
-    if folded is None or not same_entries or n != len(folded.events) or held.state != folded.state:
-        problems.append(LogProblem(n or 0, "snapshot changed",
-                                   "the game's latest snapshot does not hold the table its entries fold into"))
+            problems.append(LogProblem(entries, "snapshot changed", "the game's latest snapshot cannot be read as coimbra wrote it"))
+        return None
 
 
 def _ours(row: StoredEvent) -> bool:

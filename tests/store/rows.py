@@ -10,6 +10,7 @@ from uuid import UUID
 
 import orjson
 
+from coimbra_events.game import snapshot_digest
 from coimbra_events.game_names import GameName
 from coimbra_events.integrity import receipt_id
 
@@ -101,8 +102,9 @@ class Rows:
 
         self.edit_snapshot_state(name, entries_changed)
 
-    def edit_snapshot_state(self, name: str, change: Callable[[dict[str, Any]], None]) -> None:
-        """Change what the game's latest snapshot holds (``Game.Snapshot``'s ``state``: entries, count, head, table ...)."""
+    def edit_snapshot_state(self, name: str, change: Callable[[dict[str, Any]], None], vouched: bool = False) -> None:
+        """Change what the game's latest snapshot holds (``Game.Snapshot``'s ``state``: entries, count, head, table ...);
+        ``vouched``: and the game's latest receipt, to vouch for the changed snapshot, as someone who knew to would."""
         game_id = self.game_id(name).hex
         version, raw = self._run("SELECT originator_version, state FROM stored_snapshots WHERE originator_id = ? "
                                  "ORDER BY originator_version DESC LIMIT 1", game_id)[0]
@@ -110,6 +112,8 @@ class Rows:
         change(row["state"])
         self._run("UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND originator_version = ?",
                   orjson.dumps(row), game_id, version)
+        if vouched:
+            self.edit(self.receipts(name)[-1], lambda receipt: receipt.update(snapshot_sha256=snapshot_digest(row["state"])))
 
     def delete(self, *rows: Row) -> None:
         for row in rows:

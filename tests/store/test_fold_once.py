@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import orjson
+from eventsourcing.persistence import PersistenceError
 
 import pytest
 from typer.testing import CliRunner
@@ -30,7 +31,7 @@ def reads(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """Every game the store reads from here on."""
     seen: list[Any] = []
     original = store._read
-    monkeypatch.setattr(store, "_read", lambda game_id: seen.append(game_id) or original(game_id))
+    monkeypatch.setattr(store, "_read", lambda game_id, receipt: seen.append(game_id) or original(game_id, receipt))
     return seen
 
 
@@ -201,15 +202,16 @@ def _richer_first_player(game: Game, state: dict[str, Any]) -> None:
     state["table"] = orjson.dumps(table).decode()
 
 
-def _snapshotted(tmp_path: Path, catalog: Any, edit: Edit | None = None) -> tuple[Game, Path]:
-    """A long game in a SQLite file, read from its snapshot, the snapshot changed by ``edit``."""
+def _snapshotted(tmp_path: Path, catalog: Any, edit: Edit | None = None, vouched: bool = False) -> tuple[Game, Path]:
+    """A long game in a SQLite file, read from its snapshot, the snapshot changed by ``edit`` (``vouched``: and the
+    latest receipt changed to vouch for it)."""
     db = tmp_path / "games.sqlite"
     store = GameStore(db)
     game = grown(store, catalog, 10 + 2 * SNAPSHOT_EVERY + 2)  # its undo (entry 31) before the latest snapshot
     assert game.snapshot_version > 35 and list(store.snapshots.get(game.id))
     store.close()
     if edit is not None:
-        Rows(db).edit_snapshot_state("long", lambda state: edit(game, state))
+        Rows(db).edit_snapshot_state("long", lambda state: edit(game, state), vouched)
     return game, db
 
 
@@ -271,33 +273,78 @@ def test_recording_into_a_game_read_from_its_snapshot_reads_none_of_its_entries(
         store.close()
 
 
-def test_a_snapshot_whose_entries_do_not_hold_is_replaced_by_one_of_the_rows(tmp_path, catalog):
-    """Recording on into a game whose snapshot was changed: the acts store on the head the receipt vouched for,
-    and the next snapshot, taken from the rows (its table folded from them), is the record again."""
-    game, db = _snapshotted(tmp_path, catalog,
-                            lambda game, state: (SNAPSHOT_EDITS["an actor"](game, state), _richer_first_player(game, state)))
+@pytest.mark.parametrize("vouched", [False, True], ids=["as kept", "its receipt changed to vouch for the table"])
+def test_a_snapshot_whose_entries_do_not_hold_is_replaced_by_one_of_the_rows(tmp_path, catalog, vouched):
+    """Recording on into a game whose snapshot's entries were changed: the acts store on the head the receipt vouched
+    for, and the next snapshot, taken from the rows (its table folded from them, even a table changed with the
+    receipt that vouches for it), is the record again."""
+    edit = SNAPSHOT_EDITS["an actor"]
+    game, db = _snapshotted(tmp_path, catalog, (lambda g, state: (edit(g, state), _richer_first_player(g, state)))
+                            if vouched else edit, vouched)
     k = _player_entry(game)
     line = simulate(catalog, DEFAULT_PLAYERS[:4], 8)[0].events
     store = GameStore(db)
     try:
         current = store.get("long")
+        assert current.snapshot_version == game.snapshot_version  # read from the snapshot: its digest is vouched for
         while current.version - game.snapshot_version < SNAPSHOT_EVERY:
             current = store.record("long", line[len(game.line.plays) + current.entries - game.entries], game=current)
         assert current.snapshot_version == current.version  # taken from the rows: the copy did not hold
-        assert not store.inspect("long").problems
+        problems = store.inspect("long").problems  # the receipts that vouched for the changed snapshot stay as evidence
+        assert bool(problems) == vouched and {p.what for p in problems} <= {"receipt changed"}
         same_game(store.get("long"), project(None, store.events.get(game.id)))
         assert store.get("long").events[k].actor == game.events[k].actor
     finally:
         store.close()
 
 
-def test_a_snapshot_s_table_edited_is_named_by_verify(tmp_path, catalog):
-    """``verify`` folds the rows and names a snapshot table that is not theirs."""
-    game, db = _snapshotted(tmp_path, catalog, _richer_first_player)
+def _renamed_in_header(game: Game, state: dict[str, Any]) -> None:
+    state["header"]["players"][0]["name"] = "Mallory"
+
+
+VOUCHED_PARTS: dict[str, Edit] = {
+    "its table": _richer_first_player,
+    "its header's players": _renamed_in_header,
+    "its header's catalog": lambda game, state: state["header"]["catalog"].update(id="other-catalog"),
+    "its name": lambda game, state: state.update(name="other"),
+    "its tags": lambda game, state: state.update(tags=["edited"]),
+    "its announced result": lambda game, state: state.update(announced=[{"name": "Mallory", "place": 1}]),
+    "its count": SNAPSHOT_EDITS["the count"],
+}
+"""What a snapshot holds beside the entries, which its latest receipt vouches for (``snapshot_digest``)."""
+
+
+@pytest.mark.parametrize("what", VOUCHED_PARTS)
+def test_a_snapshot_its_latest_receipt_does_not_vouch_for_is_not_read(tmp_path, catalog, what):
+    """A read starts from a snapshot only if the game's latest receipt vouches for it: one changed since is not used
+    (the game is read from its rows), and ``verify`` names it."""
+    game, db = _snapshotted(tmp_path, catalog, VOUCHED_PARTS[what])
     store = GameStore(db)
     try:
-        problems = store.inspect("long").problems
-        assert [p.what for p in problems] == ["snapshot changed"] and "table" in problems[0].why
+        read = store.get("long")
+        assert read.snapshot_version == 0  # read from the rows
+        same_game(read, game)
+        assert [p.what for p in store.inspect("long").problems] == ["snapshot changed"]
+    finally:
+        store.close()
+
+
+def test_a_snapshot_not_kept_after_its_save_is_not_read(tmp_path, catalog, monkeypatch):
+    """The receipt vouches for a snapshot before it is kept: when keeping it fails, the older one is not read (the
+    rows are), and this is not damage; the next save keeps one."""
+    game, db = _snapshotted(tmp_path, catalog)
+    line = simulate(catalog, DEFAULT_PLAYERS[:4], 8)[0].events
+    store = GameStore(db)
+    try:
+        current = store.get("long")
+        monkeypatch.setattr(store.snapshots, "put", lambda *a: (_ for _ in ()).throw(PersistenceError("disk full")))
+        while current.version - game.snapshot_version < SNAPSHOT_EVERY:
+            current = store.record("long", line[len(game.line.plays) + current.entries - game.entries], game=current)
+        assert current.snapshot_version == game.snapshot_version  # the older one is still the one kept
+        monkeypatch.undo()
+        assert store.get("long").snapshot_version == 0 and not store.inspect("long").problems
+        current = store.record("long", line[len(game.line.plays) + current.entries - game.entries])
+        assert store.get("long").snapshot_version == current.version
     finally:
         store.close()
 
@@ -306,3 +353,27 @@ def test_an_import_is_stored_without_a_snapshot(store):
     log = game_log.read(GAMES[0])
     game = store.import_log(log, "imported")
     assert list(store.snapshots.get(game.id)) == []
+
+
+def test_every_receipt_s_vouching_for_a_snapshot_edited_is_caught(tmp_path, catalog):
+    """What each receipt says of the snapshot a read may start from is checked against the game's rows folded to
+    that version, by ``verify``: a receipt changed to vouch for another snapshot is named."""
+    game, db = _snapshotted(tmp_path, catalog)
+    rows, store = Rows(db), GameStore(db)
+    try:
+        receipts = rows.receipts("long")
+        assert {r.fields()["snapshot_version"] for r in receipts} >= {0, game.snapshot_version}
+        edits = 0
+        for receipt in receipts:
+            fields = receipt.fields()
+            version = fields["snapshot_version"]
+            for key, other in [("snapshot_version", version + 1), ("snapshot_version", version - 1 if version else 5),
+                               ("snapshot_version", str(version)), ("snapshot_sha256", "0" * 64),
+                               ("snapshot_sha256", None if version else "0" * 64), ("snapshot_sha256", 7)]:
+                rows.set(receipt, state=orjson.dumps({**fields, key: other}))
+                assert store.inspect("long").problems, f"receipt {receipt.version}: {key} {fields[key]!r} -> {other!r}"
+                edits += 1
+            rows.set(receipt)
+        assert edits == 6 * len(receipts) and not store.inspect("long").problems
+    finally:
+        store.close()
