@@ -77,13 +77,24 @@ class LinesPane(ScrollView):
         if self._shown is not None and self._shown[0] == key:
             return
         self._shown = (key, make)
-        self._lines = self.lines(key, make)
+        before, self._lines = self._lines, self.lines(key, make)
         lines, seen, view = len(self._lines), self.virtual_size.height, self.scrollable_content_region.height
         fits = lines <= view
         height = view if fits else max(seen, -(-lines // GROWTH) * GROWTH)  # all of it in view: no scrollbar
         if height != seen and (fits or height > seen) or self.virtual_size.width != self._width():
             self.virtual_size = Size(self._width(), height)  # a new layout: only to grow, or when it all fits again
-        self.refresh()
+            self.refresh()
+        else:
+            self._refresh_changed(before)
+
+    def _refresh_changed(self, before: list[Strip]) -> None:
+        """Repaint only the lines in view that differ from ``before``: a step changes a few lines of a board."""
+        top = self.scroll_offset.y
+        for y in range(top, top + self.scrollable_content_region.height):
+            old = before[y] if y < len(before) else None
+            new = self._lines[y] if y < len(self._lines) else None
+            if old is not new and old != new:
+                self.refresh_line(y)
 
     def lines(self, key: Hashable, make: Callable[[], RenderableType]) -> list[Strip]:
         """The lines of ``make()`` at this pane's width, drawn now unless kept from before."""

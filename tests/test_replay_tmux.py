@@ -161,6 +161,40 @@ def test_replay_in_a_terminal(replayer: Terminal) -> None:
     assert "City" not in screen  # the alternate screen is gone with the replayer
 
 
+def _without_entry_list(screen: str) -> list[str]:
+    """The screen with the entry list's box blanked out (its scroll position depends on how the cursor got there)."""
+    rows = screen.splitlines()
+    top = next(k for k, row in enumerate(rows) if "╭" in row and "entries" in row)
+    bottom = next(k for k, row in enumerate(rows) if "╭" in row and "changes" in row)
+    width = rows[top].index("╮") + 1
+    return [" " * width + row[width:] if top <= k < bottom else row for k, row in enumerate(rows)]
+
+
+@needs_tmux
+def test_a_screen_reached_step_by_step_is_the_screen_reached_by_a_jump() -> None:
+    """A step repaints only the lines of a pane that changed (``LinesPane``): whatever the way to an entry, one
+    step at a time from either side or straight there, the terminal shows the same panes."""
+    command = f"{shlex.quote(installed_coimbra())} replay {shlex.quote(str(GAME))}; sleep 60"
+    stepped, jumped = Terminal(command), Terminal(command)
+    try:
+        stepped.wait_for(header(0, "round 0 · phase setup"))
+        jumped.wait_for(header(0, "round 0 · phase setup"))
+        at = 0
+        for n in (1, 2, 9, 30, 31, 64, LAST, LAST - 1, LAST - 12, 100):
+            while at != n:
+                stepped.keys("Right" if n > at else "Left")
+                at += 1 if n > at else -1
+                stepped.wait_for(header(at))
+            jumped.keys("g", *str(n), "Enter")
+            jumped.wait_for(header(n))
+            shown = stepped.wait_until(lambda s: _without_entry_list(s) == _without_entry_list(jumped.screen()),
+                                       f"the screen of a jump to entry {n}", timeout=5)
+            assert header(n) in shown
+    finally:
+        stepped.close()
+        jumped.close()
+
+
 @needs_tmux
 def test_ctrl_c_leaves_the_terminal_as_it_was(replayer: Terminal) -> None:
     replayer.wait_for(header(0))
