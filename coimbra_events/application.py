@@ -25,8 +25,9 @@ every read checks the game against its hash chain and its latest receipt before
 any rule runs: a damaged game is refused with ``DamagedGame``, never folded past
 its damage. A snapshot is taken before the save that makes it due, so that the
 save's receipt vouches for it, and kept after; a read starts from a snapshot only
-if the latest receipt vouches for it. Two writers on one game: the second is refused with ``GameChanged``
-(nothing stored) unless its change means the same whatever else was recorded.
+if the latest receipt vouches for it. Two writers on one game: the second is
+refused with ``GameChanged`` (nothing stored) unless its change means the same
+whatever else was recorded.
 """
 
 from __future__ import annotations
@@ -398,8 +399,9 @@ class GameStore(Application):
         """The entries of a game's rows up to ``version``, for a snapshot whose copy of them does not hold.
 
         They must end where the snapshot said (``count`` entries, at ``head``: the
-        head the receipt vouched for when the game was read); else, or if the rows cannot be read (the store was
-        closed since, say), ``DamagedGame`` names what ``inspect`` finds.
+        head the receipt vouched for when the game was read); else, or if the rows
+        cannot be read (the store was closed since, say), ``DamagedGame`` names what
+        ``inspect`` finds.
         """
         try:
             rows = fold_game(None, self.events.get(game_id, lte=version))
@@ -791,8 +793,10 @@ class GameStore(Application):
 
     def _snapshot_due(self, game: Game) -> Game.Snapshot | None:
         """The game's record and table as a snapshot, if one is due: taken before the save, so that the save's
-        receipt vouches for it."""
-        if self.snapshots is not None and game.version - game.snapshot_version >= SNAPSHOT_EVERY:
+        receipt vouches for it. Never of a game recorded under rules this code does not implement (its table
+        would be a fold under other rules; such a game is only ever read as recorded)."""
+        if self.snapshots is not None and game.version - game.snapshot_version >= SNAPSHOT_EVERY and \
+                game.header.ruleset in IMPLEMENTED:
             return Game.Snapshot.take(game)
         return None
 

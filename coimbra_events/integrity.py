@@ -1,6 +1,6 @@
 """Whether a stored game is still what was recorded, however its store was changed.
 
-Three things make a stored game evidence:
+Four things make a stored game evidence:
 
 * its **hash chain**, checked link by link as the game is read (``Game.Recorded.apply``),
   before an entry is decoded or any rule runs on it;
@@ -443,6 +443,7 @@ def _check_vouching(vouched_for: dict[int, list[tuple[int, int, str]]], digests:
         why = "which the game never reached" if digest is None else "which the game's rows do not give"
         problems += [LogProblem(seq, "receipt changed", f"receipt {k} vouches for a snapshot at version {version}, {why}")
                      for k, seq, sha256 in receipts if sha256 != digest]
+
 
 def _check_entries(
     header: dict[str, Any], entries: Sequence[dict[str, Any] | None], name: str, problems: list[LogProblem]

@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from coimbra_events import RULESET, log as game_log, rulesets
-from coimbra_events.application import GameStore
+from coimbra_events.application import SNAPSHOT_EVERY, GameStore
 from coimbra_events.events import DiePlaced, GameEvent
 from coimbra_events.game import Game
 from coimbra_events.integrity import receipt_of
@@ -79,6 +79,22 @@ def test_a_stored_game_of_another_ruleset_is_refused_but_exported(tmp_path):
             store.get("old")
         assert store.export("old").ruleset == OTHER
         assert store.get("old", any_ruleset=True).first_mismatch() is None  # what verify checks
+    finally:
+        store.close()
+
+
+def test_a_stored_game_of_another_ruleset_is_tagged_without_folding_it(tmp_path):
+    """Tags and archiving are facts about any record; no snapshot of its table is taken, since that would be a
+    fold under rules it was not recorded under."""
+    store = GameStore(tmp_path / "g.sqlite")
+    try:
+        game = Game.start("old", store_catalog(), FIXTURE.players, {}, OTHER)
+        for event in FIXTURE.events[:SNAPSHOT_EVERY + 5]:
+            game._trigger(event)
+        store.save(game, receipt_of(game), *store._claim("old", game.id))
+        tagged = store.tag("old", add=["club"])
+        assert tagged.tags == ("club",) and tagged.version - tagged.snapshot_version >= SNAPSHOT_EVERY
+        assert list(store.snapshots.get(game.id)) == [] and not store.inspect("old").problems
     finally:
         store.close()
 
