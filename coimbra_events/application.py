@@ -53,7 +53,7 @@ from coimbra_events import postgres_store
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import Corrected, GameEvent, RuleOverridden
 from coimbra_events.files import locked
-from coimbra_events.game import NAMESPACE, BrokenLink, Entries, Folding, Game, StaleSnapshot, fold_game, project, snapshot_digest
+from coimbra_events.game import NAMESPACE, BrokenLink, Entries, Folding, Game, StaleSnapshot, fold_game, project
 from coimbra_events.games_index import IN_PROGRESS, OVER, STATUSES, GameInfo, GamesIndex, GamesQuery, Page, catch_up, info_of, view_for
 from coimbra_events.integrity import (
     DamagedGame,
@@ -776,8 +776,9 @@ class GameStore(Application):
             if not game.pending_events and not others:
                 return game, outcome  # nothing to save
             kept = self._snapshot_due(game) if snapshot else None
+            receipt = receipt_of(game, kept)
             try:
-                self.save(game, receipt_of(game, kept), *others)
+                self.save(game, receipt, *others)
             except (RecordConflictError, OperationalError) as exc:
                 if isinstance(exc, OperationalError) and "locked" not in str(exc):
                     raise
@@ -787,7 +788,7 @@ class GameStore(Application):
                 continue
             game.receipts += 1
             if kept is not None:
-                self._keep_snapshot(game, kept)
+                self._keep_snapshot(game, kept, receipt)
             return game, outcome
         raise StoreConflict("the store kept changing while saving; nothing stored; try again")
 
@@ -800,12 +801,12 @@ class GameStore(Application):
             return Game.Snapshot.take(game)
         return None
 
-    def _keep_snapshot(self, game: Game, snapshot: Game.Snapshot) -> None:
-        """Store a snapshot the game's save vouched for (a cache: the save is done whatever becomes of it, so
-        a snapshot that cannot be written is not an error: reads fold the rows until the next is kept)."""
+    def _keep_snapshot(self, game: Game, snapshot: Game.Snapshot, receipt: Receipt) -> None:
+        """Store a snapshot the game's save vouched for in ``receipt`` (a cache: the save is done whatever becomes
+        of it, so a snapshot that cannot be written is not an error: reads fold the rows until the next is kept)."""
         with suppress(PersistenceError):
             self.snapshots.put([snapshot])
-            game.snapshot_version, game.snapshot_digest = snapshot.originator_version, snapshot_digest(snapshot.state)
+            game.snapshot_version, game.snapshot_digest = receipt.snapshot_version, receipt.snapshot_sha256
             drop_older_snapshots(self.snapshots.recorder, game.id, game.version)
 
 
