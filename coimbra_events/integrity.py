@@ -265,7 +265,7 @@ def _header(
                               "catalog": {"id": fields["catalog_id"], "sha256": fields["catalog_sha256"]}, "players": players}
     if fields["meta"] != {}:
         header["meta"] = fields["meta"]
-    if fields["upcast_from"]:
+    if type(fields["upcast_from"]) is not int or fields["upcast_from"] != 0:  # anything but the 0 of "none": checked as a log's
         header["upcast_from"] = fields["upcast_from"]
     catalog = None
     try:  # as the fold resolves it, but without the cache: the stored copy must be the catalog it names
@@ -425,13 +425,19 @@ def _vouched_for(read: Read, problems: list[LogProblem]) -> dict[int, list[tuple
 
 
 def _digests_at(mapped: list[Any], versions: set[int]) -> dict[int, str]:
-    """``snapshot_digest`` of the game folded from its rows, at each of ``versions`` it reaches (one fold)."""
+    """``snapshot_digest`` of the game folded from its rows, at each of ``versions`` it reaches (one fold, none if
+    no version is asked for). A fold that fails stops there: the rows' damage is what the other checks name."""
     digests: dict[int, str] = {}
     game: Any = None
-    for event in mapped:
-        game = event.mutate(game)
-        if game.version in versions:
-            digests[game.version] = snapshot_digest(game.snapshot_facts())
+    try:
+        for event in mapped:
+            if len(digests) == len(versions):
+                break
+            game = event.mutate(game)
+            if game.version in versions:
+                digests[game.version] = snapshot_digest(game.snapshot_facts())
+    except Exception:  # whatever a changed row makes the fold raise
+        pass
     return digests
 
 

@@ -135,6 +135,19 @@ def test_a_changed_header_of_a_game_without_entries_is_caught_by_its_receipt(tmp
     assert first(damage(store, "empty")) == (0, "receipt does not match")
 
 
+@pytest.mark.parametrize("value", [[], "0", None], ids=repr)
+def test_a_header_whose_schema_of_origin_is_not_a_number_is_damage(tmp_path, value):
+    """``upcast_from`` that reads as "none" but is no 0 (found by ``tests/test_fuzz.py``): checked as a log's, so
+    ``get`` refuses the game and ``verify`` names it, where folding it used to raise a TypeError."""
+    store = GameStore(tmp_path / "games.sqlite")
+    store.new_game(PLAYERS, name="empty")
+    rows = Rows(tmp_path / "games.sqlite")
+    rows.edit(rows.entries("empty")[0], lambda f: f.update(upcast_from=value))
+    with pytest.raises(DamagedGame, match="upcast_from"):
+        store.get("empty")
+    assert first(damage(store, "empty"))[0] == 0
+
+
 def test_receipts_edited_or_deleted(sqlite):
     """Reading a game checks its latest receipt; verify (``inspect``) checks every one."""
     store, rows = sqlite
