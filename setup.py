@@ -26,8 +26,8 @@ from setuptools.command.build_ext import build_ext
 from setuptools.errors import BaseError, CCompilerError
 
 COMPILED = [
-    "coimbra_events/catalog_model.py",
-    "coimbra_events/effect_kinds.py",
+    "coimbra_events/catalog/model.py",
+    "coimbra_events/catalog/effect_kinds.py",
     "coimbra_events/record.py",
     "coimbra_events/state.py",
     "coimbra_events/events.py",

@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from coimbra_events import core_build  # noqa: E402
-from coimbra_events.application import GameStore  # noqa: E402
+from coimbra_events.store.game_store import GameStore  # noqa: E402
 from coimbra_events.catalog import standin_catalog  # noqa: E402
 from coimbra_events.game import Game  # noqa: E402
 from coimbra_events.log import dumps, loads  # noqa: E402

@@ -45,8 +45,8 @@ from typer.testing import CliRunner  # noqa: E402
 from cli.app import app  # noqa: E402
 from coimbra_events import core_build  # noqa: E402
 from coimbra_events import log as game_log  # noqa: E402
-from coimbra_events.application import GameStore  # noqa: E402
-from coimbra_events.games_index import catch_up  # noqa: E402
+from coimbra_events.store.game_store import GameStore  # noqa: E402
+from coimbra_events.store.games_index import catch_up  # noqa: E402
 from tests.golden import corpus_games  # noqa: E402
 
 TARGETS = {"import": 1.2, "games_json": 1.5, "table_json": 2.0}

@@ -66,7 +66,7 @@ import harness  # noqa: E402
 from replay import best_times  # noqa: E402  (the same interleaved best-of-N timing as the replay benchmark)
 
 from coimbra_events import core_build  # noqa: E402
-from coimbra_events.application import GameStore  # noqa: E402
+from coimbra_events.store.game_store import GameStore  # noqa: E402
 from coimbra_events.catalog import find_catalog  # noqa: E402
 from coimbra_events.game import NAMESPACE, Game  # noqa: E402
 from coimbra_events.log import GameLog, read  # noqa: E402

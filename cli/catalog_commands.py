@@ -23,7 +23,7 @@ from rich.text import Text
 
 from cli import catalog_sheet_commands
 from cli.exits import BAD_INPUT, fail_all
-from coimbra_events import effect_text
+from coimbra_events.catalog import effect_text
 from coimbra_events.catalog import (
     CITIES,
     PRINTED,
@@ -34,7 +34,7 @@ from coimbra_events.catalog import (
     load_catalog,
     standin_catalog,
 )
-from coimbra_events.effect_kinds import PILES, TRACK_RESOURCE, TRACKS, Effect
+from coimbra_events.catalog.effect_kinds import PILES, TRACK_RESOURCE, TRACKS, Effect
 
 catalog_app = typer.Typer(
     help=(

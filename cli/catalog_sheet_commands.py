@@ -31,7 +31,7 @@ from coimbra_events.catalog import (
     shipped_catalogs,
     standin_catalog,
 )
-from coimbra_events.catalog_folder import installed, installed_dir
+from coimbra_events.catalog.folder import installed, installed_dir
 
 
 def _print_json(value: Any) -> None:
@@ -84,7 +84,7 @@ def template(
     as_json: Annotated[bool, typer.Option("--json", help='Print {"folder", "from", "files"} as JSON.')] = False,
 ) -> None:
     """Write fill-in sheets (see TEMPLATE_HELP)."""
-    from coimbra_events.catalog_build import SheetError, write_template
+    from coimbra_events.catalog.build import SheetError, write_template
 
     catalog = catalog_ref(source)
     try:
@@ -120,7 +120,7 @@ def build(
     ] = False,
 ) -> None:
     """Build a catalog from sheets (see BUILD_HELP)."""
-    from coimbra_events.catalog_build import SheetError, build as build_sheets, write_catalog
+    from coimbra_events.catalog.build import SheetError, build as build_sheets, write_catalog
 
     try:
         catalog = build_sheets(folder, catalog_id)
@@ -157,7 +157,7 @@ def diff(
     as_json: Annotated[bool, typer.Option("--json", help="Print the differences as a JSON list.")] = False,
 ) -> None:
     """Differences between two catalogs (see DIFF_HELP)."""
-    from coimbra_events.catalog_diff import catalog_diff
+    from coimbra_events.catalog.diff import catalog_diff
 
     first, second = catalog_ref(a), catalog_ref(b)
     differences = catalog_diff(first, second)
@@ -192,7 +192,7 @@ def install(
     as_json: Annotated[bool, typer.Option("--json", help='Print {"id", "sha256", "path", "new"} as JSON.')] = False,
 ) -> None:
     """Install a catalog (see INSTALL_HELP)."""
-    from coimbra_events.catalog_folder import install as install_file
+    from coimbra_events.catalog.folder import install as install_file
 
     try:
         catalog, path, new = install_file(file, shipped_catalogs())

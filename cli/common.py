@@ -18,12 +18,12 @@ from cli.terminal import escaping
 from coimbra_events import log as game_log
 from coimbra_events.catalog import Catalog, CatalogError, load_catalog
 from coimbra_events.events import GameEvent, PayloadError
-from coimbra_events.files import write_atomically
+from coimbra_events.store.files import write_atomically
 from coimbra_events.log import LogError, LogProblem
 from coimbra_events.record import replace
 from coimbra_events.validation import Validation, validate
 from coimbra_events.references import log_file
-from coimbra_events.store_errors import (
+from coimbra_events.store.errors import (
     BadGameName,
     BadPlayers,
     DamagedGame,
@@ -35,7 +35,7 @@ from coimbra_events.store_errors import (
 from coimbra_events.violations import RuleViolation
 
 if TYPE_CHECKING:  # the store brings in the eventsourcing library: imported by the commands that open it
-    from coimbra_events.application import GameStore, LogFile
+    from coimbra_events.store.game_store import GameStore, LogFile
     from coimbra_events.game import Game
 
 console = escaping(Console(highlight=False, emoji=False))  # ":word:" in a name or note is text, not an emoji
@@ -82,7 +82,7 @@ def print_json(data: object) -> None:
 
 
 def write_output(output: Optional[Path], data: bytes) -> None:
-    """``data`` on stdout, or into ``output`` atomically (``coimbra_events.files.write_atomically``)."""
+    """``data`` on stdout, or into ``output`` atomically (``coimbra_events.store.files.write_atomically``)."""
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -187,12 +187,12 @@ def opened(db: Optional[Path], by: Optional[str] = None) -> Iterator[GameStore]:
     """The game store, closed again however the command ends; new entries are stamped as entered by ``by``."""
     from eventsourcing.persistence import PersistenceError
 
-    from coimbra_events.application import GameStore
+    from coimbra_events.store.game_store import GameStore
 
     try:
         store = GameStore(db, entered_by=by if by is not None else entrant())
     except (PersistenceError, OSError) as exc:
-        from coimbra_events.application import where_games_live
+        from coimbra_events.store.game_store import where_games_live
 
         why = getattr(exc, "strerror", None) or " ".join(str(exc).split())
         fail(f"cannot open the game store {where_games_live(db)}: {why}")
@@ -223,7 +223,7 @@ def game_ref_opened(
 ) -> Iterator[tuple[Game, GameStore | LogFile]]:
     """The game GAME names, and where it is kept (``commit`` saves what is recorded on it):
     a JSON log file (the store is not opened) or a stored game."""
-    from coimbra_events.application import LogFile
+    from coimbra_events.store.game_store import LogFile
 
     path = log_file(ref)
     if path is not None:

@@ -30,7 +30,7 @@ from cli.common import (
     typed_decision,
 )
 from cli.exits import fail
-from coimbra_events.application import BadFork, TableInputNeeded, log_file, update_log_file
+from coimbra_events.store.game_store import BadFork, TableInputNeeded, log_file, update_log_file
 from coimbra_events.game import Game, NothingToOverride
 from coimbra_events.history import Play
 from coimbra_events.violations import RuleViolation

@@ -1,6 +1,6 @@
 """Commands on the games index: games (list, filter, page), rename, tag, archive.
 
-The index is a projection of the store (``coimbra_events.games_index``): listing a
+The index is a projection of the store (``coimbra_events.store.games_index``): listing a
 page costs the same with ten games or ten thousand, and nothing here folds a game.
 """
 
@@ -80,7 +80,7 @@ def games_command(
 
     Example: [bold]coimbra games --player Ana --status over --since 2026-05-01[/]
     """
-    from coimbra_events.games_index import GamesQuery
+    from coimbra_events.store.games_index import GamesQuery
 
     limit = None if every else per_page
     query = GamesQuery(player=player, status=status_option(status), since=since_option(since), tag=tag,

@@ -30,7 +30,7 @@ from cli.exits import BAD_INPUT, RULE_VIOLATION, fail
 from cli.views import progress_bar, rules_table, score_details, score_table, validation_panel, validation_summary
 from coimbra_events import log as game_log
 from coimbra_events.references import log_file
-from coimbra_events.store_errors import DamagedGame, StoreConflict, UnknownGame
+from coimbra_events.store.errors import DamagedGame, StoreConflict, UnknownGame
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.log import LogError
 from coimbra_events.validation import Validation, validate

@@ -25,7 +25,7 @@ import orjson
 
 from cli.common import notation
 from coimbra_events.catalog import Catalog
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.game import Game
 from coimbra_events.log import SCHEMA
 from projections.board import board_view

@@ -48,7 +48,7 @@ from coimbra_events.log import LogError, LogProblem
 from coimbra_events.movelist import read_record
 from coimbra_events.notation import BY_TYPE
 from coimbra_events.references import log_file
-from coimbra_events.store_errors import BadGameName, BadPlayers, DamagedGame, DamagedIndex, GameChanged, StoreConflict
+from coimbra_events.store.errors import BadGameName, BadPlayers, DamagedGame, DamagedIndex, GameChanged, StoreConflict
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.state import GameState

@@ -23,7 +23,7 @@ store_app = typer.Typer(
 
 
 def _summary(report: object) -> str:
-    from coimbra_events.store_probe import StoreReport
+    from coimbra_events.store.probe import StoreReport
 
     assert isinstance(report, StoreReport)
     if report.league is None:
@@ -71,7 +71,7 @@ def check_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> 
 
     Example: [bold]coimbra store check --db postgresql://club@192.168.1.10/coimbra[/]
     """
-    from coimbra_events.store_probe import StoreUnreachable, probe
+    from coimbra_events.store.probe import StoreUnreachable, probe
 
     try:
         report = probe(db)

@@ -22,6 +22,8 @@ RULESET = "coimbra-rules-texts-000-002-003+gaps-1"
 
 _ROOT = Path(__file__).resolve().parent.parent
 _MANIFEST = _ROOT / "coimbra_events" / "_compiled.json"
+_COMPILED_DIRS = (_ROOT / "coimbra_events", _ROOT / "coimbra_events" / "rules", _ROOT / "coimbra_events" / "catalog")
+"""The folders that hold the compiled modules (setup.py's ``COMPILED``)."""
 
 
 def _source(module: str) -> Path:
@@ -31,7 +33,7 @@ def _source(module: str) -> Path:
 def _with_extension() -> set[str]:
     """This package's modules that have both a compiled extension and a ``.py`` source."""
     found = set()
-    for directory in (_ROOT / "coimbra_events", _ROOT / "coimbra_events" / "rules"):
+    for directory in _COMPILED_DIRS:
         for file in directory.iterdir():
             for suffix in EXTENSION_SUFFIXES:
                 if file.name.endswith(suffix):

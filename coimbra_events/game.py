@@ -125,11 +125,13 @@ class Folding:
 
     aggregate: type[Aggregate]
     events: tuple[type, ...]
+    moved_from: tuple[str, ...] = ()
+    """Topics the aggregate class was stored under before it moved (registered with the library's ``register_topic``)."""
 
     def __call__(self, aggregate: A | None, events: Iterable[Any]) -> A | None:
-        topic = get_topic(self.aggregate)
+        topics = (get_topic(self.aggregate), *self.moved_from)
         for event in events:
-            if type(event) not in self.events or (isinstance(event, CanInitAggregate) and vars(event).get("originator_topic") != topic):
+            if type(event) not in self.events or (isinstance(event, CanInitAggregate) and vars(event).get("originator_topic") not in topics):
                 raise ForeignEvent(f"a stored {type(event).__qualname__} among the events of a {self.aggregate.__qualname__}")
             aggregate = event.mutate(aggregate)
         return aggregate

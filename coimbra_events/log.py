@@ -33,7 +33,7 @@ import orjson
 from coimbra_events import RULESET
 from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent, PayloadError, UnknownEventType, decode_event, shown
-from coimbra_events.files import write_atomically
+from coimbra_events.store.files import write_atomically
 from coimbra_events.record import Record
 
 FORMAT = "coimbra-log"

@@ -19,7 +19,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import RecordConflictError
 
 from coimbra_events.game import NAMESPACE, Folding
-from coimbra_events.store_errors import StoreConflict
+from coimbra_events.store.errors import StoreConflict
 
 MAX_NAME = 64
 ATTEMPTS = 5

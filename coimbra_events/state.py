@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Final, Mapping
 
 from coimbra_events.catalog import Catalog
-from coimbra_events.effect_kinds import TRACK_INDEX
+from coimbra_events.catalog.effect_kinds import TRACK_INDEX
 from coimbra_events.record import Record
 
 TABLE: Final = "table"

@@ -16,10 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping
 
-from coimbra_events.effect_kinds import PILES
+from coimbra_events.catalog.effect_kinds import PILES
 
 if TYPE_CHECKING:
-    from coimbra_events.catalog_model import Catalog
+    from coimbra_events.catalog.model import Catalog
 
 
 def _monastery_spaces(catalog: Catalog) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.rules import effects
 from coimbra_events.rules.outcomes import deck_size
 from coimbra_events.rules.scoring import PlayerScore, final_scores

@@ -1,6 +1,6 @@
 """A bonus as a screen says it: when it happens (the zone a card lies in), then what, in the catalog's short form.
 
-What an effect does is written by ``coimbra_events.effect_text`` (the one
+What an effect does is written by ``coimbra_events.catalog.effect_text`` (the one
 grammar the catalog's sheets, ``catalog show`` and ``catalog diff`` use); this
 module only adds when.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
-from coimbra_events.effect_kinds import Effect
-from coimbra_events.effect_text import render
+from coimbra_events.catalog.effect_kinds import Effect
+from coimbra_events.catalog.effect_text import render
 
 TIMING_WORDS: Mapping[str, str] = {
     "immediate": "at once",

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from coimbra_events.catalog import Catalog
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.rules.outcomes import deck_size
 from coimbra_events.rules.scoring import final_scores
 from coimbra_events.state import CITIES, LOCATIONS, PHASE_C, TABLE, GameState

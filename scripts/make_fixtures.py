@@ -19,7 +19,7 @@ import orjson
 from coimbra_events import events as ev
 from coimbra_events import log as game_log
 from coimbra_events.catalog import standin_catalog
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
 from coimbra_events.rules.core import apply, check, initial_state
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate

@@ -39,7 +39,7 @@ def core_modules(package: Path) -> list[str]:
         return sorted(json.loads((package / MANIFEST).read_text())["modules"])
     rules = sorted(p.stem for p in (package / "rules").glob("*.py") if p.name != "__init__.py")
     return [
-        "coimbra_events.catalog_model", "coimbra_events.effect_kinds", "coimbra_events.record",
+        "coimbra_events.catalog.model", "coimbra_events.catalog.effect_kinds", "coimbra_events.record",
         "coimbra_events.state", "coimbra_events.events", "coimbra_events.log",
         *(f"coimbra_events.rules.{r}" for r in rules), "coimbra_events.validation",
     ]

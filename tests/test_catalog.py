@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.catalog_commands import catalog_app
-from coimbra_events import catalog_schema
+from coimbra_events.catalog import schema as catalog_schema
 from coimbra_events.catalog import (
     PROVENANCES,
     Catalog,
@@ -30,7 +30,7 @@ from coimbra_events.catalog import (
     parse_catalog,
     standin_catalog,
 )
-from coimbra_events.effect_kinds import HELD, KINDS, PILES, TRACKS
+from coimbra_events.catalog.effect_kinds import HELD, KINDS, PILES, TRACKS
 
 ROOT = Path(__file__).resolve().parent.parent
 STANDIN = ROOT / "fixtures" / "catalogs" / "standin.json"

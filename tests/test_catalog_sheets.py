@@ -29,9 +29,9 @@ from coimbra_events.catalog import (
     parse_catalog,
     standin_catalog,
 )
-from coimbra_events.catalog_build import BASE, README, SheetError, build, write_template
-from coimbra_events.catalog_diff import catalog_diff
-from coimbra_events.catalog_sheets import SHEET_FILES
+from coimbra_events.catalog.build import BASE, README, SheetError, build, write_template
+from coimbra_events.catalog.diff import catalog_diff
+from coimbra_events.catalog.sheets import SHEET_FILES
 from tests.conftest import installed_coimbra
 
 STANDIN_SHA256 = "b336186307eec07bab74cf273484b0c9d6e5dd6930be2d79613b0787738f6806"
@@ -396,7 +396,7 @@ def test_the_sheets_need_a_readable_base(sheets: Path) -> None:
 
 
 def test_help_of_the_whole_command_does_not_import_the_loader() -> None:
-    script = "import sys, cli.app; sys.exit('pydantic' in sys.modules or 'coimbra_events.catalog_parsing' in sys.modules)"
+    script = "import sys, cli.app; sys.exit('pydantic' in sys.modules or 'coimbra_events.catalog.parsing' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", script], env=os.environ).returncode == 0
 
 

@@ -15,9 +15,9 @@ import orjson
 import pytest
 
 from coimbra_events.catalog import CatalogError, catalog_dirs, load_catalog
-from coimbra_events.catalog_assembly import SECTION_NAMES, content_hash
-from coimbra_events.catalog_folder import CHECKED, checked_in, checks_version, install, installed
-from coimbra_events.catalog_parsing import find_problems
+from coimbra_events.catalog.assembly import SECTION_NAMES, content_hash
+from coimbra_events.catalog.folder import CHECKED, checked_in, checks_version, install, installed
+from coimbra_events.catalog.parsing import find_problems
 from tests.conftest import FIXTURES
 
 STANDIN = FIXTURES / "catalogs" / "standin.json"
@@ -32,13 +32,13 @@ def test_the_shipped_list_names_exactly_the_shipped_catalogs_and_each_passes_eve
 
 
 def test_the_assembly_names_every_section_the_checks_know() -> None:
-    from coimbra_events.catalog_schema import SECTIONS
+    from coimbra_events.catalog.schema import SECTIONS
 
     assert tuple(SECTIONS) == SECTION_NAMES
 
 
 def test_a_listed_catalog_is_the_catalog_the_checks_build() -> None:
-    from coimbra_events.catalog_parsing import parse_catalog
+    from coimbra_events.catalog.parsing import parse_catalog
 
     data = orjson.loads(STANDIN.read_bytes())
     trusted = load_catalog(STANDIN, frozenset({content_hash(data)}))
@@ -53,7 +53,7 @@ def test_validating_a_stand_in_game_does_not_import_the_checks() -> None:
         "from cli.app import main\n"
         f"sys.argv = ['coimbra', 'validate', {str(FIXTURES / 'games' / 'standin-3p-seed2.json')!r}]\n"
         "try:\n    main()\nexcept SystemExit as end:\n    code = end.code\n"
-        "print(code, 'pydantic' in sys.modules, 'coimbra_events.catalog_parsing' in sys.modules)\n"
+        "print(code, 'pydantic' in sys.modules, 'coimbra_events.catalog.parsing' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert out.stdout.split()[-3:] == ["0", "False", "False"], out.stdout + out.stderr

@@ -16,7 +16,7 @@ from coimbra_events.rules.scoring import final_scores, track_ranking
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.record import replace
 from coimbra_events.state import GameState
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.violations import RULES, RuleViolation
 from projections.board import board_view
 from projections.recording import refusal_lines

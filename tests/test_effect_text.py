@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coimbra_events import effect_text
+from coimbra_events.catalog import effect_text
 from coimbra_events.catalog import standin_catalog
-from coimbra_events.effect_kinds import CONDITION_KEYS, KINDS, Param
-from coimbra_events.effect_text import EffectTextError, from_json, parse, parse_one, render
+from coimbra_events.catalog.effect_kinds import CONDITION_KEYS, KINDS, Param
+from coimbra_events.catalog.effect_text import EffectTextError, from_json, parse, parse_one, render
 
 SYMBOLS = st.lists(st.sampled_from(["rosette", "quill", "star-2", "Lion_1"]), min_size=1, max_size=3)
 

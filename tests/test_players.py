@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 from coimbra_events.players import Aliases, BadAlias, aliases_of, change_aliases, person_key
 
 

@@ -22,7 +22,7 @@ from rich.console import Console
 from cli.record_command import record_session
 from coimbra_events import events as ev
 from coimbra_events import log as game_log
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.log import GameLog
 from coimbra_events.notation import render
@@ -394,7 +394,7 @@ def test_resuming_a_finished_game_says_so(store):
 
 
 def test_resuming_an_unknown_game_is_refused(store):
-    from coimbra_events.application import UnknownGame
+    from coimbra_events.store.game_store import UnknownGame
 
     with pytest.raises(UnknownGame):
         session(store, [], "nobody")

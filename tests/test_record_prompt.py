@@ -20,7 +20,7 @@ from cli.record_command import record_session
 from cli.record_prompt import PromptIo
 from coimbra_events import events as ev
 from coimbra_events import log as game_log
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 from coimbra_events.log import GameLog
 from coimbra_events.names import FIELDS, fold
 from projections.options import options

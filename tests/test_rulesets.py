@@ -9,10 +9,10 @@ import orjson
 import pytest
 
 from coimbra_events import RULESET, log as game_log, rulesets
-from coimbra_events.application import SNAPSHOT_EVERY, GameStore
+from coimbra_events.store.game_store import SNAPSHOT_EVERY, GameStore
 from coimbra_events.events import DiePlaced, GameEvent
 from coimbra_events.game import Game
-from coimbra_events.integrity import receipt_of
+from coimbra_events.store.receipts import receipt_of
 from coimbra_events.log import LogError
 from coimbra_events.record import replace
 from coimbra_events.rulesets import Migration

@@ -56,7 +56,7 @@ def test_simulate_stays_the_same_bytes(tmp_path):
 
 
 def test_import_and_fork_keep_the_stamps_of_their_source():
-    from coimbra_events.application import GameStore
+    from coimbra_events.store.game_store import GameStore
 
     log = game_log.read(GAME)
     stamps = [(f"2026-05-01T19:{k // 60:02d}:{k % 60:02d}Z", "Ana") for k in range(len(log.events))]

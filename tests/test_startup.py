@@ -52,14 +52,14 @@ def test_validate_of_a_file_imports_only_what_it_uses():
     assert command_modules(loaded) <= {"cli.log_commands", "cli.common", "cli.exits", "cli.terminal", "cli.views"}
     # pydantic comes in only with the catalog loader (the shipped catalog is read), never through Typer
     # nor the notation (a legal log's panel names nothing) nor tempfile (validate writes no file)
-    for heavy in ("eventsourcing", "typer._adapters", "textual", "typer.rich_utils", "rich.markdown", "coimbra_events.application",
+    for heavy in ("eventsourcing", "typer._adapters", "textual", "typer.rich_utils", "rich.markdown", "coimbra_events.store.game_store",
                   "projections.naming", "coimbra_events.notation", "tempfile"):
         assert heavy not in loaded, heavy
 
 
 def test_a_command_that_opens_the_store_still_gets_it(tmp_path):
     loaded = imported_by("games", "--db", str(tmp_path / "g.sqlite"), "--json")
-    assert "coimbra_events.application" in loaded and "cli.index_commands" in loaded
+    assert "coimbra_events.store.game_store" in loaded and "cli.index_commands" in loaded
     assert "cli.store_commands" not in loaded
     assert "cli.replay_command" not in loaded and "cli.explain_commands" not in loaded
 

@@ -11,8 +11,8 @@ import orjson
 import pytest
 
 from coimbra_events import log as game_log
-from coimbra_events.application import GameStore
-from coimbra_events.integrity import DamagedGame
+from coimbra_events.store.game_store import GameStore
+from coimbra_events.store.errors import DamagedGame
 from coimbra_events.rules import core as rules
 from tests.commands import scratch
 from tests.store.conftest import GAMES, PLAYERS
@@ -204,7 +204,7 @@ def test_a_header_whose_timestamp_is_not_a_time_is_damage_for_readers_and_writer
 def test_a_name_register_claim_that_names_no_game_id_is_a_damaged_register(stored, value):
     """Found by the thorough fuzz run: a claim whose game id is no id reached the store's query (the
     library's binding error) or read as 'no game named g'; it is the register that is damaged."""
-    from coimbra_events.application import DamagedIndex
+    from coimbra_events.store.game_store import DamagedIndex
     from tests.commands import invoke
 
     store, rows = stored

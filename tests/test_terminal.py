@@ -67,7 +67,7 @@ def test_an_error_quoting_a_name_escapes_it_too(db):
 def test_the_full_screen_replayer_shows_them_escaped_too(tmp_path):
     """The Textual replayer draws its panes with Rich, not through the command's console: escaped there too."""
     from cli.replay_views import Replay
-    from coimbra_events.application import GameStore
+    from coimbra_events.store.game_store import GameStore
     from tests.test_replay_app import ReplayApp, run
 
     store = GameStore(tmp_path / "games.sqlite")

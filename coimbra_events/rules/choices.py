@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent, TrackChosen
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import GameState, Pending

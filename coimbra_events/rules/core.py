@@ -15,7 +15,7 @@ from typing import Any, Callable, Final, Sequence
 
 from coimbra_events import events as ev
 from coimbra_events.catalog import Catalog
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
 from coimbra_events.rules import choices, dice, income, outcomes, pilgrim, retrieval, scoring, setup, voyages
 from coimbra_events.rules.narration import Record, records

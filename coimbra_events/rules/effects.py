@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable, Final, Iterable, Mapping
 
 from coimbra_events.catalog import Catalog, CharacterCard
-from coimbra_events.effect_kinds import SPENDABLE, TRACK_INDEX, Effect
+from coimbra_events.catalog.effect_kinds import SPENDABLE, TRACK_INDEX, Effect
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import PlayerState
 

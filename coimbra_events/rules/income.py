@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Final, Sequence
 
 from coimbra_events.catalog import Catalog
-from coimbra_events.effect_kinds import SPENDABLE, TRACKS, TRACK_INDEX, TRACK_RESOURCE
+from coimbra_events.catalog.effect_kinds import SPENDABLE, TRACKS, TRACK_INDEX, TRACK_RESOURCE
 from coimbra_events.events import GameEvent, IncomeActivated, IncomeEnded, PointsExchanged
 from coimbra_events.rules import effects
 from coimbra_events.rules.narration import DICE_AREA, DIE, LION, SHUTTER

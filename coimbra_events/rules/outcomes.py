@@ -13,7 +13,7 @@ import random
 from typing import Any, Callable, Final
 
 from coimbra_events.catalog import Catalog
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import (
     CharacterRowsDealt,
     DiceRolled,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from coimbra_events import record
-from coimbra_events.effect_kinds import TRACKS, TRACK_INDEX
+from coimbra_events.catalog.effect_kinds import TRACKS, TRACK_INDEX
 from coimbra_events.rules import effects
 from coimbra_events.rules.narration import PLACE, POINTS, Record, flat
 from coimbra_events.state import GameState, PlayerState

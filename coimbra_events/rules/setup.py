@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Final
 
 from coimbra_events.catalog import CharacterCard
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import (
     CharacterRowsDealt,
     GameEvent,

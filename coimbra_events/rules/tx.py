@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Final
 
 from coimbra_events.catalog import MAX_PLAYERS, Catalog
-from coimbra_events.effect_kinds import TRACK_INDEX
+from coimbra_events.catalog.effect_kinds import TRACK_INDEX
 from coimbra_events.rules.narration import COINS, GUARDS, PHASE, POINTS, ROUND, TABLE_WHO, TRACK_DISC
 from coimbra_events.state import GAME_OVER, GameState, Pending, PlayerState
 

@@ -43,9 +43,10 @@ from eventsourcing.projection import Projection
 from eventsourcing.sqlite import SQLiteFactory
 from eventsourcing.utils import get_topic
 
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 from coimbra_events.game import Game
-from coimbra_events.integrity import Receipt, receipt_id
+from coimbra_events.store.receipts import receipt_id
+from coimbra_events.store.topics import RECEIPT_TOPICS
 from coimbra_events.players import Aliases, resolve
 from projections.league.contribution import seats_of
 from projections.league.fold import GameFold
@@ -58,8 +59,7 @@ GAME_TAGGED, GAME_RENAMED = get_topic(Game.Tagged), get_topic(Game.Renamed)
 GAME_OTHER = (get_topic(Game.Finished), get_topic(Game.Reopened), get_topic(Game.Archived))
 """A game's events that change nothing the league shows (they only move the game's version on)."""
 ALIASED, UNALIASED = get_topic(Aliases.Aliased), get_topic(Aliases.Unaliased)
-RECEIPT = get_topic(Receipt)
-TOPICS = (GAME_CREATED, GAME_RECORDED, GAME_TAGGED, GAME_RENAMED, *GAME_OTHER, ALIASED, UNALIASED, RECEIPT)
+TOPICS = (GAME_CREATED, GAME_RECORDED, GAME_TAGGED, GAME_RENAMED, *GAME_OTHER, ALIASED, UNALIASED, *RECEIPT_TOPICS)
 
 BATCH = 20_000
 """Notifications taken per flush when catching up (each flush is a commit: fewer is faster; a crash loses at most one)."""
@@ -158,9 +158,9 @@ class League(Projection[LeagueView]):
             self._moved_on(originator, version)
         elif topic in GAME_OTHER:
             self._moved_on(originator, version)
-        elif topic == RECEIPT:
+        elif topic in RECEIPT_TOPICS:
             self._check_receipt(originator, fields)
-        if topic != RECEIPT and topic not in (ALIASED, UNALIASED):
+        if topic not in RECEIPT_TOPICS and topic not in (ALIASED, UNALIASED):
             self.last_game = originator
         self.taken = position
 

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import orjson
 
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.players import person_key, resolve
 from projections.league.contribution import SOURCES, Seat
 from projections.league.ratings import ordinal

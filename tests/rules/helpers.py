@@ -18,7 +18,7 @@ import pytest
 
 from coimbra_events import events as ev
 from coimbra_events.catalog import Catalog, parse_catalog, standin_catalog
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
 from coimbra_events.rules.core import apply, check, initial_state, legal, narrate, step
 from coimbra_events.rules.narration import Told, told

@@ -7,7 +7,7 @@ from functools import lru_cache
 import pytest
 
 from coimbra_events import events as ev
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.rules import effects, income
 from coimbra_events.rules.core import legal
 from coimbra_events.state import EXTRA_DIE

@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import pytest
 
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.rules.scoring import final_scores, track_ranking
 from coimbra_events.rules.tx import Tx
 

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from coimbra_events import events as ev
-from coimbra_events.effect_kinds import TRACKS
+from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.rules.core import initial_state, legal
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.rules.setup import SETUP_STEPS, crown_tokens

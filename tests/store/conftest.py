@@ -37,7 +37,7 @@ from uuid import uuid4
 
 import pytest
 
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 from tests.conftest import FIXTURES
 
 GAMES = sorted((FIXTURES / "games").glob("*.json"))

@@ -11,8 +11,8 @@ from uuid import UUID
 import orjson
 
 from coimbra_events.game import snapshot_digest
-from coimbra_events.game_names import GameName
-from coimbra_events.integrity import receipt_id
+from coimbra_events.store.register import GameName
+from coimbra_events.store.receipts import receipt_id
 
 
 FACTS = ("Finished", "Reopened", "Renamed", "Tagged", "Archived")

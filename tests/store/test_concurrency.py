@@ -17,7 +17,7 @@ import orjson
 import pytest
 
 from coimbra_events import log as game_log
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 from tests.commands import invoke, scratch, started_together
 from tests.conftest import installed_coimbra
 from tests.store.conftest import PLAYERS

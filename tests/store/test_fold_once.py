@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 from cli.app import app
 from coimbra_events import game as game_module
 from coimbra_events import log as game_log
-from coimbra_events.application import SNAPSHOT_EVERY, GameStore
+from coimbra_events.store.game_store import SNAPSHOT_EVERY, GameStore
 from coimbra_events.game import Game, project
 from coimbra_events.history import replay, resolve
-from coimbra_events.integrity import DamagedGame
+from coimbra_events.store.errors import DamagedGame
 from coimbra_events.notation import render
 from coimbra_events.rules.core import legal
 from coimbra_events.simulator import DEFAULT_PLAYERS, next_event, simulate
@@ -39,7 +39,7 @@ def test_act_reads_the_game_once(store, catalog, monkeypatch):
     game = store.new_game(DEFAULT_PLAYERS[:2], catalog, name="g", seed=3)
     decisions = [render(legal(game.state)[0])]
     seen = reads(store, monkeypatch)
-    monkeypatch.setattr("coimbra_events.application.GameStore", lambda db=None, **kw: Borrowed(store))
+    monkeypatch.setattr("coimbra_events.store.game_store.GameStore", lambda db=None, **kw: Borrowed(store))
     result = CliRunner().invoke(app, ["act", "g", *decisions], env={"NO_COLOR": "1"})
     assert result.exit_code == 0, result.output
     assert len(seen) == 1 and len(store.get("g").events) == len(game.events) + 1

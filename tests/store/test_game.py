@@ -9,7 +9,7 @@ import pytest
 
 from coimbra_events import log as game_log
 from coimbra_events.catalog import parse_catalog
-from coimbra_events.game_names import GameName
+from coimbra_events.store.register import GameName
 from coimbra_events.game import BrokenLink, ForeignEvent, Game, IllegalLog, fold_game, resolve_catalog, _CATALOGS
 from coimbra_events.log import LogError
 from coimbra_events.record import replace

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from coimbra_events.application import GameStore
-from coimbra_events.postgres_store import StoreUnavailable
+from coimbra_events.store.game_store import GameStore
+from coimbra_events.store.postgres import StoreUnavailable
 from tests.commands import invoke, started_together
 
 pytestmark = pytest.mark.postgres

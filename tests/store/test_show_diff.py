@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 import projections.consequences as consequences_module
 from cli.app import app
 from coimbra_events import log as game_log
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 from coimbra_events.game import IllegalLog
 from coimbra_events.log import GameLog
 from coimbra_events.rules.core import apply
@@ -178,7 +178,7 @@ class Borrowed:
 @pytest.fixture
 def cli(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """Run ``coimbra`` in process against the ``store`` fixture (memory, SQLite or PostgreSQL)."""
-    monkeypatch.setattr("coimbra_events.application.GameStore", lambda db=None, **kw: Borrowed(store))
+    monkeypatch.setattr("coimbra_events.store.game_store.GameStore", lambda db=None, **kw: Borrowed(store))
     monkeypatch.setenv("NO_COLOR", "1")
     runner = CliRunner()
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from coimbra_events import log as game_log
-from coimbra_events.application import (
+from coimbra_events.store.game_store import (
     IN_PROGRESS,
     OVER,
     BadGameName,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 from projections.league.projection import open_league
 
 

@@ -13,7 +13,7 @@ from typing import Iterator
 
 import pytest
 
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 
 
 @pytest.hookimpl(tryfirst=True)

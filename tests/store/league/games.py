@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.game import Game
 from coimbra_events.log import GameLog

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from coimbra_events import log as game_log
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 from coimbra_events.notation import render
 
 ATTEMPTS = 2000

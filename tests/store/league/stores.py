@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 from uuid import uuid4
 
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 
 
 @contextmanager

@@ -5,7 +5,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 from coimbra_events.players import change_aliases, person_key
 from projections.league.projection import League, NoLeague, open_league
 from projections.league.reports import profile, ratings, standings

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 from coimbra_events.players import BadAlias, change_aliases, person_key
 from projections.league.projection import open_league
 from tests.store.league.games import TIES, simulated, tie_game

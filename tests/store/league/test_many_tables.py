@@ -123,7 +123,7 @@ def test_a_stale_device_gets_the_conflict_and_retrying_works(club, club_env, tmp
 
 def test_a_decision_made_on_a_table_that_has_moved_on_is_not_stored(tmp_path):
     """``act --after HEAD``: the head a device showed; if the record moved on since, exit 3 and nothing stored."""
-    from coimbra_events.application import GameStore
+    from coimbra_events.store.game_store import GameStore
     from coimbra_events.notation import render
     from tests.commands import invoke
 

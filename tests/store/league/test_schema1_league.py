@@ -7,7 +7,7 @@ import shutil
 import pytest
 from eventsourcing.utils import get_topic
 
-from coimbra_events.application import GameStore
+from coimbra_events.store.game_store import GameStore
 from coimbra_events.game import Game
 from projections.league.projection import open_league
 from projections.league.reports import standings

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Final
 
-from coimbra_events.effect_kinds import END_GAME, HELD, IMMEDIATE, PHASE_C, PHASE_E, PILES, TRACKS, Effect
+from coimbra_events.catalog.effect_kinds import END_GAME, HELD, IMMEDIATE, PHASE_C, PHASE_E, PILES, TRACKS, Effect
 from coimbra_events.record import Record
 
 FORMAT: Final = "coimbra-catalog"

@@ -3,7 +3,7 @@
 Each game is a ``Game`` aggregate (one stored event per decision or random
 outcome). Names are claimed in the store's register (``coimbra_events.names``)
 in the same transaction as the game, so two writers cannot take one name; the
-games index (``coimbra_events.games_index``) is a projection of the store,
+games index (``coimbra_events.store.games_index``) is a projection of the store,
 caught up after every save and before every listing.
 
 The index is caught up when it is read (listing, a game's entry, numbering an
@@ -20,7 +20,7 @@ the environment (``PERSISTENCE_MODULE``, for PostgreSQL say), else a SQLite file
 in the user's data directory (``platformdirs``). ``--db`` and ``$COIMBRA_DB`` may also be a
 ``postgresql://user@host/dbname`` URL: a club's shared store. Tests use the in-memory store (``in_memory=True``).
 
-Every save of a game also saves its receipt (``coimbra_events.integrity``), and
+Every save of a game also saves its receipt (``coimbra_events.store.inspection``), and
 every read checks the game against its hash chain and its latest receipt before
 any rule runs: a damaged game is refused with ``DamagedGame``, never folded past
 its damage. A snapshot is taken before the save that makes it due, so that the
@@ -49,36 +49,28 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Mapper, OperationalError, PersistenceError, RecordConflictError
 from eventsourcing.utils import Environment, get_topic
 
-from coimbra_events import postgres_store
+from coimbra_events.store import postgres as postgres_store
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import Corrected, GameEvent, RuleOverridden
-from coimbra_events.files import locked
+from coimbra_events.store.files import locked
 from coimbra_events.game import NAMESPACE, BrokenLink, Entries, Folding, Game, StaleSnapshot, fold_game, project
-from coimbra_events.games_index import IN_PROGRESS, OVER, STATUSES, GameInfo, GamesIndex, GamesQuery, Page, catch_up, info_of, view_for
-from coimbra_events.integrity import (
-    DamagedGame,
-    Inspection,
-    Receipt,
-    StoredTopics,
-    inspect_game,
-    receipt_id,
-    receipt_of,
-    rows_of,
-    vouched,
-)
-from coimbra_events.legacy import LEGACY_TOPICS, OLD_MODULE
+from coimbra_events.store.games_index import IN_PROGRESS, OVER, STATUSES, GameInfo, GamesIndex, GamesQuery, Page, catch_up, info_of, view_for
+from coimbra_events.store.inspection import Inspection, inspect_game, rows_of
+from coimbra_events.store.receipts import Receipt, receipt_id, receipt_of, vouched
 from coimbra_events.log import GameLog, LogError, LogProblem, dumps_entries, loads, read_bytes, write
-from coimbra_events.game_names import GameName, legacy_game_id
+from coimbra_events.store.register import GameName, fold_name, legacy_game_id
+from coimbra_events.store.topics import STORED_TOPICS, StoredTopics
 from coimbra_events.notation import is_name
 from coimbra_events.players import fold_aliases
 from coimbra_events.references import log_file, shaped_like_path
 from coimbra_events.rules import core as rules
 from coimbra_events.rulesets import IMPLEMENTED, refusal
 from coimbra_events.state import TABLE
-from coimbra_events.store_errors import (
+from coimbra_events.store.errors import (
     BadFork,
     BadGameName,
     BadPlayers,
+    DamagedGame,
     DamagedIndex,
     GameChanged,
     StoreConflict,
@@ -279,7 +271,7 @@ class GameStore(Application):
 
     def tables(self) -> list[str]:
         """The tables this store is kept in (PostgreSQL's names): the library's, and the games index's
-        (``coimbra_events.games_index``)."""
+        (``coimbra_events.store.games_index``)."""
         snapshots = ["coimbra_snapshots"] if type(self).is_snapshotting_enabled or type(self).snapshotting_intervals else []
         index = ["games_index", "games_index_players", "games_index_tags", "games_index_tracking"]
         return [f"{self.name.lower()}_events", *snapshots, *index]
@@ -828,20 +820,6 @@ def drop_older_snapshots(recorder: Any, game_id: UUID, version: int) -> None:
             schema=Identifier(recorder.datastore.schema), table=Identifier(recorder.events_table_name))
         with recorder.datastore.transaction(commit=True) as cursor:
             cursor.execute(statement, (game_id, version))
-
-
-def fold_name(entry: GameName | None, events: Iterable[Any]) -> GameName | None:
-    """``project`` for an entry of the register of names: its own event classes only."""
-    return _fold_name(entry, events)
-
-
-_fold_name = Folding(GameName, (GameName.Created, GameName.Claimed, GameName.Released))
-
-STORED_TOPICS: frozenset[str] = frozenset(
-    [get_topic(cls) for cls in (*fold_game.events, *_fold_name.events, *fold_aliases.events, Game.Snapshot, Receipt)]
-    + [*LEGACY_TOPICS, f"{OLD_MODULE}:GamesIndex.Created"]
-)
-"""Every topic a stored row may name: the store's mapper resolves these and no other."""
 
 
 def _one_line(exc: BaseException) -> str:

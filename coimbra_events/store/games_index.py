@@ -13,7 +13,7 @@ it after each save and before each listing, and it costs nothing when nothing is
 
 The status shown is the game's own: a game reopened by an undo is "in progress"
 again, because the game announces it (``Game.Reopened``). Stores written before
-schema 2 have the old index aggregate's events instead (``coimbra_events.legacy``):
+schema 2 have the old index aggregate's events instead (``coimbra_events.store.legacy``):
 for those games the status and result are read from the game itself.
 
 Three views hold the same table: in memory (``POPOGamesView``, for tests), SQLite and
@@ -42,7 +42,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from eventsourcing.utils import get_topic
 
 from coimbra_events.game import Game, result_of
-from coimbra_events.legacy import LEGACY_TOPICS, LegacyGamesIndex
+from coimbra_events.store.legacy import LEGACY_TOPICS, LegacyGamesIndex
 
 IN_PROGRESS, OVER = "in progress", "over"
 STATUSES = (IN_PROGRESS, OVER)

@@ -17,8 +17,9 @@ from typing import Any
 from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
+from eventsourcing.utils import register_topic
 
-from coimbra_events.game import NAMESPACE
+from coimbra_events.game import NAMESPACE, Folding
 
 
 class GameName(Aggregate):
@@ -73,3 +74,11 @@ class GameName(Aggregate):
 def legacy_game_id(name: str) -> UUID:
     """Where a store written before schema 2 keeps the game it named ``name`` (the id followed from the name)."""
     return uuid5(NAMESPACE, f"game:{name}")
+
+
+MOVED_FROM = "coimbra_events.game_names:GameName"
+"""The register's topic before the store was one package: its older rows name it."""
+register_topic(MOVED_FROM, GameName)
+
+fold_name = Folding(GameName, (GameName.Created, GameName.Claimed, GameName.Released), (MOVED_FROM,))
+"""How the store folds an entry of the register of names: its own event classes only."""

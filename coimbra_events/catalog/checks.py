@@ -13,10 +13,10 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from coimbra_events.catalog_model import CITIES, DICE_PER_PLAYER, MAX_PLAYERS, START_SPACES, CatalogProblem
-from coimbra_events.catalog_assembly import DISCS_DEFAULT
-from coimbra_events.catalog_schema import ENTRY_LISTS, describe, int_expected, is_id, names, place
-from coimbra_events.effect_kinds import PILES, TRACKS
+from coimbra_events.catalog.model import CITIES, DICE_PER_PLAYER, MAX_PLAYERS, START_SPACES, CatalogProblem
+from coimbra_events.catalog.assembly import DISCS_DEFAULT
+from coimbra_events.catalog.schema import ENTRY_LISTS, describe, int_expected, is_id, names, place
+from coimbra_events.catalog.effect_kinds import PILES, TRACKS
 
 Loc = tuple[str | int, ...]
 Data = Mapping[str, Any]

@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from coimbra_events import effect_text
-from coimbra_events.catalog_model import CARD_TIMINGS, CITIES, MONASTERY_TIMINGS, PROVENANCES, SCORING_SIDES
-from coimbra_events.catalog_assembly import OPTIONAL_SECTIONS
-from coimbra_events.catalog_schema import (
+from coimbra_events.catalog import effect_text
+from coimbra_events.catalog.model import CARD_TIMINGS, CITIES, MONASTERY_TIMINGS, PROVENANCES, SCORING_SIDES
+from coimbra_events.catalog.assembly import OPTIONAL_SECTIONS
+from coimbra_events.catalog.schema import (
     PLAYER_KEYS,
     SECTIONS,
     DicePool,
@@ -36,8 +36,8 @@ from coimbra_events.catalog_schema import (
     meaning,
     names,
 )
-from coimbra_events.catalog_schema import FavorTile as FavorTileModel
-from coimbra_events.effect_kinds import TRACK_RESOURCE, TRACKS
+from coimbra_events.catalog.schema import FavorTile as FavorTileModel
+from coimbra_events.catalog.effect_kinds import TRACK_RESOURCE, TRACKS
 
 Loc = tuple[str | int, ...]
 

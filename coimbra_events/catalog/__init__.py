@@ -24,8 +24,8 @@ catalog is assembled directly, so a command that reads only the stand-in never i
 the checks (pydantic). Any other catalog, ``--catalog FILE`` included, is checked in full.
 
 Effects (card bonuses, favor tiles, monastery rewards, voyage tasks) are parsed
-into :class:`coimbra_events.effect_kinds.Effect` and checked against
-:data:`coimbra_events.effect_kinds.KINDS`: kind, context, parameters, ranges.
+into :class:`coimbra_events.catalog.effect_kinds.Effect` and checked against
+:data:`coimbra_events.catalog.effect_kinds.KINDS`: kind, context, parameters, ranges.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from typing import Any
 
 import orjson
 
-from coimbra_events.catalog_model import (  # the model, re-exported: import it from here
+from coimbra_events.catalog.model import (  # the model, re-exported: import it from here
     CARD_TIMINGS,
     Catalog,
     CatalogError,
@@ -70,17 +70,17 @@ from coimbra_events.catalog_model import (  # the model, re-exported: import it 
     Voyage,
     VoyageSpace,
 )
-from coimbra_events.catalog_assembly import assemble, content_hash
-from coimbra_events.catalog_folder import checked_in, installed, installed_dir
-from coimbra_events.effect_kinds import Param
-from coimbra_events.effect_text import forms
+from coimbra_events.catalog.assembly import assemble, content_hash
+from coimbra_events.catalog.folder import checked_in, installed, installed_dir
+from coimbra_events.catalog.effect_kinds import Param
+from coimbra_events.catalog.effect_text import forms
 
 
 def parse_catalog(data: Any, source: str = "<catalog>") -> Catalog:
     """Validate parsed JSON ``data`` and build the :class:`Catalog` (see
-    :func:`coimbra_events.catalog_parsing.parse_catalog`). The loader, and pydantic with
+    :func:`coimbra_events.catalog.parsing.parse_catalog`). The loader, and pydantic with
     it, is imported only when a catalog is read: commands that read none start faster."""
-    from coimbra_events.catalog_parsing import parse_catalog as parse
+    from coimbra_events.catalog.parsing import parse_catalog as parse
 
     return parse(data, source)
 
@@ -116,8 +116,8 @@ def load_catalog(path: str | os.PathLike[str], checked: frozenset[str] = frozens
 def catalog_dirs() -> tuple[Path, ...]:
     """Where the shipped catalogs live: ``fixtures/catalogs`` of the source tree, and
     ``coimbra_events/_catalogs`` where a built wheel puts them (those that exist)."""
-    here = Path(__file__).resolve().parent
-    candidates = (here.parent / "fixtures" / "catalogs", here / "_catalogs")
+    package = Path(__file__).resolve().parent.parent  # coimbra_events
+    candidates = (package.parent / "fixtures" / "catalogs", package / "_catalogs")
     return tuple(d for d in candidates if d.is_dir()) or candidates[:1]
 
 

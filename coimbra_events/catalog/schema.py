@@ -38,8 +38,8 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from coimbra_events.catalog_assembly import OPTIONAL_SECTIONS, SECTION_NAMES
-from coimbra_events.catalog_model import (
+from coimbra_events.catalog.assembly import OPTIONAL_SECTIONS, SECTION_NAMES
+from coimbra_events.catalog.model import (
     CARD_TIMINGS,
     CITIES,
     DIE_COLORS,
@@ -54,7 +54,7 @@ from coimbra_events.catalog_model import (
     TIE_BREAKS,
     TIMING_CONTEXTS,
 )
-from coimbra_events.effect_kinds import CONDITION_KEYS, END_GAME, KINDS, PILES, SPENDABLE, TRACKS, Param
+from coimbra_events.catalog.effect_kinds import CONDITION_KEYS, END_GAME, KINDS, PILES, SPENDABLE, TRACKS, Param
 
 PROBLEM = "catalog"
 """The pydantic error type of every problem this schema states in its own words."""
@@ -454,9 +454,9 @@ SECTIONS: Mapping[str, Any] = {
     "map": Map,
     "discs": Discs,
 }
-"""The model of every section, by its key in file order (``catalog_assembly.SECTION_NAMES``); ``discs`` is
+"""The model of every section, by its key in file order (``catalog.assembly.SECTION_NAMES``); ``discs`` is
 optional (``catalog_assembly.DISCS_DEFAULT``)."""
-assert tuple(SECTIONS) == SECTION_NAMES, "catalog_assembly.SECTION_NAMES names every section, in file order"
+assert tuple(SECTIONS) == SECTION_NAMES, "catalog.assembly.SECTION_NAMES names every section, in file order"
 
 
 TopLevel = _model(

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from coimbra_events.catalog_model import Catalog
-from coimbra_events.catalog_sheets import Sheet, Table, all_rows, column_key, keys_of
+from coimbra_events.catalog.model import Catalog
+from coimbra_events.catalog.sheets import Sheet, Table, all_rows, column_key, keys_of
 
 
 @dataclass(frozen=True)

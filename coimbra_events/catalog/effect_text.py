@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from coimbra_events.effect_kinds import CONDITION_KEYS, KINDS, Effect, EffectKind, Param
+from coimbra_events.catalog.effect_kinds import CONDITION_KEYS, KINDS, Effect, EffectKind, Param
 
 LIST_SEPARATOR = "; "
 NESTED_SEPARATOR = " and "

@@ -15,7 +15,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Iterator
 
-from coimbra_events.store_errors import FileBusy
+from coimbra_events.store.errors import FileBusy
 
 LOCK_WAIT = 10.0
 """Seconds to wait for another process's change of the same file before giving up."""

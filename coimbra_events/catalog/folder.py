@@ -23,12 +23,12 @@ from pathlib import Path
 
 import orjson
 
-from coimbra_events.catalog_model import Catalog, CatalogError
+from coimbra_events.catalog.model import Catalog, CatalogError
 
 ENV = "COIMBRA_CATALOGS"
 CHECKED = "checked.sha256"
 _CHECKS_LINE = "checks "
-_CHECKING_MODULES = ("catalog_schema", "catalog_checks", "catalog_parsing", "catalog_assembly", "catalog_model",
+_CHECKING_MODULES = ("schema", "checks", "parsing", "assembly", "model",
                      "effect_kinds", "effect_text")
 """The modules whose code decides whether a catalog passes: their source is the checks' version."""
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from coimbra_events.catalog_model import (
+from coimbra_events.catalog.model import (
     PRINTED,
     RULES_TEXT,
     SCHEMA,
@@ -30,8 +30,8 @@ from coimbra_events.catalog_model import (
     Voyage,
     VoyageSpace,
 )
-from coimbra_events.effect_kinds import PILES, TRACKS, Effect
-from coimbra_events.effect_text import from_json
+from coimbra_events.catalog.effect_kinds import PILES, TRACKS, Effect
+from coimbra_events.catalog.effect_text import from_json
 
 SECTION_NAMES: tuple[str, ...] = (
     "players", "dice", "die_tokens", "start_resources", "limits", "income", "flag_crowns", "crown_tokens",

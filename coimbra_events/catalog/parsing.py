@@ -14,10 +14,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from coimbra_events.catalog_assembly import OPTIONAL_SECTIONS, assemble
-from coimbra_events.catalog_checks import Checks
-from coimbra_events.catalog_model import FORMAT, SCHEMA, Catalog, CatalogError, CatalogProblem
-from coimbra_events.catalog_schema import PROBLEM, SECTIONS, adapter, describe, place
+from coimbra_events.catalog.assembly import OPTIONAL_SECTIONS, assemble
+from coimbra_events.catalog.checks import Checks
+from coimbra_events.catalog.model import FORMAT, SCHEMA, Catalog, CatalogError, CatalogProblem
+from coimbra_events.catalog.schema import PROBLEM, SECTIONS, adapter, describe, place
 
 _DEFAULT_SOURCE = "<catalog>"
 

@@ -22,13 +22,13 @@ from typing import Any
 
 import orjson
 
-from coimbra_events import effect_text
+from coimbra_events.catalog import effect_text
 from coimbra_events.catalog import load_catalog
-from coimbra_events.catalog_model import FORMAT, PRINTED, PROVENANCES, SCHEMA, Catalog, CatalogError, CatalogProblem
-from coimbra_events.catalog_parsing import find_problems, parse_catalog
-from coimbra_events.catalog_assembly import OPTIONAL_SECTIONS, overall
-from coimbra_events.catalog_schema import PLAYER_KEYS, SECTIONS, names
-from coimbra_events.catalog_sheets import (
+from coimbra_events.catalog.model import FORMAT, PRINTED, PROVENANCES, SCHEMA, Catalog, CatalogError, CatalogProblem
+from coimbra_events.catalog.parsing import find_problems, parse_catalog
+from coimbra_events.catalog.assembly import OPTIONAL_SECTIONS, overall
+from coimbra_events.catalog.schema import PLAYER_KEYS, SECTIONS, names
+from coimbra_events.catalog.sheets import (
     EFFECTS,
     ENTRY_SHEETS,
     NUMBER,
@@ -48,7 +48,7 @@ from coimbra_events.catalog_sheets import (
     put,
     read_provenance,
 )
-from coimbra_events.effect_kinds import CONDITION_KEYS
+from coimbra_events.catalog.effect_kinds import CONDITION_KEYS
 
 BASE = "_base-catalog.json"
 _KEY = re.compile(r"^a key '[^']*'")

@@ -29,84 +29,22 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Iterable, Sequence
-from uuid import UUID, uuid5
+from uuid import UUID
 
 import orjson
-from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
 from eventsourcing.utils import get_topic
 
 from coimbra_events import RULESET
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog
 from coimbra_events.events import shown
-from coimbra_events.game import NAMESPACE, SNAPSHOT_FORMAT, Game, kept, result_of, snapshot_digest
+from coimbra_events.game import SNAPSHOT_FORMAT, Game, kept, result_of, snapshot_digest
 from coimbra_events.log import FORMAT, SCHEMA, GameLog, LogError, LogProblem, check_document, event_hash
-from coimbra_events.store_errors import DamagedGame
+from coimbra_events.store.receipts import Receipt, receipt_id
+from coimbra_events.store.register import legacy_game_id
+from coimbra_events.store.topics import ForeignTopic
 from coimbra_events.state import GameState
 from coimbra_events.validation import validate
-
-
-class Receipt(DomainEvent):
-    """Where a game's chain stood after one save: its number of entries and its head, and the snapshot
-    a read may start from (``snapshot_version``, 0 for none, and its ``snapshot_sha256``: ``snapshot_digest``)."""
-
-    class_version = 2
-
-    entries: int
-    head: str
-    snapshot_version: int
-    snapshot_sha256: str | None
-
-    @staticmethod
-    def upcast_v1_v2(state: dict[str, Any]) -> None:
-        """Saved before receipts vouched for snapshots: none is vouched for (the game is read from its rows)."""
-        state["snapshot_version"] = 0
-        state["snapshot_sha256"] = None
-
-
-def receipt_id(game_id: UUID) -> UUID:
-    """The stream of a game's receipts (one per save, numbered from 1)."""
-    return uuid5(NAMESPACE, f"receipt:{game_id}")
-
-
-def receipt_of(game: Game, snapshot: Game.Snapshot | None = None) -> Receipt:
-    """The receipt to save with ``game``'s pending events: the next one of its stream, vouching for
-    ``snapshot`` (to be kept once they are saved), else for the snapshot the game was read from."""
-    version, sha256 = (snapshot.originator_version, snapshot_digest(snapshot.state)) if snapshot is not None else (
-        game.snapshot_version, game.snapshot_digest)
-    return Receipt(
-        originator_id=receipt_id(game.id), originator_version=game.receipts + 1,
-        timestamp=Receipt.create_timestamp(), entries=game.entries, head=game.head,
-        snapshot_version=version, snapshot_sha256=sha256,
-    )
-
-
-def vouched(game: Game, receipt: Receipt | None) -> bool:
-    """Whether a game read from a snapshot was read from the one its latest receipt vouches for (a game read
-    from its rows needs none)."""
-    if not game.snapshot_version:
-        return True
-    return receipt is not None and (receipt.snapshot_version, receipt.snapshot_sha256) == (
-        game.snapshot_version, game.snapshot_digest)
-
-
-class ForeignTopic(MapperDeserialisationError):
-    """A stored row whose topic names no class of this application."""
-
-
-class StoredTopics(Mapper):
-    """A mapper that resolves only the topics in ``topics``, the classes the application stores.
-
-    The library resolves a row's topic by importing the module it names; refusing
-    any other topic first means a changed row can only ever be unreadable.
-    """
-
-    topics: frozenset[str] = frozenset()
-
-    def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        if stored_event.topic not in self.topics:
-            raise ForeignTopic(f"a stored row names {shown(stored_event.topic)}, which is no class of coimbra's")
-        return super().to_domain_event(stored_event)
 
 
 @dataclass(frozen=True)
@@ -129,11 +67,6 @@ class Inspection:
 
 FACTS: tuple[type, ...] = (Game.Finished, Game.Reopened, Game.Renamed, Game.Tagged, Game.Archived)
 """The rows of a game that are facts about its record, not entries of it."""
-
-
-def legacy_game_id(name: str) -> UUID:
-    """Where a store written before schema 2 keeps the game it first named ``name`` (``coimbra_events.game_names``)."""
-    return uuid5(NAMESPACE, f"game:{name}")
 
 
 def inspect_game(store: Any, game_id: UUID, name: str) -> Inspection | None:

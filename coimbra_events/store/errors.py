@@ -58,7 +58,7 @@ class DamagedIndex(ValueError):
 
 class DamagedGame(ValueError):
     """A stored game that is not what was recorded; ``problems`` lists everything found
-    (``coimbra_events.integrity`` finds them)."""
+    (``coimbra_events.store.inspection`` finds them)."""
 
     def __init__(self, name: str, problems: Sequence[LogProblem]) -> None:
         self.name = name
@@ -70,4 +70,4 @@ class DamagedGame(ValueError):
 
 
 class FileBusy(OSError):
-    """Another process held a log file's lock for longer than it is waited for (``coimbra_events.files``)."""
+    """Another process held a log file's lock for longer than it is waited for (``coimbra_events.store.files``)."""
