@@ -162,7 +162,7 @@ def act_command(
             game, done = store.update(game_ref, add)
     else:
         with game_ref_opened(game_ref, db, catalog_file) as (game, file):
-            game.entry_by = by if by is not None else entrant()
+            game.enter_as(by if by is not None else entrant())
             done = add(game)
             with store_errors("nothing stored"):
                 file.commit(game)

@@ -545,6 +545,11 @@ class Game(Aggregate):
             game.start_fold(result.state, len(log.events))
         return game
 
+    def enter_as(self, by: str | None) -> None:
+        """Who enters the entries recorded on this copy from now on, kept with each (with the time);
+        ``None``: entries are not stamped."""
+        self.entry_by = by
+
     def record(self, event: GameEvent) -> None:
         """Add a decision or an outcome; ``RuleViolation`` (and nothing triggered) if it is illegal."""
         violation = rules.check(self.state, event)

@@ -515,7 +515,7 @@ class GameStore(Application):
                 game = Game.start(chosen, catalog, players, meta)
             except ValueError as exc:
                 raise BadPlayers(str(exc)) from None
-            game.entry_by = self.entered_by
+            game.enter_as(self.entered_by)
             if seed is not None:
                 draw_setup(game, random.Random(seed))
             return game, self._claim(chosen, game.id), None
@@ -571,7 +571,7 @@ class GameStore(Application):
 
         def build() -> tuple[Game, list[Aggregate], T]:
             current = given.pop() if given else self.get(name)
-            current.entry_by = self.entered_by
+            current.enter_as(self.entered_by)
             return current, [], change(current)
 
         return self._commit(build, retry=retry)
