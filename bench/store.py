@@ -170,7 +170,7 @@ def setup(directory: Path) -> tuple[GameStore, list[GameLog], list[Game]]:
     store.save(*(PlainGame.copy_of(g.name, log) for g, log in zip(games, logs)))
     for game, log in zip(games, logs):  # the readings agree before anything is timed
         stored = store.get(game.name)
-        assert stored.state == game.state == validate(log).state and stored.snapshot_version == 0
+        assert stored.state == game.state == validate(log).state and store.evidence(stored).snapshot_version == 0
         plain = store.repository.get(plain_id(game.name))
         assert [(t, a, p) for t, a, p in plain.events] == [(e.TYPE, e.actor, e.payload()) for e in stored.events]
     for game, plain in zip(undone, games):

@@ -192,7 +192,7 @@ def opened(db: Optional[Path], by: Optional[str] = None) -> Iterator[GameStore]:
     try:
         store = GameStore(db, entered_by=by if by is not None else entrant())
     except (PersistenceError, OSError) as exc:
-        from coimbra_events.store.game_store import where_games_live
+        from coimbra_events.store.location import where_games_live
 
         why = getattr(exc, "strerror", None) or " ".join(str(exc).split())
         fail(f"cannot open the game store {where_games_live(db)}: {why}")

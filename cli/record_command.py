@@ -40,7 +40,8 @@ from cli.common import (
     with_player_name,
 )
 from cli.exits import fail
-from coimbra_events.store.game_store import BadPlayers, GameStore, StoreConflict, TableInputNeeded, log_file, rolls_of
+from coimbra_events.rolls import rolls_of
+from coimbra_events.store.game_store import BadPlayers, GameStore, StoreConflict, TableInputNeeded, log_file
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, NothingToOverride

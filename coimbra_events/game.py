@@ -5,38 +5,30 @@ events are the log's own events (type, actor, payload, chain hash), so the
 store and a JSON log hold the same facts and convert into each other without
 loss. Rules run in the command method *before* an event is triggered
 (``record``); the ``apply`` bodies only fold, because they run again on every
-replay (eventsourcing pitfall 2).
+replay (eventsourcing pitfall 2). The table is folded once, lazily
+(``coimbra_events.folded_record``); ``import`` hands over the table its
+validation reached (``from_log``), and a game restored from a copy of its record
+and table (``restore``: the store's snapshots) is not folded at all.
 
-The table is folded once, lazily, and then kept up to date: a stored event is
-only appended when read, and the state catches up on the entries it has not
-folded when it is asked for; a plain play applies to it (it was checked when it
-was recorded, against this same state), while a correction or retraction has the
-line of play resolved and replayed again. Commands that do not look at the table
-(``export``, ``verify``) fold nothing; ``import`` hands over the state its
-validation reached (``from_log``); a snapshot (``Game.Snapshot``) holds the
-record and the table, so a long game is read without folding it again, and its
-entries are only read, checked, when something asks for them (``HeldEntries``).
-
-Stored events have class versions (the library's upcasting): version 1 of
-``Recorded`` had no ``at``/``by``, version 1 of ``Created`` came from schema-1 code.
-A game's id is random; its name is claimed in the store's register
-(``coimbra_events.names``), so games can be renamed.
+The aggregate holds the record and the table, and nothing the store writes:
+receipts, snapshots and what the store knows of them are the store's
+(``coimbra_events.store``). Stored events have class versions (the library's
+upcasting): version 1 of ``Recorded`` had no ``at``/``by``, version 1 of
+``Created`` came from schema-1 code. A game's id is random; its name is claimed
+in the store's register (``coimbra_events.store.register``), so games can be renamed.
 """
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, Mapping, Sequence
 from uuid import UUID
 
-import orjson
-from eventsourcing.domain import Aggregate, CanInitAggregate, Snapshot
+from eventsourcing.domain import Aggregate, Snapshot
 from eventsourcing.utils import get_topic
 
-from coimbra_events import RULESET, state_codec
-from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog, shipped_catalogs
+from coimbra_events import RULESET
+from coimbra_events.catalog import Catalog, is_shipped, remember_catalog, resolve_catalog
 from coimbra_events.events import (
     Bookmarked,
     Corrected,
@@ -46,25 +38,21 @@ from coimbra_events.events import (
     RuleOverridden,
     decode_event,
 )
-from coimbra_events.history import Line, Play, Replay, advance, is_plain, play_override, replay, resolve
-from coimbra_events.log import NO_STAMP, GameLog, Stamp, chained_entries, event_hash
+from coimbra_events.folded_record import Entries, FoldedRecord, HeldRecord
+from coimbra_events.history import Line, Play, is_plain, play_override, replay, resolve
+from coimbra_events.log import NO_STAMP, GameLog, Stamp, event_hash
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.scoring import final_scores
 from coimbra_events.rulesets import Migration, under_current_rules
-from coimbra_events.state import TABLE, GameState, Pending
+from coimbra_events.state import TABLE, GameState
 from coimbra_events.validation import Validation, validate
 from coimbra_events.violations import RuleViolation
 
 NAMESPACE = UUID("5b0f6c1e-3d1a-4a47-9a51-0c01b7a3c0d2")
-"""Namespace of the ``uuid5`` ids the store derives from names (``coimbra_events.names``)."""
+"""Namespace of the ``uuid5`` ids the store derives from names (``coimbra_events.store.register``)."""
 
 UNKNOWN = "unknown"
 """What a game made before results were announced last announced (``Game.announced``)."""
-
-A = TypeVar("A", bound=Aggregate)
-
-_CATALOGS: dict[str, Catalog] = {}
-"""Catalogs seen in this process, by content hash: a cache, never a source of truth."""
 
 
 class NothingToOverride(ValueError):
@@ -102,58 +90,6 @@ class BrokenLink(ValueError):
     """
 
 
-class ForeignEvent(TypeError):
-    """A stored row of another class among an aggregate's events."""
-
-
-def project(aggregate: A | None, events: Iterable[Any]) -> A | None:
-    """A plain fold for ``repository.get(projector_func=...)`` (the default one is slow, pitfall 7)."""
-    for event in events:
-        aggregate = event.mutate(aggregate)
-    return aggregate
-
-
-@dataclass(frozen=True)
-class Folding:
-    """``project`` for the stored events of one aggregate class: its own event classes only.
-
-    A stored row of any other class, or a created event naming another aggregate
-    class (the library would import whatever module it names), can only come from
-    a change to the store behind coimbra's back: ``ForeignEvent``, before its
-    ``apply`` runs.
-    """
-
-    aggregate: type[Aggregate]
-    events: tuple[type, ...]
-    moved_from: tuple[str, ...] = ()
-    """Topics the aggregate class was stored under before it moved (registered with the library's ``register_topic``)."""
-
-    def __call__(self, aggregate: A | None, events: Iterable[Any]) -> A | None:
-        topics = (get_topic(self.aggregate), *self.moved_from)
-        for event in events:
-            if type(event) not in self.events or (isinstance(event, CanInitAggregate) and vars(event).get("originator_topic") not in topics):
-                raise ForeignEvent(f"a stored {type(event).__qualname__} among the events of a {self.aggregate.__qualname__}")
-            aggregate = event.mutate(aggregate)
-        return aggregate
-
-
-def remember_catalog(catalog: Catalog) -> None:
-    """Make a catalog known to this process, so games recorded with it can be folded."""
-    _CATALOGS[catalog.sha256] = catalog
-
-
-def resolve_catalog(catalog_id: str, sha256: str, data: Mapping[str, Any] | None) -> Catalog:
-    """The catalog a game was created with: its stored copy, else the shipped one with that identity."""
-    known = _CATALOGS.get(sha256)
-    if known is not None:
-        return known
-    catalog = parse_catalog(data) if data is not None else find_catalog(catalog_id, sha256)
-    if catalog.sha256 != sha256:
-        raise CatalogError(f"catalog {catalog_id!r}", f"sha256={sha256}", f"sha256={catalog.sha256}")
-    remember_catalog(catalog)
-    return catalog
-
-
 def _pending_fixes(log: GameLog) -> bool:
     """Whether a log's only problem can be plays its own corrections made illegal.
 
@@ -170,13 +106,7 @@ def kept(result: Validation) -> bool:
     return result.valid or _pending_fixes(result.log)
 
 
-def _is_shipped(catalog: Catalog) -> bool:
-    """Whether the catalog ships with coimbra: any other one, installed ones included, is copied
-    into the game, so a store opens wherever it is copied to."""
-    return catalog in shipped_catalogs()
-
-
-class Game(Aggregate):
+class Game(FoldedRecord, Aggregate):
     """A game in the store: header facts, the record so far, and the table it folds into."""
 
     class Created(Aggregate.Created):
@@ -212,23 +142,12 @@ class Game(Aggregate):
         def apply(self, game: Game) -> None:
             if not isinstance(self.timestamp, datetime):  # not hashed, but the game is dated by it: a changed row
                 raise ValueError(f"the header's timestamp {self.timestamp!r} is not a time")
-            game.name = self.name
-            game.catalog = resolve_catalog(self.catalog_id, self.catalog_sha256, self.catalog_data)
-            game.header = GameLog(
+            catalog = resolve_catalog(self.catalog_id, self.catalog_sha256, self.catalog_data)
+            header = GameLog(
                 self.catalog_id, self.catalog_sha256, tuple((str(n), str(c)) for n, c in self.players),
                 (), self.ruleset, dict(self.meta), (), self.upcast_from,
             )
-            game.initial = rules.initial_state(game.catalog, game.header.players)
-            game._events, game._hashes, game._stamps = [], [], []
-            game._held = None
-            game.announced = None if self.announces else UNKNOWN
-            game.tags = ()
-            game.archived = False
-            game.entry_by = None
-            game.snapshot_version = 0  # the snapshot it was read from or last kept, and its ``snapshot_digest``
-            game.snapshot_digest = None
-            game.receipts = 0  # how many head receipts the store holds for it (GameStore.get says)
-            game.making = None  # the entry this code is appending, chained already (see Recorded.apply)
+            game._begin(self.name, catalog, header, None, None if self.announces else UNKNOWN, (), False)
             game.start_fold(game.initial, 0)
 
     class Recorded(Aggregate.Event):
@@ -309,186 +228,35 @@ class Game(Aggregate):
         def apply(self, game: Game) -> None:
             game.archived = self.archived
 
-    class Snapshot(Snapshot):
-        """A stored game's record and table at one version, so reading it need not fold it again.
-
-        The snapshot holds the entries as the log writes them (read only when
-        asked for, ``HeldEntries``), how many there are and the head of their
-        chain, and the table as ``state_codec`` writes it. It is a cache: one
-        taken by other code (another ruleset, another state layout) is not used
-        (``StaleSnapshot``), the game is folded from its events instead.
-        """
-
-        @classmethod
-        def take(cls, aggregate: Any) -> Any:
-            game: Game = aggregate
-            entries = [[e.TYPE, e.actor, e.payload(), h, at, by]  # read first: a copy that did not hold refolds the table
-                       for e, h, (at, by) in zip(game.events, game.hashes, game.stamps)]
-            return cls(
-                originator_id=game.id, originator_version=game.version, timestamp=cls.create_timestamp(),
-                topic=SNAPSHOT_TOPIC, state={**game.snapshot_facts(), "entries": orjson.dumps(entries).decode()},
-            )
-
-        def mutate(self, _: None) -> Any:
-            return Game.from_snapshot(self.originator_id, self.originator_version, self.timestamp, self.state)
-
-    # Attributes set by ``Created.apply`` (not annotated on the class: eventsourcing would turn
-    # annotations into ``__init__`` parameters): ``name``, ``catalog``, ``header`` (a ``GameLog``
-    # without events), ``initial`` (the state before any event), ``_events``, ``_hashes`` and
-    # ``_stamps`` (the entries after those ``_held`` from a snapshot, if any: see ``events``),
-    # ``announced`` (the last result announced: ``Finished``'s, ``None``, or ``UNKNOWN``), ``tags``,
-    # ``archived``, and ``entry_by`` (who enters new entries in this session; ``None``: not stamped).
-
-    def snapshot_facts(self) -> dict[str, Any]:
-        """What a snapshot of the game now holds beside its entries (``snapshot_digest`` hashes it)."""
-        return {
-            "format": SNAPSHOT_FORMAT, "ruleset": RULESET, "name": self.name, "created": self.created_on.isoformat(),
-            "header": self.header.header(), "catalog_data": None if _is_shipped(self.catalog) else dict(self.catalog.data),
-            "count": self.entries, "head": self.head, "table": state_codec.dumps(self.state).decode(),
-            "announced": self.announced, "tags": list(self.tags), "archived": self.archived,
-        }
+    def _begin(self, name: str, catalog: Catalog, header: GameLog, held: HeldRecord | None, announced: Any,
+               tags: tuple[str, ...], archived: bool) -> None:
+        """Every attribute of a game but the table (``start_fold``), whether created or restored from a copy."""
+        self.name, self.catalog, self.header = name, catalog, header
+        self.initial = rules.initial_state(catalog, header.players)
+        self._held = held
+        self._events, self._hashes, self._stamps = [], [], []
+        self.announced, self.tags, self.archived = announced, tags, archived
+        self.entry_by: str | None = None
+        self.making: GameEvent | None = None  # the entry this code is appending, chained already (see Recorded.apply)
 
     @classmethod
-    def from_snapshot(cls, id: UUID, version: int, timestamp: datetime, data: Mapping[str, Any]) -> Game:
-        """The game a snapshot holds; ``StaleSnapshot`` if this code did not write it."""
-        if data.get("format") != SNAPSHOT_FORMAT or data.get("ruleset") != RULESET:
-            raise StaleSnapshot(f"snapshot of {data.get('name')!r} is from other code ({data.get('format')}, {data.get('ruleset')})")
-        head = data["header"]
-        try:
-            game = object.__new__(cls)
-            catalog = resolve_catalog(head["catalog"]["id"], head["catalog"]["sha256"], data["catalog_data"])
-            game.__dict__.update(_id=id, _version=version, _pending_events=[], _created_on=datetime.fromisoformat(data["created"]),
-                                 _modified_on=timestamp)
-            game.name, game.catalog = data["name"], catalog
-            game.header = GameLog(catalog.id, catalog.sha256, tuple((p["name"], p["color"]) for p in head["players"]), (),
-                                  head["ruleset"], head.get("meta", {}), (), head.get("upcast_from", 0))
-            game.initial = rules.initial_state(catalog, game.header.players)
-            game._held = HeldEntries(data["entries"], data["count"], data["head"])
-            game._events, game._hashes, game._stamps = [], [], []
-            game.announced, game.tags, game.archived = data["announced"], tuple(data["tags"]), data["archived"]
-            game.entry_by = None
-            game.snapshot_version, game.snapshot_digest = version, snapshot_digest(data)
-            game.receipts = 0
-            game.making = None
-            game.start_fold(state_codec.decode(orjson.loads(data["table"]), catalog), game._held.count)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise StaleSnapshot(f"snapshot of {data.get('name')!r} cannot be read by this code: {exc}") from None
-        return game
+    def restore(cls, id: UUID, version: int, created_on: datetime, modified_on: datetime, *, name: str,
+                catalog: Catalog, header: GameLog, held: HeldRecord, table: GameState, announced: Any,
+                tags: tuple[str, ...], archived: bool) -> Game:
+        """A game restored from a copy of its record (``held``, read when first asked for) and its table, not folded.
 
-    # -- the table, folded once
-
-    def start_fold(self, state: GameState | None, folded: int) -> None:
-        """The table after the first ``folded`` entries is ``state`` (``None``: not known, fold the line again)."""
-        self._state = state
-        self._folded = folded
-        self._introduced: GameEvent | None = None
-        self._line: tuple[int, Line] | None = None
-        self._replay: tuple[int, Replay] | None = None
-        self._carried = rules.Fold()  # the working copy of the table, kept from one new entry to the next
-
-    @property
-    def state(self) -> GameState:
-        """The table now: the entries not folded yet are folded on, or the line is replayed if history changed it."""
-        if self._state is not None and self._folded < self.entries:
-            state: GameState | None = self._state
-            for event in self._since(self._folded):
-                state, self._introduced = advance(state, self._introduced, event, self._carried)
-                if state is None:
-                    break
-                self._state, self._folded = state, self._folded + 1
-            if state is None:
-                self._state = None
-        if self._state is None:
-            self._state, self._folded = self.replay.state, self.entries
-            last = self.events[-1] if self.events else None
-            self._introduced = last if type(last) in (Corrected, RuleOverridden) else None
-        return self._state
-
-    @property
-    def line(self) -> Line:
-        """The line of play: the game events in force once corrections and overrides are read."""
-        if self._line is None or self._line[0] != self.entries:
-            self._line = (self.entries, resolve(self.events))
-        return self._line[1]
-
-    @property
-    def replay(self) -> Replay:
-        """The line folded through the rules; plays a correction made illegal are skipped and listed."""
-        if self._replay is None or self._replay[0] != self.entries:
-            self._replay = (self.entries, replay(self.initial, self.line, stop_at_violation=False))
-        return self._replay[1]
-
-    # -- the record: read from a snapshot only when something asks for its entries
-
-    @property
-    def events(self) -> list[GameEvent]:
-        """Every entry of the record, history entries included."""
-        if self._held is not None:
-            self._settle(self._held)
-        return self._events
-
-    @property
-    def hashes(self) -> list[str]:
-        """Each entry's hash, chained to the one before."""
-        if self._held is not None:
-            self._settle(self._held)
-        return self._hashes
-
-    @property
-    def stamps(self) -> list[Stamp]:
-        """When and by whom each entry was entered (``NO_STAMP`` where not known)."""
-        if self._held is not None:
-            self._settle(self._held)
-        return self._stamps
-
-    @property
-    def entries(self) -> int:
-        """How many entries the record has (a snapshot's entries are not read for it)."""
-        return len(self._events) + (self._held.count if self._held is not None else 0)
-
-    @property
-    def head(self) -> str:
-        """The newest hash of the chain (the header's hash before any event; a snapshot's entries are not read for it)."""
-        if self._hashes:
-            return self._hashes[-1]
-        return self._held.head if self._held is not None else self.header.anchor()
-
-    def _since(self, k: int) -> list[GameEvent]:
-        """The entries after the first ``k``: those recorded since the snapshot are served without reading it."""
-        held = self._held.count if self._held is not None else 0
-        return self._events[k - held:] if k >= held else self.events[k:]
-
-    def read_rows_with(self, rows: RowsReader) -> None:
-        """Where the entries held from a snapshot are read from if the snapshot's own copy does not hold (the store's rows)."""
-        if self._held is not None:
-            self._held.rows = rows
-
-    def _settle(self, held: HeldEntries) -> None:
-        """Read the snapshot's entries, checked, in front of those recorded since (``HeldEntries``).
-
-        A copy that does not hold is not the record: the entries are read from the
-        store's rows instead, the table is folded again from them, and the next
-        save takes a new snapshot. ``StaleSnapshot`` if there are no rows to read.
+        The library's ``Snapshot.mutate`` builds the aggregate (its id, version and
+        pending events) from the attribute dict ``Snapshot.take`` writes; the
+        aggregate's two timestamps are the only attributes of the library's in it,
+        named as ``take`` names them (the library has no public setter for them).
         """
-        try:
-            events, hashes, stamps = held.read(self.header.anchor())
-        except StaleSnapshot:
-            if held.rows is None:
-                raise
-            events, hashes, stamps = held.rows(self.snapshot_version, held.count, held.head)
-            self.snapshot_version, self.snapshot_digest = 0, None
-            self.start_fold(None, 0)
-        self._held = None
-        self._events[:0], self._hashes[:0], self._stamps[:0] = events, hashes, stamps
-
-    @property
-    def pending(self) -> Pending | None:
-        """Who must act next, and what kind of input is due (``None`` once the game is over)."""
-        return rules.pending(self.state)
-
-    @property
-    def over(self) -> bool:
-        return self.state.over
+        library = Snapshot(originator_id=id, originator_version=version, timestamp=modified_on, topic=get_topic(cls),
+                           state={"_created_on": created_on, "_modified_on": modified_on})
+        game = library.mutate(None)
+        assert isinstance(game, cls)
+        game._begin(name, catalog, header, held, announced, tags, archived)
+        game.start_fold(table, held.count)
+        return game
 
     @classmethod
     def start(
@@ -508,7 +276,7 @@ class Game(Aggregate):
             name=name,
             catalog_id=catalog.id,
             catalog_sha256=catalog.sha256,
-            catalog_data=None if _is_shipped(catalog) else dict(catalog.data),
+            catalog_data=None if is_shipped(catalog) else dict(catalog.data),
             ruleset=ruleset,
             players=tuple((n, c) for n, c in players),
             meta=dict(meta or {}),
@@ -668,67 +436,6 @@ class Game(Aggregate):
         return None
 
 
-fold_game = Folding(Game, (Game.Snapshot, Game.Created, Game.Recorded, Game.Finished, Game.Reopened, Game.Renamed,
-                           Game.Tagged, Game.Archived))
-"""How ``GameStore`` folds a stored game: from its snapshot if it has one, then its own events."""
-
-SNAPSHOT_FORMAT = "coimbra-game-snapshot-2"
-"""What ``Game.Snapshot`` writes; a snapshot in any other format is not used."""
-SNAPSHOT_TOPIC = "coimbra_events.game:Game"
-
-
-class StaleSnapshot(ValueError):
-    """A snapshot this code cannot use (written by other code, or changed since): the game is read from its events instead."""
-
-
-def snapshot_digest(state: Mapping[str, Any]) -> str:
-    """The sha256 of what a snapshot holds but its entries, which its head chains: what a game's receipt vouches for.
-
-    A snapshot is a copy a read starts from instead of the rows; one the latest
-    receipt does not vouch for (changed, or not kept after all) is not used.
-    """
-    rest = {k: v for k, v in state.items() if k != "entries"}
-    return hashlib.sha256(orjson.dumps(rest, option=orjson.OPT_SORT_KEYS)).hexdigest()
-
-
-Entries = tuple[list[GameEvent], list[str], list[Stamp]]
-"""A record's entries, their hashes and their stamps, in order."""
-
-RowsReader = Callable[[int, int, str], Entries]
-"""The entries of a stored game's rows up to a version, which must be so many and end at this head."""
-
-
-class HeldEntries:
-    """The entries a snapshot copies, as it holds them, not read yet.
-
-    Most commands that record (``act``, ``record``, ``roll``) need only the table,
-    the head and the number of entries, so a game read from its snapshot reads
-    none of its entries until something asks for one (``Game.events``). Then they
-    are checked before any is decoded: each against its hash, chained on from the
-    header, ending at the head the snapshot gave (the head the game's latest
-    receipt vouched for when the store read it). ``rows``, set by the store that
-    read the game, reads the entries from its rows instead when the copy does not hold.
-    """
-
-    __slots__ = ("text", "count", "head", "rows")
-
-    def __init__(self, text: Any, count: Any, head: Any) -> None:
-        if type(text) is not str or type(count) is not int or type(head) is not str:
-            raise StaleSnapshot("its entries, their number or their head are not as this code writes them")
-        self.text, self.count, self.head = text, count, head
-        self.rows: RowsReader | None = None
-
-    def read(self, anchor: str) -> Entries:
-        """The entries, each checked against its hash; ``StaleSnapshot`` if they do not end at the head."""
-        try:
-            events, hashes, stamps = chained_entries(anchor, orjson.loads(self.text))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise StaleSnapshot(f"the snapshot's entries cannot be read as the record: {exc}") from None
-        if len(events) != self.count or (hashes[-1] if hashes else anchor) != self.head:
-            raise StaleSnapshot(f"the snapshot's {len(events)} entries do not end at the head it gives, entry {self.count}")
-        return events, hashes, stamps
-
-
 def _migrated_record(log: GameLog, migration: Migration, source: str) -> GameLog:
     """A record of an older ruleset, read through its migration, as a new record under this ruleset."""
     folded, _ = under_current_rules(log, source)
@@ -737,6 +444,5 @@ def _migrated_record(log: GameLog, migration: Migration, source: str) -> GameLog
     return GameLog(folded.catalog_id, folded.catalog_sha256, folded.players, folded.events, RULESET, meta, log.stamps)
 
 
-__all__ = ["BrokenLink", "Entries", "Folding", "ForeignEvent", "Game", "HeldEntries", "IllegalLog", "NothingToOverride",
-           "StaleSnapshot", "fold_game",
-           "kept", "project", "remember_catalog", "snapshot_digest", "resolve_catalog", "result_of", "utc_now", "NAMESPACE", "UNKNOWN"]
+__all__ = ["BrokenLink", "Entries", "Game", "HeldRecord", "IllegalLog", "NothingToOverride", "kept", "result_of", "utc_now",
+           "NAMESPACE", "UNKNOWN"]

@@ -18,7 +18,8 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import RecordConflictError
 
-from coimbra_events.game import NAMESPACE, Folding
+from coimbra_events.game import NAMESPACE
+from coimbra_events.store.folding import Folding
 from coimbra_events.store.errors import StoreConflict
 
 MAX_NAME = 64

@@ -424,7 +424,7 @@ def test_any_names_and_values_survive_a_round_trip(tmp_path_factory: pytest.Temp
 
 
 def test_a_stored_game_finds_its_catalog_among_the_installed_ones(tmp_path: Path) -> None:
-    from coimbra_events.game import _CATALOGS, resolve_catalog
+    from coimbra_events.catalog import _CATALOGS, resolve_catalog
 
     box = parse_catalog(dict(standin_catalog().data, id="club-box-3"))
     (tmp_path / "box.json").write_bytes(orjson.dumps(box.data))

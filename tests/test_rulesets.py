@@ -9,7 +9,8 @@ import orjson
 import pytest
 
 from coimbra_events import RULESET, log as game_log, rulesets
-from coimbra_events.store.game_store import SNAPSHOT_EVERY, GameStore
+from coimbra_events.store.game_store import GameStore
+from coimbra_events.store.repository import SNAPSHOT_EVERY
 from coimbra_events.events import DiePlaced, GameEvent
 from coimbra_events.game import Game
 from coimbra_events.store.receipts import receipt_of
@@ -74,7 +75,7 @@ def test_a_stored_game_of_another_ruleset_is_refused_but_exported(tmp_path):
         game = Game.start("old", store_catalog(), FIXTURE.players, {}, OTHER)
         for event in FIXTURE.events[:10]:
             game._trigger(event)
-        store.save(game, receipt_of(game), *store._claim("old", game.id))  # as every save of the store does
+        store.save(game, receipt_of(game, store.evidence(game)), *store.claims.claim("old", game.id))  # as every save of the store does
         with pytest.raises(LogError, match=OTHER):
             store.get("old")
         assert store.export("old").ruleset == OTHER
@@ -91,9 +92,9 @@ def test_a_stored_game_of_another_ruleset_is_tagged_without_folding_it(tmp_path)
         game = Game.start("old", store_catalog(), FIXTURE.players, {}, OTHER)
         for event in FIXTURE.events[:SNAPSHOT_EVERY + 5]:
             game._trigger(event)
-        store.save(game, receipt_of(game), *store._claim("old", game.id))
+        store.save(game, receipt_of(game, store.evidence(game)), *store.claims.claim("old", game.id))
         tagged = store.tag("old", add=["club"])
-        assert tagged.tags == ("club",) and tagged.version - tagged.snapshot_version >= SNAPSHOT_EVERY
+        assert tagged.tags == ("club",) and tagged.version - store.evidence(tagged).snapshot_version >= SNAPSHOT_EVERY
         assert list(store.snapshots.get(game.id)) == [] and not store.inspect("old").problems
     finally:
         store.close()

@@ -34,7 +34,7 @@ import functools
 import os
 from pathlib import Path
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Mapping
 
 import orjson
 
@@ -210,7 +210,37 @@ def _describe_param(name: str, param: Param) -> str:
     return f"`{name}`{optional}: {kinds.get(param.type, param.type)}"
 
 
+_CATALOGS: dict[str, Catalog] = {}
+"""Catalogs seen in this process, by content hash: a cache, never a source of truth."""
+
+
+def remember_catalog(catalog: Catalog) -> None:
+    """Make a catalog known to this process, so games recorded with it can be folded."""
+    _CATALOGS[catalog.sha256] = catalog
+
+
+def resolve_catalog(catalog_id: str, sha256: str, data: Mapping[str, Any] | None) -> Catalog:
+    """The catalog a game was created with: its stored copy, else the shipped one with that identity."""
+    known = _CATALOGS.get(sha256)
+    if known is not None:
+        return known
+    catalog = parse_catalog(data) if data is not None else find_catalog(catalog_id, sha256)
+    if catalog.sha256 != sha256:
+        raise CatalogError(f"catalog {catalog_id!r}", f"sha256={sha256}", f"sha256={catalog.sha256}")
+    remember_catalog(catalog)
+    return catalog
+
+
+def is_shipped(catalog: Catalog) -> bool:
+    """Whether the catalog ships with coimbra: any other one, installed ones included, is copied
+    into the game, so a store opens wherever it is copied to."""
+    return catalog in shipped_catalogs()
+
+
 __all__ = [
+    "is_shipped",
+    "remember_catalog",
+    "resolve_catalog",
     "CARD_TIMINGS",
     "Catalog",
     "catalog_dirs",

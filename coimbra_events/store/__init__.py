@@ -1,10 +1,22 @@
 """Where games are kept, and the evidence that they are still what was recorded.
 
-Today's modules, each holding one thing: ``game_store`` (the ``GameStore``
-application: games by name, saved with their receipts), ``inspection`` (every
-problem of a stored game's rows, for ``verify`` and for refusing a damaged game),
-``games_index`` (the list of games, a tracked projection), ``register`` (the
-register of game names), ``postgres`` (a PostgreSQL store made ready), ``probe``
-(what ``store check`` asks), ``legacy`` (events only older stores hold),
-``files`` (atomic writes and locks) and ``errors`` (what the store refuses with).
+Its public surface is small: ``GameStore`` (``game_store``: games by name, read,
+recorded into, imported, forked, renamed, tagged, listed), where a store lives
+(``location``), what it refuses with (``errors``), and what ``verify`` reads
+(``GameStore.inspect``, an ``inspection.Inspection``). Behind it, one module a thing:
+
+========================  ==================================================================
+``repository``            a game read against its evidence, saved with it, retried on conflict
+``receipts``              a receipt per save (entries and head, the snapshot vouched for), and
+                          the store's ``Evidence`` of each game it handed out
+``snapshots``             a copy of a game's record and table, so a long game is read unfolded
+``inspection``            every problem of a stored game's rows, read one by one
+``rows``                  the rows as stored (the library's recorders and mapper, one surface)
+``topics``                which classes a row may name, old topics of moved classes included
+``folding``               a stored aggregate folded from its own event classes only
+``claims``, ``register``  which name a game gets; the register of names claimed in its save
+``games_index``           the list of games, a tracked projection of the store
+``postgres``, ``probe``   a PostgreSQL store made ready; what ``store check`` asks
+``legacy``, ``files``     events only older stores hold; atomic writes and locks of log files
+========================  ==================================================================
 """

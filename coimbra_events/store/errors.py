@@ -71,3 +71,8 @@ class DamagedGame(ValueError):
 
 class FileBusy(OSError):
     """Another process held a log file's lock for longer than it is waited for (``coimbra_events.store.files``)."""
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line, cut to 160 characters (for a message that names a damaged row)."""
+    return " ".join(str(exc).split())[:160] or type(exc).__name__

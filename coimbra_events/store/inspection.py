@@ -38,9 +38,11 @@ from eventsourcing.utils import get_topic
 from coimbra_events import RULESET
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog
 from coimbra_events.events import shown
-from coimbra_events.game import SNAPSHOT_FORMAT, Game, kept, result_of, snapshot_digest
+from coimbra_events.game import Game, kept, result_of
 from coimbra_events.log import FORMAT, SCHEMA, GameLog, LogError, LogProblem, check_document, event_hash
 from coimbra_events.store.receipts import Receipt, receipt_id
+from coimbra_events.store.rows import Rows
+from coimbra_events.store.snapshots import SNAPSHOT_FORMAT, facts_of, restore, snapshot_digest
 from coimbra_events.store.register import legacy_game_id
 from coimbra_events.store.topics import ForeignTopic
 from coimbra_events.state import GameState
@@ -69,26 +71,26 @@ FACTS: tuple[type, ...] = (Game.Finished, Game.Reopened, Game.Renamed, Game.Tagg
 """The rows of a game that are facts about its record, not entries of it."""
 
 
-def inspect_game(store: Any, game_id: UUID, name: str) -> Inspection | None:
-    """Every problem of a stored game (a ``GameStore``'s), read row by row; ``None`` if it has no such game.
+def inspect_game(rows: Rows, game_id: UUID, name: str) -> Inspection | None:
+    """Every problem of a stored game, read row by row from the store's ``rows``; ``None`` if it has no such game.
 
     The receipts are read before and after the game's rows: if they differ, a
     writer saved in between and the result says ``raced``.
     """
-    recorder, mapper = store.recorder, store.mapper
+    mapper = rows.mapper
     receipts_id = receipt_id(game_id)
-    before = recorder.select_events(receipts_id, desc=True, limit=1)
-    rows = recorder.select_events(game_id)
-    receipts = recorder.select_events(receipts_id)
+    before = rows.of(receipts_id, desc=True, limit=1)
+    stored = rows.of(game_id)
+    receipts = rows.of(receipts_id)
     if [r.originator_version for r in before] != [r.originator_version for r in receipts[-1:]]:
         return Inspection(name, raced=True)
-    if not rows and not receipts:
+    if not stored and not receipts:
         return None
     problems: list[LogProblem] = []
     mapped: list[Any] = []
-    header, catalog, first_name = _header(mapper, rows[0] if rows else None, problems, mapped)
+    header, catalog, first_name = _header(mapper, stored[0] if stored else None, problems, mapped)
     anchor = _anchor(header)
-    entries, last_name = _entries(mapper, rows, anchor, problems, mapped, first_name)
+    entries, last_name = _entries(mapper, stored, anchor, problems, mapped, first_name)
     if last_name is not None and last_name != name:
         problems.append(LogProblem(0, "not this game", f"its rows name it {shown(last_name)}, the store's register {shown(name)}"))
     chain = _chain(anchor, entries)
@@ -99,7 +101,7 @@ def inspect_game(store: Any, game_id: UUID, name: str) -> Inspection | None:
         state = _check_rules(log, catalog, name, problems)
         if state is not None:
             _check_result(mapped, state, len(entries), problems)
-        held = _latest_snapshot(store, game_id, len(rows_of(entries)), problems)
+        held = _latest_snapshot(rows, game_id, len(rows_of(entries)), problems)
         vouched_for = _vouched_for(read, problems)
         digests = _digests_at(mapped, set(vouched_for) | ({held[0]} if held else set()))
         _check_vouching(vouched_for, digests, problems)
@@ -368,7 +370,7 @@ def _digests_at(mapped: list[Any], versions: set[int]) -> dict[int, str]:
                 break
             game = event.mutate(game)
             if game.version in versions:
-                digests[game.version] = snapshot_digest(game.snapshot_facts())
+                digests[game.version] = snapshot_digest(facts_of(game))
     except Exception:  # whatever a changed row makes the fold raise
         pass
     return digests
@@ -440,19 +442,18 @@ def _results(result: Any) -> str:
         return shown(result)
 
 
-def _latest_snapshot(store: Any, game_id: UUID, entries: int, problems: list[LogProblem]) -> tuple[int, str, int] | None:
+def _latest_snapshot(rows: Rows, game_id: UUID, entries: int, problems: list[LogProblem]) -> tuple[int, str, int] | None:
     """The game's latest snapshot, if the store would read it: its version, ``snapshot_digest`` and number of
     entries, its entries read and checked against its head. One this code wrote that cannot be read so is damage."""
-    if store.snapshots is None:
-        return None
-    rows = store.snapshots.recorder.select_events(game_id, desc=True, limit=1)
-    if not rows:
+    row = rows.latest_snapshot(game_id)
+    if row is None:
         return None
     try:
-        held = store.mapper.to_domain_event(rows[0]).mutate(None)
-        return held.snapshot_version, held.snapshot_digest, len(held.events)  # with no rows to fall back on: hold or fail
+        snapshot = rows.event(row)
+        game, _ = restore(snapshot, None)  # with no rows to fall back on: its copy holds or fails
+        return snapshot.originator_version, snapshot_digest(snapshot.state), len(game.events)
     except Exception:  # a snapshot this code cannot use is not used (the game is folded from its rows) ...
-        if _ours(rows[0]):  # ... but one it wrote, changed since, is damage all the same
+        if _ours(row):  # ... but one it wrote, changed since, is damage all the same
             problems.append(LogProblem(entries, "snapshot changed", "the game's latest snapshot cannot be read as coimbra wrote it"))
         return None
 

@@ -18,7 +18,8 @@ from typing import Any, Mapping
 from eventsourcing.utils import Environment
 
 from coimbra_events.store import postgres as postgres_store
-from coimbra_events.store.game_store import GameStore, describe_store, store_env
+from coimbra_events.store.game_store import GameStore
+from coimbra_events.store.location import describe_store, store_env
 
 GAMES_TOPIC = "coimbra_events.game:Game.Created"
 LEAGUE_TRACKING = {"sqlite": "tracking", "postgresql": "league_tracking"}

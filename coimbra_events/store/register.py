@@ -19,7 +19,8 @@ from uuid import UUID, uuid5
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import register_topic
 
-from coimbra_events.game import NAMESPACE, Folding
+from coimbra_events.game import NAMESPACE
+from coimbra_events.store.folding import Folding
 
 
 class GameName(Aggregate):

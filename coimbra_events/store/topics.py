@@ -15,20 +15,20 @@ from eventsourcing.persistence import Mapper, MapperDeserialisationError, Stored
 from eventsourcing.utils import get_topic
 
 from coimbra_events.events import shown
-from coimbra_events.game import Game, fold_game
 from coimbra_events.players import fold_aliases
 from coimbra_events.store.legacy import LEGACY_TOPICS, OLD_MODULE
-from coimbra_events.store import receipts, register
+from coimbra_events.store import receipts, register, snapshots
 from coimbra_events.store.receipts import Receipt
 from coimbra_events.store.register import fold_name
+from coimbra_events.store.snapshots import fold_game
 
 RECEIPT_TOPICS: tuple[str, ...] = (get_topic(Receipt), receipts.MOVED_FROM)
 """Every topic a receipt's row may name."""
 
 STORED_TOPICS: frozenset[str] = frozenset(
-    [get_topic(cls) for cls in (*fold_game.events, *fold_name.events, *fold_aliases.events, Game.Snapshot, Receipt)]
+    [get_topic(cls) for cls in (*fold_game.events, *fold_name.events, *fold_aliases.events, Receipt)]
     + [f"{register.MOVED_FROM}.{cls.__name__}" for cls in fold_name.events]
-    + [receipts.MOVED_FROM, *LEGACY_TOPICS, f"{OLD_MODULE}:GamesIndex.Created"]
+    + [receipts.MOVED_FROM, snapshots.MOVED_FROM, *LEGACY_TOPICS, f"{OLD_MODULE}:GamesIndex.Created"]
 )
 """Every topic a stored row may name: the store's mapper resolves these and no other."""
 

@@ -10,7 +10,7 @@ from uuid import UUID
 
 import orjson
 
-from coimbra_events.game import snapshot_digest
+from coimbra_events.store.snapshots import snapshot_digest
 from coimbra_events.store.register import GameName
 from coimbra_events.store.receipts import receipt_id
 

@@ -13,10 +13,14 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from coimbra_events import game as game_module
+from coimbra_events import folded_record
+from coimbra_events.store import snapshots as snapshots_module
+from coimbra_events.store.snapshots import GameSnapshot
 from coimbra_events import log as game_log
-from coimbra_events.store.game_store import SNAPSHOT_EVERY, GameStore
-from coimbra_events.game import Game, project
+from coimbra_events.store.game_store import GameStore
+from coimbra_events.store.repository import SNAPSHOT_EVERY
+from coimbra_events.game import Game
+from coimbra_events.store.folding import project
 from coimbra_events.history import replay, resolve
 from coimbra_events.store.errors import DamagedGame
 from coimbra_events.notation import render
@@ -30,8 +34,8 @@ from tests.store.test_show_diff import Borrowed
 def reads(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """Every game the store reads from here on."""
     seen: list[Any] = []
-    original = store._read
-    monkeypatch.setattr(store, "_read", lambda game_id, receipt: seen.append(game_id) or original(game_id, receipt))
+    original = store.stored_games.read_any
+    monkeypatch.setattr(store.stored_games, "read_any", lambda game_id, receipt: seen.append(game_id) or original(game_id, receipt))
     return seen
 
 
@@ -66,7 +70,7 @@ def test_recording_after_history_entries_folds_only_the_new_entry(catalog, monke
     game.correct(again, other)
     game.correct(again, log.events[59])
     state = game.state
-    monkeypatch.setattr(game_module, "replay", lambda *a, **k: pytest.fail("the line was replayed"))
+    monkeypatch.setattr(folded_record, "replay", lambda *a, **k: pytest.fail("the line was replayed"))
     for event in log.events[60:80]:
         game.record(event)
     monkeypatch.undo()
@@ -96,11 +100,11 @@ def same_game(a: Game, b: Game) -> None:
 def test_a_long_game_is_read_from_its_snapshot(store, catalog):
     game = grown(store, catalog, 10 + 3 * SNAPSHOT_EVERY)
     snapshots = list(store.snapshots.get(game.id))
-    assert snapshots and all(isinstance(s, Game.Snapshot) for s in snapshots)
+    assert snapshots and all(isinstance(s, GameSnapshot) for s in snapshots)
     assert game.version - snapshots[-1].originator_version < SNAPSHOT_EVERY
     from_snapshot = store.get("long")
     from_events = project(None, store.events.get(game.id))
-    assert from_snapshot.snapshot_version == snapshots[-1].originator_version  # restored from it, not folded
+    assert store.evidence(from_snapshot).snapshot_version == snapshots[-1].originator_version  # restored from it, not folded
     same_game(from_snapshot, from_events)
     same_game(from_snapshot, game)
 
@@ -113,7 +117,7 @@ def test_only_the_latest_snapshot_of_a_game_is_kept(store, catalog):
     game = grown(store, catalog, 10 + 3 * SNAPSHOT_EVERY)
     other = grown(store, catalog, 10 + SNAPSHOT_EVERY, name="other")
     kept = store.snapshots.recorder.select_events(game.id)
-    assert [s.originator_version for s in kept] == [game.snapshot_version] and game.snapshot_version > 2 * SNAPSHOT_EVERY
+    assert [s.originator_version for s in kept] == [store.evidence(game).snapshot_version] and store.evidence(game).snapshot_version > 2 * SNAPSHOT_EVERY
     assert len(store.snapshots.recorder.select_events(other.id)) == 1  # another game's snapshot is its own
     same_game(store.get("long"), project(None, store.events.get(game.id)))
 
@@ -121,7 +125,7 @@ def test_only_the_latest_snapshot_of_a_game_is_kept(store, catalog):
 def test_a_snapshot_this_code_did_not_write_is_not_used(store, catalog, monkeypatch):
     game = grown(store, catalog, 10 + SNAPSHOT_EVERY + 2)
     assert list(store.snapshots.get(game.id))
-    monkeypatch.setattr(game_module, "SNAPSHOT_FORMAT", "coimbra-game-snapshot-99")
+    monkeypatch.setattr(snapshots_module, "SNAPSHOT_FORMAT", "coimbra-game-snapshot-99")
     same_game(store.get("long"), project(None, store.events.get(game.id)))
 
 
@@ -202,24 +206,25 @@ def _richer_first_player(game: Game, state: dict[str, Any]) -> None:
     state["table"] = orjson.dumps(table).decode()
 
 
-def _snapshotted(tmp_path: Path, catalog: Any, edit: Edit | None = None, vouched: bool = False) -> tuple[Game, Path]:
+def _snapshotted(tmp_path: Path, catalog: Any, edit: Edit | None = None, vouched: bool = False) -> tuple[Game, Path, int]:
     """A long game in a SQLite file, read from its snapshot, the snapshot changed by ``edit`` (``vouched``: and the
-    latest receipt changed to vouch for it)."""
+    latest receipt changed to vouch for it), and the version of the snapshot its store kept last."""
     db = tmp_path / "games.sqlite"
     store = GameStore(db)
     game = grown(store, catalog, 10 + 2 * SNAPSHOT_EVERY + 2)  # its undo (entry 31) before the latest snapshot
-    assert game.snapshot_version > 35 and list(store.snapshots.get(game.id))
+    kept = store.evidence(game).snapshot_version
+    assert kept > 35 and list(store.snapshots.get(game.id))
     store.close()
     if edit is not None:
         Rows(db).edit_snapshot_state("long", lambda state: edit(game, state), vouched)
-    return game, db
+    return game, db, kept
 
 
 @pytest.mark.parametrize("what", SNAPSHOT_EDITS)
 def test_what_a_snapshot_holds_of_the_record_changed_is_never_read_as_the_record(tmp_path, catalog, what):
     """Whatever is changed of a snapshot's copy of the record, a read gets the entries as recorded (read from the rows
     when the copy does not hold), or the game is refused as damaged; ``verify`` names the snapshot either way."""
-    game, db = _snapshotted(tmp_path, catalog, SNAPSHOT_EDITS[what])
+    game, db, kept = _snapshotted(tmp_path, catalog, SNAPSHOT_EDITS[what])
     store = GameStore(db)
     try:
         try:
@@ -228,7 +233,7 @@ def test_what_a_snapshot_holds_of_the_record_changed_is_never_read_as_the_record
             pass  # its head or count no longer what the receipt holds
         else:
             same_game(read, game)
-            assert read.snapshot_version == 0  # the next save takes a new snapshot in its place
+            assert store.evidence(read).snapshot_version == 0  # the next save takes a new snapshot in its place
         assert any(p.what == "snapshot changed" for p in store.inspect("long").problems)
     finally:
         store.close()
@@ -237,13 +242,13 @@ def test_what_a_snapshot_holds_of_the_record_changed_is_never_read_as_the_record
 def test_a_snapshot_s_edited_entries_are_found_when_read_and_the_rows_read_instead(tmp_path, catalog):
     """The entries are checked when something first reads them, not when the game is read: before then, the game is
     the snapshot's (its head vouched for by the receipt); once read, the rows'."""
-    game, db = _snapshotted(tmp_path, catalog, SNAPSHOT_EDITS["an actor"])
+    game, db, kept = _snapshotted(tmp_path, catalog, SNAPSHOT_EDITS["an actor"])
     k = _player_entry(game)
     store = GameStore(db)
     try:
         read = store.get("long")
-        assert read.snapshot_version == game.snapshot_version and read.entries == game.entries
-        assert read.events[k].actor == game.events[k].actor and read.snapshot_version == 0
+        assert store.evidence(read).snapshot_version == kept and read.entries == game.entries
+        assert read.events[k].actor == game.events[k].actor and store.evidence(read).snapshot_version == 0
         same_game(read, game)
     finally:
         store.close()
@@ -251,11 +256,11 @@ def test_a_snapshot_s_edited_entries_are_found_when_read_and_the_rows_read_inste
 
 def test_recording_into_a_game_read_from_its_snapshot_reads_none_of_its_entries(tmp_path, catalog, monkeypatch):
     """``act`` needs the table, the head and the number of entries: the snapshot's entries stay as stored."""
-    game, db = _snapshotted(tmp_path, catalog)
+    game, db, kept = _snapshotted(tmp_path, catalog)
     line = simulate(catalog, DEFAULT_PLAYERS[:4], 8)[0].events  # the line ``grown`` recorded
     read: list[int] = []
-    chained = game_module.chained_entries
-    monkeypatch.setattr(game_module, "chained_entries", lambda *a: read.append(1) or chained(*a))
+    chained = snapshots_module.chained_entries
+    monkeypatch.setattr(snapshots_module, "chained_entries", lambda *a: read.append(1) or chained(*a))
     env = {"NO_COLOR": "1", "COIMBRA_DB": str(db)}
     for k in range(3):
         decision = render(line[len(game.line.plays) + k])
@@ -279,17 +284,17 @@ def test_a_snapshot_whose_entries_do_not_hold_is_replaced_by_one_of_the_rows(tmp
     for, and the next snapshot, taken from the rows (its table folded from them, even a table changed with the
     receipt that vouches for it), is the record again."""
     edit = SNAPSHOT_EDITS["an actor"]
-    game, db = _snapshotted(tmp_path, catalog, (lambda g, state: (edit(g, state), _richer_first_player(g, state)))
+    game, db, kept = _snapshotted(tmp_path, catalog, (lambda g, state: (edit(g, state), _richer_first_player(g, state)))
                             if vouched else edit, vouched)
     k = _player_entry(game)
     line = simulate(catalog, DEFAULT_PLAYERS[:4], 8)[0].events
     store = GameStore(db)
     try:
         current = store.get("long")
-        assert current.snapshot_version == game.snapshot_version  # read from the snapshot: its digest is vouched for
-        while current.version - game.snapshot_version < SNAPSHOT_EVERY:
+        assert store.evidence(current).snapshot_version == kept  # read from the snapshot: its digest is vouched for
+        while current.version - kept < SNAPSHOT_EVERY:
             current = store.record("long", line[len(game.line.plays) + current.entries - game.entries], game=current)
-        assert current.snapshot_version == current.version  # taken from the rows: the copy did not hold
+        assert store.evidence(current).snapshot_version == current.version  # taken from the rows: the copy did not hold
         problems = store.inspect("long").problems  # the receipts that vouched for the changed snapshot stay as evidence
         assert bool(problems) == vouched and {p.what for p in problems} <= {"receipt changed"}
         same_game(store.get("long"), project(None, store.events.get(game.id)))
@@ -318,11 +323,11 @@ VOUCHED_PARTS: dict[str, Edit] = {
 def test_a_snapshot_its_latest_receipt_does_not_vouch_for_is_not_read(tmp_path, catalog, what):
     """A read starts from a snapshot only if the game's latest receipt vouches for it: one changed since is not used
     (the game is read from its rows), and ``verify`` names it."""
-    game, db = _snapshotted(tmp_path, catalog, VOUCHED_PARTS[what])
+    game, db, kept = _snapshotted(tmp_path, catalog, VOUCHED_PARTS[what])
     store = GameStore(db)
     try:
         read = store.get("long")
-        assert read.snapshot_version == 0  # read from the rows
+        assert store.evidence(read).snapshot_version == 0  # read from the rows
         same_game(read, game)
         assert [p.what for p in store.inspect("long").problems] == ["snapshot changed"]
     finally:
@@ -332,19 +337,19 @@ def test_a_snapshot_its_latest_receipt_does_not_vouch_for_is_not_read(tmp_path, 
 def test_a_snapshot_not_kept_after_its_save_is_not_read(tmp_path, catalog, monkeypatch):
     """The receipt vouches for a snapshot before it is kept: when keeping it fails, the older one is not read (the
     rows are), and this is not damage; the next save keeps one."""
-    game, db = _snapshotted(tmp_path, catalog)
+    game, db, kept = _snapshotted(tmp_path, catalog)
     line = simulate(catalog, DEFAULT_PLAYERS[:4], 8)[0].events
     store = GameStore(db)
     try:
         current = store.get("long")
         monkeypatch.setattr(store.snapshots, "put", lambda *a: (_ for _ in ()).throw(PersistenceError("disk full")))
-        while current.version - game.snapshot_version < SNAPSHOT_EVERY:
+        while current.version - kept < SNAPSHOT_EVERY:
             current = store.record("long", line[len(game.line.plays) + current.entries - game.entries], game=current)
-        assert current.snapshot_version == game.snapshot_version  # the older one is still the one kept
+        assert store.evidence(current).snapshot_version == kept  # the older one is still the one kept
         monkeypatch.undo()
-        assert store.get("long").snapshot_version == 0 and not store.inspect("long").problems
+        assert store.evidence(store.get("long")).snapshot_version == 0 and not store.inspect("long").problems
         current = store.record("long", line[len(game.line.plays) + current.entries - game.entries])
-        assert store.get("long").snapshot_version == current.version
+        assert store.evidence(store.get("long")).snapshot_version == current.version
     finally:
         store.close()
 
@@ -358,11 +363,11 @@ def test_an_import_is_stored_without_a_snapshot(store):
 def test_every_receipt_s_vouching_for_a_snapshot_edited_is_caught(tmp_path, catalog):
     """What each receipt says of the snapshot a read may start from is checked against the game's rows folded to
     that version, by ``verify``: a receipt changed to vouch for another snapshot is named."""
-    game, db = _snapshotted(tmp_path, catalog)
+    game, db, kept = _snapshotted(tmp_path, catalog)
     rows, store = Rows(db), GameStore(db)
     try:
         receipts = rows.receipts("long")
-        assert {r.fields()["snapshot_version"] for r in receipts} >= {0, game.snapshot_version}
+        assert {r.fields()["snapshot_version"] for r in receipts} >= {0, kept}
         edits = 0
         for receipt in receipts:
             fields = receipt.fields()

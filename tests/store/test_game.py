@@ -10,7 +10,10 @@ import pytest
 from coimbra_events import log as game_log
 from coimbra_events.catalog import parse_catalog
 from coimbra_events.store.register import GameName
-from coimbra_events.game import BrokenLink, ForeignEvent, Game, IllegalLog, fold_game, resolve_catalog, _CATALOGS
+from coimbra_events.catalog import _CATALOGS, resolve_catalog
+from coimbra_events.game import BrokenLink, Game, IllegalLog
+from coimbra_events.store.folding import ForeignEvent
+from coimbra_events.store.snapshots import fold_game
 from coimbra_events.log import LogError
 from coimbra_events.record import replace
 from coimbra_events.rules.core import legal
@@ -66,10 +69,10 @@ def test_import_hands_over_the_table_its_validation_reached(monkeypatch):
     """One pass: the state of an imported game is the validation's, not folded again."""
     log = game_log.read(GAMES[0])
     game = Game.from_log("g", log)
-    from coimbra_events import game as game_module
+    from coimbra_events import folded_record
 
-    monkeypatch.setattr(game_module, "replay", lambda *a, **k: pytest.fail("folded again"))
-    monkeypatch.setattr(game_module, "advance", lambda *a, **k: pytest.fail("folded again"))
+    monkeypatch.setattr(folded_record, "replay", lambda *a, **k: pytest.fail("folded again"))
+    monkeypatch.setattr(folded_record, "advance", lambda *a, **k: pytest.fail("folded again"))
     assert game.over and game.state == Game.from_log("h", log).state
 
 

@@ -8,7 +8,8 @@ import pytest
 from eventsourcing.persistence import IntegrityError, RecordConflictError, Tracking
 
 from coimbra_events import log as game_log
-from coimbra_events.store.game_store import IN_PROGRESS, OVER, BadGameName, GameStore, UnknownGame
+from coimbra_events.store.game_store import BadGameName, GameStore, UnknownGame
+from coimbra_events.store.games_index import IN_PROGRESS, OVER
 from coimbra_events.game import Game, result_of
 from coimbra_events.store.games_index import GamesQuery, catch_up, name_series
 from coimbra_events.rules.core import legal
@@ -145,7 +146,7 @@ def test_the_index_catches_up_whatever_was_saved(store):
     for name in ("a", "b", "c"):
         game = Game.from_log(name, FINISHED)
         game.announce_result()
-        store.save(game, *store._claim(name, game.id))
+        store.save(game, *store.claims.claim(name, game.id))
     assert catch_up(store, store.index) == 6  # created and finished, for each
     assert [i.name for i in store.games()] == ["a", "b", "c"] and store.info("b").status == OVER
     assert catch_up(store, store.index) == 0  # nothing left: each notification is processed once
@@ -191,8 +192,8 @@ def test_two_writers_claiming_one_name(store, catalog):
     try:
         first = Game.start("x", catalog, PLAYERS)
         second = Game.start("x", catalog, PLAYERS)
-        claims = other._claim("x", second.id)  # read before the first writer saves
-        store.save(first, *store._claim("x", first.id))
+        claims = other.claims.claim("x", second.id)  # read before the first writer saves
+        store.save(first, *store.claims.claim("x", first.id))
         with pytest.raises(RecordConflictError):
             other.save(second, *claims)
         with pytest.raises(BadGameName, match="taken"):

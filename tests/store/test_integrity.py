@@ -50,7 +50,7 @@ def test_every_save_leaves_a_receipt_of_the_head_and_an_intact_game_has_no_probl
     game = store.get("g")
     receipts = [r.fields() for r in rows.receipts("g")]
     assert [r["entries"] for r in receipts] == [6, 7, 8, 9, 10]
-    assert receipts[-1]["head"] == game.head and game.receipts == 5
+    assert receipts[-1]["head"] == game.head and store.evidence(game).receipts == 5
     inspection = store.inspect("g")
     assert inspection.problems == () and inspection.chain[-1] == game.head
 

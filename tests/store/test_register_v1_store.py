@@ -7,7 +7,8 @@ import shutil
 
 import pytest
 
-from coimbra_events.store.game_store import OVER, BadGameName, GameStore, UnknownGame
+from coimbra_events.store.game_store import BadGameName, GameStore, UnknownGame
+from coimbra_events.store.games_index import OVER
 from coimbra_events.store.register import GameName
 from coimbra_events.rules.core import legal
 from tests.conftest import FIXTURES
@@ -27,7 +28,7 @@ def test_its_entries_are_upcast_from_class_version_1(old):
     (created, claimed) = old.recorder.select_events(GameName.create_id("open-3p"))
     assert b"game_id" not in bytes(created.state) and b"class_version" not in bytes(created.state)
     assert claimed.topic.endswith("GameName.Claimed")
-    entry = old._entry("open-3p")
+    entry = old.claims.entry("open-3p")
     assert entry is not None and entry.game_id is not None and entry.game_id == old.get("open-3p").id
 
 
