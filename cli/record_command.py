@@ -41,7 +41,9 @@ from cli.common import (
 )
 from cli.exits import fail
 from coimbra_events.rolls import rolls_of
-from coimbra_events.store.game_store import BadPlayers, GameStore, StoreConflict, TableInputNeeded, log_file
+from coimbra_events.references import log_file
+from coimbra_events.store.errors import BadPlayers, StoreConflict, TableInputNeeded
+from coimbra_events.store.game_store import GameStore
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, NothingToOverride

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from coimbra_events import log as game_log
 from coimbra_events import movelist
 from coimbra_events.notation import VERBS
-from coimbra_events.store.game_store import DamagedIndex, GameStore, StoreConflict, UnknownGame
-from coimbra_events.store.errors import DamagedGame
+from coimbra_events.store.errors import DamagedGame, DamagedIndex, StoreConflict, UnknownGame
+from coimbra_events.store.game_store import GameStore
 from tests.commands import invoke, scratch
 from tests.conftest import installed_coimbra
 from tests.store.rows import Rows
