@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import EventStore
 
 from coimbra_events.game import NAMESPACE
 from coimbra_events.references import shaped_like_path
 from coimbra_events.store.errors import BadGameName, DamagedIndex, one_line
 from coimbra_events.store.register import GameName, fold_name, legacy_game_id
-
-if TYPE_CHECKING:
-    from coimbra_events.store.game_store import GameStore
+from coimbra_events.store.rows import Rows
 
 _GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
@@ -35,8 +34,10 @@ def slug(words: Iterable[str]) -> str:
 class NameClaims:
     """The names one store's saves claim, and what it remembers of the register between them."""
 
-    def __init__(self, store: GameStore) -> None:
-        self.store = store
+    def __init__(self, events: EventStore, rows: Rows, largest_number: Callable[[str], int]) -> None:
+        """``events``: the store's events (the register's entries); ``rows``: its rows as stored (a store from before
+        the register); ``largest_number``: the largest number the games index has given a base name, caught up."""
+        self.events, self.rows, self.largest_number = events, rows, largest_number
         self._numbers: dict[str, int] = {}
         """The next number to try for an unnamed game, by base name (read from the index once per base)."""
         self._contested: set[str] = set()
@@ -57,7 +58,7 @@ class NameClaims:
     def entry(self, name: str) -> GameName | None:
         """The register's entry for a name (a few events, never snapshotted), if it has one."""
         try:
-            entry = fold_name(None, self.store.events.get(GameName.create_id(name)))
+            entry = fold_name(None, self.events.get(GameName.create_id(name)))
             if entry is not None and entry.game_id is not None and not isinstance(entry.game_id, UUID):
                 raise ValueError(f"it has the name stand for {entry.game_id!r}, which is no game's id")
             return entry
@@ -78,8 +79,7 @@ class NameClaims:
             return name
         base = slug(n for n, _ in players)
         if base not in self._numbers:
-            self.store.games_index_caught_up()
-            self._numbers[base] = self.store.index.view.largest_number(base) + 1
+            self._numbers[base] = self.largest_number(base) + 1
         number = self._numbers[base]
         while self._taken(candidate := base if number == 1 else f"{base}-{number}"):
             number += 1  # claimed by a game the index has not seen yet
@@ -112,12 +112,12 @@ class NameClaims:
     def _is_legacy(self) -> bool:
         """Whether this store was written before the register (it has the old index aggregate)."""
         if self._legacy is None:
-            self._legacy = bool(self.store.stored_games.rows.of(uuid5(NAMESPACE, "index:games"), limit=1))
+            self._legacy = bool(self.rows.of(uuid5(NAMESPACE, "index:games"), limit=1))
         return self._legacy
 
     def legacy_exists(self, name: str) -> bool:
         """Whether a store from before the register holds a game first named ``name``."""
-        return self._is_legacy() and bool(self.store.stored_games.rows.of(legacy_game_id(name), limit=1))
+        return self._is_legacy() and bool(self.rows.of(legacy_game_id(name), limit=1))
 
     def released(self, name: str) -> GameName:
         """The register's entry for a name its game no longer has, released (saved with the rename)."""

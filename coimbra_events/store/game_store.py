@@ -143,8 +143,9 @@ class GameStore(Application):
         with postgres_store.ready(environment, self.tables()) if postgres else nullcontext({}) as extra:
             super().__init__(env={**settings, **extra})
             self.index = GamesIndex(view_for(self), lambda game_id: self.stored_games.read_any(game_id, self.stored_games.latest_receipt(game_id)))
-        self.claims = NameClaims(self)
-        self.stored_games = GameRepository(self, Rows(self.recorder, self.mapper, self.snapshots), self.claims)
+        rows = Rows(self.recorder, self.mapper, self.snapshots)
+        self.claims = NameClaims(self.events, rows, self._largest_number)
+        self.stored_games = GameRepository(self, rows, self.claims)
         """Stored games read against their evidence and saved with it (receipts, snapshots, retries)."""
 
     def tables(self) -> list[str]:
@@ -202,6 +203,11 @@ class GameStore(Application):
         except DamagedIndex:
             return []
         return difflib.get_close_matches(name, [r["name"] for r in rows], n=3, cutoff=0.6)
+
+    def _largest_number(self, base: str) -> int:
+        """The largest number an unnamed game of this base name was given (``ana-bruno-2``: 2), the index caught up."""
+        self._caught_up()
+        return self.index.view.largest_number(base)
 
     def games_index_caught_up(self) -> int:
         """Bring the games index up to date now (it is also whenever it is read); how many events it took in.
