@@ -8,7 +8,10 @@ into the *line of play*: the game events in force, in order, each with the log
 entry that recorded it. ``replay`` folds a line through the rules core, either
 stopping at the first illegal event (what ``validate`` reports) or skipping
 illegal events and listing them (what a game shows after a correction made
-later events illegal; nothing is dropped from the record).
+later events illegal; nothing is dropped from the record). ``advance`` takes one
+more entry of a stored record, and ``LineFold`` folds a record entry by entry,
+keeping every table (which fold serves which view: the table in
+``projections/__init__.py``).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ The line of play is folded once (``fold_line``), through one narrating
 play's net change cannot tell a payment from a bonus paid by the same move, nor
 show what the coin limit cut off, but the rules' own reports can. Nothing
 here decides legality: skipped and overridden plays come from ``Game.replay``.
+Why this is not the timeline's fold: the table in ``projections/__init__.py``.
 """
 
 from __future__ import annotations
