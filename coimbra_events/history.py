@@ -254,8 +254,9 @@ class LineFold:
     of play k replays the plays from k on (with their rule checks), an undo of
     the latest play costs nothing, notes nothing. ``tests/test_history.py`` holds
     it equal to ``resolve`` + ``replay`` after every entry of random records.
-    Every play is checked where it stands. While ``narrating``, each play pushed at the end is narrated as it is applied
-    (``core.narrate_into``): what the rules told of it is written at the end of ``tape``.
+    Every play is checked where it stands. While ``narrating``, each play pushed
+    at the end is narrated as it is applied (``core.narrate_into``): what the
+    rules told of it is written at the end of ``tape``.
     """
 
     def __init__(self, initial: GameState, narrating: bool = False) -> None:
