@@ -4,7 +4,7 @@ The real Textual app (``cli.replay_app.ReplayApp``) runs headless on the
 4-player fixture game, at 160x60 and at 80x24. Each step is timed from the key
 posted to the app until the screen update it causes has been written out (the
 app's ``_display``), so it counts what a person waits for: the key handler
-(``projections.navigation.press``), the panes' drawing, Textual's layout and
+(``cli.replay_keys.press``), the panes' drawing, Textual's layout and
 compositor. Textual's frame timer is set to 1000 Hz (``TEXTUAL_FPS``) so that
 waiting for the next tick of its 60 Hz timer is not counted as work.
 

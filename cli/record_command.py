@@ -6,7 +6,8 @@ of an option, a notation line, the dice in pool order, or a command). Every
 confirmed input is saved at once in its own transaction, so a crash, Ctrl-C or
 the end of the input loses nothing and ``coimbra record GAME`` carries on.
 
-What a line means is decided in ``projections.recording`` (pure); this module
+What a line means is decided in ``projections.recording`` (pure), what is printed
+of options, help and refusals in ``cli.record_texts``; this module
 only reads and prints through an ``Io`` (the terminal here, a script in the
 tests) and stores through ``GameStore``, whose ``Game`` methods run the rules
 core, so a refusal here is the same refusal as ``coimbra act``'s.
@@ -40,6 +41,7 @@ from cli.common import (
     with_player_name,
 )
 from cli.exits import fail
+from cli.record_texts import COMMANDS_HELP, option_lines, outcome_prompt, refusal_lines
 from coimbra_events.rolls import rolls_of
 from coimbra_events.references import log_file
 from coimbra_events.store.errors import BadPlayers, StoreConflict, TableInputNeeded
@@ -55,18 +57,14 @@ from projections.board import PHASE_NAMES, board_view
 from projections.naming import named_text, said
 from projections.options import options
 from projections.recording import (
-    COMMANDS_HELP,
     Ambiguous,
     Choice,
     Command,
     Reading,
     Unreadable,
     entry_echo,
-    option_lines,
-    outcome_prompt,
     outcome_words,
     read_line,
-    refusal_lines,
     step_header,
 )
 

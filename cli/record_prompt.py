@@ -2,9 +2,9 @@
 
 ``PromptIo`` is the recorder's ``Io`` (``cli.record_command``) for a person at
 a terminal: Tab completes the legal inputs, by name and by id, and the
-recorder's own commands (``projections.recording.completions``), ↑ and ↓ walk
+recorder's own commands (``cli.record_completion.completions``), ↑ and ↓ walk
 through the lines typed before, and the toolbar says who acts, what is due,
-the round and the phase (``projections.recording.toolbar``). What a line
+the round and the phase (``cli.record_completion.toolbar``). What a line
 means is still decided by ``projections.recording.read_line``, and only the
 rules refuse a move, before anything is stored.
 
@@ -25,8 +25,8 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.output import Output
 from rich.console import Console, RenderableType
 
+from cli.record_completion import completions, toolbar
 from coimbra_events.state import GameState
-from projections.recording import completions, toolbar
 
 
 class LegalInputs(Completer):

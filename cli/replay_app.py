@@ -3,7 +3,7 @@
 Panes: the current entry (top), the entry list with what became of each entry
 and the current entry's changes (left), and the board or the players' sides of
 the table (right; side by side on a wide terminal). Every key goes to
-``projections.navigation.press``, which says where the cursor goes; the app
+``cli.replay_keys.press``, which says where the cursor goes; the app
 only shows the ``Replay`` views (``cli.replay_views``) of where it is. The
 layout and colours are in ``replay_app.tcss``.
 
@@ -31,7 +31,7 @@ from textual.widgets.option_list import Option
 
 from cli.replay_views import Replay
 from cli.terminal import Escaped
-from projections.navigation import FOOTER, Cursor, press
+from cli.replay_keys import FOOTER, Cursor, press
 
 FOOTER_SHORT = "←→ ↑↓ PgUp/PgDn Home/End g b/B p/P /  ? help  q quit"
 """The key line for a terminal too narrow for ``FOOTER``."""
@@ -40,7 +40,7 @@ WIDE = 200
 """From this many columns on, the board and the players are shown side by side."""
 
 KEY_NAMES = {"pageup": "pgup", "pagedown": "pgdn", "ctrl+c": "ctrl-c", "ctrl+d": "q", "space": " "}
-"""Textual's key names where ``projections.navigation`` names a key otherwise."""
+"""Textual's key names where ``cli.replay_keys`` names a key otherwise."""
 
 IDLE_STEP = 0.02
 """Seconds between two pieces of the work done while no key comes (``ReplayApp.idle``)."""

@@ -1,7 +1,7 @@
 """``coimbra replay``: step through a game, entry by entry, in a full-screen Textual app.
 
 The game is folded once (``cli.replay_views.Replay``); every key is then a
-lookup (``projections.navigation.press``) and the panes show the views of the
+lookup (``cli.replay_keys.press``) and the panes show the views of the
 entry reached (``cli.replay_app``). Textual is imported only here, when the
 replayer runs in a terminal. Without a terminal (stdin or stdout not a TTY),
 or with ``--at N``, one frame is printed (the entry, its changes and the whole

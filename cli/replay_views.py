@@ -20,6 +20,7 @@ from rich.text import Text
 
 from cli.board_views import DrawnParts, board_panel, player_boards
 from cli.change_views import as_json, changes_view
+from cli.replay_keys import KEYS
 from cli.terminal import escape_controls
 from cli.view_commands import event_words
 from coimbra_events.game import Game
@@ -27,7 +28,7 @@ from coimbra_events.state import GAME_OVER
 from projections.board import PHASE_NAMES, board_view
 from projections.entries import EntryRow, entry_rows
 from projections.naming import said
-from projections.navigation import KEYS, Mark, Navigator, marks_of
+from projections.navigation import Mark, Navigator, marks_of
 from projections.timeline import timeline
 from projections.words import entry_words
 
@@ -140,7 +141,7 @@ APP_KEYS: tuple[tuple[str, str], ...] = (
     ("v", "switch the main pane: board or players"),
     ("shift ↑↓ PgUp PgDn", "scroll the board or players pane (the mouse wheel too)"),
 )
-"""Keys of the full-screen replayer beyond moving (``projections.navigation.KEYS``)."""
+"""Keys of the full-screen replayer beyond moving (``cli.replay_keys.KEYS``)."""
 
 
 __all__ = ["APP_KEYS", "Replay"]

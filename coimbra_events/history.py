@@ -8,7 +8,10 @@ into the *line of play*: the game events in force, in order, each with the log
 entry that recorded it. ``replay`` folds a line through the rules core, either
 stopping at the first illegal event (what ``validate`` reports) or skipping
 illegal events and listing them (what a game shows after a correction made
-later events illegal; nothing is dropped from the record).
+later events illegal; nothing is dropped from the record). ``advance`` takes one
+more entry of a stored record, and ``LineFold`` folds a record entry by entry,
+keeping every table (which fold serves which view: the table in
+``projections/__init__.py``).
 """
 
 from __future__ import annotations
@@ -251,15 +254,13 @@ class LineFold:
     of play k replays the plays from k on (with their rule checks), an undo of
     the latest play costs nothing, notes nothing. ``tests/test_history.py`` holds
     it equal to ``resolve`` + ``replay`` after every entry of random records.
-    Plays pushed at the end are checked too unless ``trusted`` (the entries of a
-    stored game, checked when they were recorded against this same table).
-    While ``narrating``, each play pushed at the end is narrated as it is applied
-    (``core.narrate_into``): what the rules told of it is written at the end of ``tape``.
+    Every play is checked where it stands. While ``narrating``, each play pushed
+    at the end is narrated as it is applied (``core.narrate_into``): what the
+    rules told of it is written at the end of ``tape``.
     """
 
-    def __init__(self, initial: GameState, trusted: bool = False, narrating: bool = False) -> None:
+    def __init__(self, initial: GameState, narrating: bool = False) -> None:
         self.initial = initial
-        self.trusted = trusted
         self.narrating = narrating
         self.tape: list[object] = []
         """The fields of what the rules told of each play pushed while narrating (``narration.records``)."""
@@ -309,7 +310,7 @@ class LineFold:
             override = (introduced.rule, introduced.reason) if isinstance(introduced, RuleOverridden) else None
             self._introduced = None
             self.plays.append(Play(seq, seq, event, override))
-            state, verdict = self._play(self.state, self.plays[-1], not self.trusted, self.narrating)
+            state, verdict = self._play(self.state, self.plays[-1], self.narrating)
             self.after.append(state)
             self.verdicts.append(verdict)
 
@@ -327,10 +328,10 @@ class LineFold:
         """Fold the plays from position ``k`` on again, each checked, from the table before ``k``."""
         state = self.after[k - 1] if k else self.initial
         for i in range(k, len(self.plays)):
-            state, self.verdicts[i] = self._play(state, self.plays[i], True)
+            state, self.verdicts[i] = self._play(state, self.plays[i])
             self.after[i] = state
 
-    def _play(self, state: GameState, play: Play, check_it: bool, narrating: bool = False) -> tuple[GameState, RuleViolation | None]:
+    def _play(self, state: GameState, play: Play, narrating: bool = False) -> tuple[GameState, RuleViolation | None]:
         """The table after a play, and why it is skipped (the table unchanged then), as ``replay`` folds it;
         ``narrating``: what the rules told of it written to ``tape``."""
         if play.override is not None:
@@ -341,22 +342,7 @@ class LineFold:
             if narrating:  # an accepted rule break, told as the rules carry it out (rare: applied once more)
                 self._told.apply(state, play.event)
             return after, None
-        violation = check(state, play.event) if check_it else None
+        violation = check(state, play.event)
         if violation is not None:
             return state, violation
         return (self._told if narrating else self._folded).apply(state, play.event), None
-
-
-def states_per_entry(initial: GameState, events: Sequence[GameEvent], trusted: bool = False) -> tuple[GameState, ...]:
-    """The table after each entry of a record (index 0: before the first), for stepping through it.
-
-    One incremental fold (``LineFold``): a correction or retraction refolds only
-    the plays after the one it touches, an undo of the latest play nothing; notes
-    and bookmarks leave the table as it was. Illegal plays are skipped, as in ``replay``.
-    """
-    fold = LineFold(initial, trusted)
-    states = [initial]
-    for event in events:
-        fold.push(event)
-        states.append(fold.state)
-    return tuple(states)

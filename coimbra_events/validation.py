@@ -1,4 +1,7 @@
-"""Folding a recorded log through the rules: is every event legal, and where does it stop?"""
+"""Folding a recorded log through the rules: is every event legal, and where does it stop?
+
+One of the folds of a record; the table in ``projections/__init__.py`` says which serves which view.
+"""
 
 from __future__ import annotations
 

@@ -5,11 +5,12 @@ Disputes at a table come down to two questions: "why was that allowed?" and
 one entry and the record, ``projections.ledger`` for a player's resources) all
 read the ``Audit`` made here.
 
-The line of play is folded once (``fold_line``), each play through
-``rules.core.narrate``, which reports every change as the rules make it: a
+The line of play is folded once (``fold_line``), through one narrating
+``rules.core.Fold``, which reports every change as the rules make it: a
 play's net change cannot tell a payment from a bonus paid by the same move, nor
 show what the coin limit cut off, but the rules' own reports can. Nothing
 here decides legality: skipped and overridden plays come from ``Game.replay``.
+Why this is not the timeline's fold: the table in ``projections/__init__.py``.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from typing import Any, Mapping
 from coimbra_events.game import Game
 from coimbra_events.history import Play, is_plain
 from coimbra_events.rules import narration
-from coimbra_events.rules.core import narrate
-from coimbra_events.rules.narration import Told, told as read_told
+from coimbra_events.rules.core import Fold
+from coimbra_events.rules.narration import Told, records, told as read_told
 from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
 
@@ -115,12 +116,16 @@ def fold_line(game: Game) -> Audit:
     skipped = {p.seq: v for p, v in replayed.skipped} if replayed else {}
     overridden = {p.seq: v for p, v in replayed.overrides} if replayed else {}
     state, steps = game.initial, []
+    fold = Fold(narrating=True)
+    tape = fold.tape
     for play in game.line.plays:
         if play.seq in skipped:
             steps.append(Step(play, state, state, violation=skipped[play.seq], skipped=True))
             continue
-        after, told = narrate(state, play.event)
-        steps.append(Step(play, state, after, tuple(map(read_told, told)), overridden.get(play.seq)))
+        start = len(tape)
+        after = fold.apply(state, play.event)
+        told = tuple(map(read_told, records(tape, start, len(tape))))
+        steps.append(Step(play, state, after, told, overridden.get(play.seq)))
         state = after
     return Audit(game, tuple(steps), state, {s.play.seq: s for s in steps})
 

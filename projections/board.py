@@ -21,7 +21,7 @@ from coimbra_events.rules import effects
 from coimbra_events.rules.outcomes import deck_size
 from coimbra_events.rules.scoring import PlayerScore, final_scores
 from coimbra_events.state import CITIES, EXTRA_DIE, LOCATIONS, PHASE_B, PHASE_C, PHASE_D, PHASE_E, GameState, PlayerState
-from projections.effect_words import bonus_words, effects_words
+from projections.words import bonus_words, effects_words
 
 PHASE_NAMES = {
     "setup": "setup",

@@ -17,7 +17,8 @@ was, and what the rules told of each play as they applied it (compact records,
 narrating ``history.LineFold``). ``Changes`` puts an entry's records in the
 table's terms when first read; a history entry's changes are the difference of
 the two tables the fold kept. Nothing is folded or narrated again on read
-(bench/README.md has the figures).
+(bench/README.md has the figures). Which fold serves which view: the table in
+``projections/__init__.py``.
 """
 
 from __future__ import annotations

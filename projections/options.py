@@ -22,8 +22,8 @@ from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.rules.retrieval import card_price
 from coimbra_events.rules.voyages import voyage_cost
 from coimbra_events.state import GameState
-from projections.effect_words import bonus_words, effects_words
 from projections.naming import named, said
+from projections.words import bonus_words, effects_words
 
 
 @dataclass(frozen=True)

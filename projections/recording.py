@@ -2,10 +2,12 @@
 
 At a physical table the recorder must read whatever is quickest to type (an
 option's number, the start of an option, a whole notation line, the dice in
-pool order) and tell the players in words what the tool drew. Those are plain
-functions of the game state and the text, kept here so they are tested without
-a terminal or a store; ``cli/record_command.py`` only reads lines, stores and
-prints. Legality is never decided here: the options come from
+pool order) and tell the players in words what is due and what the tool drew.
+Those are plain functions of the game state and the text, kept here so they are
+tested without a terminal or a store, and so any front-end reads a line as the
+terminal does; the terminal's own texts, completions and toolbar are
+``cli.record_texts`` and ``cli.record_completion``, and ``cli/record_command.py``
+only reads lines, stores and prints. Legality is never decided here: the options come from
 ``rules.core.legal``, and every event this module builds is checked by the rules
 core when it is stored (``Game.record``), which also makes the table outcome
 plausibility checks (``rules.outcomes``) the only ones there are.
@@ -15,9 +17,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
-from coimbra_events.catalog import Catalog
 from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import (
     CharacterRowsDealt,
@@ -29,20 +30,11 @@ from coimbra_events.events import (
     StartGroupsDealt,
     VoyagesDrawn,
 )
-from coimbra_events.names import FIELDS, Names, fold
-from coimbra_events.notation import BY_TYPE, BY_WORD, VERB_LIST, NotationError, did_you_mean, parse, render
-from coimbra_events.rules import core as rules
-from coimbra_events.rules.outcomes import OutcomeSpace
+from coimbra_events.names import Names, fold
+from coimbra_events.notation import BY_WORD, VERB_LIST, NotationError, did_you_mean, parse, render
 from coimbra_events.state import CITIES, SETUP, TABLE, GameState, Pending
-from coimbra_events.violations import RULES, RuleViolation
-from projections.naming import named, named_text, said, value_text
-from projections.board import PHASE_NAMES
-from projections.options import Option, options
-
-SHOWN_GROUPS = 10
-"""Lines of grouped options printed at each step; the rest are a prefix or ``legal`` away."""
-FLAT_LIMIT = 10
-"""Up to this many options are listed one per line; more are grouped by all but their last word."""
+from projections.naming import named, said
+from projections.options import options
 
 SETUP_KINDS = ("monasteries", "scoring-tiles", "voyages", "seating", "rows", "start-groups")
 """The table's setup outcomes in the order the rules ask for them (for "setup 2 of 6")."""
@@ -65,23 +57,6 @@ KIND_WORDS: Mapping[str, str] = {
 }
 """What each kind of pending input asks of the table, in words."""
 
-COMMANDS_HELP: tuple[tuple[str, str], ...] = (
-    ("N", "the option numbered N"),
-    ("place gray-1 castle", "a decision in notation (docs/notation.md); 'Name:' may be left out"),
-    ("place gray-1 c, buy chap", "the start of an option, by name or id: taken if only one option starts so, else "
-                                 "they are listed (Tab completes it at a terminal)"),
-    ("buy Chaplain, rows upper=Chronicler, …", "components by name, id or the start of either, any case"),
-    ("roll gray-1=3 ...  or  3 5 1 ...", "the dice rolled at the table: notation, or one value per die in pool order"),
-    ("r, roll", "draw the table's outcome from the game's seed (games started with --seed)"),
-    ("undo", "withdraw the latest entry (it stays in the log, marked as withdrawn)"),
-    ("correct N DECISION", "replace what entry N said (a correction entry; later entries are checked again)"),
-    ("accept DECISION because REASON", "record a move the table accepted although it breaks a rule"),
-    ("note N TEXT", "a comment on entry N (bookmark N LABEL: a place to jump to in a replay)"),
-    ("show", "the whole board"),
-    ("legal", "every legal option, numbered"),
-    ("help", "this list"),
-    ("quit", "stop here; everything entered is stored (so do Ctrl-C and Ctrl-D)"),
-)
 
 
 # --- what a typed line means -----------------------------------------------------------------
@@ -247,31 +222,7 @@ def _bare(text: str, actor: str) -> str:
     return " ".join(rest.split()) if sep and name.strip().lower() == actor.lower() else text
 
 
-# --- what to show -----------------------------------------------------------------------------
-
-
-def option_lines(listed: Sequence[Option], limit: int | None = SHOWN_GROUPS, flat: bool = False) -> list[str]:
-    """The options numbered, each with what it is; a long list grouped by the options' heads, at most ``limit`` lines.
-
-    ``place gray-1 (shows 4)   1 castle  2 upper  3 central  4 lower``: 28
-    drafting options fit in seven lines and every number stays visible.
-    ``flat``: one option a line, however many (what ``legal`` prints).
-    """
-    width = len(str(len(listed)))
-    if flat or len(listed) <= FLAT_LIMIT:
-        return [f"  {k:>{width}}  {o.text}" + (f"  ({o.about})" if o.about else "") for k, o in enumerate(listed, 1)]
-    groups: dict[str, list[str]] = {}
-    for k, o in enumerate(listed, 1):
-        if o.head:
-            groups.setdefault(f"{o.head} {o.head_about}".rstrip(), []).append(f"{k:>{width}} {o.last}")
-        else:
-            groups[f"{k:>{width}}  {o.text}" + (f"  ({o.about})" if o.about else "")] = []
-    pad = max((len(h) for h, items in groups.items() if items), default=0)
-    lines = [f"  {head:<{pad}}  {'  '.join(items)}" if items else f"  {head}" for head, items in groups.items()]
-    if limit is not None and len(lines) > limit:
-        hidden = sum(len(items) or 1 for items in list(groups.values())[limit:])
-        lines = lines[:limit] + [f"  … {hidden} more: type the start of one, or 'legal' for all"]
-    return lines
+# --- what is due, and what was stored, in words ------------------------------------------------
 
 
 def entry_echo(event: GameEvent, state: GameState) -> str:
@@ -291,100 +242,6 @@ def step_header(state: GameState) -> str:
     if state.phase == SETUP and due.kind in SETUP_KINDS:
         words = f"setup {SETUP_KINDS.index(due.kind) + 1} of {len(SETUP_KINDS)}: {words}"
     return words
-
-
-def outcome_prompt(state: GameState, space: OutcomeSpace, example: GameEvent) -> list[str]:
-    """What the table must enter for ``space``: what is drawn, how to write it, where it can come from."""
-    verb = BY_TYPE[rules.ACCEPTS[space.kind][0].TYPE]
-    lines = [f"  {space.description}", f"  write: {verb.usage}", f"  e.g.:  {render(example).split(': ', 1)[1]}"]
-    cat = state.catalog
-    if space.kind == "dice":
-        lines.append(f"  or the values in pool order: {' '.join(pool_order(state))}  (e.g. 3 5 1 6 2 4 4)")
-    elif space.kind == "monasteries":
-        lines += [f"  pile {pile} tiles go on: {' '.join(spaces)}" for pile, spaces in cat.map.monastery_spaces.items()]
-    elif space.kind == "scoring-tiles":
-        lines.append(f"  tracks: {' '.join(TRACKS)}; tiles: {' '.join(cat.scoring_tiles)}")
-    elif space.kind == "voyages":
-        lines.append(f"  voyage spaces 1 to {len(cat.voyage_spaces)}, left to right; cards {min(cat.voyages)} to {max(cat.voyages)}")
-    elif space.kind == "seating":
-        lines.append(f"  players: {', '.join(p.name for p in state.players)}; the holder of lion flag 1 first")
-    elif space.kind == "rows":
-        lines.append(f"  cities {', '.join(CITIES)}: {cat.cards_per_row} cards each, left to right")
-    elif space.kind == "start-groups":
-        lines.append(f"  group 1 first; the cards of a group joined by '+' (start cards are {cat.pile('I')[0]} …)")
-    return lines
-
-
-def refusal_lines(text: str, violation: RuleViolation, catalog: Catalog) -> list[str]:
-    """A refused input: the rule id, why, what the rule says (with the game's catalog), and the facts it checked, components named."""
-    rule = RULES[violation.rule]
-    facts = "; ".join(f"{k} {_short(catalog, v)}" for k, v in violation.facts.items())
-    lines = [f"refused '{text}': rule {violation.rule}: {named_text(catalog, violation.reason)}; nothing stored",
-             f"  {rule.id}: {rule.statement_for(catalog)} ({rule.source})"]
-    return lines + ([f"  facts: {facts}"] if facts else [])
-
-
-def _short(catalog: Catalog, value: Any, most: int = 8) -> str:
-    """A fact's value on one line; long lists are cut (the full facts are in ``coimbra act --json``)."""
-    if isinstance(value, (list, tuple, frozenset, set)) and len(value) > most:
-        return value_text(catalog, list(value)[:most]) + f", … {len(value) - most} more"
-    return value_text(catalog, value)
-
-
-# --- the prompt's completion and toolbar ----------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Completion:
-    """What Tab may put in place of the last ``back`` characters typed, and a word on what it is."""
-
-    text: str
-    back: int
-    about: str = ""
-
-
-_FRAGMENT = re.compile(r"[=,+]\s*([^=,+]*)$")
-"""The name being typed in a table outcome: what follows the last ``=``, ``,`` or ``+``."""
-
-
-def completions(state: GameState, typed: str) -> list[Completion]:
-    """What Tab offers after ``typed``: whole options (by name and id) and commands, or the names a table outcome takes.
-
-    Options and commands complete the whole line; in a table outcome written by
-    name (``rows upper=Chron``), the name after the last ``=``, ``,`` or ``+``
-    completes against the components of the kind the outcome holds.
-    """
-    key = fold(typed)
-    words = [w for w in (*COMMAND_WORDS, "help") if w.startswith(key)] if " " not in key else []
-    out = [Completion(w, len(typed)) for w in dict.fromkeys(words)]
-    due = state.pending
-    if due is None:
-        return out
-    if due.actor != TABLE:
-        for o in options(state):  # one completion an option: by name if the start typed fits it, else by id
-            text = next((t for t in (o.text, o.notation) if fold(t).startswith(key)), None)
-            if text is not None and fold(text) != key:
-                out.append(Completion(text, len(typed), o.about))
-        return out
-    fragment = _FRAGMENT.search(typed)
-    kind = FIELDS.get(rules.ACCEPTS[due.kind][0].TYPE)
-    if fragment is None or not kind:
-        return out
-    part = fragment.group(1)
-    names = names_of(state).kinds[next(iter(kind.values()))]
-    for entry in names.entries:
-        if fold(entry.name).startswith(fold(part)) or fold(entry.ident).startswith(fold(part)):
-            out.append(Completion(entry.name, len(part), entry.ident if entry.name != entry.ident else ""))
-    return out
-
-
-def toolbar(state: GameState, entries: int) -> str:
-    """The prompt's bottom line: who acts, what is due, round and phase, and the entry the input becomes."""
-    due = state.pending
-    if due is None:
-        return f"game over · {entries} entries"
-    where = f"round {state.round} · phase {PHASE_NAMES[state.phase]}" if state.round else PHASE_NAMES[state.phase]
-    return f"{due.actor}: {step_header(state)} · {where} · entry {entries + 1} · Tab completes, 'help' lists the commands"
 
 
 # --- telling the table what was drawn --------------------------------------------------------
@@ -422,6 +279,3 @@ def outcome_words(event: GameEvent, state: GameState) -> list[str]:
         values = dict(event.values)
         return ["Dice: " + ", ".join(f"{d} shows {values[d]}" for d in pool_order(state) if d in values)]
     return [render(event)]
-
-
-

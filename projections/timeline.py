@@ -12,6 +12,7 @@ what the rules told of each entry as they applied it (``changes[k]``,
 Events of a stored game were checked by the rules when they were recorded, so
 they are only applied here; a log file is validated first (``validate``) and an
 illegal one is refused with ``IllegalLog``, the same refusal the store gives.
+Which fold serves which view: the table in ``projections/__init__.py``.
 """
 
 from __future__ import annotations

@@ -1,16 +1,21 @@
-"""An entry of the record in words, with the table it was played on: "Ana buys Chaplain (c-II-18)".
+"""The record and the catalog in sentences: an entry ("Ana buys Chaplain (c-II-18)"), a bonus ("phase E: ...").
 
 The notation says an entry the way it is typed; a person reading a replay wants
 a sentence, with components named as printed (``projections.naming``) and what
 the table before the entry says (the value of the die placed, the cards of the
-start group taken, the monastery a pilgrim steps onto).
+start group taken, the monastery a pilgrim steps onto). A bonus is said as a
+screen says it: when it happens (the zone a card lies in), then what, in the
+catalog's short form (``coimbra_events.catalog.effect_text``, the one grammar the
+catalog's sheets, ``catalog show`` and ``catalog diff`` use).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from coimbra_events import events as ev
+from coimbra_events.catalog.effect_kinds import Effect
+from coimbra_events.catalog.effect_text import render
 from coimbra_events.events import GameEvent
 from coimbra_events.state import TABLE, GameState
 from projections.naming import named
@@ -84,4 +89,26 @@ _SAY: dict[type[GameEvent], Callable[[GameState, Any, dict[str, Any]], str]] = {
 """One sentence per event type (``tests/test_sharing.py`` holds it to every type there is)."""
 
 
-__all__ = ["entry_words"]
+TIMING_WORDS: Mapping[str, str] = {
+    "immediate": "at once",
+    "phase_c": "phase C",
+    "phase_e": "phase E",
+    "end_game": "end of game",
+    "none": "no bonus",
+}
+"""When a card's bonus happens, in the game's words (its zone on the player's board)."""
+
+
+def effects_words(effects: Iterable[Effect]) -> str:
+    """An effect list in the catalog's short form, or ``-`` when it has none."""
+    return render(effects) or "-"
+
+
+def bonus_words(timing: str, effects: Iterable[Effect]) -> str:
+    """A bonus: when, then what (``phase E: per die gray: gain 1 coins``)."""
+    if timing == "none":
+        return TIMING_WORDS["none"]
+    return f"{TIMING_WORDS.get(timing, timing)}: {effects_words(effects)}"
+
+
+__all__ = ["TIMING_WORDS", "bonus_words", "effects_words", "entry_words"]

@@ -19,7 +19,7 @@ from coimbra_events.state import GameState
 from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.violations import RULES, RuleViolation
 from projections.board import board_view
-from projections.recording import refusal_lines
+from cli.record_texts import refusal_lines
 from tests.conftest import installed_coimbra, other_values_data
 
 CATALOG_STATEMENTS = ("SETUP.monasteries", "SETUP.voyages", "SETUP.rows", "SETUP.start-groups", "C.alternative", "F.cost")

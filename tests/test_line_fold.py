@@ -12,11 +12,12 @@ from coimbra_events import log as game_log
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.game import Game
 from coimbra_events.events import HISTORY_TYPES, Corrected
-from coimbra_events.history import LineFold, replay, resolve, states_per_entry
+from coimbra_events.history import LineFold, replay, resolve
 from coimbra_events.rules.core import check, initial_state, legal
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.validation import catalog_for
+from projections.consequences import fold as timeline_fold
 from tests.golden import corpus_games
 
 RECORDED = {name: game_log.loads(data) for name, data in corpus_games() if name.startswith("rec-")}
@@ -32,7 +33,7 @@ def checkpoints(events) -> list[int]:
 def test_after_every_entry_the_fold_is_the_replayed_line(name):
     log = RECORDED[name]
     initial = initial_state(catalog_for(log), log.players)
-    fold, states = LineFold(initial), states_per_entry(initial, log.events)
+    fold, states = LineFold(initial), timeline_fold(initial, log.events).states
     wanted = set(checkpoints(log.events))
     for k, event in enumerate(log.events, 1):
         fold.push(event)

@@ -1,4 +1,4 @@
-"""Moving through a folded game with the replayer's keys (``projections.navigation``), without a terminal.
+"""Moving through a folded game with the replayer's keys (``cli.replay_keys`` over ``projections.navigation``), without a terminal.
 
 The fixture is the 3-player game ``standin-3p-seed2`` (175 entries). Where its
 phases and rounds begin is written out below as read off its timeline, and
@@ -19,7 +19,8 @@ from coimbra_events.catalog import standin_catalog
 from coimbra_events.game import Game
 from coimbra_events.simulator import simulate
 from coimbra_events.state import TABLE
-from projections.navigation import Cursor, Mark, Navigator, marks_by_entry, marks_of, press
+from cli.replay_keys import Cursor, press
+from projections.navigation import Mark, Navigator, marks_by_entry, marks_of
 from projections.timeline import timeline
 from tests.conftest import FIXTURES
 

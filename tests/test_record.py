@@ -20,6 +20,7 @@ import pytest
 from rich.console import Console
 
 from cli.record_command import record_session
+from cli.record_texts import option_lines
 from coimbra_events import events as ev
 from coimbra_events import log as game_log
 from coimbra_events.store.game_store import GameStore
@@ -30,7 +31,7 @@ from coimbra_events.rules import core as rules
 from coimbra_events.state import TABLE
 from projections.naming import named
 from projections.options import options
-from projections.recording import Ambiguous, Choice, Command, Unreadable, option_lines, read_line
+from projections.recording import Ambiguous, Choice, Command, Unreadable, read_line
 from tests.conftest import FIXTURES
 from tests.conftest import installed_coimbra
 

@@ -17,6 +17,7 @@ from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from cli.record_command import record_session
+from cli.record_completion import completions
 from cli.record_prompt import PromptIo
 from coimbra_events import events as ev
 from coimbra_events import log as game_log
@@ -24,7 +25,7 @@ from coimbra_events.store.game_store import GameStore
 from coimbra_events.log import GameLog
 from coimbra_events.names import FIELDS, fold
 from projections.options import options
-from projections.recording import completions, names_of
+from projections.recording import names_of
 from tests.test_record import EVENTS, LOG, NAME, STATES, bare
 
 TAB, ENTER = "\t", "\r"

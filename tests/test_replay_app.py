@@ -1,6 +1,6 @@
 """The replayer's Textual app, driven headless with Textual's pilot (``App.run_test``), at 80x24 unless said.
 
-Stepping and jumping go where ``projections.navigation`` says; the entry list
+Stepping and jumping go where ``cli.replay_keys`` says; the entry list
 marks what became of corrected and withdrawn entries and can show the line of
 play only; the change pane says what the current entry changed; the players
 pane scrolls. ``tests/test_replay_snapshots.py`` compares whole screens.

@@ -10,7 +10,7 @@ what was expected and what was found::
     characters[12] (id 'c-II-05').influence: expected an integer 1-4, got 7
 
 The project ships a complete stand-in catalog (:func:`standin_catalog`); clubs
-install their own (``catalog_folder``), and :func:`find_catalog` finds either by
+install their own (``catalog.folder``), and :func:`find_catalog` finds either by
 id and content hash. Every entry and section of a catalog carries its provenance:
 ``rules-text`` where one of the three rule texts gives the value, ``printed`` where
 a group transcribed it from its box, ``stand-in`` otherwise; the loader flattens it
@@ -158,7 +158,7 @@ INSTALL_HINT = "install it with 'coimbra catalog install FILE', or give the file
 def find_catalog(catalog_id: str, sha256: str | None = None) -> Catalog:
     """The shipped or installed catalog with this id (and this hash, when given).
 
-    Shipped catalogs come first; installed ones are those of ``catalog_folder``. A
+    Shipped catalogs come first; installed ones are those of ``catalog.folder``. A
     refusal names the catalog needed, what is there, and how to install it.
     """
     shipped, broken = _shipped_catalogs()

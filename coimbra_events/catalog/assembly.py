@@ -1,6 +1,6 @@
 """Building the frozen ``Catalog`` from a catalog document that passed every check.
 
-Kept apart from the checks (``catalog_parsing``, on pydantic) because a catalog whose
+Kept apart from the checks (``catalog.parsing``, on pydantic) because a catalog whose
 content was already checked (a shipped one, listed in its folder's ``checked.sha256``,
 or one checked when it was installed) is assembled without them: a command that only
 reads the stand-in then starts without importing pydantic at all.
@@ -38,7 +38,7 @@ SECTION_NAMES: tuple[str, ...] = (
     "alternative_action", "rows", "start_groups", "favor_tiles", "characters", "monasteries", "voyage_spaces",
     "voyages", "scoring_tiles", "final_scoring", "map", "discs",
 )  # fmt: skip
-"""Every section of a catalog by its key, in file order (``catalog_schema.SECTIONS`` checks each)."""
+"""Every section of a catalog by its key, in file order (``catalog.schema.SECTIONS`` checks each)."""
 
 DISCS_DEFAULT: Mapping[str, Any] = {"supply": 20, "provenance": RULES_TEXT}
 """The optional ``discs`` section when a catalog leaves it out: 20 discs in each player's

@@ -1,6 +1,6 @@
 """``catalog template`` and ``catalog build``: a catalog written out as fill-in sheets, and read back.
 
-:func:`write_template` writes every sheet of ``catalog_sheets`` into a new folder, with a
+:func:`write_template` writes every sheet of ``catalog.sheets`` into a new folder, with a
 ``README.txt`` on filling them in and the catalog they come from (``BASE``).
 :func:`build` reads the sheets back: each value that differs from that catalog is marked
 ``printed``, every other keeps the provenance its row (or ``settings.csv``) gives, the

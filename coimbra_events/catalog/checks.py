@@ -1,6 +1,6 @@
 """What a catalog must hold beyond the shape of each field: how its fields and sections fit together.
 
-``catalog_schema`` checks every section on its own; the checks here relate them: tiers
+``catalog.schema`` checks every section on its own; the checks here relate them: tiers
 that cover the influence track without gap or overlap, a connected map, piles big enough
 for the rows and start groups, symbols that some card prints, provenance for each field,
 ids and names unique within their kind. Each check runs on the sections it reads once

@@ -1,6 +1,6 @@
 """What differs between two catalogs, component by component and field by field.
 
-Both catalogs are laid out as their fill-in sheets (``catalog_sheets``), so a
+Both catalogs are laid out as their fill-in sheets (``catalog.sheets``), so a
 difference is named the way a person transcribing the box sees it: a sheet, a row's
 component (its id and name, or its place) and a column, with the two cells.
 """

@@ -1,6 +1,6 @@
 """The component catalog's model: frozen values the rules read, and the catalog's constants.
 
-Parsed from JSON by ``catalog_parsing``; loaded, found and shipped by ``catalog``.
+Parsed from JSON by ``catalog.parsing``; loaded, found and shipped by ``catalog``.
 
 Compiled with the rules core (``setup.py``): the rules read the catalog at almost
 every step, and native classes make each read a field access instead of an

@@ -1,8 +1,8 @@
 """Reading a catalog's JSON into its model, with every problem found at once.
 
-``catalog_schema`` (pydantic) checks each section's shape, ``catalog_checks`` how the
+``catalog.schema`` (pydantic) checks each section's shape, ``catalog.checks`` how the
 sections fit together. This module runs both, turns pydantic's errors into the loader's
-problems (place, what was expected, what was found), and has ``catalog_assembly`` build
+problems (place, what was expected, what was found), and has ``catalog.assembly`` build
 the frozen ``Catalog`` the rules read from a document that passed. Only a wrong ``format`` or ``schema`` stops
 at once: a file of another kind or version has nothing else worth checking.
 """

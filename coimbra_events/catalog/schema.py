@@ -3,7 +3,7 @@
 Pydantic checks the shape: objects with exactly their keys, lists, strict types (``2.0``,
 ``"2"`` and ``true`` are not integers), ranges and choices, the effects of every bonus by
 kind and context. What relates one field or section to another (tier contiguity, the
-map, pile sizes, symbols, provenance coverage) is ``catalog_checks``' to say.
+map, pile sizes, symbols, provenance coverage) is ``catalog.checks``' to say.
 
 Every type states what it expects in the loader's own words, so a problem reads the
 same whichever check found it::
@@ -197,7 +197,7 @@ Provenance = Annotated[
     expecting(f"{names(PROVENANCES)} or an object mapping each field to one"),
 ]
 """Where values come from: one provenance for the whole entry, or one for each field
-(that each field has one is ``catalog_checks``')."""
+(that each field has one is ``catalog.checks``')."""
 
 
 # ------------------------------------------------------------------ models
@@ -370,7 +370,7 @@ Tier = _model(
     "Tier",
     {"start": Int(0, 30), "end": Int(0, 30), **{t: RewardPair for t in TRACKS}},
     {"start": "from", "end": "to"},
-)  # where each tier starts and ends against the others and the limit: catalog_checks
+)  # where each tier starts and ends against the others and the limit: catalog.checks
 Income = _model("Income", {"tiers": ListOf(Tier, lo=1), "provenance": Provenance})
 FlagCrowns = _model("FlagCrowns", {"values": ListOf(Int(0, 9)), "provenance": Provenance})
 CrownTokens = _model("CrownTokens", {"crowns": Int(0, 9), "provenance": Provenance})
@@ -429,7 +429,7 @@ ScoringPoints = _model(
 )
 ScoringTile = _model("ScoringTile", {"id": Id, "name": Text, "points": ScoringPoints, "provenance": Provenance})
 MapSpace = _model("MapSpace", {"id": Id, "kind": OneOf(SPACE_KINDS), "pile": (OneOf(PILES), None)})
-Edge = ListOf(Any, 2, 2)  # which spaces an edge joins: catalog_checks
+Edge = ListOf(Any, 2, 2)  # which spaces an edge joins: catalog.checks
 Map = _model("Map", {"spaces": ListOf(MapSpace, lo=1), "edges": ListOf(Edge), "provenance": Provenance})
 
 SECTIONS: Mapping[str, Any] = {
@@ -455,7 +455,7 @@ SECTIONS: Mapping[str, Any] = {
     "discs": Discs,
 }
 """The model of every section, by its key in file order (``catalog.assembly.SECTION_NAMES``); ``discs`` is
-optional (``catalog_assembly.DISCS_DEFAULT``)."""
+optional (``catalog.assembly.DISCS_DEFAULT``)."""
 assert tuple(SECTIONS) == SECTION_NAMES, "catalog.assembly.SECTION_NAMES names every section, in file order"
 
 

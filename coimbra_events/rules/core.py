@@ -6,7 +6,9 @@ event is legal (``None``) or which rule it breaks (a ``RuleViolation``);
 ``apply`` folds a legal event and then runs the game forward through every
 deterministic consequence (die tokens, phase D, income, end of round) until the
 next input is due. The aggregate, the validator and every projection go
-through these functions and no others.
+through these functions and no others; ``Fold``, ``fold`` and ``narrate_all``
+are the folds of events here (which fold serves which view: the table in
+``projections/__init__.py``).
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ Each entry's hash is checked against the chain before it is decoded (as
 ``Game.Recorded.apply`` does, issue 13's chain verification): a store row that
 does not chain, or cannot be folded (a damaged store), makes the game
 *damaged*: the league leaves it out and says why, and nothing else is affected.
+Why this is not ``Game.state``: the table of folds in ``projections/__init__.py``.
 """
 
 from __future__ import annotations
