@@ -29,7 +29,7 @@ fold                       what it folds                               who uses 
                            up to the first illegal one                 file as GAME, import, ``verify``, migration), never an exception for an
                                                                        a log's timeline                  illegal event
 ``Game.state``             a stored game: on from its snapshot or its  every command on a stored game    the aggregate's table, folded once and
-                           first entry, lazily                                                           lazily; new entries through ``advance``
+                           first entry, lazily (``folded_record``)                                       lazily; new entries through ``advance``
 ``consequences.fold``      every entry of a record, each play          ``timeline``, ``explain`` of one  every table plus what each entry did on it,
                            narrated as it is applied                   entry, ``entries_since`` /        in one fold (``narrate_all`` or a narrating
                                                                        ``plays_since`` (record, act)     ``LineFold``)
