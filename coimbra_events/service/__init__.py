@@ -146,20 +146,24 @@ class Games:
     # -- recording
 
     def record(self, ref: str, inputs: Sequence[Input], after: str | None = None,
-               game: Game | None = None) -> Outcome[None]:
+               game: Game | None = None) -> Outcome[tuple[GameState, ...]]:
         """Record inputs, all or none; ``after``: the head the device showed (a prefix of it): a ``Conflict``
-        unless the record still ends there. A decision without ``Name:`` is the player's then due."""
+        unless the record still ends there. A decision without ``Name:`` is the player's then due. The outcome
+        is the table before each input (how a dice roll is said depends on it)."""
 
-        def add(game: Game) -> None:
+        def add(game: Game) -> tuple[GameState, ...]:
             if game.over:
                 raise _Stop(Refused(game.name, game.catalog, RuleViolation(
                     "GAME.over", "the game is over; nothing more can be recorded", {"entries": game.entries})))
+            tables = []
             for given in inputs:
                 event = self._read(given, game, game.pending.actor if game.pending else None)
+                tables.append(game.state)
                 try:
                     game.record(event)
                 except RuleViolation as v:
                     raise _Stop(Refused(game.name, game.catalog, v, event, given if isinstance(given, str) else None)) from None
+            return tuple(tables)
 
         return self._changed(ref, add, game, after=after)
 
