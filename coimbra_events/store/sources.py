@@ -20,7 +20,7 @@ from coimbra_events.events import GameEvent
 from coimbra_events.log import GameLog, LogError, LogProblem
 from coimbra_events.references import log_file
 from coimbra_events.store.errors import DamagedGame, GameChanged, StoreConflict, TableInputNeeded
-from coimbra_events.store.files import locked
+from coimbra_events.store.files import locked, write_atomically
 
 if TYPE_CHECKING:  # the game and the store bring in the eventsourcing library: imported when a game is opened
     from coimbra_events.game import Game
@@ -184,10 +184,12 @@ class LogFile:
         return game
 
     def _replace(self, game: Game) -> None:
-        """``commit`` for a caller that holds the file's lock."""
+        """``commit`` for a caller that holds the file's lock; what it writes is then what was last read."""
         if self.data is None or game_log.read_bytes(self.path) != self.data:
             raise GameChanged(str(self.path))
-        game_log.write(self.path, game.to_log())
+        data = game_log.dumps(game.to_log())
+        write_atomically(self.path, data)
+        self.data = data
 
     @contextmanager
     def locked(self) -> Iterator[None]:
