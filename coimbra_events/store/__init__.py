@@ -5,6 +5,7 @@ application: games by name, saved with their receipts), ``inspection`` (every
 problem of a stored game's rows, for ``verify`` and for refusing a damaged game),
 ``games_index`` (the list of games, a tracked projection), ``register`` (the
 register of game names), ``postgres`` (a PostgreSQL store made ready), ``probe``
-(what ``store check`` asks), ``legacy`` (events only older stores hold),
+(what ``store check`` asks), ``legacy`` (events only older stores hold), ``sources`` (a stored game
+and a JSON log file used as GAME, behind one interface),
 ``files`` (atomic writes and locks) and ``errors`` (what the store refuses with).
 """
