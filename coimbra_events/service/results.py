@@ -6,7 +6,7 @@ them its own way. A refusal and a conflict store nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Sequence, TypeVar
 
 from coimbra_events.catalog import Catalog
@@ -86,7 +86,7 @@ class Legal:
     game: Game
     outcome: OutcomeSpace | None
     decisions: tuple[GameEvent, ...] = ()
-    options: tuple[Any, ...] = field(default=())
+    options: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
