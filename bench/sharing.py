@@ -42,7 +42,7 @@ import harness  # noqa: E402
 
 from cli.replay_page import replay_page  # noqa: E402
 from coimbra_events import core_build  # noqa: E402
-from coimbra_events.store.game_store import game_from_file  # noqa: E402
+from coimbra_events.store.sources import game_from_file  # noqa: E402
 from projections.timeline import timeline  # noqa: E402
 
 GAME = ROOT / "fixtures" / "games" / "standin-4p-seed3.json"

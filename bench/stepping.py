@@ -56,7 +56,7 @@ from textual import events  # noqa: E402
 from cli.replay_app import LinesPane, ReplayApp  # noqa: E402
 from cli.replay_views import Replay  # noqa: E402
 from coimbra_events import core_build  # noqa: E402
-from coimbra_events.store.game_store import game_from_file  # noqa: E402
+from coimbra_events.store.sources import game_from_file  # noqa: E402
 
 GAME = ROOT / "fixtures" / "games" / "standin-4p-seed3.json"
 SIZES = ((160, 60), (80, 24))

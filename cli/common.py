@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Optional
 
@@ -15,14 +15,10 @@ from rich.markup import escape
 
 from cli.exits import BAD_INPUT, CONFLICT, RULE_VIOLATION, err_console, fail, fail_all
 from cli.terminal import escaping
-from coimbra_events import log as game_log
 from coimbra_events.catalog import Catalog, CatalogError, load_catalog
 from coimbra_events.events import GameEvent, PayloadError
 from coimbra_events.store.files import write_atomically
 from coimbra_events.log import LogError, LogProblem
-from coimbra_events.record import replace
-from coimbra_events.validation import Validation, validate
-from coimbra_events.references import log_file
 from coimbra_events.store.errors import (
     BadGameName,
     BadPlayers,
@@ -35,8 +31,10 @@ from coimbra_events.store.errors import (
 from coimbra_events.violations import RuleViolation
 
 if TYPE_CHECKING:  # the store brings in the eventsourcing library: imported by the commands that open it
-    from coimbra_events.store.game_store import GameStore, LogFile
+    from coimbra_events.store.game_store import GameStore
+    from coimbra_events.store.sources import GameSource
     from coimbra_events.game import Game
+    from coimbra_events.service import Games
 
 console = escaping(Console(highlight=False, emoji=False))  # ":word:" in a name or note is text, not an emoji
 
@@ -98,14 +96,6 @@ def catalog_option(path: Optional[Path]) -> Catalog | None:
         return load_catalog(path)
     except CatalogError as exc:
         fail_all(exc.lines(), str(path))
-
-
-def validated(file: Path, catalog_file: Optional[Path]) -> Validation:
-    """A log file folded through the rules; exit 2 if it cannot be read."""
-    try:
-        return validate(game_log.read(file), catalog_option(catalog_file), str(file))
-    except LogError as exc:
-        fail(str(exc), BAD_INPUT)
 
 
 @contextmanager
@@ -218,24 +208,34 @@ ByOption = typer.Option(
 
 
 @contextmanager
+def served(db: Optional[Path], by: Optional[str] = None, catalog_file: Optional[Path] = None,
+           views: bool = False) -> Iterator[Games]:
+    """The table's use cases (``coimbra_events.service.Games``) on the store, opened only when a stored game is
+    named and closed again however the command ends, and on JSON log files read with ``--catalog``; new entries
+    are stamped as entered by ``by``. ``views``: the values carry what new entries changed on the table and what
+    each legal option is (``projections.read_side``)."""
+    from coimbra_events.service import Games
+
+    catalog = catalog_option(catalog_file)
+    read_side = None
+    if views:
+        from projections.read_side import ReadSide
+
+        read_side = ReadSide()
+    with ExitStack() as stack:
+        yield Games(lambda: stack.enter_context(opened(db, by)), read_side, catalog, by if by is not None else entrant())
+
+
+@contextmanager
 def game_ref_opened(
     ref: str, db: Optional[Path], catalog_file: Optional[Path] = None
-) -> Iterator[tuple[Game, GameStore | LogFile]]:
-    """The game GAME names, and where it is kept (``commit`` saves what is recorded on it):
-    a JSON log file (the store is not opened) or a stored game."""
-    from coimbra_events.store.game_store import LogFile
-
-    path = log_file(ref)
-    if path is not None:
+) -> Iterator[tuple[Game, GameSource]]:
+    """The game GAME names, and where it is kept: a JSON log file (the store is not opened) or a stored game."""
+    with served(db, catalog_file=catalog_file) as games:
         with store_errors():
-            file = LogFile(path)
-            game = file.open(catalog_option(catalog_file))
-        yield game, file
-        return
-    with opened(db) as store:
-        with store_errors():
-            game = store.get(ref)
-        yield game, store
+            source = games.source(ref)
+            game = source.open()
+        yield game, source
 
 
 def notation(event: GameEvent) -> str:
@@ -265,22 +265,6 @@ def due_json(game: Game) -> dict[str, Any] | None:
     if due is None:
         return None
     return {**due.as_dict(), "round": game.state.round, "phase": game.state.phase}
-
-
-def typed_decision(text: str, game: Game, actor: str | None) -> GameEvent:
-    """A decision or outcome typed in notation, components by name, id or prefix (``NotationError`` if unreadable)."""
-    from coimbra_events.names import Names
-    from coimbra_events.notation import parse
-
-    names = Names(game.catalog, [n for n, _ in game.header.players])
-    return with_player_name(parse(text, actor, names), game)
-
-
-def with_player_name(event: GameEvent, game: Game) -> GameEvent:
-    """``ana: pass`` means Ana: actors are matched to the players' names regardless of case."""
-    names = {n.lower(): n for n, _ in game.header.players}
-    actor = names.get(event.actor.lower())
-    return replace(event, actor=actor) if actor and actor != event.actor else event
 
 
 def players_option(spec: str) -> list[tuple[str, str]]:

@@ -7,7 +7,7 @@ their own in the log; the entries they refer to stay where they were.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
 
 import typer
 from rich.markup import escape
@@ -19,47 +19,43 @@ from cli.common import (
     GameArgument,
     JsonOption,
     flag,
-    catalog_option,
     console,
     due,
     due_json,
     notation,
-    opened,
     print_json,
+    served,
     store_errors,
-    typed_decision,
 )
-from cli.exits import fail
-from coimbra_events.store.game_store import BadFork, TableInputNeeded, log_file, update_log_file
-from coimbra_events.game import Game, NothingToOverride
+from cli.exits import CONFLICT, RULE_VIOLATION, fail
+from coimbra_events.events import GameEvent
+from coimbra_events.game import NothingToOverride
 from coimbra_events.history import Play
+from coimbra_events.service.results import Conflict, Outcome, Recorded, Refused
+from coimbra_events.store.errors import BadFork, TableInputNeeded
 from coimbra_events.violations import RuleViolation
+
+if TYPE_CHECKING:
+    from coimbra_events.service import Games
 
 T = TypeVar("T")
 
 COMMANDS = Commands()
 
 
-def _changed(
-    game_ref: str, db: Optional[Path], catalog_file: Optional[Path], change: Callable[[Game], T], retry: bool = False
-) -> tuple[Game, T]:
-    """Apply a change to a stored game (one transaction) or to a log file (rewritten in place).
+def _changed(game_ref: str, db: Optional[Path], catalog_file: Optional[Path],
+             use: Callable[[Games], Outcome[T]]) -> Recorded[T]:
+    """Run one use case on GAME (a stored game, or a log file rewritten in place) and give what it stored.
 
-    If another writer changed the game meanwhile, nothing is stored (exit 3);
-    ``retry`` is for a change that means the same whatever else was recorded (a
-    note): it is then made again on the game as it is now.
+    A refused input exits 1 and a record that moved on since it was read exits 3; nothing is stored either way.
     """
-    path = log_file(game_ref)
-    if path is None:
-        with opened(db) as store, store_errors("nothing stored"):
-            return store.update(game_ref, change, retry=retry)
-    with store_errors("nothing stored"):
-        return update_log_file(path, change, catalog_option(catalog_file), serialize=retry)
-
-
-def _decision(text: str, game: Game):
-    with store_errors("nothing stored"):
-        return typed_decision(text, game, game.pending.actor if game.pending else None)
+    with served(db, catalog_file=catalog_file) as games, store_errors("nothing stored"):
+        result = use(games)
+    if isinstance(result, Refused):
+        fail(f"refused: rule {result.violation.rule}: {result.violation.reason}; nothing stored", RULE_VIOLATION)
+    if isinstance(result, Conflict):
+        fail(result.reason, CONFLICT)
+    return result
 
 
 def _play_json(play: Play, violation: RuleViolation) -> dict[str, Any]:
@@ -82,9 +78,9 @@ def fork_command(
 
     Example: [bold]coimbra fork ana-bruno --at 57 --name what-if --rolls parent[/]
     """
-    with opened(db) as store, store_errors("nothing stored"):
+    with served(db) as games, store_errors("nothing stored"):
         try:
-            game = store.fork(game_ref, at, name, rolls)
+            game = games.fork(game_ref, at, name, rolls)
         except BadFork as exc:
             fail(str(exc))
     if as_json:
@@ -113,10 +109,8 @@ def correct_command(
     Example: [bold]coimbra correct ana-bruno --seq 12 "Ana: place gray-2 castle"[/]
     """
 
-    def fix(game: Game):
-        return game.correct(seq, _decision_at(decision, game, seq))
-
-    game, broken = _changed(game_ref, db, catalog_file, fix)
+    done = _changed(game_ref, db, catalog_file, lambda games: games.correct(game_ref, seq, decision))
+    game, broken = done.game, done.outcome
     report = {"game": game.name, "corrected": seq, "entry": game.entries,
               "now_illegal": [_play_json(p, v) for p, v in broken], "pending": due_json(game)}
     if as_json:
@@ -130,13 +124,6 @@ def correct_command(
     console.print(f"next: {escape(due(game))}")
 
 
-def _decision_at(text: str, game: Game, seq: int):
-    """A replacement decision; without ``Name:`` it is the actor of the entry it replaces."""
-    with store_errors("nothing stored"):
-        actor = game.line.plays[game.play_index(seq)].event.actor
-        return typed_decision(text, game, actor)
-
-
 @COMMANDS("undo")
 def undo_command(
     game_ref: str = GameArgument,
@@ -148,7 +135,8 @@ def undo_command(
 
     Example: [bold]coimbra undo ana-bruno[/]
     """
-    game, play = _changed(game_ref, db, catalog_file, lambda g: g.undo())
+    done = _changed(game_ref, db, catalog_file, lambda games: games.undo(game_ref))
+    game, play = done.game, done.outcome
     if as_json:
         print_json({"game": game.name, "undone": play.seq, "notation": notation(play.event), "pending": due_json(game)})
         return
@@ -169,14 +157,14 @@ def accept_command(
     Example: [bold]coimbra accept ana-bruno "buy c-II-05" --reason "we misread the price, play on"[/]
     """
 
-    def override(game: Game) -> RuleViolation:
-        event = _decision(decision, game)
+    def override(games: Games) -> Outcome[RuleViolation]:
         try:
-            return game.accept(event, reason)
+            return games.accept(game_ref, decision, reason)
         except NothingToOverride as exc:
             fail(f"{exc} (coimbra act {game_ref} \"{decision}\")")
 
-    game, violation = _changed(game_ref, db, catalog_file, override)
+    done = _changed(game_ref, db, catalog_file, override)
+    game, violation = done.game, done.outcome
     if as_json:
         print_json({"game": game.name, "entry": game.entries, "overridden": violation.to_json(game.catalog), "reason": reason,
                      "pending": due_json(game)})
@@ -199,7 +187,7 @@ def note_command(
 
     Example: [bold]coimbra note ana-bruno --at 40 "ruling: token ties take the leftmost card"[/]
     """
-    game, _ = _changed(game_ref, db, catalog_file, lambda g: g.note(at, text, bookmark), retry=True)
+    game = _changed(game_ref, db, catalog_file, lambda games: games.note(game_ref, at, text, bookmark)).game
     if as_json:
         print_json({"game": game.name, "entry": game.entries, "at": at, "text": text, "bookmark": bookmark})
         return
@@ -219,11 +207,14 @@ def roll_command(
 
     Example: [bold]coimbra roll ana-bruno[/]
     """
-    with opened(db) as store, store_errors("nothing stored"):
+    def roll(games: Games) -> Outcome[GameEvent]:
         try:
-            game, event = store.roll(game_ref)
+            return games.roll(game_ref)
         except TableInputNeeded as exc:
             fail(str(exc))
+
+    done = _changed(game_ref, db, None, roll)
+    game, event = done.game, done.outcome
     if as_json:
         print_json({"game": game.name, "entry": game.entries, "notation": notation(event), "pending": due_json(game)})
         return

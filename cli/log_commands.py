@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from contextlib import ExitStack
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -19,17 +18,15 @@ from cli.common import (
     flag,
     catalog_option,
     console,
-    opened,
     print_json,
     short,
+    served,
     store_errors,
-    validated,
     write_output,
 )
 from cli.exits import BAD_INPUT, RULE_VIOLATION, fail
 from cli.views import progress_bar, rules_table, score_details, score_table, validation_panel, validation_summary
 from coimbra_events import log as game_log
-from coimbra_events.references import log_file
 from coimbra_events.store.errors import DamagedGame, StoreConflict, UnknownGame
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.log import LogError
@@ -67,13 +64,16 @@ def simulate_command(
     console.print(f"wrote {output}: {len(log.events)} events, {players} players, seed {seed}")
 
 
-def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> Validation:
-    """A log file or a stored game (as its exported log), folded through the rules."""
-    path = log_file(game_ref)
-    if path is not None:
-        return validated(path, catalog_file)
-    with opened(db) as store, store_errors():
-        return validate(store.export(game_ref), catalog_option(catalog_file), game_ref)
+def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> tuple[Validation, str]:
+    """A log file or a stored game (as its exported log), folded through the rules, and the game's name."""
+    with served(db, catalog_file=catalog_file) as games:
+        source = games.source(game_ref)
+        with store_errors():
+            try:
+                log = source.log()
+            except LogError as exc:
+                fail(str(exc), BAD_INPUT)
+            return validate(log, games.catalog, game_ref), source.name
 
 
 @COMMANDS("validate")
@@ -97,7 +97,7 @@ def validate_command(
         _validate_many(game_refs, db, catalog_file, as_json)
         return
     game_ref = game_refs[0]
-    result = _validated_ref(game_ref, db, catalog_file)
+    result, _ = _validated_ref(game_ref, db, catalog_file)
     report = result.to_json()
     if as_json:
         print_json(report)
@@ -109,17 +109,12 @@ def validate_command(
 
 def _validate_many(game_refs: list[str], db: Optional[Path], catalog_file: Optional[Path], as_json: bool) -> None:
     """Validate each log in turn (a bad one does not stop the others) and summarise."""
-    catalog = catalog_option(catalog_file)
     reports = []
-    with ExitStack() as stack, progress_bar("validating") as progress:
+    with served(db, catalog_file=catalog_file) as games, progress_bar("validating") as progress:
         task = progress.add_task("validating", total=len(game_refs))
-        store = None
         for ref in game_refs:
             try:
-                if log_file(ref) is None and store is None:
-                    store = stack.enter_context(opened(db))
-                log = game_log.read(ref) if log_file(ref) else store.export(ref)
-                reports.append({"source": ref, **validate(log, catalog, ref).to_json()})
+                reports.append({"source": ref, **validate(games.log(ref), games.catalog, ref).to_json()})
             except (LogError, UnknownGame, DamagedGame, StoreConflict) as exc:
                 reports.append({"source": ref, "valid": False, "error": str(exc)})
             progress.advance(task)
@@ -165,7 +160,7 @@ def score_command(
     """
     from projections.scores import score_report
 
-    result = _validated_ref(game_ref, db, catalog_file)
+    result, name = _validated_ref(game_ref, db, catalog_file)
     if not result.valid:
         v = result.violation
         fail(f"{game_ref}: event {result.violation_seq} breaks rule {v.rule}: {v.reason}", RULE_VIOLATION)
@@ -177,7 +172,6 @@ def score_command(
     if format_ is not SheetFormat.TABLE:
         from cli.score_sheets import score_csv, score_html  # imported here: only the sheets need them
 
-        name = game_ref if log_file(game_ref) is None else Path(game_ref).stem
         sheet = score_csv(report) if format_ is SheetFormat.CSV else score_html(report, result.log, result.state.catalog, name)
         with store_errors():
             write_output(output, sheet.encode())

@@ -9,8 +9,9 @@ the end of the input loses nothing and ``coimbra record GAME`` carries on.
 What a line means is decided in ``projections.recording`` (pure), what is printed
 of options, help and refusals in ``cli.record_texts``; this module
 only reads and prints through an ``Io`` (the terminal here, a script in the
-tests) and stores through ``GameStore``, whose ``Game`` methods run the rules
-core, so a refusal here is the same refusal as ``coimbra act``'s.
+tests) and records through the table's use cases (``coimbra_events.service``),
+whose ``Game`` methods run the rules core, so a refusal here is the same refusal
+as ``coimbra act``'s.
 """
 
 from __future__ import annotations
@@ -38,13 +39,15 @@ from cli.common import (
     players_option,
     short,
     store_errors,
-    with_player_name,
 )
 from cli.exits import fail
 from cli.record_texts import COMMANDS_HELP, option_lines, outcome_prompt, refusal_lines
-from coimbra_events.rolls import rolls_of
 from coimbra_events.references import log_file
-from coimbra_events.store.errors import BadPlayers, StoreConflict, TableInputNeeded
+from coimbra_events.rolls import rolls_of
+from coimbra_events.service import Games
+from coimbra_events.service.inputs import with_player_name
+from coimbra_events.service.results import Outcome, Recorded, Refused
+from coimbra_events.store.errors import BadPlayers, TableInputNeeded
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import GameEvent
@@ -122,9 +125,9 @@ class Stop(Exception):
 class Recorder:
     """One session on one stored game: announce what is due, read a line, store it or say why not."""
 
-    def __init__(self, store: GameStore, io: Io, name: str, resume: str, quiet: bool = False) -> None:
-        self.store, self.io, self.name, self.resume, self.quiet = store, io, name, resume, quiet
-        self.game = store.get(name)
+    def __init__(self, games: Games, io: Io, name: str, resume: str, quiet: bool = False) -> None:
+        self.games, self.io, self.name, self.resume, self.quiet = games, io, name, resume, quiet
+        self.game = games.open(name)
         self._announced: object = None
 
     def run(self) -> int:
@@ -150,7 +153,7 @@ class Recorder:
 
     def _stopped(self, stop: Stop) -> int:
         """Say how much is stored (read again: Ctrl-C may have come just after a save), its head, and how to go on."""
-        stored = self.store.get(self.name)
+        stored = self.games.open(self.name)
         self.io.say()
         self.io.say(f"stopped ({stop.why}): {len(stored.events)} entries stored, head {short(stored.head)}; "
                     f"resume with: {self.resume}")
@@ -200,29 +203,31 @@ class Recorder:
 
     def _record(self, event: GameEvent) -> None:
         event = with_player_name(event, self.game)
-        before = self.game.state
-        game = self._saved(lambda: self.store.record(self.name, event, game=self.game), self._said(event))
-        if game is not None:
-            self.game = game
-            self.io.say(f"recorded {game.entries}: {entry_echo(event, before)}")
+        done = self._saved(lambda: self.games.record(self.name, [event], game=self.game), self._said(event))
+        if done is not None:
+            self.io.say(f"recorded {self.game.entries}: {entry_echo(done.entries[0].event, done.outcome[0])}")
 
     def _said(self, event: GameEvent) -> str:
         return said(self.game.catalog, event)
 
-    def _saved(self, save: Callable[[], T], text: str) -> T | None:
-        """Run one save (one transaction) on the game in hand; a refusal or a conflict is said, nothing is stored
-        (and the game is read again, so nothing half made stays in hand)."""
+    def _saved(self, save: Callable[[], Outcome[T]], text: str) -> Recorded[T] | None:
+        """Run one use case (one save) on the game in hand and take the game it stored; a refusal or a conflict is
+        said, nothing is stored (and the game is read again, so nothing half made stays in hand)."""
         try:
-            return save()
-        except RuleViolation as v:
-            for line in refusal_lines(text, v, self.game.catalog):
-                self.io.say(line)
-        except StoreConflict as exc:  # another writer recorded first: show the game as it is now
-            self.io.say(str(exc))
-            self.game, self._announced = self.store.get(self.name), None
+            done = save()
         except TableInputNeeded as exc:
             self.io.say(f"{exc}; nothing stored")
-        self.game = self.store.get(self.name)
+        else:
+            if isinstance(done, Recorded):
+                self.game = done.game
+                return done
+            if isinstance(done, Refused):
+                for line in refusal_lines(text, done.violation, self.game.catalog):
+                    self.io.say(line)
+            else:  # another writer recorded first: show the game as it is now
+                self.io.say(done.reason)
+                self._announced = None
+        self.game = self.games.open(self.name)
         return None
 
     def _event_in(self, text: str, seq: int | None = None) -> GameEvent | None:
@@ -244,17 +249,17 @@ class Recorder:
         if rolls_of(self.game)[0] == "manual" and self.game.pending and self.game.pending.actor == TABLE:
             self.io.say("this game has no seed to draw from: type what the table rolled or dealt (see above)")
             return
-        done = self._saved(lambda: self.store.roll(self.name, self.game), "roll")
+        done = self._saved(lambda: self.games.roll(self.name, self.game), "roll")
         if done is not None:
-            self.game, event = done
+            event = done.outcome
             self.io.say(f"recorded {self.game.entries}: {entry_echo(event, self.game.state)}")
             for line in outcome_words(event, self.game.state):
                 self.io.say(line)
 
     def _undo(self, _: Command) -> None:
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.undo(), self.game), "undo")
+        done = self._saved(lambda: self.games.undo(self.name, self.game), "undo")
         if done is not None:
-            self.game, play = done
+            play = done.outcome
             self.io.say(f"undone: entry {play.seq} {self._said(play.event)} (withdrawn by entry {self.game.entries}; "
                         "it stays in the log)")
 
@@ -263,10 +268,10 @@ class Recorder:
         event = self._event_in(cmd.text, cmd.seq)
         if event is None:
             return
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.correct(cmd.seq, event), self.game), self._said(event))
+        done = self._saved(lambda: self.games.correct(self.name, cmd.seq, event, self.game), self._said(event))
         if done is None:
             return
-        self.game, broken = done
+        broken = done.outcome
         n = self.game.entries
         self.io.say(f"corrected entry {cmd.seq} to {self._said(event)} (entries {n - 1} and {n})")
         for play, v in broken:
@@ -280,21 +285,20 @@ class Recorder:
         if event is None:
             return
         try:
-            done = self._saved(lambda: self.store.update(self.name, lambda g: g.accept(event, cmd.reason), self.game), self._said(event))
+            done = self._saved(lambda: self.games.accept(self.name, event, cmd.reason, self.game), self._said(event))
         except NothingToOverride:
             self.io.say(f"'{self._said(event)}' breaks no rule here: type it as an ordinary decision; nothing stored")
-            self.game = self.store.get(self.name)
+            self.game = self.games.open(self.name)
             return
         if done is not None:
-            self.game, v = done
+            v = done.outcome
             self.io.say(f"accepted against rule {v.rule} ({named_text(self.game.catalog, v.reason)}): entry "
                         f"{self.game.entries} {self._said(event)}, because {cmd.reason}")
 
     def _note(self, cmd: Command, bookmark: bool = False) -> None:
         assert cmd.seq is not None
-        done = self._saved(lambda: self.store.update(self.name, lambda g: g.note(cmd.seq, cmd.text, bookmark), self.game), cmd.word)
+        done = self._saved(lambda: self.games.note(self.name, cmd.seq, cmd.text, bookmark, self.game), cmd.word)
         if done is not None:
-            self.game = done[0]
             self.io.say(f"{'bookmarked' if bookmark else 'noted'} entry {cmd.seq} (entry {self.game.entries})")
 
     def _bookmark(self, cmd: Command) -> None:
@@ -356,13 +360,13 @@ def ask_players(io: Io, catalog: Catalog) -> list[tuple[str, str]]:
 
 
 def start(
-    store: GameStore, io: Io, players: Sequence[tuple[str, str]] | None, seed: int | None, catalog: Catalog | None = None
+    games: Games, io: Io, players: Sequence[tuple[str, str]] | None, seed: int | None, catalog: Catalog | None = None
 ) -> Game:
     """A new game (with ``catalog``, else the stand-in); with a seed, the setup is drawn and the players are told what to lay out."""
     while True:
         people = players if players is not None else ask_players(io, catalog or standin_catalog())
         try:
-            game = store.new_game(people, catalog, seed=seed)
+            game = games.new_game(people, catalog, seed=seed)
             break
         except BadPlayers as exc:
             if players is not None:
@@ -391,16 +395,18 @@ def record_session(
 ) -> int:
     """A whole session: create or resume the game, then record until it is over or the table stops.
 
-    Raises ``UnknownGame`` for a name the store does not hold and ``BadPlayers``
+    Records through the table's use cases on ``store`` (``coimbra_events.service.Games``). Raises
+    ``UnknownGame`` for a name the store does not hold and ``BadPlayers``
     for ``players`` that cannot play (the command turns both into exit 2).
     """
+    games = Games(lambda: store)
     try:
-        name = game_ref if game_ref is not None else start(store, io, players, seed, catalog).name
+        name = game_ref if game_ref is not None else start(games, io, players, seed, catalog).name
     except (EOFError, KeyboardInterrupt) as exc:
         io.say()
         io.say("stopped before the game was created; nothing stored")
         return INTERRUPTED if isinstance(exc, KeyboardInterrupt) else 0
-    recorder = Recorder(store, io, name, f"coimbra record {name}{resume_options}", quiet)
+    recorder = Recorder(games, io, name, f"coimbra record {name}{resume_options}", quiet)
     if game_ref is not None:
         recorder.intro()
     io.say(f"every input is stored at once; 'help' lists the commands; resume any time with: {recorder.resume}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from enum import Enum
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 import typer
 from rich.markup import escape
@@ -24,8 +24,6 @@ from cli.common import (
     console,
     due,
     due_json,
-    entrant,
-    game_ref_opened,
     list_problems,
     log_problems,
     notation,
@@ -34,30 +32,28 @@ from cli.common import (
     print_json,
     QuietOption,
     short,
+    served,
     store_errors,
-    typed_decision,
     write_output,
 )
 from cli.change_views import changes_view, final_scores_view
 from cli.exits import BAD_INPUT, CONFLICT, RULE_VIOLATION, err_console, fail
 from cli.views import import_summary, progress_bar
 from coimbra_events import log as game_log
-from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError, LogProblem
 from coimbra_events.movelist import read_record
 from coimbra_events.notation import BY_TYPE
-from coimbra_events.references import log_file
-from coimbra_events.store.errors import BadGameName, BadPlayers, DamagedGame, DamagedIndex, GameChanged, StoreConflict
+from coimbra_events.service.results import Conflict, Recorded, Refused
+from coimbra_events.store.errors import BadGameName, BadPlayers, DamagedGame, DamagedIndex, StoreConflict
 from coimbra_events.rules import core as rules
-from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.state import GameState
-from coimbra_events.violations import RuleViolation
-from projections.consequences import plays_since
 from projections.scores import score_report
 from projections.naming import named_text, said
-from projections.options import options
 from projections.recording import entry_echo
+
+if TYPE_CHECKING:
+    from coimbra_events.service import Games
 
 
 COMMANDS = Commands()
@@ -132,58 +128,43 @@ def act_command(
     Example: [bold]coimbra act ana-bruno "place gray-1 castle"[/]
     """
 
-    table_before: list[GameState] = []  # the table before the first decision: what the changes are told from
-    seen = _head_option(after, "--after")
-
-    def add(game: Game) -> list[tuple[GameEvent, str]]:
-        """Each decision read, checked and recorded, with its echo; nothing stored if one is refused."""
-        if seen is not None and not game.head.startswith(seen):
-            fail(str(GameChanged(game.name)), CONFLICT)
-        if game.over:
-            fail(f"{game.name}: the game is over (rule GAME.over); nothing more can be recorded", RULE_VIOLATION)
-        table_before[:] = [game.state]
-        done: list[tuple[GameEvent, str]] = []
-        for text in decisions:
-            with store_errors("nothing stored"):
-                event = typed_decision(text, game, game.pending.actor if game.pending else None)
-            before = game.state
-            try:
-                game.record(event)
-            except RuleViolation as v:
-                if as_json:
-                    print_json({"recorded": [], "refused": notation(event), "violation": v.to_json(game.catalog)})
-                fail(f"refused '{said(game.catalog, event)}': rule {v.rule}: {named_text(game.catalog, v.reason)}; "
-                     "nothing stored", RULE_VIOLATION)
-            done.append((event, entry_echo(event, before)))
-        return done
-
-    if log_file(game_ref) is None:
-        with opened(db, by) as store, store_errors("nothing stored"):
-            game, done = store.update(game_ref, add)
-    else:
-        with game_ref_opened(game_ref, db, catalog_file) as (game, file):
-            game.enter_as(by if by is not None else entrant())
-            done = add(game)
-            with store_errors("nothing stored"):
-                file.commit(game)
-    events, echoes = [e for e, _ in done], [echo for _, echo in done]
-    first = game.entries - len(events) + 1
-    told = plays_since(table_before[0], events, first - 1)
-    recorded = [{"seq": seq, "type": e.TYPE, "notation": notation(e), "changes": [c.to_json() for c in changes]}
-                for e, (seq, changes) in zip(events, told)]
+    with served(db, by, catalog_file, views=True) as games, store_errors("nothing stored"):
+        result = games.record(game_ref, decisions, after=_head_option(after, "--after"))
+    if isinstance(result, Conflict):
+        fail(result.reason, CONFLICT)
+    if isinstance(result, Refused):
+        _refused(result, as_json)
+    game = result.game
+    recorded = [{"seq": e.seq, "type": e.event.TYPE, "notation": notation(e.event), "changes": [c.to_json() for c in e.changes]}
+                for e in result.entries]
     scores = score_report(game.state) if game.over else None
     if as_json:
         print_json({"game": game.name, "recorded": recorded, "events": game.entries, "pending": due_json(game),
-                    "scores": scores, "head": game.head})
+                    "scores": scores, "head": result.head})
         return
-    for r, echo in zip(recorded, echoes):
+    for r, echo in zip(recorded, _echoes(result)):
         console.print(f"recorded {r['seq']}: {escape(echo)}", soft_wrap=True)
         if not quiet:
             console.print(changes_view(r["changes"], catalog=game.catalog))
     if scores is not None:
         console.print(final_scores_view(scores))
     console.print(f"next: {escape(due(game))}", soft_wrap=True)
-    console.print(f"head {short(game.head)}")
+    console.print(f"head {short(result.head)}")
+
+
+def _refused(refusal: Refused, as_json: bool) -> NoReturn:
+    """An input the rules refused: its rule and why (with --json, the violation too); nothing was stored."""
+    v, catalog, event = refusal.violation, refusal.catalog, refusal.event
+    if event is None:
+        fail(f"{refusal.name}: the game is over (rule {v.rule}); nothing more can be recorded", RULE_VIOLATION)
+    if as_json:
+        print_json({"recorded": [], "refused": notation(event), "violation": v.to_json(catalog)})
+    fail(f"refused '{said(catalog, event)}': rule {v.rule}: {named_text(catalog, v.reason)}; nothing stored", RULE_VIOLATION)
+
+
+def _echoes(result: Recorded[tuple[GameState, ...]]) -> list[str]:
+    """Each stored entry as the recorder says it, told from the table before it."""
+    return [entry_echo(entry.event, table) for entry, table in zip(result.entries, result.outcome)]
 
 
 @COMMANDS("legal")
@@ -203,17 +184,18 @@ def legal_command(
 
     Example: [bold]coimbra legal ana-bruno[/]
     """
-    with game_ref_opened(game_ref, db, catalog_file) as (game, _):
-        space = rules.legal(game.state)
+    with served(db, catalog_file=catalog_file, views=True) as games, store_errors():
+        legal = games.legal(game_ref)
+    game, space = legal.game, legal.outcome
     report: dict[str, Any] = {"game": game.name, "pending": due_json(game)}
-    if isinstance(space, OutcomeSpace):
+    if space is not None:
         verb = BY_TYPE[rules.ACCEPTS[space.kind][0].TYPE]
         example = notation(space.sample(random.Random(0)))
         report["outcome"] = {"kind": space.kind, "description": space.description, "usage": f"table: {verb.usage}",
                              "example": example}
         listed = []
     else:
-        listed = options(game.state)
+        listed = legal.options
         report["options"] = [notation(o.event) for o in listed]
         report["described"] = [o.to_json(k) for k, o in enumerate(listed, 1)]
     if as_json:
@@ -272,25 +254,23 @@ def import_command(
         if as_json:
             print_json({"imported": False, **problems_json(exc.problems, every, exc.count)})
         log_problems(exc, "nothing stored", every)
-    catalog = catalog_option(catalog_file)
-    with opened(db) as store, store_errors("nothing stored"):
-        game = store.import_log(log, name, catalog, str(file))
+    with served(db, catalog_file=catalog_file) as games, store_errors("nothing stored"):
+        game = games.import_log(log, name, str(file))
     if as_json:
         print_json({"imported": True, "name": game.name, "events": game.entries, "over": game.over})
         return
     console.print(game.name)
-    err_console.print(f"imported {game.entries} events from {file} into {store.location}; {due(game)}", style="dim")
+    err_console.print(f"imported {game.entries} events from {file} into {games.store.location}; {due(game)}", style="dim")
 
 
 def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[Path], as_json: bool) -> None:
     """Import each log as its own game; a refused one does not stop the others."""
-    catalog = catalog_option(catalog_file)
     rows: list[dict[str, Any]] = []
-    with opened(db) as store, progress_bar("importing") as progress:
+    with served(db, catalog_file=catalog_file) as games, progress_bar("importing") as progress:
         task = progress.add_task("importing", total=len(files))
         for file in files:
             try:
-                game = store.import_log(read_record(file), None, catalog, str(file))
+                game = games.import_log(read_record(file), None, str(file))
                 rows.append({"source": str(file), "imported": True, "name": game.name, "events": game.entries})
             except (LogError, BadGameName, BadPlayers, DamagedIndex) as exc:
                 rows.append({"source": str(file), "imported": False, "code": BAD_INPUT, "error": str(exc)})
@@ -299,7 +279,7 @@ def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[P
             except StoreConflict as exc:
                 rows.append({"source": str(file), "imported": False, "code": CONFLICT, "error": str(exc)})
             progress.advance(task)
-        store.games_index_caught_up()  # here, under the progress bar, rather than at the next listing
+        games.store.games_index_caught_up()  # here, under the progress bar, rather than at the next listing
     if as_json:
         print_json(rows)
     else:
@@ -345,37 +325,35 @@ def export_command(
 
     Example: [bold]coimbra export ana-bruno --format html -o ana-bruno.html[/]
     """
-    if format_ is not ExportFormat.JSON:
-        if force:
-            fail("--force writes a damaged game's JSON log as it is stored: leave out --format")
-        with game_ref_opened(game_ref, db, catalog_file) as (game, keeper):
-            if log_file(game_ref) is None:
-                with store_errors():
-                    keeper.check(game_ref)  # every row, as the JSON export checks them
+    if format_ is not ExportFormat.JSON and force:
+        fail("--force writes a damaged game's JSON log as it is stored: leave out --format")
+    with served(db, catalog_file=catalog_file) as games:
+        if format_ is not ExportFormat.JSON:
+            with store_errors():
+                game = games.open(game_ref)
+                games.check(game_ref)  # every row of a stored game, as the JSON export checks them
             data, entries = _shared(game, format_), game.entries
-    else:
-        data = _exported(game_ref, db, force)
-        entries = data.count(ENTRY)
+        else:
+            data = _exported(games, game_ref, force)
+            entries = data.count(ENTRY)
     with store_errors():
         write_output(output, data)
     if output is not None:
         err_console.print(f"wrote {output}: {entries} events", style="dim")
 
 
-def _exported(game_ref: str, db: Optional[Path], force: bool) -> bytes:
+def _exported(games: Games, game_ref: str, force: bool) -> bytes:
     """A game's canonical JSON log; a damaged stored game is refused, or with ``force`` written as stored."""
-    path = log_file(game_ref)
-    if path is not None:
-        with store_errors():
-            return game_log.dumps(game_log.read(path))
-    with opened(db) as store, store_errors():
+    with store_errors():
         try:
-            return game_log.dumps(store.export(game_ref))
+            exported = games.export(game_ref, force)
         except DamagedGame as exc:
-            if not force:
-                fail(f"{exc} (coimbra export {game_ref} --force writes it as it is stored, with its recorded hashes)")
-            err_console.print(f"{game_ref} is damaged: writing it as it is stored; coimbra verify lists the damage")
-            return store.export_as_stored(game_ref)
+            if force:
+                raise  # damaged so that no file written as stored would show it
+            fail(f"{exc} (coimbra export {game_ref} --force writes it as it is stored, with its recorded hashes)")
+    if exported.damage is not None:
+        err_console.print(f"{game_ref} is damaged: writing it as it is stored; coimbra verify lists the damage")
+    return exported.data
 
 
 def _shared(game: Game, format_: ExportFormat) -> bytes:
@@ -452,8 +430,9 @@ def verify_command(
     Example: [bold]coimbra verify game.json --head 3f2a9c1b7d0e[/]
     """
     wanted = _head_option(head)
-    stored = log_file(game_ref) is None
-    events, chain, problems, count = _stored_chain(game_ref, db) if stored else _file_chain(game_ref, every)
+    with served(db) as games, store_errors():
+        read = games.chain(game_ref, every)
+    chain, problems, count, events = read.hashes, read.problems, read.count, read.events
     found = _find_head(chain, wanted) if wanted is not None and not problems else None
     if wanted is not None and not problems and found is None:
         problems = (LogProblem(len(chain), "head not found", f"the record does not hold the head {wanted} the table "
@@ -472,35 +451,9 @@ def verify_command(
             if found is not None:
                 console.print(_head_words(found, events), soft_wrap=True)
         return
-    word = "entry" if stored else "event"
     if not as_json:  # the first problem ends the error line: 20 in all unless --all
-        list_problems(problems[1:], every, word, SHOWN_PROBLEMS - 1, count - 1)
-    more = f" (and {count - 1:,} more problems)" if count > 1 else ""
-    if stored:
-        fail(str(DamagedGame(game_ref, problems)))
-    fail(f"{game_ref}: {problems[0].said(word)}{more}")
-
-
-def _file_chain(path: str, every: bool) -> tuple[int | None, list[str], tuple[LogProblem, ...], int]:
-    """A log file's number of events, its chain (header hash first), its problems and how many there are."""
-    try:
-        log = game_log.read(path, keep=None if every else game_log.KEPT)
-    except LogError as exc:
-        return None, [], exc.problems, exc.count
-    return len(log.events), [log.anchor(), *log.hashes()], (), 0
-
-
-def _stored_chain(name: str, db: Optional[Path]) -> tuple[int | None, list[str], tuple[LogProblem, ...], int]:
-    """A stored game's number of entries, its chain as recorded, its problems and how many (read row by row)."""
-    with opened(db) as store, store_errors():
-        for _ in range(3):
-            inspection = store.inspect(name)
-            if not inspection.raced:
-                break
-        else:
-            raise StoreConflict(f"{name}: the game kept changing while it was read; try again")
-    chain = [h for h in inspection.chain if h is not None]
-    return len(inspection.entries), chain, inspection.problems, len(inspection.problems)
+        list_problems(problems[1:], every, read.word, SHOWN_PROBLEMS - 1, count - 1)
+    fail(read.failure(problems, count))
 
 
 def _head_option(head: Optional[str], option: str = "--head") -> Optional[str]:

@@ -217,6 +217,16 @@ def plays_since(state: GameState, plays: Sequence[GameEvent], start: int) -> lis
     return _numbered(Changes(_plays(state, plays)), start)
 
 
+def new_entries(before: GameState, game: Any, start: int,
+                new: Sequence[GameEvent]) -> list[tuple[int, tuple[Change, ...]]]:
+    """What each of ``new``, just stored as the entries of ``game`` after its first ``start``, did on the table
+    (``before``: the table then): plays are told from ``before`` alone (``plays_since``), a record with history
+    entries among them from the record (``entries_since``)."""
+    if is_plain(new):
+        return plays_since(before, new, start)
+    return entries_since(before, game.initial, game.events, start)
+
+
 def _numbered(changes: Changes, start: int) -> list[tuple[int, tuple[Change, ...]]]:
     return [(start + j, changes[j]) for j in range(1, len(changes))]
 
@@ -269,5 +279,5 @@ def told_change(t: Told, names: Sequence[str], state: GameState) -> Change:
                   state.catalog)
 
 
-__all__ = ["Changes", "Entry", "Folded", "PLAYED", "Restated", "Tape", "entries_since", "entry_changes", "fold", "fold_since",
+__all__ = ["Changes", "Entry", "Folded", "PLAYED", "Restated", "Tape", "entries_since", "entry_changes", "new_entries", "fold", "fold_since",
            "told_change", "told_changes"]

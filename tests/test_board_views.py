@@ -10,7 +10,7 @@ from rich.measure import Measurement
 
 from cli.board_views import DrawnParts, board_panel, map_table
 from cli.replay_views import Replay
-from coimbra_events.store.game_store import game_from_file
+from coimbra_events.store.sources import game_from_file
 from tests.conftest import FIXTURES
 
 

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from coimbra_events import events as ev
 from coimbra_events import log as game_log
-from coimbra_events.store.game_store import BadFork, GameStore, TableInputNeeded
+from coimbra_events.store.game_store import GameStore
+from coimbra_events.store.errors import BadFork, TableInputNeeded
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.game import Game, NothingToOverride
 from coimbra_events.history import Play, is_plain, play_override, replay, resolve

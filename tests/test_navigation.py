@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from coimbra_events import events as ev
-from coimbra_events.store.game_store import game_from_file
+from coimbra_events.store.sources import game_from_file
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.game import Game
 from coimbra_events.simulator import simulate

@@ -395,7 +395,7 @@ def test_resuming_a_finished_game_says_so(store):
 
 
 def test_resuming_an_unknown_game_is_refused(store):
-    from coimbra_events.store.game_store import UnknownGame
+    from coimbra_events.store.errors import UnknownGame
 
     with pytest.raises(UnknownGame):
         session(store, [], "nobody")

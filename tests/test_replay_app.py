@@ -15,7 +15,7 @@ import pytest
 from cli.replay_app import ReplayApp
 from cli.replay_views import Replay
 from coimbra_events import events as ev
-from coimbra_events.store.game_store import game_from_file
+from coimbra_events.store.sources import game_from_file
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.game import Game
 from coimbra_events.rules import core as rules

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from cli.replay_app import ReplayApp
 from cli.replay_views import Replay
-from coimbra_events.store.game_store import game_from_file
+from coimbra_events.store.sources import game_from_file
 from tests.conftest import FIXTURES
 from tests.test_replay_app import corrected_and_undone
 

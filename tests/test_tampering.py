@@ -207,7 +207,7 @@ def test_a_header_whose_timestamp_is_not_a_time_is_damage_for_readers_and_writer
 def test_a_name_register_claim_that_names_no_game_id_is_a_damaged_register(stored, value):
     """Found by the thorough fuzz run: a claim whose game id is no id reached the store's query (the
     library's binding error) or read as 'no game named g'; it is the register that is damaged."""
-    from coimbra_events.store.game_store import DamagedIndex
+    from coimbra_events.store.errors import DamagedIndex
     from tests.commands import invoke
 
     store, rows = stored

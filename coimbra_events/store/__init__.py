@@ -1,7 +1,8 @@
 """Where games are kept, and the evidence that they are still what was recorded.
 
 Its public surface is small: ``GameStore`` (``game_store``: games by name, read,
-recorded into, imported, forked, renamed, tagged, listed), where a store lives
+recorded into, imported, forked, renamed, tagged, listed), a stored game and a JSON
+log file used as GAME behind one interface (``sources``), where a store lives
 (``location``), what it refuses with (``errors``), and what ``verify`` reads
 (``GameStore.inspect``, an ``inspection.Inspection``). Behind it, one module a thing:
 

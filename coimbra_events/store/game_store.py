@@ -21,7 +21,6 @@ import os
 import random
 import re
 from contextlib import nullcontext
-from pathlib import Path
 from typing import Callable, Mapping, Sequence, TypeVar
 from uuid import UUID
 
@@ -33,7 +32,6 @@ from eventsourcing.utils import Environment
 from coimbra_events.store import postgres as postgres_store
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import Corrected, GameEvent, RuleOverridden
-from coimbra_events.store.files import locked
 from coimbra_events.game import Game
 from coimbra_events.store.games_index import GameInfo, GamesIndex, GamesQuery, Page, catch_up, info_of, view_for
 from coimbra_events.store.inspection import Inspection, rows_of
@@ -43,11 +41,11 @@ from coimbra_events.store.receipts import Evidence
 from coimbra_events.store.repository import GameRepository
 from coimbra_events.store.location import APP, describe_store, store_settings
 from coimbra_events.store.rows import Rows
-from coimbra_events.log import GameLog, LogError, LogProblem, dumps_entries, loads, read_bytes, write
+from coimbra_events.log import GameLog, LogError, LogProblem, dumps_entries, loads
 from coimbra_events.store.register import legacy_game_id
 from coimbra_events.store.topics import STORED_TOPICS, StoredTopics
 from coimbra_events.notation import is_name
-from coimbra_events.references import log_file
+from coimbra_events.store.sources import game_source
 from coimbra_events.rulesets import IMPLEMENTED, refusal
 from coimbra_events.state import TABLE
 from coimbra_events.store.errors import (
@@ -56,7 +54,6 @@ from coimbra_events.store.errors import (
     BadPlayers,
     DamagedGame,
     DamagedIndex,
-    GameChanged,
     TableInputNeeded,
     UnknownGame,
     one_line,
@@ -66,52 +63,6 @@ T = TypeVar("T")
 
 _GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _TAG = re.compile(r"[^\s,]{1,40}")
-
-
-def game_from_file(path: Path, catalog: Catalog | None = None) -> Game:
-    """The game in a JSON log file, rules-checked and not stored (named after the file)."""
-    return LogFile(path).open(catalog)
-
-
-class LogFile:
-    """A JSON log used as a game: read once, changed in memory, written back if nobody else changed it."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.data = read_bytes(path)
-        """The bytes as read: ``commit`` writes only over these."""
-
-    def open(self, catalog: Catalog | None = None) -> Game:
-        """The game it holds, rules-checked (named after the file); ``LogError`` or ``IllegalLog`` if it cannot be."""
-        return Game.from_log(self.path.stem, loads(self.data, str(self.path)), catalog, str(self.path))
-
-    def commit(self, game: Game) -> Game:
-        """Write ``game`` over the file under its lock; ``GameChanged`` if the file changed since it was read."""
-        with locked(self.path):
-            self.replace(game)
-        return game
-
-    def replace(self, game: Game) -> None:
-        """``commit`` for a caller that holds the file's lock."""
-        if read_bytes(self.path) != self.data:
-            raise GameChanged(str(self.path))
-        write(self.path, game.to_log())
-
-
-def update_log_file(path: Path, change: Callable[[Game], T], catalog: Catalog | None = None,
-                    serialize: bool = False) -> tuple[Game, T]:
-    """``GameStore.update`` for a JSON log: apply ``change`` and write the file back.
-
-    If another process wrote the file meanwhile: ``GameChanged``; with
-    ``serialize`` (a change that means the same whatever else was recorded) the
-    file's lock is held from reading to writing, so such writers take turns.
-    """
-    with locked(path) if serialize else nullcontext():
-        file = LogFile(path)
-        game = file.open(catalog)
-        outcome = change(game)
-        file.replace(game) if serialize else file.commit(game)
-    return game, outcome
 
 
 # --- the store -----------------------------------------------------------------------------------
@@ -227,8 +178,7 @@ class GameStore(Application):
 
         Raises ``UnknownGame``, ``LogError`` (unreadable log) or ``IllegalLog``.
         """
-        path = log_file(ref)
-        return self.get(ref) if path is None else game_from_file(path, catalog)
+        return game_source(ref, lambda: self, catalog).open()
 
     def export(self, name: str) -> GameLog:
         """A stored game as a JSON log (whatever ruleset it was recorded under: nothing is folded);

@@ -8,7 +8,8 @@ import pytest
 from eventsourcing.persistence import IntegrityError, RecordConflictError, Tracking
 
 from coimbra_events import log as game_log
-from coimbra_events.store.game_store import BadGameName, GameStore, UnknownGame
+from coimbra_events.store.game_store import GameStore
+from coimbra_events.store.errors import BadGameName, UnknownGame
 from coimbra_events.store.games_index import IN_PROGRESS, OVER
 from coimbra_events.game import Game, result_of
 from coimbra_events.store.games_index import GamesQuery, catch_up, name_series

@@ -14,8 +14,8 @@ import orjson
 import pytest
 
 from coimbra_events import log as game_log
-from coimbra_events.store.game_store import DamagedIndex, GameChanged, GameStore
-from coimbra_events.store.errors import DamagedGame
+from coimbra_events.store.errors import DamagedGame, DamagedIndex, GameChanged
+from coimbra_events.store.game_store import GameStore
 from coimbra_events.log import event_hash, header_hash
 from coimbra_events.rules import core as rules
 from tests.store.conftest import GAMES, PLAYERS
@@ -273,7 +273,7 @@ def test_a_note_is_made_again_on_the_game_as_it_is_now(sqlite):
 
 
 def test_names_that_read_as_log_files_are_refused(tmp_path):
-    from coimbra_events.store.game_store import BadGameName
+    from coimbra_events.store.errors import BadGameName
 
     store = GameStore(in_memory=True)
     for name in ("g2.json", "G2.JSON"):

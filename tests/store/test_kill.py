@@ -16,7 +16,8 @@ import orjson
 import pytest
 
 from coimbra_events import log as game_log
-from coimbra_events.store.game_store import GameStore, UnknownGame
+from coimbra_events.store.game_store import GameStore
+from coimbra_events.store.errors import UnknownGame
 from tests.conftest import installed_coimbra
 from tests.store.conftest import GAMES, PLAYERS
 

@@ -7,7 +7,8 @@ import shutil
 
 import pytest
 
-from coimbra_events.store.game_store import BadGameName, GameStore, UnknownGame
+from coimbra_events.store.game_store import GameStore
+from coimbra_events.store.errors import BadGameName, UnknownGame
 from coimbra_events.store.games_index import OVER
 from coimbra_events.store.register import GameName
 from coimbra_events.rules.core import legal

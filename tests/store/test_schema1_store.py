@@ -8,7 +8,8 @@ import orjson
 import pytest
 
 from coimbra_events import log as game_log
-from coimbra_events.store.game_store import GameStore, UnknownGame
+from coimbra_events.store.game_store import GameStore
+from coimbra_events.store.errors import UnknownGame
 from coimbra_events.store.games_index import IN_PROGRESS, OVER
 from coimbra_events.game import Game
 from coimbra_events.rules.core import legal

@@ -1,0 +1,232 @@
+"""Where a game is kept: a stored game, or a JSON log file used as GAME, behind one interface.
+
+Every command that takes GAME works the same on both: it opens the game, changes
+it, and commits it, refused with ``GameChanged`` when the record moved on since
+it was read (another writer saved first, or rewrote the file). ``game_source`` is
+the one place that tells the two apart (``references.log_file``), so neither the
+application service nor a front-end has to.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterator, Protocol, TypeVar
+
+from coimbra_events import log as game_log
+from coimbra_events.catalog import Catalog
+from coimbra_events.events import GameEvent
+from coimbra_events.log import GameLog, LogError, LogProblem
+from coimbra_events.references import log_file
+from coimbra_events.store.errors import DamagedGame, GameChanged, StoreConflict, TableInputNeeded
+from coimbra_events.store.files import locked, write_atomically
+
+if TYPE_CHECKING:  # the game and the store bring in the eventsourcing library: imported when a game is opened
+    from coimbra_events.game import Game
+    from coimbra_events.store.game_store import GameStore
+
+T = TypeVar("T")
+READS = 3
+"""How often ``verify`` reads a stored game's rows again when a writer changed them while they were read."""
+
+
+@dataclass(frozen=True)
+class Chain:
+    """What ``verify`` reads of a record: how many entries, its hash chain (header first), its problems.
+
+    ``stored`` says whether a place is an entry of a stored game or an event of a log file.
+    """
+
+    ref: str
+    stored: bool
+    events: int | None
+    hashes: list[str]
+    problems: tuple[LogProblem, ...]
+    count: int
+
+    @property
+    def word(self) -> str:
+        return "entry" if self.stored else "event"
+
+    def failure(self, problems: tuple[LogProblem, ...], count: int) -> str:
+        """The one-line error for ``problems`` (the first of ``count``): a damaged stored game, or a file's first problem."""
+        if self.stored:
+            return str(DamagedGame(self.ref, problems))
+        more = f" (and {count - 1:,} more problems)" if count > 1 else ""
+        return f"{self.ref}: {problems[0].said(self.word)}{more}"
+
+
+class GameSource(Protocol):
+    """A game and where it is kept; ``name`` is the game's (a log file's is its stem)."""
+
+    ref: str
+    name: str
+
+    def open(self) -> Game:
+        """The game, checked (``UnknownGame``, ``DamagedGame``, ``LogError``, ``IllegalLog`` if it cannot be)."""
+
+    def head(self) -> str:
+        """The record's head as it is now, read again (what a conflict names)."""
+
+    def commit(self, game: Game) -> Game:
+        """Keep what was recorded on ``game``; ``GameChanged`` if the record moved on since it was read."""
+
+    def locked(self) -> AbstractContextManager[None]:
+        """Held from reading to writing, so that writers whose changes mean the same whatever else was recorded
+        take turns rather than conflict."""
+
+    def update(self, change: Callable[[Game], T], game: Game | None = None, retry: bool = False) -> tuple[Game, T]:
+        """Apply ``change`` to the game (``game``: as already read from this source) and commit it, all or nothing;
+        ``retry``: a change that means the same whatever else was recorded (a note) is made again, not refused."""
+
+    def roll(self, game: Game | None = None) -> tuple[Game, GameEvent]:
+        """Draw the table's pending outcome the way the game says and record it (``TableInputNeeded`` if by hand)."""
+
+    def log(self) -> GameLog:
+        """The record as a JSON log, whatever its ruleset (for ``validate``)."""
+
+    def check(self) -> None:
+        """``DamagedGame`` if anything of the record is not what was recorded."""
+
+    def exported(self, force: bool = False) -> tuple[bytes, DamagedGame | None]:
+        """The canonical JSON log; a damaged stored game raises ``DamagedGame``, or with ``force`` gives its
+        bytes as stored and the damage."""
+
+    def chain(self, every: bool = False) -> Chain:
+        """The record's hash chain and every problem found in it (the first ``log.KEPT`` of a file unless ``every``)."""
+
+
+def game_source(ref: str, store: Callable[[], GameStore], catalog: Catalog | None = None,
+                entered_by: str | None = None) -> GameSource:
+    """What a GAME argument names: a JSON log file (the store is not opened) or a stored game.
+
+    ``catalog`` reads a log file with another catalog than the one it names;
+    ``entered_by`` stamps the entries recorded into a file (a store stamps its own).
+    """
+    path = log_file(ref)
+    return StoredGame(store(), ref) if path is None else LogFile(path, catalog, entered_by, ref)
+
+
+class StoredGame:
+    """A game in a ``GameStore``: read checked against its receipts, saved in one transaction."""
+
+    def __init__(self, store: GameStore, name: str) -> None:
+        self.store, self.ref, self.name = store, name, name
+
+    def open(self) -> Game:
+        return self.store.get(self.name)
+
+    def head(self) -> str:
+        return self.store.get(self.name).head
+
+    def commit(self, game: Game) -> Game:
+        return self.store.commit(game)
+
+    def locked(self) -> AbstractContextManager[None]:
+        """Nothing to hold: a save that conflicts is rebuilt on the game as it is now (``update``'s ``retry``)."""
+        return nullcontext()
+
+    def update(self, change: Callable[[Game], T], game: Game | None = None, retry: bool = False) -> tuple[Game, T]:
+        return self.store.update(self.name, change, game, retry)
+
+    def roll(self, game: Game | None = None) -> tuple[Game, GameEvent]:
+        return self.store.roll(self.name, game)
+
+    def log(self) -> GameLog:
+        return self.store.export(self.name)
+
+    def check(self) -> None:
+        self.store.check(self.name)
+
+    def exported(self, force: bool = False) -> tuple[bytes, DamagedGame | None]:
+        try:
+            return game_log.dumps(self.store.export(self.name)), None
+        except DamagedGame as exc:
+            if not force:
+                raise
+            return self.store.export_as_stored(self.name), exc
+
+    def chain(self, every: bool = False) -> Chain:
+        """Read row by row (``GameStore.inspect``), again while a writer changes them meanwhile."""
+        for _ in range(READS):
+            inspection = self.store.inspect(self.name)
+            if not inspection.raced:
+                break
+        else:
+            raise StoreConflict(f"{self.name}: the game kept changing while it was read; try again")
+        hashes = [h for h in inspection.chain if h is not None]
+        return Chain(self.ref, True, len(inspection.entries), hashes, inspection.problems, len(inspection.problems))
+
+
+class LogFile:
+    """A JSON log used as a game: read, changed in memory, written back if nobody else changed it meanwhile."""
+
+    def __init__(self, path: Path, catalog: Catalog | None = None, entered_by: str | None = None,
+                 ref: str | None = None) -> None:
+        self.path, self.catalog, self.entered_by = path, catalog, entered_by
+        self.ref, self.name = ref if ref is not None else str(path), path.stem
+        self.data: bytes | None = None
+        """The bytes as last read: ``commit`` writes only over these."""
+
+    def open(self) -> Game:
+        from coimbra_events.game import Game
+
+        self.data = game_log.read_bytes(self.path)
+        return Game.from_log(self.name, game_log.loads(self.data, str(self.path)), self.catalog, str(self.path))
+
+    def head(self) -> str:
+        return game_log.read(self.path).head()
+
+    def commit(self, game: Game) -> Game:
+        with locked(self.path):
+            self._replace(game)
+        return game
+
+    def _replace(self, game: Game) -> None:
+        """``commit`` for a caller that holds the file's lock; what it writes is then what was last read."""
+        if self.data is None or game_log.read_bytes(self.path) != self.data:
+            raise GameChanged(str(self.path))
+        data = game_log.dumps(game.to_log())
+        write_atomically(self.path, data)
+        self.data = data
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        with locked(self.path):
+            yield
+
+    def update(self, change: Callable[[Game], T], game: Game | None = None, retry: bool = False) -> tuple[Game, T]:
+        """With ``retry`` the file's lock is held from reading to writing, so such writers take turns."""
+        with self.locked() if retry else nullcontext():
+            game = game if game is not None else self.open()
+            game.enter_as(self.entered_by)
+            outcome = change(game)
+            self._replace(game) if retry else self.commit(game)
+        return game, outcome
+
+    def roll(self, game: Game | None = None) -> tuple[Game, GameEvent]:
+        """Drawing needs the store (a seed's draws are the store's, a fork's parent is a stored game)."""
+        raise TableInputNeeded(f"{self.ref}: roll draws for stored games (coimbra import {self.ref} first); "
+                               f"enter the outcome by hand: coimbra act {self.ref} \"table: ...\"")
+
+    def log(self) -> GameLog:
+        return game_log.read(self.path)
+
+    def check(self) -> None:
+        """Nothing more to check: a file's chain was checked, event by event, when it was read."""
+
+    def exported(self, force: bool = False) -> tuple[bytes, DamagedGame | None]:
+        return game_log.dumps(game_log.read(self.path)), None
+
+    def chain(self, every: bool = False) -> Chain:
+        try:
+            log = game_log.read(self.path, keep=None if every else game_log.KEPT)
+        except LogError as exc:
+            return Chain(self.ref, False, None, [], exc.problems, exc.count)
+        return Chain(self.ref, False, len(log.events), [log.anchor(), *log.hashes()], (), 0)
+
+
+def game_from_file(path: Path, catalog: Catalog | None = None) -> Game:
+    """The game in a JSON log file, rules-checked and not stored (named after the file)."""
+    return LogFile(path, catalog).open()

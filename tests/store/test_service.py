@@ -1,0 +1,161 @@
+"""The table's use cases driven directly (``coimbra_events.service.Games``), no CLI: a whole game on SQLite and
+PostgreSQL, with a refusal, two writers on one game, an undo and a correction; and a JSON log file as GAME."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+
+from coimbra_events import log as game_log
+from coimbra_events.game import Game
+from coimbra_events.notation import render
+from coimbra_events.record import replace
+from coimbra_events.service import Conflict, Games, Recorded, Refused
+from coimbra_events.simulator import choose, next_event
+from coimbra_events.store.game_store import GameStore
+from projections.read_side import ReadSide
+from projections.scores import score_report
+from tests.store.conftest import PLAYERS
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def connect(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], GameStore]]:
+    """Opens another connection to one store (a SQLite file, or a fresh PostgreSQL schema): one per writer."""
+    opened: list[GameStore] = []
+    if request.param == "sqlite":
+        def store() -> GameStore:
+            return GameStore(tmp_path / "games.sqlite", entered_by="scorer")
+    else:
+        env = request.getfixturevalue("postgres_env")
+        monkeypatch.delenv("COIMBRA_DB", raising=False)
+        monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.postgres")
+
+        def store() -> GameStore:
+            return GameStore(env=env, entered_by="scorer")
+
+    def one() -> GameStore:
+        opened.append(store())
+        return opened[-1]
+
+    yield one
+    for s in opened:
+        s.close()
+
+
+def recorded(outcome: object) -> Recorded:
+    assert isinstance(outcome, Recorded), outcome
+    return outcome
+
+
+def test_a_whole_game_with_a_refusal_two_writers_an_undo_and_a_correction(connect):
+    table, phone = Games(connect, ReadSide()), Games(connect)
+    game = table.new_game(PLAYERS, name="evening", seed=11)
+    rng, plays = random.Random(5), 0
+    while not game.over:
+        legal = table.legal("evening")
+        assert legal.game.head == game.head
+        if legal.outcome is not None:
+            done = recorded(table.roll("evening", game))
+            assert done.entries[0].event == done.outcome and done.entries[0].changes
+        else:
+            event, head = choose(rng, legal.decisions), game.head
+            assert [o.event for o in legal.options] == list(legal.decisions)
+            done = recorded(table.record("evening", [render(event) if plays % 2 else event], game=game))
+            assert [e.event for e in done.entries] == [event] and done.entries[0].stamp[1] == "scorer"
+            assert done.entries[0].seq == done.game.entries and done.head == done.game.head != head
+            plays += 1
+        game = done.game
+        if legal.outcome is None and plays == 3:
+            _refused(table, game, event)
+        elif legal.outcome is None and plays == 5:
+            game = _two_writers(table, phone, game, event)
+        elif legal.outcome is None and plays == 7:
+            game = _undone_and_played_again(table, game)
+        elif legal.outcome is None and plays == 9:
+            game = _corrected(table, game)
+        elif legal.outcome is None and plays == 11:
+            game = recorded(table.note("evening", game.entries, "a fine move", bookmark=True, game=game)).game
+    final = table.open("evening")
+    assert final.over and final.head == game.head and final.entries == game.entries
+    chain = phone.chain("evening")
+    assert chain.problems == () and chain.hashes[-1] == final.head and chain.events == final.entries
+    report = score_report(final.state)
+    assert len(report["players"]) == len(PLAYERS) and {p["place"] for p in report["players"]} >= {1}
+    refused = table.record("evening", ["pass"])
+    assert isinstance(refused, Refused) and refused.violation.rule == "GAME.over" and refused.event is None
+
+
+def _refused(games: Games, game: Game, played: object) -> None:
+    """The decision just made, again by another player: refused with its rule, and nothing stored."""
+    other = next(name for name, _ in PLAYERS if name != game.pending.actor)
+    refused = games.record("evening", [replace(played, actor=other)])
+    assert isinstance(refused, Refused) and refused.violation.rule.startswith(("TURN.", "GAME.")), refused
+    assert games.open("evening").head == game.head
+
+
+def _two_writers(table: Games, phone: Games, game: Game, played: object) -> Game:
+    """The phone read the game; the table recorded since: the phone's input, with its stale head or its stale
+    copy, is a conflict naming the new head, and nothing of it is stored."""
+    seen = phone.open("evening")
+    meant = next_event(seen.state, random.Random(0))  # legal on the table the phone shows
+    moved = recorded(table.undo("evening", game))
+    stale = phone.record("evening", [meant], after=seen.head[:12])
+    assert isinstance(stale, Conflict) and stale.head == moved.head != seen.head
+    raced = phone.record("evening", [meant], game=seen)
+    assert isinstance(raced, Conflict) and raced.head == moved.head
+    assert table.open("evening").head == moved.head
+    return recorded(phone.record("evening", [played], after=moved.head)).game
+
+
+def _undone_and_played_again(games: Games, game: Game) -> Game:
+    table = game.state
+    undone = recorded(games.undo("evening", game))
+    play = undone.outcome
+    assert undone.entries[0].event.TYPE == "Retracted" and undone.entries[0].changes
+    again = recorded(games.record("evening", [play.event], game=undone.game))
+    assert again.game.state == table
+    return again.game
+
+
+def _corrected(games: Games, game: Game) -> Game:
+    """The latest play corrected to what it said: two entries, no later play made illegal, the same table."""
+    seq, entries, table = game.line.plays[-1].seq, game.entries, game.state
+    fixed = recorded(games.correct("evening", seq, render(game.line.plays[-1].event), game))
+    assert fixed.outcome == () and [e.seq for e in fixed.entries] == [entries + 1, entries + 2]
+    assert fixed.game.state == table and fixed.entries[0].event.TYPE == "Corrected"
+    refused = games.correct("evening", fixed.game.entries + 5, "pass", fixed.game)
+    assert isinstance(refused, Refused) and refused.violation.rule == "HISTORY.target"
+    assert games.open("evening").head == fixed.head
+    return games.open("evening")
+
+
+def test_a_log_file_is_recorded_into_through_the_same_use_cases(tmp_path):
+    store = GameStore(in_memory=True)
+    path = tmp_path / "evening.json"
+    game_log.write(path, store.new_game(PLAYERS[:2], seed=4, name="evening").to_log())
+    never = Games(lambda: pytest.fail("a log file's use cases opened the store"), ReadSide(), entered_by="Ana")
+    ref = str(path)
+    game = never.open(ref)
+    event = choose(random.Random(1), never.legal(ref).decisions)
+    done = recorded(never.record(ref, [render(event)], game=game))
+    assert done.entries[0].stamp[1] == "Ana" and done.entries[0].changes
+    assert game_log.read(path).head() == done.head and game_log.read(path).events[-1] == event
+
+    other = Games(lambda: pytest.fail("opened the store"), entered_by="Bruno")
+    seen = other.open(ref)
+    meant = next_event(seen.state, random.Random(0))  # legal on the file as Bruno read it
+    after = recorded(never.undo(ref, done.game))
+    raced = other.record(ref, [meant], game=seen)
+    assert isinstance(raced, Conflict) and raced.head == after.head
+    stale = other.record(ref, [event], after=done.head)
+    assert isinstance(stale, Conflict) and stale.head == after.head
+    before = path.read_bytes()
+    wrong = replace(event, actor=next(n for n, _ in PLAYERS[:2] if n != event.actor))
+    refused = other.record(ref, [wrong])
+    assert isinstance(refused, Refused) and refused.violation.rule.startswith("TURN.") and path.read_bytes() == before
+    assert recorded(other.record(ref, [event], after=after.head[:8])).entries[0].stamp[1] == "Bruno"
+    assert other.chain(ref).problems == ()
+    store.close()
