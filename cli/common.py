@@ -15,9 +15,10 @@ from rich.markup import escape
 
 from cli.exits import BAD_INPUT, CONFLICT, RULE_VIOLATION, err_console, fail, fail_all
 from cli.terminal import escaping
-from coimbra_events import log as game_log
+from coimbra_events import log_reader
 from coimbra_events.catalog import Catalog, CatalogError, load_catalog
-from coimbra_events.events import GameEvent, PayloadError
+from coimbra_events.event_decoding import PayloadError
+from coimbra_events.events import GameEvent
 from coimbra_events.store.files import write_atomically
 from coimbra_events.log import LogError, LogProblem
 from coimbra_events.record import replace
@@ -103,7 +104,7 @@ def catalog_option(path: Optional[Path]) -> Catalog | None:
 def validated(file: Path, catalog_file: Optional[Path]) -> Validation:
     """A log file folded through the rules; exit 2 if it cannot be read."""
     try:
-        return validate(game_log.read(file), catalog_option(catalog_file), str(file))
+        return validate(log_reader.read(file), catalog_option(catalog_file), str(file))
     except LogError as exc:
         fail(str(exc), BAD_INPUT)
 

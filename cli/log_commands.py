@@ -28,7 +28,7 @@ from cli.common import (
 )
 from cli.exits import BAD_INPUT, RULE_VIOLATION, fail
 from cli.views import progress_bar, rules_table, score_details, score_table, validation_panel, validation_summary
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.references import log_file
 from coimbra_events.store.errors import DamagedGame, StoreConflict, UnknownGame
 from coimbra_events.catalog import standin_catalog
@@ -118,7 +118,7 @@ def _validate_many(game_refs: list[str], db: Optional[Path], catalog_file: Optio
             try:
                 if log_file(ref) is None and store is None:
                     store = stack.enter_context(opened(db))
-                log = game_log.read(ref) if log_file(ref) else store.export(ref)
+                log = log_reader.read(ref) if log_file(ref) else store.export(ref)
                 reports.append({"source": ref, **validate(log, catalog, ref).to_json()})
             except (LogError, UnknownGame, DamagedGame, StoreConflict) as exc:
                 reports.append({"source": ref, "valid": False, "error": str(exc)})

@@ -41,7 +41,7 @@ from cli.common import (
 from cli.change_views import changes_view, final_scores_view
 from cli.exits import BAD_INPUT, CONFLICT, RULE_VIOLATION, err_console, fail
 from cli.views import import_summary, progress_bar
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError, LogProblem
@@ -267,7 +267,7 @@ def import_command(
         return
     file = files[0]
     try:
-        log = read_record(file, keep=None if every else game_log.KEPT)
+        log = read_record(file, keep=None if every else log_reader.KEPT)
     except LogError as exc:
         if as_json:
             print_json({"imported": False, **problems_json(exc.problems, every, exc.count)})
@@ -367,7 +367,7 @@ def _exported(game_ref: str, db: Optional[Path], force: bool) -> bytes:
     path = log_file(game_ref)
     if path is not None:
         with store_errors():
-            return game_log.dumps(game_log.read(path))
+            return game_log.dumps(log_reader.read(path))
     with opened(db) as store, store_errors():
         try:
             return game_log.dumps(store.export(game_ref))
@@ -484,7 +484,7 @@ def verify_command(
 def _file_chain(path: str, every: bool) -> tuple[int | None, list[str], tuple[LogProblem, ...], int]:
     """A log file's number of events, its chain (header hash first), its problems and how many there are."""
     try:
-        log = game_log.read(path, keep=None if every else game_log.KEPT)
+        log = log_reader.read(path, keep=None if every else log_reader.KEPT)
     except LogError as exc:
         return None, [], exc.problems, exc.count
     return len(log.events), [log.anchor(), *log.hashes()], (), 0

@@ -37,15 +37,8 @@ from eventsourcing.utils import get_topic
 
 from coimbra_events import RULESET, state_codec
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog, shipped_catalogs
-from coimbra_events.events import (
-    Bookmarked,
-    Corrected,
-    GameEvent,
-    Noted,
-    Retracted,
-    RuleOverridden,
-    decode_event,
-)
+from coimbra_events.event_decoding import decode_event
+from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retracted, RuleOverridden
 from coimbra_events.history import Line, Play, Replay, advance, is_plain, play_override, replay, resolve
 from coimbra_events.log import NO_STAMP, GameLog, Stamp, chained_entries, event_hash
 from coimbra_events.rules import core as rules

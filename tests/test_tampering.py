@@ -10,7 +10,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.errors import DamagedGame
 from coimbra_events.rules import core as rules
@@ -24,7 +24,7 @@ EVENTS = None if THOROUGH else 20
 
 
 def _log_bytes(path) -> bytes:
-    log = game_log.read(path)
+    log = log_reader.read(path)
     return game_log.dumps(log.with_events(log.events[:EVENTS]))
 
 
@@ -49,7 +49,7 @@ def test_every_byte_of_the_events_changed_is_caught_when_it_changes_what_the_log
             except orjson.JSONDecodeError:
                 same = False
             try:
-                read = game_log.loads(edited)
+                read = log_reader.loads(edited)
             except game_log.LogError:
                 read = None
             if same:
@@ -83,7 +83,7 @@ def _assert_caught(store: GameStore, what: str) -> None:
     except DamagedGame:
         return
     with pytest.raises(game_log.LogError):
-        game_log.loads(data)
+        log_reader.loads(data)
 
 
 def _variants(value: object) -> list[object]:

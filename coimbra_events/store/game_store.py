@@ -57,7 +57,8 @@ from coimbra_events.game import NAMESPACE, BrokenLink, Entries, Folding, Game, S
 from coimbra_events.store.games_index import IN_PROGRESS, OVER, STATUSES, GameInfo, GamesIndex, GamesQuery, Page, catch_up, info_of, view_for
 from coimbra_events.store.inspection import Inspection, inspect_game, rows_of
 from coimbra_events.store.receipts import Receipt, receipt_id, receipt_of, vouched
-from coimbra_events.log import GameLog, LogError, LogProblem, dumps_entries, loads, read_bytes, write
+from coimbra_events.log import GameLog, LogError, LogProblem, dumps_entries, write
+from coimbra_events.log_reader import loads, read_bytes
 from coimbra_events.store.register import GameName, fold_name, legacy_game_id
 from coimbra_events.store.topics import STORED_TOPICS, StoredTopics
 from coimbra_events.notation import is_name

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from cli.app import app
 from coimbra_events import game as game_module
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.store.game_store import SNAPSHOT_EVERY, GameStore
 from coimbra_events.game import Game, project
 from coimbra_events.history import replay, resolve
@@ -350,7 +350,7 @@ def test_a_snapshot_not_kept_after_its_save_is_not_read(tmp_path, catalog, monke
 
 
 def test_an_import_is_stored_without_a_snapshot(store):
-    log = game_log.read(GAMES[0])
+    log = log_reader.read(GAMES[0])
     game = store.import_log(log, "imported")
     assert list(store.snapshots.get(game.id)) == []
 

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from eventsourcing.persistence import IntegrityError, RecordConflictError, Tracking
 
-from coimbra_events import log as game_log
+from coimbra_events import log_reader
 from coimbra_events.store.game_store import IN_PROGRESS, OVER, BadGameName, GameStore, UnknownGame
 from coimbra_events.game import Game, result_of
 from coimbra_events.store.games_index import GamesQuery, catch_up, name_series
@@ -15,7 +15,7 @@ from coimbra_events.rules.core import legal
 from coimbra_events.rules.scoring import final_scores
 from tests.store.conftest import GAMES, PLAYERS
 
-FINISHED = game_log.read(GAMES[0])  # 2 players
+FINISHED = log_reader.read(GAMES[0])  # 2 players
 
 
 def reopened(store: GameStore) -> GameStore:
