@@ -54,7 +54,9 @@ from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import Corrected, GameEvent, RuleOverridden
 from coimbra_events.store.files import locked
 from coimbra_events.game import NAMESPACE, BrokenLink, Entries, Folding, Game, StaleSnapshot, fold_game, project
-from coimbra_events.store.games_index import IN_PROGRESS, OVER, STATUSES, GameInfo, GamesIndex, GamesQuery, Page, catch_up, info_of, view_for
+from coimbra_events.store.games_index import GamesIndex, catch_up
+from coimbra_events.store.games_query import GameInfo, GamesQuery, IN_PROGRESS, OVER, Page, STATUSES
+from coimbra_events.store.games_view import info_of, view_for
 from coimbra_events.store.inspection import Inspection, inspect_game, rows_of
 from coimbra_events.store.receipts import Receipt, receipt_id, receipt_of, vouched
 from coimbra_events.log import GameLog, LogError, LogProblem, dumps_entries, write

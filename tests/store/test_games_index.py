@@ -8,9 +8,11 @@ import pytest
 from eventsourcing.persistence import IntegrityError, RecordConflictError, Tracking
 
 from coimbra_events import log_reader
-from coimbra_events.store.game_store import IN_PROGRESS, OVER, BadGameName, GameStore, UnknownGame
+from coimbra_events.store.game_store import BadGameName, GameStore, UnknownGame
+from coimbra_events.store.games_query import IN_PROGRESS, OVER
 from coimbra_events.game import Game, result_of
-from coimbra_events.store.games_index import GamesQuery, catch_up, name_series
+from coimbra_events.store.games_index import catch_up
+from coimbra_events.store.games_query import GamesQuery, name_series
 from coimbra_events.rules.core import legal
 from coimbra_events.rules.scoring import final_scores
 from tests.store.conftest import GAMES, PLAYERS

@@ -7,7 +7,8 @@ import shutil
 
 import pytest
 
-from coimbra_events.store.game_store import OVER, BadGameName, GameStore, UnknownGame
+from coimbra_events.store.game_store import BadGameName, GameStore, UnknownGame
+from coimbra_events.store.games_query import OVER
 from coimbra_events.store.register import GameName
 from coimbra_events.rules.core import legal
 from tests.conftest import FIXTURES

@@ -8,7 +8,8 @@ import orjson
 import pytest
 
 from coimbra_events import log as game_log, log_reader
-from coimbra_events.store.game_store import IN_PROGRESS, OVER, GameStore, UnknownGame
+from coimbra_events.store.game_store import GameStore, UnknownGame
+from coimbra_events.store.games_query import IN_PROGRESS, OVER
 from coimbra_events.game import Game
 from coimbra_events.rules.core import legal
 from coimbra_events.validation import validate

@@ -7,16 +7,8 @@ from pathlib import Path
 import pytest
 
 from coimbra_events import log as game_log, log_reader
-from coimbra_events.store.game_store import (
-    IN_PROGRESS,
-    OVER,
-    BadGameName,
-    BadPlayers,
-    GameStore,
-    UnknownGame,
-    default_db_path,
-    store_env,
-)
+from coimbra_events.store.game_store import BadGameName, BadPlayers, GameStore, UnknownGame, default_db_path, store_env
+from coimbra_events.store.games_query import IN_PROGRESS, OVER
 from coimbra_events.game import IllegalLog
 from coimbra_events.log import LogError
 from coimbra_events.notation import parse, render
