@@ -17,7 +17,6 @@ TOP_LEVEL_MODULES = 25
 PENDING = {
     "coimbra_events/game.py",
     "coimbra_events/store/game_store.py",
-    "coimbra_events/store/inspection.py",
 }
 """Files over the limit whose split is under way elsewhere (issue 24)."""
 
