@@ -29,7 +29,7 @@ GAME = FIXTURES / "games" / "standin-3p-seed2.json"
 
 CHANGES = """
 import sys
-from coimbra_events import core_build, log as game_log
+from coimbra_events import core_build, log_reader
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.rules.scoring import final_scores
 from coimbra_events.validation import validate
