@@ -31,7 +31,9 @@ COMPILED = [
     "coimbra_events/record.py",
     "coimbra_events/state.py",
     "coimbra_events/events.py",
+    "coimbra_events/event_decoding.py",
     "coimbra_events/log.py",
+    "coimbra_events/log_reader.py",
     *sorted(p.as_posix() for p in Path("coimbra_events/rules").glob("*.py") if p.name != "__init__.py"),
     "coimbra_events/validation.py",
 ]

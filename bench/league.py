@@ -41,7 +41,8 @@ from coimbra_events import core_build  # noqa: E402
 from coimbra_events.store.game_store import GameStore  # noqa: E402
 from coimbra_events.catalog import standin_catalog  # noqa: E402
 from coimbra_events.game import Game  # noqa: E402
-from coimbra_events.log import dumps, loads  # noqa: E402
+from coimbra_events.log_reader import loads  # noqa: E402
+from coimbra_events.log import dumps  # noqa: E402
 from coimbra_events.simulator import simulate  # noqa: E402
 from coimbra_events.validation import validate  # noqa: E402
 from projections.league.projection import League, open_league  # noqa: E402

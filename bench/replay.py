@@ -4,7 +4,7 @@ Three measurements over the same log bytes, in one run, each the best of N passe
 
 * baseline: ``orjson.loads`` of the bytes plus an empty Python loop over the
   events list; the floor any JSON reader in Python pays;
-* read: ``coimbra_events.log.loads`` (parse, decode every event, verify the
+* read: ``coimbra_events.log_reader.loads`` (parse, decode every event, verify the
   hash chain);
 * validated replay: ``loads`` then ``coimbra_events.validation.validate``
   (check and apply every event through the rules core).
@@ -35,7 +35,8 @@ import harness  # noqa: E402
 
 from coimbra_events import core_build  # noqa: E402
 
-from coimbra_events.log import LogError, dumps, loads  # noqa: E402
+from coimbra_events.log import LogError, dumps  # noqa: E402
+from coimbra_events.log_reader import loads  # noqa: E402
 from coimbra_events.validation import validate  # noqa: E402
 
 GAMES = ROOT / "fixtures" / "games"

@@ -44,7 +44,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from cli.app import app  # noqa: E402
 from coimbra_events import core_build  # noqa: E402
-from coimbra_events import log as game_log  # noqa: E402
+from coimbra_events import log_reader  # noqa: E402
 from coimbra_events.store.game_store import GameStore  # noqa: E402
 from coimbra_events.store.games_index import catch_up  # noqa: E402
 from tests.golden import corpus_games  # noqa: E402
@@ -65,7 +65,7 @@ def import_games(db: Path, count: int, logs: list[bytes]) -> list[float]:
         for k in range(count):
             data = logs[k % len(logs)]
             start = time.perf_counter()
-            store.import_log(game_log.loads(data, f"game-{k}.json"), None, None, f"game-{k}.json")
+            store.import_log(log_reader.loads(data, f"game-{k}.json"), None, None, f"game-{k}.json")
             times.append(time.perf_counter() - start)
     finally:
         store.close()

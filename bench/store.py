@@ -69,7 +69,8 @@ from coimbra_events import core_build  # noqa: E402
 from coimbra_events.store.game_store import GameStore  # noqa: E402
 from coimbra_events.catalog import find_catalog  # noqa: E402
 from coimbra_events.game import NAMESPACE, Game  # noqa: E402
-from coimbra_events.log import GameLog, read  # noqa: E402
+from coimbra_events.log import GameLog  # noqa: E402
+from coimbra_events.log_reader import read  # noqa: E402
 from coimbra_events.rules.core import Fold, initial_state  # noqa: E402
 from coimbra_events.state import GameState  # noqa: E402
 from coimbra_events.validation import validate  # noqa: E402

@@ -84,7 +84,7 @@ def template(
     as_json: Annotated[bool, typer.Option("--json", help='Print {"folder", "from", "files"} as JSON.')] = False,
 ) -> None:
     """Write fill-in sheets (see TEMPLATE_HELP)."""
-    from coimbra_events.catalog.build import SheetError, write_template
+    from coimbra_events.catalog.template import SheetError, write_template
 
     catalog = catalog_ref(source)
     try:
@@ -120,7 +120,8 @@ def build(
     ] = False,
 ) -> None:
     """Build a catalog from sheets (see BUILD_HELP)."""
-    from coimbra_events.catalog.build import SheetError, build as build_sheets, write_catalog
+    from coimbra_events.catalog.build import build as build_sheets, write_catalog
+    from coimbra_events.catalog.template import SheetError
 
     try:
         catalog = build_sheets(folder, catalog_id)

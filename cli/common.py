@@ -16,7 +16,8 @@ from rich.markup import escape
 from cli.exits import BAD_INPUT, CONFLICT, RULE_VIOLATION, err_console, fail, fail_all
 from cli.terminal import escaping
 from coimbra_events.catalog import Catalog, CatalogError, load_catalog
-from coimbra_events.events import GameEvent, PayloadError
+from coimbra_events.event_decoding import PayloadError
+from coimbra_events.events import GameEvent
 from coimbra_events.store.files import write_atomically
 from coimbra_events.log import LogError, LogProblem
 from coimbra_events.store.errors import (

@@ -80,7 +80,7 @@ def games_command(
 
     Example: [bold]coimbra games --player Ana --status over --since 2026-05-01[/]
     """
-    from coimbra_events.store.games_index import GamesQuery
+    from coimbra_events.store.games_query import GamesQuery
 
     limit = None if every else per_page
     query = GamesQuery(player=player, status=status_option(status), since=since_option(since), tag=tag,

@@ -39,7 +39,7 @@ from cli.common import (
 from cli.change_views import changes_view, final_scores_view
 from cli.exits import BAD_INPUT, CONFLICT, RULE_VIOLATION, err_console, fail
 from cli.views import import_summary, progress_bar
-from coimbra_events import log as game_log
+from coimbra_events import log_reader
 from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError, LogProblem
 from coimbra_events.movelist import read_record
@@ -249,7 +249,7 @@ def import_command(
         return
     file = files[0]
     try:
-        log = read_record(file, keep=None if every else game_log.KEPT)
+        log = read_record(file, keep=None if every else log_reader.KEPT)
     except LogError as exc:
         if as_json:
             print_json({"imported": False, **problems_json(exc.problems, every, exc.count)})

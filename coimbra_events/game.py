@@ -29,15 +29,8 @@ from eventsourcing.utils import get_topic
 
 from coimbra_events import RULESET
 from coimbra_events.catalog import Catalog, is_shipped, remember_catalog, resolve_catalog
-from coimbra_events.events import (
-    Bookmarked,
-    Corrected,
-    GameEvent,
-    Noted,
-    Retracted,
-    RuleOverridden,
-    decode_event,
-)
+from coimbra_events.event_decoding import decode_event
+from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retracted, RuleOverridden
 from coimbra_events.folded_record import Entries, FoldedRecord, HeldRecord
 from coimbra_events.history import Line, Play, is_plain, play_override, replay, resolve
 from coimbra_events.log import NO_STAMP, GameLog, Stamp, event_hash

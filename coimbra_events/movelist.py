@@ -53,7 +53,7 @@ from typing import Any, Mapping, Sequence
 
 import orjson
 
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.events import Bookmarked, GameEvent, Noted
 from coimbra_events.log import GameLog, LogError, LogProblem, entry_hash
 from coimbra_events.notation import NotationError, parse, render
@@ -168,17 +168,17 @@ def looks_like(data: bytes | str) -> bool:
     return bool(re.match(r"\[[A-Za-z]", head))
 
 
-def read_record(path: str | Path, keep: int | None = game_log.KEPT) -> GameLog:
+def read_record(path: str | Path, keep: int | None = log_reader.KEPT) -> GameLog:
     """Read a record file, a move list or a JSON log (told apart by how it begins); ``LogError`` if it does
     not read (keeping the first ``keep`` problems of a JSON log, every one with ``None``)."""
-    data = game_log.read_bytes(path)
-    return loads(data, str(path)) if looks_like(data) else game_log.loads(data, str(path), keep)
+    data = log_reader.read_bytes(path)
+    return loads(data, str(path)) if looks_like(data) else log_reader.loads(data, str(path), keep)
 
 
 def loads(data: bytes | str, source: str = "<move list>") -> GameLog:
     """Read a move list back into the log it was written from; ``LogError`` naming each bad line."""
-    if len(data) > game_log.MAX_BYTES:
-        raise LogError(source, [LogProblem(None, "too large", f"more than {game_log.MAX_BYTES:,} bytes")])
+    if len(data) > log_reader.MAX_BYTES:
+        raise LogError(source, [LogProblem(None, "too large", f"more than {log_reader.MAX_BYTES:,} bytes")])
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
@@ -336,7 +336,7 @@ def _json_at(text: str) -> tuple[Any, int]:
     try:
         return _DECODER.raw_decode(text)
     except RecursionError:
-        raise ValueError(f"nested more than {game_log.MAX_DEPTH} levels") from None
+        raise ValueError(f"nested more than {log_reader.MAX_DEPTH} levels") from None
 
 
 def _json(text: str) -> Any:
@@ -369,12 +369,12 @@ def _header(tags: Mapping[str, tuple[int, Any]], problems: list[tuple[int, LogPr
 
 
 def _chained(header: dict[str, Any], reader: _Reader, source: str) -> GameLog:
-    """Chain the entries, read the document as a JSON log (every check of ``log.loads``), and check the head."""
-    prev = _json_log(header, [], reader, source).anchor()  # the anchor, as log.loads makes it
+    """Chain the entries, read the document as a JSON log (every check of ``log_reader.loads``), and check the head."""
+    prev = _json_log(header, [], reader, source).anchor()  # the anchor, as log_reader.loads makes it
     for entry in reader.entries:
         try:
             entry["hash"] = prev = entry_hash(prev, entry)
-        except TypeError:  # nested deeper than can be written: ``log.loads`` names it
+        except TypeError:  # nested deeper than can be written: ``log_reader.loads`` names it
             entry["hash"] = prev = ""
     log = _json_log(header, reader.entries, reader, source)
     head_line, head = reader.tags[HEAD]
@@ -386,9 +386,9 @@ def _chained(header: dict[str, Any], reader: _Reader, source: str) -> GameLog:
 
 
 def _json_log(header: dict[str, Any], entries: list[dict[str, Any]], reader: _Reader, source: str) -> GameLog:
-    """``log.loads`` of the document; its problems placed on the lines they come from."""
+    """``log_reader.loads`` of the document; its problems placed on the lines they come from."""
     try:
-        return game_log.check_document({**header, "events": entries}, source)
+        return log_reader.check_document({**header, "events": entries}, source)
     except LogError as exc:
         raise LogError(source, [_placed(p, reader) for p in exc.problems], exc.count) from None
 

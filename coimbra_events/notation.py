@@ -9,7 +9,7 @@ fields in order::
 
 The notation is a second spelling of the log's payload, not a second model:
 ``parse`` builds the JSON payload and decodes it with
-:func:`coimbra_events.events.decode_event`, and ``render`` reads
+:func:`coimbra_events.event_decoding.decode_event`, and ``render`` reads
 ``GameEvent.payload()``. So an event that renders also parses back to an equal
 event, and a typed line is refused for the same shape errors as a log entry.
 Whether the event is *legal* is for the rules core to say, not for this module.
@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from coimbra_events import events as ev
-from coimbra_events.events import GameEvent, PayloadError, decode_event
+from coimbra_events.event_decoding import PayloadError, decode_event
+from coimbra_events.events import GameEvent
 from coimbra_events.names import Names, UnknownName
 from coimbra_events.state import TABLE
 

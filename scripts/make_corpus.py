@@ -37,7 +37,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
 from make_fixtures import CASES  # noqa: E402  (candidates for moves that break a given rule)
 
-from coimbra_events import log as game_log  # noqa: E402
+from coimbra_events import log as game_log, log_reader  # noqa: E402
 from coimbra_events.catalog import Catalog, standin_catalog  # noqa: E402
 from coimbra_events.events import Corrected  # noqa: E402
 from coimbra_events.game import Game, NothingToOverride  # noqa: E402
@@ -164,7 +164,7 @@ def outputs() -> dict[Path, bytes]:
     games = corpus(standin_catalog())
     files = {ARCHIVE: archive_bytes(games)}
     for path in sorted(SCHEMA_1_GAMES.glob("*.json")):
-        games[path.stem] = game_log.read(path)
+        games[path.stem] = log_reader.read(path)
     for name, log in games.items():
         files[GOLDEN / f"{name}.json"] = dumps(golden_of(log))
     return files

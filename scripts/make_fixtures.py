@@ -17,7 +17,7 @@ from typing import Callable, Optional
 import orjson
 
 from coimbra_events import events as ev
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
@@ -215,7 +215,7 @@ def main() -> None:
     for players, seed in GAME_SEEDS.items():
         log, _ = simulate(catalog, DEFAULT_PLAYERS[:players], seed)
         game_log.write(GAMES / f"standin-{players}p-seed{seed}.json", log)
-    source = game_log.read(GAMES / "standin-3p-seed2.json")
+    source = log_reader.read(GAMES / "standin-3p-seed2.json")
     expected = make_invalid(source)
     (INVALID / "expected.json").write_bytes(orjson.dumps(expected, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
 

@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 import orjson
 
-from coimbra_events import log as game_log
+from coimbra_events import log_reader
 from coimbra_events.log import SCHEMA, GameLog
 from coimbra_events.state_codec import digest
 from projections.scores import score_report
@@ -89,7 +89,7 @@ def differences(name: str, data: bytes) -> list[str]:
     if not path.exists():
         return [f"{name}: no golden file {path.relative_to(ROOT)}"]
     expected = orjson.loads(path.read_bytes())
-    got = golden_of(game_log.loads(data, name))
+    got = golden_of(log_reader.loads(data, name))
     found = []
     for key in expected.keys() | got.keys():
         if key == "phases":

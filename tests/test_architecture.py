@@ -77,3 +77,34 @@ def test_the_walk_finds_imports_at_any_depth_and_relative_ones(tmp_path):
     assert violations(module, "projections", tmp_path) == ["projections/sub/view.py:5 imports rich.text",
                                                            "projections/sub/view.py:6 imports cli",
                                                            "projections/sub/view.py:8 imports textual.app"]
+
+
+SOURCE_KIND = frozenset({"log_file", "shaped_like_path", "LogFile", "StoredGame"})
+"""What tells a stored game from a JSON log file used as GAME (``coimbra_events.store.sources``)."""
+
+
+def source_kind_branches(path: Path) -> list[int]:
+    """The lines of ``path`` that ask which kind of game source GAME is: a call of ``log_file`` or
+    ``shaped_like_path``, or an ``isinstance`` against one of the two sources."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    lines = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        called = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+        named = {n.id for arg in node.args[1:] for n in ast.walk(arg) if isinstance(n, ast.Name)}
+        if called in SOURCE_KIND or (called == "isinstance" and named & SOURCE_KIND):
+            lines.append(node.lineno)
+    return sorted(lines)
+
+
+def test_the_cli_asks_which_kind_of_game_source_in_at_most_two_places():
+    """A stored game and a log file sit behind one interface (``game_source``): commands do not branch on them."""
+    found = {f"{path.relative_to(ROOT)}:{line}" for path in modules("cli") for line in source_kind_branches(path)}
+    assert len(found) <= 2, f"cli/ asks which kind of GAME it has in {len(found)} places: {sorted(found)}"
+
+
+def test_the_source_kind_count_sees_calls_and_isinstance(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("if log_file(ref) is None:\n    pass\nok = isinstance(s, (LogFile, int))\nshaped_like_path(x)\nother(LogFile)\n")
+    assert source_kind_branches(sample) == [1, 3, 4]

@@ -30,7 +30,7 @@ from typer.testing import CliRunner
 
 from cli.app import app
 
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.catalog import standin_catalog
 from tests.conftest import FIXTURES, ROOT, installed_coimbra
 from tests.store.conftest import in_ci
@@ -230,7 +230,7 @@ def test_every_fixture_game_steps_and_jumps_showing_what_show_json_shows(browser
         page.page.keyboard.press("End")
         page.page.keyboard.press("Home")
         assert page.at() == 0
-        events = len(game_log.read(log).events)
+        events = len(log_reader.read(log).events)
         page.open(f"#entry={events // 2}")
         assert page.check() == events // 2
         page.page.evaluate("location.hash = '#entry=3'")
@@ -316,7 +316,7 @@ def test_an_entrys_changes_are_listed_with_their_rule_when_the_data_has_them(bro
     from coimbra_events.game import Game
     from projections.timeline import timeline
 
-    game = Game.from_log("g", game_log.read(GAMES[0]))
+    game = Game.from_log("g", log_reader.read(GAMES[0]))
     data = replay_data(game, timeline(game))
     data["entries"][21]["changes"] = [
         {"who": "Bruno", "what": "coins", "from": 5, "to": 1, "rule": "C.cost", "facts": {"price": 4}},

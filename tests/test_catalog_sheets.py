@@ -29,7 +29,8 @@ from coimbra_events.catalog import (
     parse_catalog,
     standin_catalog,
 )
-from coimbra_events.catalog.build import BASE, README, SheetError, build, write_template
+from coimbra_events.catalog.build import build
+from coimbra_events.catalog.template import BASE, README, SheetError, write_template
 from coimbra_events.catalog.diff import catalog_diff
 from coimbra_events.catalog.sheets import SHEET_FILES
 from tests.conftest import installed_coimbra

@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coimbra_events import events as ev
-from coimbra_events import log as game_log
+from coimbra_events import log_reader
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.game import Game
 from coimbra_events.rules.core import apply, initial_state, legal
@@ -80,7 +80,7 @@ def assert_told(folded: Folded, events) -> None:
 
 
 def fixture_fold(path: Path) -> tuple[Folded, tuple]:
-    log = game_log.read(path)
+    log = log_reader.read(path)
     return fold(initial_state(catalog_for(log), log.players), log.events), log.events
 
 
@@ -158,7 +158,7 @@ def test_plays_stored_after_any_record_are_told_as_the_whole_record_tells_them(p
 
 
 def _game_of(events) -> Game:
-    log = game_log.read(GAMES[0])
+    log = log_reader.read(GAMES[0])
     game = Game.start("g", catalog_for(log), log.players, log.meta, log.ruleset)
     for event in events:
         game.record(event)
@@ -167,7 +167,7 @@ def _game_of(events) -> Game:
 
 def test_an_undo_or_correction_names_the_player_whose_die_it_moves():
     """A die taken back from a location is the player's who placed it, not the table's (who_of names no one there)."""
-    log = game_log.read(GAMES[0])
+    log = log_reader.read(GAMES[0])
     k = next(k for k, e in enumerate(log.events) if isinstance(e, ev.DiePlaced))
     placed = log.events[k]
     game = _game_of(log.events[: k + 1])
@@ -233,7 +233,7 @@ def _run(*args: str) -> dict:
 def test_explain_json_of_derived_changes_cites_rules_that_coimbra_rules_lists():
     listed = {r["id"] for r in _run("rules", "--json")}
     path = GAMES[0]
-    line = timeline(game_log.read(path))
+    line = timeline(log_reader.read(path))
     derived = [k for k in range(1, len(line.states)) if any(c.rule in ("C.token-discard", "D.order", "END.places")
                                                             for c in line.changes[k])]
     assert derived

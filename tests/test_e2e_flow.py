@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 import pytest
 
-from coimbra_events import log as game_log
+from coimbra_events import log_reader
 from tests.conftest import installed_coimbra
 from coimbra_events.validation import validate
 
@@ -154,7 +154,7 @@ def test_a_game_recorded_corrected_overridden_forked_exported_and_verified(cli, 
     accepted = cli("accept", name, "alt 3c 0g", "--reason", "house rule: three coins")
     assert "accepted against rule C.alternative" in accepted.stdout_text
     override_entry = int(accepted.stdout_text.split("as entry ")[1].split()[0])
-    log = game_log.loads(cli("export", name).stdout)
+    log = log_reader.loads(cli("export", name).stdout)
     assert log.events[override_entry - 2].TYPE == "RuleOverridden" and log.events[override_entry - 1].TYPE == "AlternativeTaken"
     checked = validate(log)
     assert checked.valid and checked.overrides == ((override_entry, "C.alternative", "house rule: three coins"),)
@@ -187,8 +187,8 @@ def test_a_game_recorded_corrected_overridden_forked_exported_and_verified(cli, 
     assert f"entry {events + 1} introduces" in error
     cli.refused("fork", name, "--at", "9999", "--name", "nope", code=2)
     assert "nope" not in {g["name"] for g in cli.json("games")["games"]}
-    parent_log = game_log.loads(cli("export", name).stdout)
-    fork_log = game_log.loads(cli("export", "what-if").stdout)
+    parent_log = log_reader.loads(cli("export", name).stdout)
+    fork_log = log_reader.loads(cli("export", "what-if").stdout)
     assert fork_log.events == parent_log.events[:fork_at]
 
     # -- forks draw the table's outcomes from the parent, or by hand

@@ -12,7 +12,8 @@ import pytest
 
 import coimbra_events
 from coimbra_events import events as ev
-from coimbra_events.events import EVENT_TYPES, GameEvent, PayloadError, RandomOutcome, decode_event
+from coimbra_events.event_decoding import PayloadError, decode_event
+from coimbra_events.events import EVENT_TYPES, GameEvent, RandomOutcome
 from coimbra_events.record import replace
 from coimbra_events.state import TABLE, Pending, Slot
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.events import AlternativeTaken, DiePlaced, GameEvent
 from coimbra_events.game import Game
 from coimbra_events.rules import core
@@ -36,7 +36,7 @@ GAMES = sorted((FIXTURES / "games").glob("*.json"))
 
 
 def audited(path: Path) -> Audit:
-    return fold_line(Game.from_log(path.stem, game_log.read(path)))
+    return fold_line(Game.from_log(path.stem, log_reader.read(path)))
 
 
 def assert_adds_up(audit: Audit) -> None:
@@ -96,7 +96,7 @@ def _rows(path: Path, name: str) -> list[dict]:
 
 
 def test_a_start_cards_bonus_is_filed_under_its_owners_entry_and_says_when_it_was_paid():
-    log = game_log.read(GAMES[0])  # 2 players: Ana's last start choice makes every start card work, Bruno's too
+    log = log_reader.read(GAMES[0])  # 2 players: Ana's last start choice makes every start card work, Bruno's too
     took = next(k for k, e in enumerate(log.events, 1) if e.TYPE == "StartGroupTaken" and e.actor == "Bruno")
     last_choice = max(k for k, e in enumerate(log.events, 1) if e.TYPE in ("StartGroupTaken", "PilgrimPlaced"))
     assert log.events[last_choice - 1].actor != "Bruno"
@@ -144,7 +144,7 @@ def _seen(state, event) -> dict[str, dict]:
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
 def test_check_notes_each_rule_it_covers_in_order_with_its_facts(path):
     """``RULES_CHECKED`` is what ``check`` notes, rule by rule, for every event of the corpus (it cannot drift)."""
-    log = game_log.read(path)
+    log = log_reader.read(path)
     state = core.initial_state(catalog_for(log), log.players)
     assert set(core.RULES_CHECKED) == set(core.APPLY), "every game event type is listed"
     for event in log.events:
@@ -165,7 +165,7 @@ def test_a_rule_that_holds_names_the_facts_its_violation_names(name):
     (The table's setup rules check several things each; each of their refusals names the facts of its own part.)
     """
     expected = orjson.loads((INVALID / "expected.json").read_bytes())[name]
-    log = game_log.read(INVALID / name)
+    log = log_reader.read(INVALID / name)
     state = core.initial_state(catalog_for(log), log.players)
     refused = None
     for seq, event in enumerate(log.events, 1):
@@ -176,7 +176,7 @@ def test_a_rule_that_holds_names_the_facts_its_violation_names(name):
     assert refused is not None and refused.rule == expected["rule"]
     holding = None
     for path in GAMES:  # the same rule holding for an event of the same type, somewhere in the corpus
-        good = game_log.read(path)
+        good = log_reader.read(path)
         state = core.initial_state(catalog_for(good), good.players)
         for event in good.events:
             if type(event) is type(log.events[expected["seq"] - 1]) and core.check(state, event) is None:
@@ -213,7 +213,7 @@ def _next_legal(game: Game) -> GameEvent:
 @pytest.fixture(scope="module")
 def overridden() -> tuple[Game, dict[str, int]]:
     """A game whose table accepted 3 coins from an alternative action, then undid a move and noted the ruling."""
-    log = game_log.read(GAMES[1])
+    log = log_reader.read(GAMES[1])
     game = Game.from_log("overridden", log.with_events(log.events[: _first_retrieve(log)]))
     game.accept(AlternativeTaken(game.pending.actor, 3, 0), "we let it go")
     at = {"override": len(game.events) - 1, "move": len(game.events)}
@@ -233,7 +233,7 @@ def corrected() -> tuple[Game, dict[str, int]]:
 
 def corrected_game() -> tuple[Game, dict[str, int]]:
     """A game where correcting the first die placed makes the last placement of the round illegal (skipped)."""
-    log = game_log.read(GAMES[1])
+    log = log_reader.read(GAMES[1])
     cut = _first_retrieve(log)
     game = Game.from_log("corrected", log.with_events(log.events[:cut]))
     places = [k for k, e in enumerate(game.events, 1) if isinstance(e, DiePlaced)]

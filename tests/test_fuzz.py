@@ -15,7 +15,7 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events import movelist
 from coimbra_events.notation import VERBS
 from coimbra_events.store.errors import DamagedGame, DamagedIndex, StoreConflict, UnknownGame
@@ -228,7 +228,7 @@ def _typed_line(folder, catalog, data) -> None:
      ("verify", "import")),
     (lambda log: b"[" * 5000, "nested too deeply", ("verify", "import")),
     (lambda log: b"\xff\xfe", "malformed JSON", ("verify", "import")),
-    (lambda log: b" " * (game_log.MAX_BYTES + 10), "too large", ("verify", "import")),
+    (lambda log: b" " * (log_reader.MAX_BYTES + 10), "too large", ("verify", "import")),
     (lambda log: movelist.dumps(log).replace("seating Bruno,Ana", "seating Bruno,Ana {[%at " + "]" * 200_000 + "]}", 1).encode(),
      "bad entry fields", ("import",)),  # read once, not once per "]"
     (lambda log: movelist.dumps(log).replace("[Players ", "[Meta " + "[" * 5000 + "]" * 5000 + "]\n[Players ", 1).encode(),
@@ -255,7 +255,7 @@ def test_a_huge_log_with_a_problem_in_every_entry_says_so_quickly_and_briefly(tm
 
     path = tmp_path / "huge.json"
     head = b'{"format":"coimbra-log","schema":1,"ruleset":"r","catalog":{"id":"standin-1","sha256":"x"},"players":[],"events":[\n'
-    count = ((game_log.MAX_BYTES if THOROUGH else 2**21) - len(head) - 10) // 3
+    count = ((log_reader.MAX_BYTES if THOROUGH else 2**21) - len(head) - 10) // 3
     path.write_bytes(head + b",\n".join([b"7"] * count) + b"\n]}\n")
     started = time.perf_counter()
     out = subprocess.run([installed_coimbra(), "verify", str(path)], capture_output=True, text=True, timeout=120,

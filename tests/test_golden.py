@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from coimbra_events import log as game_log
+from coimbra_events import log_reader
 from coimbra_events.catalog import find_catalog, standin_catalog
 from tests.golden import ROOT, check_corpus, corpus_games, differences
 
@@ -19,7 +19,7 @@ GAMES = dict(corpus_games())
 
 
 def test_the_corpus_has_300_games_of_every_kind():
-    logs = {name: game_log.loads(data, name) for name, data in GAMES.items()}
+    logs = {name: log_reader.loads(data, name) for name, data in GAMES.items()}
     assert len(logs) >= 300
     assert Counter(len(log.players) for log in logs.values()).keys() == {2, 3, 4}
     kinds = Counter(name.split("-")[0] for name in logs)
@@ -72,7 +72,7 @@ def test_a_changed_scoring_rule_is_caught(tmp_path: Path):
 @pytest.mark.parametrize("name", ["sim-2p-001", "rec-4p-001", "fork-3p-001", "standin-3p-seed2"])
 def test_a_golden_file_names_where_a_game_went_another_way(name):
     """Replaying another game against a golden file says which phase first differs."""
-    players = len(game_log.loads(GAMES[name]).players)
-    other = next(n for n in GAMES if n != name and len(game_log.loads(GAMES[n]).players) == players)
+    players = len(log_reader.loads(GAMES[name]).players)
+    other = next(n for n in GAMES if n != name and len(log_reader.loads(GAMES[n]).players) == players)
     found = differences(name, GAMES[other])
     assert found and any("the table first differs" in d for d in found)

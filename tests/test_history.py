@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from coimbra_events import log_reader
 from coimbra_events import events as ev
 from coimbra_events import log as game_log
 from coimbra_events.store.game_store import GameStore
@@ -79,7 +80,7 @@ def untouched(game: Game):
 
 
 def test_the_recorded_game_is_the_one_these_tests_assume():
-    fixture = game_log.read(Path(__file__).parent.parent / "fixtures/games/standin-2p-seed1.json")
+    fixture = log_reader.read(Path(__file__).parent.parent / "fixtures/games/standin-2p-seed1.json")
     assert (LOG.header(1), LOG.events) == (fixture.header(1), fixture.events)  # the fixture was written as schema 1
     assert type(E[13]) is ev.DiceRolled and not any(type(e) is ev.DiceRolled for e in E[:13])
     assert (E[15], E[17], E[19]) == (PLACE_16, ev.DiePlaced("Ana", "gray-1", "lower"), PLACE_20)
@@ -582,13 +583,13 @@ def test_export_import_export_is_byte_identical_with_history_entries(store, tmp_
     assert {ev.Corrected, ev.Retracted, ev.RuleOverridden, ev.Noted, ev.Bookmarked} <= kinds
     first = game_log.dumps(store.export("eventful"))
     assert game_log.dumps(store.get("eventful").to_log()) == first
-    assert validate(game_log.loads(first)).valid
-    copy = store.import_log(game_log.loads(first), "copy")
+    assert validate(log_reader.loads(first)).valid
+    copy = store.import_log(log_reader.loads(first), "copy")
     assert game_log.dumps(store.export("copy")) == first
     assert copy.state == game.state and copy.line == game.line and store.inspect("copy").problems == ()
     other = GameStore(tmp_path / "other.sqlite")
     try:
-        other.import_log(game_log.loads(first), "elsewhere")
+        other.import_log(log_reader.loads(first), "elsewhere")
         assert game_log.dumps(other.export("elsewhere")) == first
     finally:
         other.close()

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coimbra_events import log as game_log
+from coimbra_events import log_reader
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.game import Game
 from coimbra_events.events import HISTORY_TYPES, Corrected
@@ -20,7 +20,7 @@ from coimbra_events.validation import catalog_for
 from projections.consequences import fold as timeline_fold
 from tests.golden import corpus_games
 
-RECORDED = {name: game_log.loads(data) for name, data in corpus_games() if name.startswith("rec-")}
+RECORDED = {name: log_reader.loads(data) for name, data in corpus_games() if name.startswith("rec-")}
 
 
 def checkpoints(events) -> list[int]:

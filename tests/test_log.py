@@ -6,7 +6,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.log import LogError
 from coimbra_events.record import replace
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
@@ -32,7 +32,7 @@ def _resign(doc):
 
 def _problems(data: bytes) -> list[str]:
     with pytest.raises(LogError) as info:
-        game_log.loads(data, "game.json")
+        log_reader.loads(data, "game.json")
     assert str(info.value).startswith("game.json: ")
     assert "\n" not in str(info.value)
     return [str(p) for p in info.value.problems]
@@ -147,7 +147,7 @@ def test_unknown_header_field(game):
 
 def test_missing_file_is_a_log_error(tmp_path):
     with pytest.raises(LogError, match="cannot read file"):
-        game_log.read(tmp_path / "nope.json")
+        log_reader.read(tmp_path / "nope.json")
 
 
 def test_write_is_atomic_and_canonical(tmp_path, game):
@@ -163,7 +163,7 @@ def test_write_is_atomic_and_canonical(tmp_path, game):
 def test_a_missing_file_or_a_folder_is_the_file_s_problem_not_the_header_s(tmp_path):
     for path, why in ((tmp_path / "nope.json", "No such file or directory"), (tmp_path, "Is a directory")):
         with pytest.raises(LogError) as info:
-            game_log.read(path)
+            log_reader.read(path)
         assert [str(p) for p in info.value.problems] == [f"cannot read file: {why}"]
 
 
@@ -173,7 +173,7 @@ def test_an_empty_file_is_malformed_json_not_a_broken_hash():
 
 
 def test_a_log_larger_than_the_limit_is_refused_before_it_is_parsed():
-    assert _problems(b" " * (game_log.MAX_BYTES + 1)) == [f"too large: more than {game_log.MAX_BYTES:,} bytes (a whole game is under 100,000)"]
+    assert _problems(b" " * (log_reader.MAX_BYTES + 1)) == [f"too large: more than {log_reader.MAX_BYTES:,} bytes (a whole game is under 100,000)"]
 
 
 def _nested(levels: int) -> object:
@@ -189,23 +189,23 @@ def test_json_nested_deeper_than_the_limit_is_refused_where_it_is(game, levels):
     doc = _doc(game)
     doc["events"][4]["payload"]["order"] = "PLACEHOLDER"
     data = orjson.dumps(doc).replace(b'"PLACEHOLDER"', b"[" * levels + b"]" * levels)
-    assert _problems(data) == [f"event 5: nested too deeply: objects and lists may nest at most {game_log.MAX_DEPTH} levels"]
+    assert _problems(data) == [f"event 5: nested too deeply: objects and lists may nest at most {log_reader.MAX_DEPTH} levels"]
     doc = _doc(game)
     doc["meta"] = {"notes": "PLACEHOLDER"}
     data = orjson.dumps(doc).replace(b'"PLACEHOLDER"', b"[" * levels + b"]" * levels)
-    assert _problems(data) == [f"header: nested too deeply: objects and lists may nest at most {game_log.MAX_DEPTH} levels"]
+    assert _problems(data) == [f"header: nested too deeply: objects and lists may nest at most {log_reader.MAX_DEPTH} levels"]
 
 
 def test_json_nested_just_within_the_limit_in_meta_is_read(game):
     doc = _doc(game)
-    doc["meta"] = {"deep": _nested(game_log.MAX_DEPTH - 2)}  # the log object and meta hold it
-    assert game_log.loads(_resign(doc)).meta["deep"] == doc["meta"]["deep"]
-    doc["meta"] = {"deep": _nested(game_log.MAX_DEPTH - 1)}
-    assert _problems(_resign(doc)) == [f"header: nested too deeply: objects and lists may nest at most {game_log.MAX_DEPTH} levels"]
+    doc["meta"] = {"deep": _nested(log_reader.MAX_DEPTH - 2)}  # the log object and meta hold it
+    assert log_reader.loads(_resign(doc)).meta["deep"] == doc["meta"]["deep"]
+    doc["meta"] = {"deep": _nested(log_reader.MAX_DEPTH - 1)}
+    assert _problems(_resign(doc)) == [f"header: nested too deeply: objects and lists may nest at most {log_reader.MAX_DEPTH} levels"]
 
 
 def test_beyond_what_orjson_reads_is_too_deep_too():
-    assert _problems(b"[" * 1100 + b"]" * 1100) == [f"nested too deeply: objects and lists may nest at most {game_log.MAX_DEPTH} levels"]
+    assert _problems(b"[" * 1100 + b"]" * 1100) == [f"nested too deeply: objects and lists may nest at most {log_reader.MAX_DEPTH} levels"]
 
 
 @pytest.mark.parametrize("pretty", [False, True])
@@ -233,7 +233,7 @@ def test_a_key_given_twice_in_the_header_or_a_payload_map(game):
 
 def test_a_pretty_printed_log_without_repeated_keys_reads_as_the_canonical_one(game):
     data = orjson.dumps(orjson.loads(game_log.dumps(game)), option=orjson.OPT_INDENT_2)
-    assert game_log.dumps(game_log.loads(data)) == game_log.dumps(game)
+    assert game_log.dumps(log_reader.loads(data)) == game_log.dumps(game)
 
 
 def test_unknown_keys_anywhere_in_the_header_are_refused(game):
@@ -276,7 +276,7 @@ def test_a_write_never_follows_a_symlink_left_where_a_temporary_file_could_be(tm
     (tmp_path / "out.json").symlink_to(victim)
     game_log.write(tmp_path / "out.json", game)  # the link is replaced by the log, its target left alone
     assert victim.read_text() == "keep me" and not (tmp_path / "out.json").is_symlink()
-    assert game_log.read(tmp_path / "out.json") == game
+    assert log_reader.read(tmp_path / "out.json") == game
 
 
 def test_a_write_keeps_the_file_s_permissions_and_leaves_no_temporary_file(tmp_path, game):
@@ -322,7 +322,7 @@ def test_stamps_are_written_after_the_payload_and_read_back(game):
     lines = data.decode().splitlines()
     assert lines[1].endswith(f',"at":"{AT}","by":"Ana","hash":"{log.hashes()[0]}"}},')
     assert '"at"' not in lines[2]
-    again = game_log.loads(data)
+    again = log_reader.loads(data)
     assert again.stamps[0] == (AT, "Ana") and again.stamps[6] == (AT, "Bruno") and again.stamps[1] == ("", "")
     assert game_log.dumps(again) == data
 
@@ -365,24 +365,24 @@ def test_a_schema_1_log_is_upcast_keeping_every_hash():
     data = (FIXTURES / "games" / "standin-3p-seed2.json").read_bytes()
     doc = orjson.loads(data)
     assert doc["schema"] == 1
-    log = game_log.loads(data)
+    log = log_reader.loads(data)
     assert log.upcast_from == 1 and log.stamps == ()
     assert log.with_events(log.events).hashes() == [e["hash"] for e in doc["events"]]  # worked out, not as read
     rewritten = orjson.loads(game_log.dumps(log))
     assert rewritten["schema"] == 2 and rewritten["upcast_from"] == 1
     assert [e["hash"] for e in rewritten["events"]] == [e["hash"] for e in doc["events"]]
-    assert game_log.loads(game_log.dumps(log)) == log
+    assert log_reader.loads(game_log.dumps(log)) == log
 
 
 def test_the_upcaster_is_what_reads_schema_1(monkeypatch):
     data = (FIXTURES / "games" / "standin-2p-seed1.json").read_bytes()
-    monkeypatch.setattr(game_log, "UPCASTERS", {})
+    monkeypatch.setattr(log_reader, "UPCASTERS", {})
     with pytest.raises(KeyError):
-        game_log.loads(data)
+        log_reader.loads(data)
 
 
 def test_claiming_another_first_schema_breaks_the_chain():
-    doc = orjson.loads(game_log.dumps(game_log.read(FIXTURES / "games" / "standin-2p-seed1.json")))
+    doc = orjson.loads(game_log.dumps(log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json")))
     del doc["upcast_from"]
     assert _problems(orjson.dumps(doc))[0].startswith("event 1: hash chain broken")
 
@@ -409,10 +409,10 @@ def test_a_log_read_keeps_the_chain_its_reader_checked_which_is_the_one_its_entr
     """``loads`` works out every hash to check the file's chain and keeps them (an import does not hash the
     record again); a log built in code works its chain out when asked, and the two agree."""
     for path in sorted((FIXTURES / "games").glob("*.json")):
-        log = game_log.read(path)
+        log = log_reader.read(path)
         if stamped:
             stamps = tuple((f"2026-05-01T19:{k // 60 % 60:02d}:{k % 60:02d}Z", "Ana") for k in range(len(log.events)))
-            log = game_log.loads(game_log.dumps(log.with_events(log.events, stamps)))
+            log = log_reader.loads(game_log.dumps(log.with_events(log.events, stamps)))
         doc = orjson.loads(game_log.dumps(log))
         assert log.checked is not None and log.checked.hashes == tuple(e["hash"] for e in doc["events"])
         built = log.with_events(log.events, log.stamps)
@@ -426,7 +426,7 @@ def test_a_log_read_keeps_the_chain_its_reader_checked_which_is_the_one_its_entr
 ], ids=lambda c: next(iter(c)))
 def test_a_log_changed_after_it_was_read_has_its_chain_worked_out_again(change):
     """The chain a reader kept belongs to the header and entries it read: changed, the log is hashed anew."""
-    log = game_log.read(FIXTURES / "games" / "standin-2p-seed1.json")
+    log = log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json")
     changed = replace(log, **change)
     assert changed.hashes() == changed.with_events(changed.events, changed.stamps).hashes() != log.hashes()
     events = (log.events[1],) + log.events[1:]  # the same number of entries, the first one another

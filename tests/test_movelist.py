@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coimbra_events import events as ev
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events import movelist
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.game import Game
@@ -50,14 +50,14 @@ def problems(text: str) -> list[str]:
 
 @pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
 def test_every_fixture_reads_back_to_its_canonical_json_byte_for_byte(path: Path):
-    log = game_log.read(path)
+    log = log_reader.read(path)
     text = written(log)
     assert game_log.dumps(movelist.loads(text)) == game_log.dumps(log)  # schema 2, the fixture's own chain
     assert movelist.looks_like(text) and not movelist.looks_like(path.read_bytes())
 
 
 def test_the_header_names_players_date_catalog_ruleset_result_and_head():
-    log = game_log.read(FIXTURES / "games" / "standin-4p-seed3.json")
+    log = log_reader.read(FIXTURES / "games" / "standin-4p-seed3.json")
     text = written(log)
     head = text.split("\n\n")[0].splitlines()
     assert head == [
@@ -75,7 +75,7 @@ def test_the_header_names_players_date_catalog_ruleset_result_and_head():
 
 
 def test_entries_are_lines_in_notation_under_round_and_phase_headings():
-    log = game_log.read(FIXTURES / "games" / "standin-2p-seed1.json")
+    log = log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json")
     lines = written(log).splitlines()
     assert lines[lines.index("== Setup ==") + 1].startswith("1. table: monasteries ")
     assert lines[lines.index("== Start choices ==") + 1] == "7. Ana: group 2"
@@ -87,7 +87,7 @@ def test_entries_are_lines_in_notation_under_round_and_phase_headings():
 
 
 def test_an_unfinished_game_has_the_result_in_progress():
-    log = game_log.read(FIXTURES / "games" / "standin-3p-seed2.json")
+    log = log_reader.read(FIXTURES / "games" / "standin-3p-seed2.json")
     short = log.with_events(log.events[:40])
     text = written(short)
     assert '[Result "* (in progress: round 1, phase E)"]' in text
@@ -139,7 +139,7 @@ AWKWARD = ["x {[%a ]}", 'x {[%at "y"]}', "{", "}", "a}b", "ends with ]}", "= {}"
 
 @pytest.mark.parametrize("text", AWKWARD)
 def test_notes_that_look_like_move_list_syntax_read_back(text: str):
-    game = Game.from_log("g", game_log.read(GAMES[0]).with_events(game_log.read(GAMES[0]).events[:20]))
+    game = Game.from_log("g", log_reader.read(GAMES[0]).with_events(log_reader.read(GAMES[0]).events[:20]))
     game.note(18, text)
     game.note(18, text, bookmark=True, by="Bruno")
     assert game_log.dumps(movelist.loads(movelist.dumps(game.to_log()))) == game_log.dumps(game.to_log())
@@ -158,13 +158,13 @@ def test_entry_fields_beyond_type_actor_payload_are_written_as_commands_and_read
 
 
 def test_a_move_list_with_entry_fields_this_schema_does_not_have_is_refused_on_its_line():
-    text = written(game_log.read(FIXTURES / "games" / "standin-2p-seed1.json"))
+    text = written(log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json"))
     damaged = text.replace("7. Ana: group 2\n", '7. Ana: group 2 {[%mood "cheerful"]}\n')
     assert any(p.startswith("event 7: line ") and "bad event" in p for p in problems(damaged))
 
 
 def test_entry_hash_is_event_hash_for_the_fields_a_log_writes():
-    for seq, e in enumerate(game_log.read(GAMES[0]).events[:30], 1):
+    for seq, e in enumerate(log_reader.read(GAMES[0]).events[:30], 1):
         entry = {"seq": seq, "type": e.TYPE, "actor": e.actor, "payload": e.payload(), "hash": "ignored"}
         assert entry_hash("a" * 64, entry) == event_hash("a" * 64, seq, e.TYPE, e.actor, e.payload())
         stamped = {**entry, "at": "2026-11-01T20:15:00Z", "by": "Ana"}
@@ -214,7 +214,7 @@ def test_property_random_records_with_history_read_back_byte_for_byte(record):
 
 # --- damaged move lists ------------------------------------------------------------------------
 
-TEXT = written(game_log.read(FIXTURES / "games" / "standin-2p-seed1.json"))
+TEXT = written(log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json"))
 LINE_OF = {line.split(". ", 1)[0]: n for n, line in enumerate(TEXT.splitlines(), 1) if line[:1].isdigit()}
 
 
@@ -271,7 +271,7 @@ def test_text_that_is_not_utf8_is_refused():
 
 def test_windows_line_ends_a_byte_order_mark_and_case_read_the_same():
     text = "\ufeff" + TEXT.replace("\n", "\r\n").replace("Ana: group 2", "Ana: GROUP 2")
-    assert game_log.dumps(movelist.loads(text)) == game_log.dumps(game_log.read(FIXTURES / "games" / "standin-2p-seed1.json"))
+    assert game_log.dumps(movelist.loads(text)) == game_log.dumps(log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json"))
 
 
 def _mutated(text: str, rng: random.Random) -> str:
@@ -302,4 +302,4 @@ def test_property_an_edited_move_list_is_the_same_record_or_refused(seed: int):
     except LogError as exc:
         assert exc.problems and all(str(p) for p in exc.problems)
         return
-    assert game_log.dumps(log) == game_log.dumps(game_log.read(FIXTURES / "games" / "standin-2p-seed1.json"))
+    assert game_log.dumps(log) == game_log.dumps(log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json"))

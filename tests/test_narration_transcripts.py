@@ -16,7 +16,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.notation import render
 from coimbra_events.rules import core
 from coimbra_events.rules.income import round_crowns
@@ -25,7 +25,7 @@ from coimbra_events.validation import catalog_for
 from projections.naming import named
 from tests.conftest import FIXTURES, installed_coimbra
 
-LOG = game_log.read(FIXTURES / "games" / "standin-2p-seed1.json")
+LOG = log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json")
 CAT = catalog_for(LOG)
 ENV = {**os.environ, "NO_COLOR": "1", "COLUMNS": "220"}
 

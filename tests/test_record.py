@@ -22,7 +22,7 @@ from rich.console import Console
 from cli.record_command import record_session
 from cli.record_texts import option_lines
 from coimbra_events import events as ev
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.log import GameLog
@@ -35,7 +35,7 @@ from projections.recording import Ambiguous, Choice, Command, Unreadable, read_l
 from tests.conftest import FIXTURES
 from tests.conftest import installed_coimbra
 
-LOG = game_log.read(FIXTURES / "games" / "standin-2p-seed1.json")
+LOG = log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json")
 EVENTS = LOG.events
 NAME = "ana-bruno"
 PLAYERS_TYPED = ["Ana red", "Bruno:blue", ""]
@@ -202,7 +202,7 @@ def test_whole_game_through_the_installed_command_with_stdin_piped(tmp_path: Pat
     assert f"resume with: coimbra record {NAME}" in out
     out = run("record", NAME, lines=second).stdout.decode()
     assert "the game is over" in out
-    recorded = game_log.loads(run("export", NAME).stdout)
+    recorded = log_reader.loads(run("export", NAME).stdout)
     assert game_log.dumps(recorded.with_events(recorded.events)) == expected_log()  # the same entries, unstamped
     assert {by for _, by in recorded.stamps} == {"scorekeeper"}  # each entry says who entered it, and when
     assert all(at.endswith("Z") for at, _ in recorded.stamps)

@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.catalog import parse_catalog, standin_catalog
 from coimbra_events.record import replace
 from coimbra_events.rules.scoring import final_scores
@@ -29,7 +29,7 @@ GAME = FIXTURES / "games" / "standin-3p-seed2.json"
 
 CHANGES = """
 import sys
-from coimbra_events import core_build, log as game_log
+from coimbra_events import core_build, log_reader
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.rules.scoring import final_scores
 from coimbra_events.validation import validate
@@ -37,7 +37,7 @@ from coimbra_events.validation import validate
 def records():
     catalog = standin_catalog()
     card = next(iter(catalog.characters.values()))
-    result = validate(game_log.read(sys.argv[1]))
+    result = validate(log_reader.read(sys.argv[1]))
     return [(catalog, "max_coins"), (catalog, "_income_table"), (card, "name"), (card.effects[0], "kind"),
             (catalog.map, "spaces"), (catalog.income[0], "low"), (result, "legal_events"), (result.log, "events"),
             (final_scores(result.state)[0], "total")]
@@ -73,7 +73,7 @@ def test_no_record_can_be_changed_once_built(pure):
 
 
 def test_records_compare_by_value():
-    first, again = game_log.read(GAME), game_log.read(GAME)
+    first, again = log_reader.read(GAME), log_reader.read(GAME)
     assert first == again and first is not again
     assert replace(first, checked=None) == first, "the chain the reader worked out is not part of the log"
     assert replace(first, ruleset="other") != first

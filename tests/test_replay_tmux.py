@@ -21,14 +21,14 @@ from typing import Callable, Iterator
 
 import pytest
 
-from coimbra_events import log as game_log
+from coimbra_events import log_reader
 from coimbra_events.notation import render
 from tests.conftest import FIXTURES
 from tests.conftest import installed_coimbra
 from tests.test_cli import run
 
 GAME = FIXTURES / "games" / "standin-3p-seed2.json"
-EVENTS = game_log.read(GAME).events
+EVENTS = log_reader.read(GAME).events
 LAST = len(EVENTS)
 EXIT_MARK = "REPLAY-EXITED-WITH"
 TIMEOUT = 15.0

@@ -8,6 +8,7 @@ import subprocess
 import orjson
 import pytest
 
+from coimbra_events import log_reader
 from coimbra_events import RULESET, log as game_log, rulesets
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.repository import SNAPSHOT_EVERY
@@ -21,7 +22,7 @@ from coimbra_events.validation import validate
 from tests.conftest import FIXTURES, installed_coimbra
 
 OTHER = "some-other-rules-v9"
-FIXTURE = game_log.read(FIXTURES / "games" / "standin-3p-seed2.json")
+FIXTURE = log_reader.read(FIXTURES / "games" / "standin-3p-seed2.json")
 FOREIGN = replace(FIXTURE, ruleset=OTHER, upcast_from=0)
 """The fixture as recorded under another ruleset, its chain signed again (written, it verifies)."""
 

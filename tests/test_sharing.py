@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cli.replay_page import apply_delta, delta, replay_data, script_json
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events import movelist
 from coimbra_events.events import EVENT_TYPES
 from coimbra_events.game import Game
@@ -60,7 +60,7 @@ def test_export_text_then_import_gives_back_the_canonical_json_byte_for_byte(pat
     text = (tmp_path / "g.txt").read_text()
     assert text.startswith('[Format "coimbra-log"]') and "\n== Round 4 ==\n" in text
     coimbra("import", str(tmp_path / "g.txt"), "--name", "back", db=db)
-    assert coimbra("export", "back", db=db).stdout == game_log.dumps(game_log.read(path))
+    assert coimbra("export", "back", db=db).stdout == game_log.dumps(log_reader.read(path))
 
 
 def test_a_stored_game_exports_the_same_move_list_as_its_log_file(tmp_path: Path):
@@ -96,7 +96,7 @@ def test_a_damaged_move_list_is_refused_with_its_line_exit_2_and_nothing_stored(
 
 def test_a_move_list_that_reads_but_breaks_a_rule_is_refused_by_the_rules_exit_1(tmp_path: Path):
     db = tmp_path / "games.sqlite"
-    illegal = game_log.read(FIXTURES / "invalid" / "card-too-expensive.json")
+    illegal = log_reader.read(FIXTURES / "invalid" / "card-too-expensive.json")
     (tmp_path / "illegal.txt").write_text(movelist.dumps(illegal))
     out = coimbra("import", str(tmp_path / "illegal.txt"), db=db, code=1)
     assert "breaks rule C.cost" in out.stderr.decode() and stored_events(db) == 0
@@ -162,7 +162,7 @@ def test_property_a_delta_applied_gives_the_later_value(a, b):
 
 @pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
 def test_the_states_of_the_page_are_the_board_views_of_the_timeline(path: Path):
-    game = Game.from_log("g", game_log.read(path))
+    game = Game.from_log("g", log_reader.read(path))
     line = timeline(game)
     data = replay_data(game, line)
     assert len(data["states"]) == len(data["entries"]) + 1 == len(game.events) + 1
@@ -184,7 +184,7 @@ def test_every_event_type_has_its_words():
 
 @pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
 def test_every_entry_of_the_fixtures_is_a_sentence_naming_its_components(path: Path):
-    line = timeline(game_log.read(path))
+    line = timeline(log_reader.read(path))
     for k, event in enumerate(line.events):
         words = entry_words(line.states[k], event)
         assert words.endswith(".") and "c-II-" not in words.replace("(c-II-", "")
@@ -193,7 +193,7 @@ def test_every_entry_of_the_fixtures_is_a_sentence_naming_its_components(path: P
 
 
 def test_a_die_placed_is_said_with_its_value():
-    line = timeline(game_log.read(GAMES[0]))
+    line = timeline(log_reader.read(GAMES[0]))
     assert entry_words(line.states[14], line.events[14]) == "Bruno places die gray-2 (5) in the upper city."
 
 
@@ -225,7 +225,7 @@ def test_the_page_data_carries_each_entrys_changes_with_their_rules():
     from coimbra_events.game import Game
     from projections.timeline import timeline
 
-    game = Game.from_log("g", game_log.read(GAMES[0]))
+    game = Game.from_log("g", log_reader.read(GAMES[0]))
     line = timeline(game)
     entries = replay_data(game, line)["entries"]
     assert all(e["changes"] == [c.to_json() for c in line.changes[e["seq"]]] for e in entries)

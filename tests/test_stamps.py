@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 import orjson
 
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.notation import render
 from tests.conftest import FIXTURES, installed_coimbra
 
@@ -21,7 +21,7 @@ def run(*args: str, **env: str) -> subprocess.CompletedProcess:
 
 
 def test_act_on_a_log_file_stamps_the_new_entries(tmp_path):
-    log = game_log.read(GAME)
+    log = log_reader.read(GAME)
     path = tmp_path / "g.json"
     game_log.write(path, log.prefix(40))
     out = run("act", str(path), game_log_notation(log, 40), "--by", "Ana")
@@ -36,12 +36,12 @@ def test_act_on_a_log_file_stamps_the_new_entries(tmp_path):
 
 def test_act_in_the_store_stamps_by_coimbra_by(tmp_path):
     db = str(tmp_path / "g.sqlite")
-    log = game_log.read(GAME)
+    log = log_reader.read(GAME)
     part = tmp_path / "part.json"
     game_log.write(part, log.prefix(40))
     assert run("import", str(part), "--name", "g", "--db", db).returncode == 0
     assert run("act", "g", game_log_notation(log, 40), "--db", db, COIMBRA_BY="the scorer").returncode == 0
-    exported = game_log.loads(run("export", "g", "--db", db).stdout)
+    exported = log_reader.loads(run("export", "g", "--db", db).stdout)
     assert exported.stamps[-1][1] == "the scorer" and exported.stamps[0] == ("", "")
     assert exported.events == log.events[:41]
 
@@ -58,7 +58,7 @@ def test_simulate_stays_the_same_bytes(tmp_path):
 def test_import_and_fork_keep_the_stamps_of_their_source():
     from coimbra_events.store.game_store import GameStore
 
-    log = game_log.read(GAME)
+    log = log_reader.read(GAME)
     stamps = [(f"2026-05-01T19:{k // 60:02d}:{k % 60:02d}Z", "Ana") for k in range(len(log.events))]
     store = GameStore(in_memory=True, entered_by="someone else")
     store.import_log(log.with_events(log.events, stamps), "g")

@@ -14,7 +14,7 @@ from pathlib import Path
 import orjson
 
 from coimbra_events import events as ev
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.log import GameLog
 from coimbra_events.names import FIELDS, fold
@@ -109,7 +109,7 @@ def test_a_hand_setup_and_a_round_entered_by_names_and_prefixes(tmp_path: Path):
     out = run("record", stdin="\n".join(lines) + "\n", db=db)
     assert out.returncode == 0, out.stdout[-3000:]
     assert f"{end} entries stored" in out.stdout
-    exported = game_log.loads(run("export", "ana-bruno", db=db).stdout.encode())
+    exported = log_reader.loads(run("export", "ana-bruno", db=db).stdout.encode())
     assert exported.events == EVENTS[:end]  # the log keeps ids
 
 
@@ -119,7 +119,7 @@ def test_an_unknown_name_is_bad_input_and_a_card_not_in_the_row_breaks_a_rule(tm
     out = run("act", str(cut(tmp_path, 24)), "buy chaplain")
     assert out.returncode == 0, out.stderr
     assert f"recorded 25: Ana: buy {named(CATALOG, 'c-II-18')}" in out.stdout
-    assert game_log.read(tmp_path / "game-24.json").events[24] == chaplain
+    assert log_reader.read(tmp_path / "game-24.json").events[24] == chaplain
 
     unknown = run("act", str(cut(tmp_path, 24, "b")), "buy c-II-99")
     assert unknown.returncode == 2
@@ -135,7 +135,7 @@ def test_an_unknown_name_is_bad_input_and_a_card_not_in_the_row_breaks_a_rule(tm
 def test_seating_and_other_names_are_read_in_any_case(tmp_path: Path):
     out = run("act", str(cut(tmp_path, 3)), "seating bruno,ana")
     assert out.returncode == 0, out.stderr
-    assert game_log.read(tmp_path / "game-3.json").events[3] == ev.SeatingDrawn("table", ("Bruno", "Ana"))
+    assert log_reader.read(tmp_path / "game-3.json").events[3] == ev.SeatingDrawn("table", ("Bruno", "Ana"))
 
 
 # --- what the recorder reads ----------------------------------------------------------------------------

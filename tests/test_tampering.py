@@ -11,6 +11,7 @@ import orjson
 import pytest
 from eventsourcing.utils import get_topic
 
+from coimbra_events import log_reader
 from coimbra_events import log as game_log
 from coimbra_events.game import Game
 from coimbra_events.store.game_store import GameStore
@@ -27,7 +28,7 @@ EVENTS = None if THOROUGH else 20
 
 
 def _log_bytes(path) -> bytes:
-    log = game_log.read(path)
+    log = log_reader.read(path)
     return game_log.dumps(log.with_events(log.events[:EVENTS]))
 
 
@@ -52,7 +53,7 @@ def test_every_byte_of_the_events_changed_is_caught_when_it_changes_what_the_log
             except orjson.JSONDecodeError:
                 same = False
             try:
-                read = game_log.loads(edited)
+                read = log_reader.loads(edited)
             except game_log.LogError:
                 read = None
             if same:
@@ -86,7 +87,7 @@ def _assert_caught(store: GameStore, what: str) -> None:
     except DamagedGame:
         return
     with pytest.raises(game_log.LogError):
-        game_log.loads(data)
+        log_reader.loads(data)
 
 
 def _variants(value: object) -> list[object]:

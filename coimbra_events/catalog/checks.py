@@ -15,7 +15,8 @@ from typing import Any
 
 from coimbra_events.catalog.model import CITIES, DICE_PER_PLAYER, MAX_PLAYERS, START_SPACES, CatalogProblem
 from coimbra_events.catalog.assembly import DISCS_DEFAULT
-from coimbra_events.catalog.schema import ENTRY_LISTS, describe, int_expected, is_id, names, place
+from coimbra_events.catalog.schema import ENTRY_LISTS, place
+from coimbra_events.catalog.schema_fields import describe, int_expected, is_id, names
 from coimbra_events.catalog.effect_kinds import PILES, TRACKS
 
 Loc = tuple[str | int, ...]

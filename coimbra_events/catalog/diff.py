@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from coimbra_events.catalog.model import Catalog
-from coimbra_events.catalog.sheets import Sheet, Table, all_rows, column_key, keys_of
+from coimbra_events.catalog.cells import column_key
+from coimbra_events.catalog.sheets import Sheet, Table, all_rows, keys_of
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from pydantic import ValidationError
 from coimbra_events.catalog.assembly import OPTIONAL_SECTIONS, assemble
 from coimbra_events.catalog.checks import Checks
 from coimbra_events.catalog.model import FORMAT, SCHEMA, Catalog, CatalogError, CatalogProblem
-from coimbra_events.catalog.schema import PROBLEM, SECTIONS, adapter, describe, place
+from coimbra_events.catalog.schema import SECTIONS, adapter, place
+from coimbra_events.catalog.schema_fields import PROBLEM, describe
 
 _DEFAULT_SOURCE = "<catalog>"
 

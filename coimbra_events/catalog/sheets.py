@@ -1,12 +1,10 @@
 """A catalog as fill-in sheets: one table per kind of component, a row per component.
 
-Each :class:`Sheet` declares its columns once: where in the catalog's JSON a cell's
-value sits (``Column.path``) and how it is written (a :class:`Cell`). The same
-declaration turns a catalog into rows (``catalog template``, ``catalog diff``) and rows
-back into the catalog's JSON (``catalog build``), so the two directions cannot drift
-apart. Reading is lenient: a cell is turned into the value it spells (``7``, ``[3, 2]``,
-an effect) or kept as written, and the catalog loader judges every value, so a problem
-reads the same in a sheet as in a JSON file.
+Each :class:`Sheet` declares its columns once (``catalog.cells``: where in the catalog's
+JSON a cell's value sits and how it is written). The same declaration turns a catalog
+into rows (``catalog template``, ``catalog diff``) and rows back into the catalog's JSON
+(``catalog build``), so the two directions cannot drift apart; the catalog loader judges
+every value read back, so a problem reads the same in a sheet as in a JSON file.
 
 Section fields that are not tables (limits, start resources, ...) and the provenance of
 every section field live in ``settings.csv``; each entry's provenance is in its row.
@@ -14,186 +12,42 @@ every section field live in ``settings.csv``; each entry's provenance is in its 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from coimbra_events.catalog import effect_text
-from coimbra_events.catalog.model import CARD_TIMINGS, CITIES, MONASTERY_TIMINGS, PROVENANCES, SCORING_SIDES
 from coimbra_events.catalog.assembly import OPTIONAL_SECTIONS
+from coimbra_events.catalog.cells import (
+    EFFECTS,
+    NUMBER,
+    TEXT,
+    WORDS,
+    Cell,
+    CellError,
+    Choice,
+    Column,
+    Loc,
+    column_key,
+    has_value,
+    provenance_label,
+    provenance_of,
+    put,
+    value_at,
+)
+from coimbra_events.catalog.effect_kinds import TRACK_RESOURCE, TRACKS
+from coimbra_events.catalog.model import CARD_TIMINGS, CITIES, MONASTERY_TIMINGS, PROVENANCES, SCORING_SIDES
 from coimbra_events.catalog.schema import (
-    PLAYER_KEYS,
-    SECTIONS,
     DicePool,
     MapSpace,
-    Model,
     Monastery,
+    PLAYER_KEYS,
+    SECTIONS,
     Tier,
     VoyageSpace,
     character_model,
-    either,
-    meaning,
-    names,
 )
+from coimbra_events.catalog.schema_fields import Model, either, meaning
 from coimbra_events.catalog.schema import FavorTile as FavorTileModel
-from coimbra_events.catalog.effect_kinds import TRACK_RESOURCE, TRACKS
-
-Loc = tuple[str | int, ...]
-
-
-class CellError(ValueError):
-    """A cell that spells no value of its column: what was expected, what was found."""
-
-    def __init__(self, expected: str, got: str) -> None:
-        super().__init__(f"expected {expected}, got {got!r}")
-        self.expected, self.got = expected, got
-
-
-# ------------------------------------------------------------------ cells
-
-
-class Cell:
-    """How a value is written in a cell and read back."""
-
-    def write(self, value: Any) -> str:
-        return str(value)
-
-    def read(self, text: str) -> Any:
-        return text
-
-
-class Number(Cell):
-    """A whole number; anything else is kept as written, for the loader to refuse precisely."""
-
-    def read(self, text: str) -> Any:
-        stripped = text.strip()
-        return int(stripped) if re.fullmatch(r"[+-]?\d+", stripped) else stripped
-
-
-class Words(Cell):
-    """A list written with spaces between its items (numbers read as numbers)."""
-
-    def write(self, value: Any) -> str:
-        return " ".join(map(str, value))
-
-    def read(self, text: str) -> Any:
-        return [Number().read(w) if re.fullmatch(r"[+-]?\d+", w) else w for w in text.split()]
-
-
-class Choice(Cell):
-    """One of a few words, read regardless of case (``ii`` is pile ``II``)."""
-
-    def __init__(self, choices: Sequence[str]) -> None:
-        self.choices = tuple(choices)
-
-    def read(self, text: str) -> Any:
-        stripped = text.strip()
-        return next((c for c in self.choices if c.lower() == stripped.lower()), stripped)
-
-
-class Effects(Cell):
-    """An effect list in short form (``effect_text``)."""
-
-    def write(self, value: Any) -> str:
-        return effect_text.render(effect_text.from_json(e) for e in value)
-
-    def read(self, text: str) -> Any:
-        try:
-            return effect_text.parse(text)
-        except effect_text.EffectTextError as error:
-            raise CellError(error.expected, error.got) from None
-
-
-TEXT, NUMBER, WORDS, EFFECTS = Cell(), Number(), Words(), Effects()
-
-
-@dataclass(frozen=True)
-class Column:
-    """One column: its key (the header's first words, by which ``build`` finds it), what
-    its values are (unit, then the range the schema allows), where a value sits in the
-    row's JSON object, and how it is written."""
-
-    key: str
-    unit: str
-    path: Loc
-    cell: Cell = TEXT
-    optional: bool = False  # an empty cell leaves the key out
-
-    @property
-    def header(self) -> str:
-        return f"{self.key} ({self.unit})" if self.unit else self.key
-
-
-def column_key(header: str) -> str:
-    """The key a header names: ``influence (spaces on its track, 1-4)`` -> ``influence``."""
-    return header.split(" (", 1)[0].strip().lower()
-
-
-def _get(value: Any, path: Loc) -> Any:
-    for key in path:
-        value = value[key]
-    return value
-
-
-def _has(value: Any, path: Loc) -> bool:
-    for key in path:
-        if isinstance(value, dict) and key in value:
-            value = value[key]
-        elif isinstance(value, list) and isinstance(key, int) and key < len(value):
-            value = value[key]
-        else:
-            return False
-    return True
-
-
-def put(target: Any, path: Loc, value: Any) -> None:
-    """Set the value at ``path``, making the objects and lists (for a number key) on the way."""
-    for key, after in zip(path, path[1:]):
-        target = _slot(target, key, [] if isinstance(after, int) else {})
-    _slot(target, path[-1], value, replace=True)
-
-
-def _slot(target: Any, key: str | int, value: Any, replace: bool = False) -> Any:
-    if isinstance(target, list) and isinstance(key, int):
-        target.extend([None] * (key + 1 - len(target)))
-        if replace or target[key] is None:
-            target[key] = value
-        return target[key]
-    if replace:
-        target[key] = value
-        return value
-    return target.setdefault(key, value)
-
-
-# ------------------------------------------------------------------ provenance in a cell
-
-
-def provenance_label(given: str | Mapping[str, str]) -> str:
-    """``stand-in``, or ``rules-text: crowns, effects; stand-in: id, name`` (one group per value)."""
-    if isinstance(given, str):
-        return given
-    return "; ".join(f"{p}: {', '.join(f for f, v in given.items() if v == p)}" for p in PROVENANCES if p in given.values())
-
-
-def read_provenance(text: str, fields: Sequence[str]) -> dict[str, str]:
-    """A provenance cell as field -> provenance (``{"*": p}`` when one value covers all)."""
-    text = text.strip()
-    if text in PROVENANCES:
-        return {"*": text}
-    per_field: dict[str, str] = {}
-    for group in (g.strip() for g in text.split(";") if g.strip()):
-        value, _, listed = group.partition(":")
-        value = value.strip()
-        if value not in PROVENANCES or not listed.strip():
-            raise CellError(f"one of {names(PROVENANCES)}, or groups such as 'rules-text: crowns, effects; stand-in: name'", text)
-        for name in (n.strip() for n in listed.split(",") if n.strip()):
-            if name not in fields:
-                raise CellError(f"fields of this row ({', '.join(fields)})", name)
-            per_field[name] = value
-    if not per_field:
-        raise CellError(f"a provenance, one of {names(PROVENANCES)}", text)
-    return per_field
 
 
 # ------------------------------------------------------------------ sheets
@@ -235,7 +89,7 @@ class Sheet:
 
     def entries(self, data: Mapping[str, Any]) -> list[tuple[int, Any]]:
         """(index in the catalog's list, entry) of the entries this sheet holds."""
-        items = _get(data, self.items) if _has(data, self.items) else []
+        items = value_at(data, self.items) if has_value(data, self.items) else []
         return [(i, e) for i, e in enumerate(items) if self._selected(e)]
 
     def _selected(self, entry: Any) -> bool:
@@ -250,7 +104,7 @@ class Sheet:
         for n, (_, entry) in enumerate(self.entries(data), 1):
             row = {column_key(self.number): str(n)} if self.number else {}
             for column in self.columns:
-                row[column.key] = column.cell.write(_get(entry, column.path)) if _has(entry, column.path) else ""
+                row[column.key] = column.cell.write(value_at(entry, column.path)) if has_value(entry, column.path) else ""
             if self.provenance:
                 row["provenance"] = provenance_label(entry["provenance"])
             out.append(row)
@@ -465,7 +319,7 @@ def settings_rows(data: Mapping[str, Any]) -> list[dict[str, str]]:
     rows = []
     for s in (*SETTINGS, *_token_settings(data)):
         section = data.get(s.section, OPTIONAL_SECTIONS.get(s.section, {})) if s.section != "catalog" else data
-        value = "" if s.sheet or not _has(section, s.path[1:]) else s.cell.write(_get(section, s.path[1:]))
+        value = "" if s.sheet or not has_value(section, s.path[1:]) else s.cell.write(value_at(section, s.path[1:]))
         provenance = "" if s.section == "catalog" else provenance_of(section, s.top)
         rows.append({"section": s.section, "field": s.field, "value": value, "meaning": s.unit, "provenance": provenance})
     return rows
@@ -474,12 +328,6 @@ def settings_rows(data: Mapping[str, Any]) -> list[dict[str, str]]:
 def _token_settings(data: Mapping[str, Any]) -> list[Setting]:
     tokens = data.get("die_tokens", {})
     return [Setting("die_tokens", n, f"values in die-tokens.csv ({n} players)", sheet="die-tokens.csv") for n in tokens if n != "provenance"]
-
-
-def provenance_of(obj: Mapping[str, Any], name: str) -> str:
-    """The provenance of one field of a section or entry."""
-    given = obj["provenance"]
-    return given if isinstance(given, str) else given[name]
 
 
 def dice_rows(data: Mapping[str, Any]) -> list[dict[str, str]]:
@@ -563,4 +411,3 @@ def headers_of(sheet: Sheet | Table) -> list[str]:
 
 def keys_of(sheet: Sheet | Table) -> list[str]:
     return sheet.keys() if isinstance(sheet, Sheet) else list(sheet.headers)
-

@@ -22,7 +22,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence, TypeVar
 
 from coimbra_events.catalog import Catalog
-from coimbra_events.events import GameEvent, decode_event
+from coimbra_events.events import GameEvent
+from coimbra_events.event_decoding import decode_event
 from coimbra_events.log import GameLog
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
@@ -37,7 +38,7 @@ if TYPE_CHECKING:  # the game and the store bring in the eventsourcing library: 
     from coimbra_events.game import Game
     from coimbra_events.history import Play
     from coimbra_events.store.game_store import GameStore
-    from coimbra_events.store.games_index import GameInfo, GamesQuery, Page
+    from coimbra_events.store.games_query import GameInfo, GamesQuery, Page
 
 T = TypeVar("T")
 Input = str | GameEvent

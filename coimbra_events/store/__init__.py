@@ -16,7 +16,8 @@ log file used as GAME behind one interface (``sources``), where a store lives
 ``topics``                which classes a row may name, old topics of moved classes included
 ``folding``               a stored aggregate folded from its own event classes only
 ``claims``, ``register``  which name a game gets; the register of names claimed in its save
-``games_index``           the list of games, a tracked projection of the store
+``games_index``           the list of games, a tracked projection of the store, with the table
+                          it writes (``games_view``) and what a listing asks and gets (``games_query``)
 ``postgres``, ``probe``   a PostgreSQL store made ready; what ``store check`` asks
 ``legacy``, ``files``     events only older stores hold; atomic writes and locks of log files
 ========================  ==================================================================

@@ -33,7 +33,9 @@ from coimbra_events.store import postgres as postgres_store
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import Corrected, GameEvent, RuleOverridden
 from coimbra_events.game import Game
-from coimbra_events.store.games_index import GameInfo, GamesIndex, GamesQuery, Page, catch_up, info_of, view_for
+from coimbra_events.store.games_index import GamesIndex, catch_up
+from coimbra_events.store.games_query import GameInfo, GamesQuery, Page
+from coimbra_events.store.games_view import info_of, view_for
 from coimbra_events.store.inspection import Inspection, rows_of
 from coimbra_events.rolls import draw_setup, drawn, parse_rolls
 from coimbra_events.store.claims import NameClaims
@@ -41,7 +43,8 @@ from coimbra_events.store.receipts import Evidence
 from coimbra_events.store.repository import GameRepository
 from coimbra_events.store.location import APP, describe_store, store_settings
 from coimbra_events.store.rows import Rows
-from coimbra_events.log import GameLog, LogError, LogProblem, dumps_entries, loads
+from coimbra_events.log import GameLog, LogError, LogProblem, dumps_entries
+from coimbra_events.log_reader import loads
 from coimbra_events.store.register import legacy_game_id
 from coimbra_events.store.topics import STORED_TOPICS, StoredTopics
 from coimbra_events.notation import is_name

@@ -37,9 +37,10 @@ from eventsourcing.utils import get_topic
 
 from coimbra_events import RULESET
 from coimbra_events.catalog import Catalog, CatalogError, find_catalog, parse_catalog
-from coimbra_events.events import shown
+from coimbra_events.event_decoding import shown
 from coimbra_events.game import Game, kept, result_of
-from coimbra_events.log import FORMAT, SCHEMA, GameLog, LogError, LogProblem, check_document, event_hash
+from coimbra_events.log import FORMAT, SCHEMA, GameLog, LogError, LogProblem, event_hash
+from coimbra_events.log_reader import check_document
 from coimbra_events.store.receipts import Receipt, receipt_id
 from coimbra_events.store.rows import Rows
 from coimbra_events.store.snapshots import SNAPSHOT_FORMAT, facts_of, restore, snapshot_digest

@@ -14,7 +14,7 @@ from typing import Any
 from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
 from eventsourcing.utils import get_topic
 
-from coimbra_events.events import shown
+from coimbra_events.event_decoding import shown
 from coimbra_events.players import fold_aliases
 from coimbra_events.store.legacy import LEGACY_TOPICS, OLD_MODULE
 from coimbra_events.store import receipts, register, snapshots

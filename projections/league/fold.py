@@ -21,7 +21,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 from uuid import UUID
 
-from coimbra_events.events import HISTORY_TYPES, GameEvent, IncomeActivated, PilgrimPlaced, decode_event
+from coimbra_events.events import HISTORY_TYPES, GameEvent, IncomeActivated, PilgrimPlaced
+from coimbra_events.event_decoding import decode_event
 from coimbra_events.catalog import resolve_catalog
 from coimbra_events.history import advance, replay, resolve
 from coimbra_events.log import GameLog, event_hash

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.events import DiePlaced
 from coimbra_events.rules import core
 from coimbra_events.rules.core import Fold, apply, initial_state, narrate
@@ -19,7 +19,7 @@ from coimbra_events.rules.narration import records
 from coimbra_events.validation import catalog_for
 from tests.golden import corpus_games
 
-GAMES = [game_log.loads(data) for name, data in corpus_games() if not name.startswith("rec-")][::25]
+GAMES = [log_reader.loads(data) for name, data in corpus_games() if not name.startswith("rec-")][::25]
 
 
 def states_of(log: game_log.GameLog) -> list:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from tests.commands import invoke
 from tests.store.conftest import GAMES
 from tests.store.rows import Rows
@@ -97,7 +97,7 @@ def test_verify_head_catches_a_cut_off_record(db, tmp_path):
     path = tmp_path / "g.json"
     coimbra(db, "export", "g", "-o", str(path), code=0)
     head = orjson.loads(coimbra(db, "verify", str(path), "--json", code=0)[1])["head"]
-    log = game_log.read(path)
+    log = log_reader.read(path)
     game_log.write(path, log.with_events(log.events[:-3]))
     coimbra(db, "verify", str(path), code=0)  # on its own, a shorter record is a valid record
     code, _, err = coimbra(db, "verify", str(path), "--head", head[:12], code=2)
@@ -106,7 +106,7 @@ def test_verify_head_catches_a_cut_off_record(db, tmp_path):
 
 
 def _resigned(doc: dict) -> bytes:
-    prev = game_log.check_document({**doc, "events": []}, "header").anchor()
+    prev = log_reader.check_document({**doc, "events": []}, "header").anchor()
     for e in doc["events"]:
         e["hash"] = prev = game_log.event_hash(prev, e["seq"], e["type"], e["actor"], e["payload"])
     return orjson.dumps(doc)
@@ -142,7 +142,7 @@ def test_verify_of_a_missing_file_says_so(db, tmp_path):
 
 def test_many_problems_are_capped_unless_all_is_asked(db, tmp_path):
     path = tmp_path / "many.json"
-    data = game_log.dumps(game_log.read(GAMES[0]))
+    data = game_log.dumps(log_reader.read(GAMES[0]))
     head, _, rest = data.partition(b"\n")
     path.write_bytes(head + b"\n" + b",\n".join([b"{}"] * 5000) + b"\n]}\n")
     for command in ("verify", "import"):

@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 
 from tests.conftest import FIXTURES
 from tests.store.conftest import GAMES, INVALID
@@ -82,7 +82,7 @@ def test_new_legal_act_export_import_games_verify(db, tmp_path):
 def test_import_then_export_is_byte_identical(db, path):
     name = run(db, "import", str(path)).stdout.strip()
     out = subprocess.run([installed_coimbra(), "export", name], capture_output=True, env={**os.environ, "COIMBRA_DB": str(db)})
-    assert out.returncode == 0 and out.stdout == game_log.dumps(game_log.read(path))
+    assert out.returncode == 0 and out.stdout == game_log.dumps(log_reader.read(path))
 
 
 @pytest.mark.parametrize("path", INVALID, ids=lambda p: p.name)

@@ -16,7 +16,7 @@ import subprocess
 import orjson
 import pytest
 
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.store.game_store import GameStore
 from tests.commands import invoke, scratch, started_together
 from tests.conftest import installed_coimbra
@@ -59,7 +59,7 @@ class Place:
 
     def log(self, game: str) -> game_log.GameLog:
         if self.backend == "file":
-            return game_log.read(game)
+            return log_reader.read(game)
         store = self.store()
         try:
             assert store.inspect(game).problems == ()
@@ -145,5 +145,5 @@ def test_writers_of_one_log_file_through_the_installed_command(tmp_path):
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) for k in range(WRITERS)]
     codes = [w.wait(timeout=120) for w in writers]
     assert codes == [0] * WRITERS, [w.stderr.read() for w in writers]  # notes take their turn at the file's lock
-    assert sorted(notes_of(game_log.read(path))) == sorted(f"writer {k}" for k in range(WRITERS))
+    assert sorted(notes_of(log_reader.read(path))) == sorted(f"writer {k}" for k in range(WRITERS))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.json", "g.json.lock", "games.sqlite"]

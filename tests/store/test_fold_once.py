@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
+from coimbra_events import log_reader
 from coimbra_events import folded_record
 from coimbra_events.store import snapshots as snapshots_module
 from coimbra_events.store.snapshots import GameSnapshot
@@ -355,7 +356,7 @@ def test_a_snapshot_not_kept_after_its_save_is_not_read(tmp_path, catalog, monke
 
 
 def test_an_import_is_stored_without_a_snapshot(store):
-    log = game_log.read(GAMES[0])
+    log = log_reader.read(GAMES[0])
     game = store.import_log(log, "imported")
     assert list(store.snapshots.get(game.id)) == []
 

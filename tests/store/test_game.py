@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.catalog import parse_catalog
 from coimbra_events.store.register import GameName
 from coimbra_events.catalog import _CATALOGS, resolve_catalog
@@ -44,7 +44,7 @@ def test_record_checks_before_triggering(catalog):
 
 
 def test_one_recorded_event_per_log_event_with_the_log_fields():
-    log = game_log.read(GAMES[0])
+    log = log_reader.read(GAMES[0])
     game = Game.from_log("g", log)
     recorded = game.pending_events[1:]
     assert len(recorded) == len(log.events)
@@ -59,7 +59,7 @@ def test_one_recorded_event_per_log_event_with_the_log_fields():
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
 def test_to_log_gives_back_the_same_record(path):
-    log = game_log.read(path)
+    log = log_reader.read(path)
     game = Game.from_log("g", log)
     assert game_log.dumps(game.to_log()) == game_log.dumps(log)  # schema 2, the chain of the schema-1 file
     assert game.over and game.first_mismatch() is None
@@ -67,7 +67,7 @@ def test_to_log_gives_back_the_same_record(path):
 
 def test_import_hands_over_the_table_its_validation_reached(monkeypatch):
     """One pass: the state of an imported game is the validation's, not folded again."""
-    log = game_log.read(GAMES[0])
+    log = log_reader.read(GAMES[0])
     game = Game.from_log("g", log)
     from coimbra_events import folded_record
 
@@ -79,13 +79,13 @@ def test_import_hands_over_the_table_its_validation_reached(monkeypatch):
 @pytest.mark.parametrize("path", INVALID[:4], ids=lambda p: p.name)
 def test_an_illegal_log_triggers_nothing(path):
     with pytest.raises(IllegalLog) as caught:
-        Game.from_log("g", game_log.read(path))
+        Game.from_log("g", log_reader.read(path))
     assert caught.value.validation.violation is not None
     assert "breaks rule" in str(caught.value)
 
 
 def test_a_log_for_a_catalog_nobody_has_is_bad_input():
-    log = replace(game_log.read(GAMES[0]), catalog_id="lost-1")
+    log = replace(log_reader.read(GAMES[0]), catalog_id="lost-1")
     with pytest.raises(LogError):
         Game.from_log("g", log)
 
@@ -101,7 +101,7 @@ def test_a_home_made_catalog_travels_with_the_game(catalog):
 
 def test_a_stored_entry_whose_hash_does_not_follow_is_not_folded():
     """The chain is checked as a stored game is folded, before any rule runs on the entry."""
-    stored = Game.from_log("g", game_log.read(GAMES[0])).collect_events()
+    stored = Game.from_log("g", log_reader.read(GAMES[0])).collect_events()
     assert fold_game(None, stored).over
     changed = dataclasses.replace(stored[5], hash="0" * 64)
     with pytest.raises(BrokenLink, match="entry 5 does not match its recorded hash"):
@@ -109,7 +109,7 @@ def test_a_stored_entry_whose_hash_does_not_follow_is_not_folded():
 
 
 def test_a_stored_row_of_another_class_is_not_folded_into_a_game():
-    stored = Game.from_log("g", game_log.read(GAMES[0])).collect_events()
+    stored = Game.from_log("g", log_reader.read(GAMES[0])).collect_events()
     other = GameName.register("x").collect_events()[0]
     with pytest.raises(ForeignEvent):
         fold_game(None, [other, *stored[1:]])

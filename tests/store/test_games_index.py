@@ -7,17 +7,18 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from eventsourcing.persistence import IntegrityError, RecordConflictError, Tracking
 
-from coimbra_events import log as game_log
+from coimbra_events import log_reader
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.errors import BadGameName, UnknownGame
 from coimbra_events.store.games_index import IN_PROGRESS, OVER
 from coimbra_events.game import Game, result_of
-from coimbra_events.store.games_index import GamesQuery, catch_up, name_series
+from coimbra_events.store.games_index import catch_up
+from coimbra_events.store.games_query import GamesQuery, name_series
 from coimbra_events.rules.core import legal
 from coimbra_events.rules.scoring import final_scores
 from tests.store.conftest import GAMES, PLAYERS
 
-FINISHED = game_log.read(GAMES[0])  # 2 players
+FINISHED = log_reader.read(GAMES[0])  # 2 players
 
 
 def reopened(store: GameStore) -> GameStore:

@@ -13,6 +13,7 @@ import sys
 import orjson
 import pytest
 
+from coimbra_events import log_reader
 from coimbra_events import log as game_log
 from coimbra_events.store.errors import DamagedGame, DamagedIndex, GameChanged
 from coimbra_events.store.game_store import GameStore
@@ -71,7 +72,7 @@ def test_a_row_deleted_in_the_middle(sqlite):
 def whole(tmp_path):
     """A whole recorded game in a SQLite store."""
     store = GameStore(tmp_path / "games.sqlite")
-    store.import_log(game_log.read(GAMES[0]), name="g")
+    store.import_log(log_reader.read(GAMES[0]), name="g")
     yield store, Rows(tmp_path / "games.sqlite")
     store.close()
 
@@ -209,7 +210,7 @@ def test_export_as_stored_keeps_the_recorded_numbers_and_hashes_so_the_damage_sh
     rows.edit(rows.entries("g")[7], lambda f: f.update(actor="Carla" if f["actor"] != "Carla" else "Ana"))
     rows.set(rows.entries("g")[4], state=b"not json")
     with pytest.raises(game_log.LogError) as caught:
-        game_log.loads(store.export_as_stored("g"))
+        log_reader.loads(store.export_as_stored("g"))
     assert [(p.seq, p.what) for p in caught.value.problems] == [
         (4, "sequence broken"), (4, "hash chain broken"), (6, "hash chain broken")]  # the 7th entry is the 6th line
 
@@ -280,7 +281,7 @@ def test_names_that_read_as_log_files_are_refused(tmp_path):
         with pytest.raises(BadGameName, match="reads as a log file"):
             store.new_game(PLAYERS, name=name)
     with pytest.raises(BadGameName):
-        store.import_log(game_log.read(GAMES[0]), name="copy.json")
+        store.import_log(log_reader.read(GAMES[0]), name="copy.json")
     assert store.games() == []
 
 

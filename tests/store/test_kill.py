@@ -15,6 +15,7 @@ import time
 import orjson
 import pytest
 
+from coimbra_events import log_reader
 from coimbra_events import log as game_log
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.errors import UnknownGame
@@ -49,7 +50,7 @@ def whole_run(*args: str, db) -> float:
 
 def test_an_import_killed_at_any_moment_stores_the_whole_log_or_nothing(tmp_path):
     path = GAMES[-1]
-    events = len(game_log.read(path).events)
+    events = len(log_reader.read(path).events)
     duration = whole_run("import", str(path), "--name", "timed", db=tmp_path / "timing.sqlite")
     for k, fraction in enumerate(FRACTIONS):
         db = tmp_path / f"{k}.sqlite"
@@ -110,8 +111,8 @@ def test_a_log_file_write_killed_at_any_moment_leaves_the_old_file_or_the_new_on
         before = path.read_bytes()
         out = killed_after(started("act", str(path), option(), db=tmp_path / "unused.sqlite"), duration * fraction)
         after = path.read_bytes()
-        log = game_log.loads(after)  # whole: it reads, every hash matching
-        assert after == before or len(log.events) == len(game_log.loads(before).events) + 1
+        log = log_reader.loads(after)  # whole: it reads, every hash matching
+        assert after == before or len(log.events) == len(log_reader.loads(before).events) + 1
         if "recorded" in out:
             assert after != before
     leftovers = {p.name for p in tmp_path.iterdir()} - {"g.json", "g.json.lock", "unused.sqlite"}

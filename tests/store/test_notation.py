@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coimbra_events.events import EVENT_TYPES, GameEvent, decode_event
+from coimbra_events.event_decoding import decode_event
+from coimbra_events.events import EVENT_TYPES, GameEvent
 from coimbra_events.notation import BY_TYPE, VERBS, NotationError, parse, render
 from coimbra_events.rules.core import apply, initial_state, legal
 from coimbra_events.rules.outcomes import OutcomeSpace

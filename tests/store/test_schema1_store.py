@@ -7,6 +7,7 @@ import shutil
 import orjson
 import pytest
 
+from coimbra_events import log_reader
 from coimbra_events import log as game_log
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.errors import UnknownGame
@@ -78,7 +79,7 @@ def test_it_exports_schema_2_with_the_chain_it_was_recorded_with(old, tmp_path):
     assert doc["schema"] == 2 and doc["upcast_from"] == 1
     assert doc["events"][EXPECTED["in-progress-3p"]["events"] - 1]["hash"] == EXPECTED["in-progress-3p"]["head"]
     assert "at" in doc["events"][-1] and "at" not in doc["events"][0]
-    log = game_log.loads(data)
+    log = log_reader.loads(data)
     assert validate(log).valid
     copy = old.import_log(log, "copy")
     assert copy.head == old.get("in-progress-3p").head

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 import projections.consequences as consequences_module
 from cli.app import app
-from coimbra_events import log as game_log
+from coimbra_events import log as game_log, log_reader
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.game import IllegalLog
 from coimbra_events.log import GameLog
@@ -62,7 +62,7 @@ def forked(log: GameLog, keep: int, seed: int) -> GameLog:
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
 def test_timeline_holds_every_state_of_a_log(path):
-    log = game_log.read(path)
+    log = log_reader.read(path)
     line = timeline(log)
     assert len(line) == len(line.states) == len(log.events) + 1 and line.events == log.events
     assert line.final == validate(log).state
@@ -72,7 +72,7 @@ def test_timeline_holds_every_state_of_a_log(path):
 
 def test_the_timeline_folds_each_event_once_and_lookups_never_fold(monkeypatch):
     """One fold, which narrates each event as it applies it; reading an entry's changes narrates nothing again."""
-    log = game_log.read(FIXTURE)
+    log = log_reader.read(FIXTURE)
     narrated = []
     real = consequences_module.narrate_all
     monkeypatch.setattr(consequences_module, "narrate_all", lambda s, events: narrated.extend(events) or real(s, events))
@@ -89,7 +89,7 @@ def test_the_timeline_folds_each_event_once_and_lookups_never_fold(monkeypatch):
 
 
 def test_index_of_is_the_state_right_when_a_phase_begins():
-    line = timeline(game_log.read(FIXTURE))
+    line = timeline(log_reader.read(FIXTURE))
     for round_, phase in [(0, "setup"), (0, "start"), (1, "A"), (2, "B"), (2, "C"), (3, "E"), (4, "F"), (4, "over")]:
         k = line.index_of(round_, phase)
         assert (line.at(k).round, line.at(k).phase) == (round_, phase)
@@ -101,13 +101,13 @@ def test_index_of_is_the_state_right_when_a_phase_begins():
 
 @pytest.mark.parametrize("where", [(5, "A"), (0, "C"), (1, "setup"), (2, "X")])
 def test_index_of_refuses_points_the_game_does_not_have(where):
-    line = timeline(game_log.read(FIXTURE))
+    line = timeline(log_reader.read(FIXTURE))
     with pytest.raises(TimelineError):
         line.index_of(*where)
 
 
 def test_at_refuses_out_of_range():
-    line = timeline(game_log.read(FIXTURE))
+    line = timeline(log_reader.read(FIXTURE))
     for n in (-1, len(line)):
         with pytest.raises(TimelineError, match="choose 0 to"):
             line.at(n)
@@ -115,11 +115,11 @@ def test_at_refuses_out_of_range():
 
 def test_a_timeline_of_an_illegal_log_is_refused():
     with pytest.raises(IllegalLog):
-        timeline(game_log.read(INVALID[0]))
+        timeline(log_reader.read(INVALID[0]))
 
 
 def test_a_stored_game_gives_the_same_timeline_as_its_log(store):
-    log = game_log.read(FIXTURE)
+    log = log_reader.read(FIXTURE)
     game = store.import_log(log, "g")
     assert timeline(store.get("g")).states == timeline(log).states
     assert timeline(game).final == store.get("g").state
@@ -191,7 +191,7 @@ def cli(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 
 def test_show_json_of_a_stored_game_at_every_kind_of_point(store, cli):
-    log = game_log.read(FIXTURE)
+    log = log_reader.read(FIXTURE)
     store.import_log(log, "g")
     line = timeline(log)
     for args, n in [((), len(log.events)), (("--at", "0"), 0), (("--at", "50"), 50),
@@ -209,7 +209,7 @@ def test_show_json_of_a_stored_game_at_every_kind_of_point(store, cli):
 
 
 def test_show_text_names_the_point_and_the_event(store, cli):
-    store.import_log(game_log.read(FIXTURE), "g")
+    store.import_log(log_reader.read(FIXTURE), "g")
     result = cli("show", "g", "--round", "2", "--phase", "C")
     assert result.exit_code == 0
     for words in ("g · after 64 of 175 events", "event 64 of 175", "phase C: retrieving dice", "Favor tiles",
@@ -226,7 +226,7 @@ def test_show_text_names_the_point_and_the_event(store, cli):
     (("--round", "5"), "round 5 phase A is not reached"),
 ])
 def test_show_refuses_points_the_game_does_not_have(store, cli, args, message):
-    store.import_log(game_log.read(FIXTURE), "g")
+    store.import_log(log_reader.read(FIXTURE), "g")
     result = cli("show", "g", *args)
     assert result.exit_code == 2 and message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
@@ -238,7 +238,7 @@ def test_show_of_an_unknown_game_or_an_illegal_log(store, cli):
 
 
 def test_diff_of_a_stored_game_and_its_fork_in_a_log_file(store, cli, tmp_path):
-    log = game_log.read(FIXTURE)
+    log = log_reader.read(FIXTURE)
     store.import_log(log, "g")
     fork = forked(log, 100, seed=11)
     game_log.write(tmp_path / "fork.json", fork)
@@ -269,7 +269,7 @@ def test_diff_of_a_stored_game_and_its_fork_in_a_log_file(store, cli, tmp_path):
 
 
 def test_diff_of_a_game_with_itself_and_with_its_beginning(store, cli, tmp_path):
-    log = game_log.read(FIXTURE)
+    log = log_reader.read(FIXTURE)
     store.import_log(log, "g")
     same = orjson.loads(cli("diff", "g", str(FIXTURE), "--json").stdout)
     assert same["common_prefix"] == len(log.events) and same["first_divergence"] is None
@@ -283,7 +283,7 @@ def test_diff_of_a_game_with_itself_and_with_its_beginning(store, cli, tmp_path)
 
 
 def test_diff_refuses_games_with_other_players_and_points_out_of_range(store, cli):
-    store.import_log(game_log.read(FIXTURE), "g")
+    store.import_log(log_reader.read(FIXTURE), "g")
     other = cli("diff", "g", str(GAMES[0]))
     assert other.exit_code == 2 and "different players" in other.stderr
     assert len(other.stderr.strip().splitlines()) == 1
@@ -314,7 +314,7 @@ def test_table_moves_name_each_physical_move_once(catalog):
 def test_import_show_and_diff_end_to_end(tmp_path):
     db = tmp_path / "store" / "games.sqlite"
     assert run(db, "import", str(FIXTURE), "--name", "demo").returncode == 0
-    log = game_log.read(FIXTURE)
+    log = log_reader.read(FIXTURE)
     line = timeline(log)
 
     latest = run(db, "show", "demo")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from coimbra_events import log_reader
 from coimbra_events import log as game_log
 from coimbra_events.store.errors import BadGameName, BadPlayers, UnknownGame
 from coimbra_events.store.game_store import GameStore
@@ -22,13 +23,13 @@ from tests.store.conftest import GAMES, INVALID, PLAYERS, stored_events
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
 def test_import_then_export_gives_identical_bytes(store, path):
-    log = game_log.read(path)
+    log = log_reader.read(path)
     game = store.import_log(log)
     assert game_log.dumps(store.export(game.name)) == game_log.dumps(log)
 
 
 def test_import_stores_every_event_in_one_save(store, monkeypatch):
-    log = game_log.read(GAMES[0])
+    log = log_reader.read(GAMES[0])
     saves = []
     original = store.save
     monkeypatch.setattr(store, "save", lambda *objs: saves.append(objs) or original(*objs))
@@ -43,7 +44,7 @@ def test_import_stores_every_event_in_one_save(store, monkeypatch):
 @pytest.mark.parametrize("path", INVALID, ids=lambda p: p.name)
 def test_an_illegal_log_is_refused_and_nothing_stored(store, path):
     with pytest.raises(IllegalLog):
-        store.import_log(game_log.read(path))
+        store.import_log(log_reader.read(path))
     assert stored_events(store) == 0 and store.games() == []
 
 
@@ -106,7 +107,7 @@ def test_an_unknown_game_is_a_key_error(store):
 
 
 def test_recording_the_last_event_marks_the_game_over(store):
-    log = game_log.read(GAMES[0])
+    log = log_reader.read(GAMES[0])
     store.import_log(log.with_events(log.events[:-1]), name="almost")
     assert store.info("almost").status == IN_PROGRESS
     store.record("almost", log.events[-1])
@@ -125,7 +126,7 @@ def test_a_damaged_log_lists_every_problem():
     lines[3] = lines[3].replace(b'"v-', b'"w-', 1)
     lines[9] = lines[9].replace(b"start-w", b"start-n")
     with pytest.raises(LogError) as caught:
-        game_log.loads(b"\n".join(lines))
+        log_reader.loads(b"\n".join(lines))
     assert [p.seq for p in caught.value.problems if p.what == "hash chain broken"] == [3, 9]
 
 

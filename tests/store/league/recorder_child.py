@@ -19,7 +19,7 @@ import orjson
 from typer.testing import CliRunner
 
 from cli.app import app
-from coimbra_events import log as game_log
+from coimbra_events import log_reader
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.notation import render
 
@@ -27,7 +27,7 @@ ATTEMPTS = 2000
 
 
 def main(name: str, path: str, per_act: int) -> None:
-    intended = game_log.read(path).events
+    intended = log_reader.read(path).events
     store = GameStore()
     runner = CliRunner()
     for _ in range(ATTEMPTS):
