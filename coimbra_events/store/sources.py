@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, Protocol, TypeVar
 
 from coimbra_events import log as game_log
+from coimbra_events import log_reader
 from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.log import GameLog, LogError, LogProblem
@@ -172,11 +173,11 @@ class LogFile:
     def open(self) -> Game:
         from coimbra_events.game import Game
 
-        self.data = game_log.read_bytes(self.path)
-        return Game.from_log(self.name, game_log.loads(self.data, str(self.path)), self.catalog, str(self.path))
+        self.data = log_reader.read_bytes(self.path)
+        return Game.from_log(self.name, log_reader.loads(self.data, str(self.path)), self.catalog, str(self.path))
 
     def head(self) -> str:
-        return game_log.read(self.path).head()
+        return log_reader.read(self.path).head()
 
     def commit(self, game: Game) -> Game:
         with locked(self.path):
@@ -185,7 +186,7 @@ class LogFile:
 
     def _replace(self, game: Game) -> None:
         """``commit`` for a caller that holds the file's lock; what it writes is then what was last read."""
-        if self.data is None or game_log.read_bytes(self.path) != self.data:
+        if self.data is None or log_reader.read_bytes(self.path) != self.data:
             raise GameChanged(str(self.path))
         data = game_log.dumps(game.to_log())
         write_atomically(self.path, data)
@@ -211,17 +212,17 @@ class LogFile:
                                f"enter the outcome by hand: coimbra act {self.ref} \"table: ...\"")
 
     def log(self) -> GameLog:
-        return game_log.read(self.path)
+        return log_reader.read(self.path)
 
     def check(self) -> None:
         """Nothing more to check: a file's chain was checked, event by event, when it was read."""
 
     def exported(self, force: bool = False) -> tuple[bytes, DamagedGame | None]:
-        return game_log.dumps(game_log.read(self.path)), None
+        return game_log.dumps(log_reader.read(self.path)), None
 
     def chain(self, every: bool = False) -> Chain:
         try:
-            log = game_log.read(self.path, keep=None if every else game_log.KEPT)
+            log = log_reader.read(self.path, keep=None if every else log_reader.KEPT)
         except LogError as exc:
             return Chain(self.ref, False, None, [], exc.problems, exc.count)
         return Chain(self.ref, False, len(log.events), [log.anchor(), *log.hashes()], (), 0)

@@ -10,6 +10,7 @@ from typing import Callable, Iterator
 import pytest
 
 from coimbra_events import log as game_log
+from coimbra_events import log_reader
 from coimbra_events.game import Game
 from coimbra_events.notation import render
 from coimbra_events.record import replace
@@ -142,7 +143,7 @@ def test_a_log_file_is_recorded_into_through_the_same_use_cases(tmp_path):
     event = choose(random.Random(1), never.legal(ref).decisions)
     done = recorded(never.record(ref, [render(event)], game=game))
     assert done.entries[0].stamp[1] == "Ana" and done.entries[0].changes
-    assert game_log.read(path).head() == done.head and game_log.read(path).events[-1] == event
+    assert log_reader.read(path).head() == done.head and log_reader.read(path).events[-1] == event
 
     other = Games(lambda: pytest.fail("opened the store"), entered_by="Bruno")
     seen = other.open(ref)
