@@ -42,15 +42,24 @@ def receipt_id(game_id: UUID) -> UUID:
 
 
 class Evidence:
-    """What the store knows of a game beside the game itself: how many receipts it holds, and the snapshot in
-    force (the one it was read from or last kept, and its ``snapshot_digest``), which its next receipt vouches
-    for, unless the snapshot's copy of the entries did not hold when they were read (``HeldEntries.from_rows``)."""
+    """What the store knows of a game beside the game itself, true while the game stands at version ``saved``: how
+    many receipts it holds, and the snapshot in force (the one it was read from or last kept, and its
+    ``snapshot_digest``), which its next receipt vouches for, unless the snapshot's copy of the entries did not
+    hold when they were read (``HeldEntries.from_rows``)."""
 
-    __slots__ = ("receipts", "_version", "_digest", "_held")
+    __slots__ = ("saved", "receipts", "_version", "_digest", "_held")
 
-    def __init__(self, receipts: int = 0, version: int = 0, digest: str | None = None, held: HeldEntries | None = None) -> None:
-        self.receipts = receipts
+    def __init__(self, saved: int, receipts: int = 0, version: int = 0, digest: str | None = None,
+                 held: HeldEntries | None = None) -> None:
+        self.saved, self.receipts = saved, receipts
         self._version, self._digest, self._held = version, digest, held
+
+    @classmethod
+    def of_receipt(cls, saved: int, receipt: Receipt | None) -> Evidence:
+        """What a game's latest receipt says: the receipts so far and the snapshot in force."""
+        if receipt is None:
+            return cls(saved)
+        return cls(saved, receipt.originator_version, receipt.snapshot_version, receipt.snapshot_sha256)
 
     @property
     def snapshot_version(self) -> int:
@@ -61,6 +70,10 @@ class Evidence:
     def snapshot_digest(self) -> str | None:
         """The ``snapshot_digest`` of the snapshot in force (``None``: none)."""
         return None if self._held is not None and self._held.from_rows else self._digest
+
+    def saved_with(self, version: int, receipt: Receipt) -> None:
+        """The game was saved, up to ``version``, with ``receipt``."""
+        self.saved, self.receipts = version, receipt.originator_version
 
     def kept(self, version: int, digest: str | None) -> None:
         """A new snapshot is in force."""
@@ -78,10 +91,9 @@ class Ledger:
     def __init__(self) -> None:
         self._by_game: dict[int, Evidence] = {}
 
-    def of(self, game: Game) -> Evidence:
-        """The store's evidence of ``game`` (none yet: a game not stored, or not read from a store)."""
-        evidence = self._by_game.get(id(game))
-        return evidence if evidence is not None else self.keep(game, Evidence())
+    def of(self, game: Game) -> Evidence | None:
+        """The store's evidence of ``game``, if this store handed it out or saved it."""
+        return self._by_game.get(id(game))
 
     def keep(self, game: Game, evidence: Evidence) -> Evidence:
         """Know ``evidence`` as ``game``'s from now on."""

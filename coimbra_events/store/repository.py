@@ -69,7 +69,7 @@ class GameRepository:
                 if game.name != name:
                     raise UnknownGame(name)
                 if receipt is not None and (receipt.entries, receipt.head) == (game.entries, game.head):
-                    self.ledger.of(game).receipts = receipt.originator_version
+                    self.evidence(game).receipts = receipt.originator_version
                     return game
             except UnknownGame:
                 game = None  # nothing stored under this id, or a game by another name: ``inspect`` says which
@@ -87,8 +87,18 @@ class GameRepository:
         raise StoreConflict(f"{name}: the game kept changing while it was read; try again")
 
     def evidence(self, game: Game) -> Evidence:
-        """What this store knows of a game it handed out: its receipts and the snapshot in force."""
-        return self.ledger.of(game)
+        """What this store knows of a game: its receipts and the snapshot in force.
+
+        Kept for a game this store read or saved, as long as nobody saved that copy
+        since; a new game has none yet; of a copy saved elsewhere since (through
+        another connection to the store), the game's latest receipt is read.
+        """
+        stored = game.version - len(game.pending_events)
+        evidence = self.ledger.of(game)
+        if evidence is None or evidence.saved != stored:
+            receipt = self.latest_receipt(game.id) if stored else None
+            evidence = self.ledger.keep(game, Evidence.of_receipt(stored, receipt))
+        return evidence
 
     def inspect(self, game_id: UUID, name: str) -> Inspection:
         """Every problem of a stored game's rows, read one by one; ``UnknownGame`` if there is none."""
@@ -123,7 +133,7 @@ class GameRepository:
             game = fold_game(None, self.app.events.get(game_id))
             if not isinstance(game, Game):
                 raise UnknownGame(str(game_id))
-            self.ledger.keep(game, Evidence())
+            self.ledger.keep(game, Evidence(game.version))
         return game
 
     def _from_snapshot(self, game_id: UUID, receipt: Receipt | None) -> Game | None:
@@ -139,7 +149,7 @@ class GameRepository:
         game = fold_game(restored, self.app.events.get(game_id, gt=snapshot.originator_version))
         if not isinstance(game, Game):
             return None
-        self.ledger.keep(game, Evidence(version=snapshot.originator_version, digest=digest, held=held))
+        self.ledger.keep(game, Evidence(game.version, version=snapshot.originator_version, digest=digest, held=held))
         return game
 
     def _rows_up_to(self, game_id: UUID, name: str, version: int, count: int, head: str) -> Entries:
@@ -180,7 +190,7 @@ class GameRepository:
             if not game.pending_events and not others:
                 return game, outcome  # nothing to save
             kept = self._snapshot_due(game) if snapshot else None
-            evidence = self.ledger.of(game)
+            evidence = self.evidence(game)
             receipt = receipt_of(game, evidence, kept)
             try:
                 self.app.save(game, receipt, *others)
@@ -191,7 +201,7 @@ class GameRepository:
                 if not retry:
                     raise GameChanged(game.name) from None
                 continue
-            evidence.receipts += 1
+            evidence.saved_with(game.version, receipt)
             if kept is not None:
                 self._keep_snapshot(game, kept, receipt)
             return game, outcome
@@ -201,7 +211,7 @@ class GameRepository:
         """The game's record and table as a snapshot, if one is due: taken before the save, so that the save's
         receipt vouches for it. Never of a game recorded under rules this code does not implement (its table
         would be a fold under other rules; such a game is only ever read as recorded)."""
-        if self.app.snapshots is not None and game.version - self.ledger.of(game).snapshot_version >= SNAPSHOT_EVERY and \
+        if self.app.snapshots is not None and game.version - self.evidence(game).snapshot_version >= SNAPSHOT_EVERY and \
                 game.header.ruleset in IMPLEMENTED:
             return GameSnapshot.take(game)
         return None
@@ -211,5 +221,5 @@ class GameRepository:
         of it, so a snapshot that cannot be written is not an error: reads fold the rows until the next is kept)."""
         with suppress(PersistenceError):
             self.app.snapshots.put([snapshot])
-            self.ledger.of(game).kept(receipt.snapshot_version, receipt.snapshot_sha256)
+            self.evidence(game).kept(receipt.snapshot_version, receipt.snapshot_sha256)
             self.rows.drop_snapshots_before(game.id, game.version)

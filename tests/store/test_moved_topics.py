@@ -64,3 +64,26 @@ def test_a_store_written_before_the_move_reads_verifies_and_records_on(tmp_path,
         assert after.entries == entries + 1 and store.inspect("older").problems == ()
     finally:
         store.close()
+
+
+def test_a_game_read_through_one_store_is_saved_through_another(tmp_path, catalog):
+    """The store's evidence of a game (its receipts, the snapshot in force) is kept beside the games it handed out;
+    a copy read through another connection is saved with the receipt that follows the latest one stored."""
+    db = tmp_path / "games.sqlite"
+    log, _ = simulate(catalog, DEFAULT_PLAYERS[:3], 5)
+    table, phone = GameStore(db), GameStore(db)
+    try:
+        game = table.import_log(log.prefix(10), "evening")
+        for event in log.events[10:10 + SNAPSHOT_EVERY + 2]:
+            game = table.record("evening", event, game=game)
+        seen = phone.get("evening")
+        assert phone.evidence(seen).snapshot_version > 0  # read from the table's snapshot
+        after = table.record("evening", log.events[game.entries], game=seen)  # the phone's copy, saved by the table
+        assert table.evidence(after).receipts == phone.evidence(phone.get("evening")).receipts
+        assert table.inspect("evening").problems == () and phone.get("evening").head == after.head
+        for event in log.events[after.entries:after.entries + 2]:
+            after = phone.record("evening", event, game=after)  # and back: the table's copy, saved by the phone
+        assert table.get("evening").head == after.head and table.inspect("evening").problems == ()
+    finally:
+        table.close()
+        phone.close()
