@@ -108,3 +108,13 @@ def test_the_source_kind_count_sees_calls_and_isinstance(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text("if log_file(ref) is None:\n    pass\nok = isinstance(s, (LogFile, int))\nshaped_like_path(x)\nother(LogFile)\n")
     assert source_kind_branches(sample) == [1, 3, 4]
+
+
+def test_every_package_ships_in_the_wheel():
+    """pyproject.toml lists the packages a wheel carries: a room added without it works installed editable and is
+    missing from a wheel."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = {module_name(init, ROOT) for package in PACKAGES for init in (ROOT / package).rglob("__init__.py")}
+    assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
