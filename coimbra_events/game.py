@@ -135,6 +135,8 @@ class Game(FoldedRecord, Aggregate):
         def apply(self, game: Game) -> None:
             if not isinstance(self.timestamp, datetime):  # not hashed, but the game is dated by it: a changed row
                 raise ValueError(f"the header's timestamp {self.timestamp!r} is not a time")
+            if not isinstance(self.upcast_from, int):  # the compiled GameLog refuses it too: the same in pure Python
+                raise ValueError(f"the header's upcast_from {self.upcast_from!r} is not a schema number")
             catalog = resolve_catalog(self.catalog_id, self.catalog_sha256, self.catalog_data)
             header = GameLog(
                 self.catalog_id, self.catalog_sha256, tuple((str(n), str(c)) for n, c in self.players),
