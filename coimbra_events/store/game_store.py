@@ -48,7 +48,6 @@ from coimbra_events.log_reader import loads
 from coimbra_events.store.register import legacy_game_id
 from coimbra_events.store.topics import STORED_TOPICS, StoredTopics
 from coimbra_events.notation import is_name
-from coimbra_events.store.sources import game_source
 from coimbra_events.rulesets import IMPLEMENTED, refusal
 from coimbra_events.state import TABLE
 from coimbra_events.store.errors import (
@@ -175,13 +174,6 @@ class GameStore(Application):
         except Exception as exc:  # whatever a changed store makes the library or the projection raise
             raise DamagedIndex(f"the store's index of games cannot be brought up to date ({one_line(exc)}); "
                                "nothing was changed") from None
-
-    def open(self, ref: str, catalog: Catalog | None = None) -> Game:
-        """A stored game by name, or the game in a JSON log file (not stored; rules-checked).
-
-        Raises ``UnknownGame``, ``LogError`` (unreadable log) or ``IllegalLog``.
-        """
-        return game_source(ref, lambda: self, catalog).open()
 
     def export(self, name: str) -> GameLog:
         """A stored game as a JSON log (whatever ruleset it was recorded under: nothing is folded);

@@ -12,6 +12,7 @@ from coimbra_events.store.errors import BadGameName, BadPlayers, UnknownGame
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.games_index import IN_PROGRESS, OVER
 from coimbra_events.store.location import default_db_path, store_env
+from coimbra_events.store.sources import game_source
 from coimbra_events.game import IllegalLog
 from coimbra_events.log import LogError
 from coimbra_events.notation import parse, render
@@ -116,7 +117,7 @@ def test_recording_the_last_event_marks_the_game_over(store):
 
 
 def test_a_path_to_a_log_file_opens_the_game_in_it(store):
-    game = store.open(str(GAMES[1]))
+    game = game_source(str(GAMES[1]), lambda: store).open()
     assert game.name == GAMES[1].stem and len(game.events) > 100
     assert stored_events(store) == 0
 
