@@ -18,14 +18,13 @@ from cli.terminal import escaping
 from coimbra_events.catalog import Catalog, CatalogError, load_catalog
 from coimbra_events.event_decoding import PayloadError
 from coimbra_events.events import GameEvent
-from coimbra_events.store.files import write_atomically
+from coimbra_events.files import FileBusy, write_atomically
 from coimbra_events.log import LogError, LogProblem
 from coimbra_events.store.errors import (
     BadGameName,
     BadPlayers,
     DamagedGame,
     DamagedIndex,
-    FileBusy,
     StoreConflict,
     UnknownGame,
 )
@@ -81,7 +80,7 @@ def print_json(data: object) -> None:
 
 
 def write_output(output: Optional[Path], data: bytes) -> None:
-    """``data`` on stdout, or into ``output`` atomically (``coimbra_events.store.files.write_atomically``)."""
+    """``data`` on stdout, or into ``output`` atomically (``coimbra_events.files.write_atomically``)."""
     if output is None:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()

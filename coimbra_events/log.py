@@ -31,7 +31,7 @@ from coimbra_events.catalog import Catalog
 from coimbra_events.event_decoding import decode_event
 from coimbra_events.events import GameEvent
 from coimbra_events.record import Record
-from coimbra_events.store.files import write_atomically
+from coimbra_events.files import write_atomically
 
 FORMAT = "coimbra-log"
 SCHEMA = 2

@@ -19,6 +19,6 @@ log file used as GAME behind one interface (``sources``), where a store lives
 ``games_index``           the list of games, a tracked projection of the store, with the table
                           it writes (``games_view``) and what a listing asks and gets (``games_query``)
 ``postgres``, ``probe``   a PostgreSQL store made ready; what ``store check`` asks
-``legacy``, ``files``     events only older stores hold; atomic writes and locks of log files
+``legacy``                events only older stores hold
 ========================  ==================================================================
 """

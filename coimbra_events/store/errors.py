@@ -69,10 +69,6 @@ class DamagedGame(ValueError):
         super().__init__(f"stored game {name} is damaged at {where}: {first.what}: {first.why}{more}; nothing was changed")
 
 
-class FileBusy(OSError):
-    """Another process held a log file's lock for longer than it is waited for (``coimbra_events.store.files``)."""
-
-
 def one_line(exc: BaseException) -> str:
     """An exception's message on one line, cut to 160 characters (for a message that names a damaged row)."""
     return " ".join(str(exc).split())[:160] or type(exc).__name__

@@ -21,7 +21,7 @@ from coimbra_events.events import GameEvent
 from coimbra_events.log import GameLog, LogError, LogProblem
 from coimbra_events.references import log_file
 from coimbra_events.store.errors import DamagedGame, GameChanged, StoreConflict, TableInputNeeded
-from coimbra_events.store.files import locked, write_atomically
+from coimbra_events.files import locked, write_atomically
 
 if TYPE_CHECKING:  # the game and the store bring in the eventsourcing library: imported when a game is opened
     from coimbra_events.game import Game

@@ -15,10 +15,12 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Iterator
 
-from coimbra_events.store.errors import FileBusy
-
 LOCK_WAIT = 10.0
 """Seconds to wait for another process's change of the same file before giving up."""
+
+
+class FileBusy(OSError):
+    """Another process held a log file's lock for longer than it is waited for (``locked``)."""
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
