@@ -13,12 +13,14 @@ import subprocess
 
 import orjson
 import pytest
+from eventsourcing.utils import resolve_topic
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from coimbra_events import log as game_log, log_reader
 from coimbra_events import movelist
 from coimbra_events.notation import VERBS
 from coimbra_events.store.errors import DamagedGame, DamagedIndex, StoreConflict, UnknownGame
+from coimbra_events.store.topics import STORED_TOPICS
 from coimbra_events.store.game_store import GameStore
 from tests.commands import invoke, scratch
 from tests.conftest import installed_coimbra
@@ -105,9 +107,17 @@ def mangled_text(data: st.DataObject, raw: bytes) -> bytes:
 
 ROW_TOPICS = st.sampled_from([
     "coimbra_events.game:Game.Created", "coimbra_events.game:Game.Recorded", "coimbra_events.integrity:Receipt",
+    "coimbra_events.store.receipts:Receipt",
     "coimbra_events.application:GamesIndex.Listed", "coimbra_events.application:GamesIndex.Created",
     "coimbra_events.game:Game.Event", "this:s", "os:system", "", "x" * 300,
 ])
+
+
+def named_class(topic: str) -> object:
+    """The class a stored row's topic names (under its old topic too, for a class that moved), or the topic itself
+    for one the store resolves to no class of its own: relabelling a row with another spelling of its own class
+    changes nothing it says."""
+    return resolve_topic(topic) if topic in STORED_TOPICS else topic
 
 
 def edited_row(data: st.DataObject, rows: Rows) -> tuple[str, bool]:
@@ -122,7 +132,7 @@ def edited_row(data: st.DataObject, rows: Rows) -> tuple[str, bool]:
     if how == "topic":
         topic = data.draw(ROW_TOPICS, label="topic")
         rows.set(row, topic=topic)
-        return stream, topic != row.topic
+        return stream, named_class(topic) is not named_class(row.topic)
     if how == "version":
         version = data.draw(st.integers(-2, 400), label="version")
         try:
