@@ -19,7 +19,6 @@ CI (``$CI`` set), where they must run.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any, Iterator
@@ -32,37 +31,20 @@ from cli.app import app
 
 from coimbra_events import log as game_log, log_reader
 from coimbra_events.catalog import standin_catalog
-from tests.conftest import FIXTURES, ROOT, installed_coimbra
-from tests.store.conftest import in_ci
+from tests.conftest import FIXTURES, installed_coimbra
+from tests.browser_kit import ARTIFACTS as BROWSER_ARTIFACTS, chromium
 from tests.test_movelist import eventful
 
-CHROMIUM = Path(os.environ.get("COIMBRA_CHROMIUM", "/usr/bin/chromium"))
-ARTIFACTS = Path(os.environ.get("COIMBRA_ARTIFACTS", ROOT / "artifacts")) / "browser"
+ARTIFACTS = BROWSER_ARTIFACTS / "browser"
 GAMES = sorted((FIXTURES / "games").glob("*.json"))
 CARDS = {c.id: c.name for c in standin_catalog().characters.values()}
 ZONES = {c.id: {"immediate": "immediate", "phase_c": "phase C", "phase_e": "phase E", "end_game": "end of game"}.get(c.timing, "no bonus")
          for c in standin_catalog().characters.values()}
 
 
-def _missing(why: str) -> None:
-    if in_ci():
-        pytest.fail(f"{why}: CI must run the browser tests (.ci/run installs Debian's chromium and the test extra)")
-    pytest.skip(f"{why}; the browser tests need Debian's chromium (apt-get install chromium) and the 'test' extra")
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not (CHROMIUM.exists() or shutil.which(str(CHROMIUM))):
-        _missing(f"no Chromium at {CHROMIUM}")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("Playwright for Python is not installed")
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM),
-                                     args=["--no-sandbox", "--disable-background-networking", "--disable-component-update"])
-        yield chromium
-        chromium.close()
+    yield from chromium()
 
 
 def coimbra(*args: str, db: Path) -> bytes:
