@@ -6,6 +6,7 @@ the events stored since the last time are read), then answers from them.
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 from contextlib import contextmanager
@@ -229,12 +230,20 @@ def follow_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) ->
         else:
             console.print(f"league up to date at event {league.base}: {finished} finished games")
 
+    # The first Ctrl-C asks the loop to stop between catch-ups (an interrupt raised inside one could leave
+    # the store's connection pool holding a connection, and closing it would then wait for ever); a second
+    # one interrupts at once, for a long catch-up.
+    def first_interrupt(*_: object) -> None:
+        stop.set()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    interrupted = signal.signal(signal.SIGINT, first_interrupt)
     try:
         with store_errors():
             follow(settings, stop, report)
     except NoLeague as exc:
         fail(str(exc))
-    except KeyboardInterrupt:
-        stop.set()
-        err_console.print("stopped following", style="dim")
+    finally:
+        signal.signal(signal.SIGINT, interrupted)
+    err_console.print("stopped following", style="dim")
 
