@@ -43,14 +43,10 @@ def _file(folder: str, name: str) -> Response:
     return Response(_read(folder, name), media_type=kind.split(";")[0], headers={**HEADERS, "Content-Type": kind})
 
 
-async def play(request: Request) -> Response:
-    """A player's page: the table, who is due, the options as buttons, the table's outcomes."""
-    return _file("live/static", "play.html")
-
-
-async def watch(request: Request) -> Response:
-    """A watcher's page: the same table and entries, nothing to enter."""
-    return _file("live/static", "watch.html")
+async def page(request: Request) -> Response:
+    """The one page of both: on ``/play`` the table, who is due, the options as buttons and the table's
+    outcomes to enter; on ``/watch`` (and with the watchers' token) the same table with nothing to enter."""
+    return _file("live/static", "live.html")
 
 
 async def asset(request: Request) -> Response:
@@ -64,8 +60,8 @@ async def asset(request: Request) -> Response:
 def routes() -> list[BaseRoute]:
     """The pages' routes, for ``server.build_app`` to mount."""
     return [
-        Route("/play", play, methods=["GET"]),
-        Route("/watch", watch, methods=["GET"]),
+        Route("/play", page, methods=["GET"]),
+        Route("/watch", page, methods=["GET"]),
         Route("/static/{name}", asset, methods=["GET"]),
     ]
 
