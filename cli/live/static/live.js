@@ -46,15 +46,12 @@
       try { history.replaceState(null, "", location.pathname + location.search); } catch (e) { /* no history */ }
       if (!answer.ok) throw new Error("this link's token was refused: ask the table for the link again");
       const body = await answer.json();
-      try { sessionStorage.setItem("coimbra.game", body.game); } catch (e) { /* private mode */ }
+      try { localStorage.setItem("coimbra.game", body.game); } catch (e) { /* private mode */ }
       return body.game;
     }
-    const stored = (() => { try { return sessionStorage.getItem("coimbra.game"); } catch (e) { return null; } })();
-    const asked = new URLSearchParams(location.search).get("game");
-    if (asked || stored) return asked || stored;
-    const answer = await fetch("/api/session", { credentials: "same-origin" });
-    if (!answer.ok) throw new Error("open the link the table's screen shows (it holds the key to this table)");
-    return (await answer.json()).game;
+    const stored = (() => { try { return localStorage.getItem("coimbra.game"); } catch (e) { return null; } })();
+    if (!stored) throw new Error("open the link the table's screen shows (it holds the key to this table)");
+    return stored;
   }
 
   const api = (path) => `/api/games/${encodeURIComponent(game)}${path}`;
@@ -80,7 +77,8 @@
   }
 
   function follow() {
-    const stream = new EventSource(api("/events"), { withCredentials: true });
+    // From the entry shown on; after a cut the browser resumes from the last one it saw (Last-Event-ID).
+    const stream = new EventSource(api(`/events?last=${view ? view.events : 0}`), { withCredentials: true });
     stream.addEventListener("open", () => { setConnection(true); refresh(); });
     stream.addEventListener("error", () => setConnection(false));
     stream.addEventListener("entry", (e) => {
@@ -95,17 +93,18 @@
     document.body.dataset.live = live ? "1" : "";
   }
 
-  /** Send an input (or an undo, a note, an accepted break) with the head shown; say what came of it. */
-  async function send(body) {
+  /** Send an input (path "/inputs"), an undo ("/undo"), an accepted break ("/accept") or a note ("/notes") with
+   * the head shown and who enters it; say what came of it. */
+  async function send(path, body) {
     if (sending || !view) return;
     sending = true;
     document.body.dataset.sending = "1";
     const shownHead = view.head;
     try {
-      const answer = await fetch(api("/inputs"), {
+      const answer = await fetch(api(path), {
         method: "POST", credentials: "same-origin",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(Object.assign({ after: shownHead, by: me() || "table" }, body)),
+        body: JSON.stringify(Object.assign(path === "/notes" ? {} : { after: shownHead }, { by: me() || "table" }, body)),
       });
       const data = await answer.json().catch(() => ({}));
       if (answer.ok) {
@@ -119,8 +118,8 @@
           (since.length ? ` — since then: ${since.join("; ")}` : "") + ". The page now shows the table as it is; look again before you tap.");
         await refresh();
       } else if (answer.status === 422) {
-        refusedInput = body.input || null;
-        say("refused", `Refused, nothing stored: ${data.reason || "against the rules"} (rule ${data.rule || "?"}).`, refusedInput && !WATCHING);
+        refusedInput = path === "/inputs" ? body.input : null;
+        say("refused", `Refused, nothing stored: ${data.reason || "against the rules"} (rule ${data.rule || "?"}).`, Boolean(refusedInput));
       } else if (answer.status === 403) {
         say("warn", data.error || "this page may only watch: nothing stored");
       } else {
@@ -149,7 +148,7 @@
     if (form) {
       form.addEventListener("submit", (e) => {
         e.preventDefault();
-        send({ input: refusedInput, accept: el("accept-reason").value });
+        send("/accept", { input: refusedInput, reason: el("accept-reason").value });
       });
     }
   }
@@ -266,6 +265,7 @@
     const open = (k) => k >= 0 && k < spec.slots.length && picks[k].length < spec.slots[k].size;
     if (!open(slotAt)) slotAt = spec.slots.findIndex((s, k) => open(k));
     const heading = `<p class="for">The table enters ${esc(spec.kind.replace(/-/g, " "))}${words ? `: ${esc(words.description)}` : ""}.</p>`;
+    const pool = poolOf(spec, repeat, taken);
     const slots = spec.slots.map((s, k) => {
       const label = `<span class="slot-label">${esc(s.label)}</span>`;
       if (repeat.has(s.pool)) {
@@ -278,20 +278,23 @@
       const room = s.size - picks[k].length;
       return `<div class="slot${k === slotAt ? " current" : ""}" data-slot="${k}" data-key="${esc(s.key || "")}">` +
         `<button type="button" class="slot-pick" data-choose="${k}" aria-pressed="${k === slotAt}">${label} ` +
-        `<span class="room">${room ? `${room} to pick` : "full"}</span></button>${chips}</div>`;
+        `<span class="room">${room ? `${room} to pick` : "full"}</span></button>${chips}</div>` + (k === slotAt ? pool : "");
     }).join("");
-    const pooled = spec.slots.find((s, k) => k === slotAt && !repeat.has(s.pool));
-    const search = el("pool-search") ? el("pool-search").value : "";
-    const pool = pooled ? `<div class="pool"><label for="pool-search">Search ${esc(pooled.label)}</label>` +
-      `<input id="pool-search" type="search" autocomplete="off" value="${esc(search)}">` +
-      `<div class="pool-items">` + spec.pools[pooled.pool].filter((item) => repeat.has(pooled.pool) || !taken.has(item.id)).map((item) =>
-        `<button type="button" class="pick" data-id="${esc(item.id)}" data-search="${esc((item.name + " " + item.id).toLowerCase())}">` +
-        `${esc(item.name)}${item.name !== item.id ? ` <span class="id">${esc(item.id)}</span>` : ""}</button>`).join("") + "</div></div>" : "";
-    form.innerHTML = heading + `<div class="slots">${slots}</div>` + pool +
+    form.innerHTML = heading + `<div class="slots">${slots}</div>` +
       `<div class="form-buttons"><button type="submit" class="record" ${full ? "" : "disabled"}>Record ${esc(spec.kind.replace(/-/g, " "))}</button>` +
       `<button type="button" class="clear">Clear</button></div>`;
     form.dataset.verb = spec.verb;
     filterPool();
+  }
+
+  /** The items the current slot may take (those not picked yet), with a search box, shown under the slot. */
+  function poolOf(spec, repeat, taken) {
+    const pooled = spec.slots.find((s, k) => k === slotAt && !repeat.has(s.pool));
+    return pooled ? `<div class="pool"><label for="pool-search">Search ${esc(pooled.label)}</label>` +
+      `<input id="pool-search" type="search" autocomplete="off">` +
+      `<div class="pool-items">` + spec.pools[pooled.pool].filter((item) => repeat.has(pooled.pool) || !taken.has(item.id)).map((item) =>
+        `<button type="button" class="pick" data-id="${esc(item.id)}" data-search="${esc((item.name + " " + item.id).toLowerCase())}">` +
+        `${esc(item.name)}${item.name !== item.id ? ` <span class="id">${esc(item.id)}</span>` : ""}</button>`).join("") + "</div></div>" : "";
   }
 
   function filterPool() {
@@ -343,24 +346,24 @@
     });
     el("options").addEventListener("click", (e) => {
       const b = e.target.closest("button[data-input]");
-      if (b) send({ input: b.dataset.input });
+      if (b) send("/inputs", { input: b.dataset.input });
     });
     el("outcome").addEventListener("click", onOutcomeClick);
     el("outcome").addEventListener("input", (e) => { if (e.target.id === "pool-search") filterPool(); });
     el("outcome").addEventListener("submit", (e) => {
       e.preventDefault();
-      if (view && view.outcome_form) send({ input: outcomeInput(view.outcome_form) });
+      if (view && view.outcome_form) send("/inputs", { input: outcomeInput(view.outcome_form) });
     });
-    el("undo").addEventListener("click", () => send({ undo: true }));
+    el("undo").addEventListener("click", () => send("/undo", {}));
     el("note-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const words = el("note-text").value.trim();
-      if (words && view && view.events) send({ note: words, at: view.events }).then(() => { el("note-text").value = ""; });
+      if (words && view && view.events) send("/notes", { text: words, at: view.events }).then(() => { el("note-text").value = ""; });
     });
     el("typed-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const typed = el("typed").value.trim();
-      if (typed) send({ input: typed }).then(() => { if (el("message").hidden) el("typed").value = ""; });
+      if (typed) send("/inputs", { input: typed }).then(() => { if (el("message").hidden) el("typed").value = ""; });
     });
   }
 
