@@ -1,0 +1,105 @@
+"""The live table's HTTP API through a real server (docs/serve.md): each answer it documents."""
+
+from __future__ import annotations
+
+import httpx
+import orjson
+
+from tests.live.conftest import SETUP_ENTRIES, Served, coimbra, fixture_inputs
+
+INPUTS = fixture_inputs()
+
+
+def test_the_game_as_every_page_reads_it(table_game: Served) -> None:
+    view = table_game.client(table_game.watchers).get(table_game.api()).json()
+    assert view["game"] == "table" and view["events"] == SETUP_ENTRIES == len(view["entries"])
+    assert [e["seq"] for e in view["entries"]] == list(range(1, SETUP_ENTRIES + 1))
+    assert view["entries"][-1]["head"] == view["head"]
+    assert view["due"]["player"] == view["legal"]["pending"]["actor"]
+    assert view["legal"]["options"] and len(view["legal"]["described"]) == len(view["legal"]["options"])
+    assert view["table"]["at"] == SETUP_ENTRIES and view["table"]["players"]
+    assert [p["name"] for p in view["players"]] == [p["name"] for p in view["table"]["players"]]
+
+
+def test_an_input_is_stored_and_answered_with_its_entries(table_game: Served) -> None:
+    client = table_game.client(table_game.players)
+    head = client.get(table_game.api()).json()["head"]
+    seq = client.get(table_game.api()).json()["events"] + 1
+    answer = client.post(table_game.api("/inputs"), json={"input": INPUTS[seq - 1], "after": head[:12], "by": "Ana's phone"})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    [entry] = body["entries"]
+    assert entry["seq"] == seq and entry["by"] == "Ana's phone" and entry["head"] == body["head"] != head
+    assert entry["changes"], "what the entry did on the table"
+    assert client.get(table_game.api(), params={"since": seq - 1}).json()["entries"] == [entry]
+
+
+def test_a_stale_head_stores_nothing_and_says_what_changed(table_game: Served) -> None:
+    client = table_game.client(table_game.players)
+    view = client.get(table_game.api()).json()
+    stale = view["entries"][-2]["head"]
+    answer = client.post(table_game.api("/inputs"), json={"input": INPUTS[view["events"]], "after": stale})
+    assert answer.status_code == 409
+    assert answer.json()["head"] == view["head"] and answer.json()["entries"] == view["entries"][-1:]
+    assert client.get(table_game.api()).json()["events"] == view["events"]
+
+
+def test_a_rule_violation_is_422_with_its_rule(table_game: Served) -> None:
+    client = table_game.client(table_game.players)
+    view = client.get(table_game.api()).json()
+    answer = client.post(table_game.api("/inputs"), json={"input": "pass", "after": view["head"]})
+    assert answer.status_code in (400, 422)
+    illegal = [o for o in INPUTS if o.split(":")[0] != view["due"]["player"] and ":" in o and not o.startswith("table")]
+    answer = client.post(table_game.api("/inputs"), json={"input": illegal[0], "after": view["head"]})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["rule"] and answer.json()["reason"] and "facts" in answer.json()
+    assert answer.json()["error"].startswith("refused '") and answer.json()["error"].endswith("nothing stored")
+
+
+def test_unreadable_input_is_400_in_one_line(table_game: Served) -> None:
+    client = table_game.client(table_game.players)
+    head = client.get(table_game.api()).json()["head"]
+    for body in ({"input": "fly to the moon", "after": head}, {"input": "pass"}, {"after": head}, [1, 2]):
+        answer = client.post(table_game.api("/inputs"), content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+        assert answer.status_code == 400, (body, answer.text)
+        assert "\n" not in answer.json()["error"]
+
+
+def test_undo_withdraws_one_play_even_when_two_devices_undo(table_game: Served) -> None:
+    client = table_game.client(table_game.players)
+    view = client.get(table_game.api()).json()
+    first = client.post(table_game.api("/undo"), json={"after": view["head"], "by": "Bruno"})
+    second = client.post(table_game.api("/undo"), json={"after": view["head"], "by": "Carla"})
+    assert (first.status_code, second.status_code) == (200, 409), (first.text, second.text)
+    assert first.json()["entries"][0]["type"] == "Retracted"
+
+
+def test_a_note_on_an_entry(table_game: Served) -> None:
+    client = table_game.client(table_game.players)
+    answer = client.post(table_game.api("/notes"), json={"at": 1, "text": "monasteries as dealt"})
+    assert answer.status_code == 200 and answer.json()["entries"][0]["type"] == "Noted"
+
+
+def test_an_entry_recorded_by_the_cli_reaches_the_stream(table_game: Served) -> None:
+    client = table_game.client(table_game.watchers)
+    view = client.get(table_game.api()).json()
+    due = view["legal"]["options"][0]
+    with client.stream("GET", table_game.api("/events"), headers={"Last-Event-ID": str(view["events"])}) as stream:
+        acted = coimbra(table_game.db, "act", table_game.game, due, "--after", view["head"])
+        assert acted.returncode == 0, acted.stderr
+        event = next_event(stream)
+    assert event["id"] == str(view["events"] + 1) and event["data"]["notation"] == due
+
+
+def next_event(stream: httpx.Response) -> dict:
+    """The next event of a stream (``id``, ``event``, ``data`` read as JSON), skipping comments."""
+    fields: dict = {}
+    for line in stream.iter_lines():
+        if not line:
+            if "data" in fields:
+                return {**fields, "data": orjson.loads(fields["data"])}
+            continue
+        key, _, value = line.partition(":")
+        if key:
+            fields[key] = value[1:] if value.startswith(" ") else value
+    raise AssertionError("the stream ended")
