@@ -3,7 +3,8 @@
  * The link's fragment holds the token (#t=..., never sent to the server); it is traded once for the
  * session cookie (POST /api/session) and dropped from the address bar. The page then reads the game
  * (GET /api/games/{name}) and follows its event stream (EventSource: it reconnects by itself and
- * resumes after the last entry it saw, Last-Event-ID); each new head is read again whole. The board is
+ * resumes after the last entry it saw, Last-Event-ID); at each new head the game is read again, with the
+ * entries after those shown (?since=N). The board is
  * drawn by cli/web/board.js, the replay page's own drawing. Every input carries the head this page
  * shows ("after"): if the record moved on, nothing is stored and the page says what changed.
  * On /watch, nothing can be entered. Text from the record is always escaped.
@@ -63,9 +64,11 @@
       try {
         do {
           again = false;
-          const answer = await fetch(api(""), { credentials: "same-origin", cache: "no-store" });
+          const known = view ? view.events : 0;
+          const answer = await fetch(api(known ? `?since=${known}` : ""), { credentials: "same-origin", cache: "no-store" });
           if (!answer.ok) { say("warn", answer.status === 401 ? "this page's key has expired: open the table's link again" : `the server answered ${answer.status}`); return; }
-          show(await answer.json());
+          const whole = withEntries(await answer.json(), known);
+          if (whole) show(whole); else { view = null; again = true; }  // not the record shown: read it whole
         } while (again);
       } catch (e) {
         setConnection(false);
@@ -111,12 +114,12 @@
         clearMessage();
         refusedInput = null;
         picks.length = 0;
-        await refresh();
+        refresh();  // not awaited: a tap on the table it brings is another input, not lost to this one
       } else if (answer.status === 409) {
         const since = (data.entries || data.since || []).map((e) => e.text || e.notation);
         say("conflict", `Not stored: the record moved on while this page showed head ${short(shownHead)}` +
           (since.length ? ` — since then: ${since.join("; ")}` : "") + ". The page now shows the table as it is; look again before you tap.");
-        await refresh();
+        refresh();
       } else if (answer.status === 422) {
         refusedInput = path === "/inputs" ? body.input : null;
         say("refused", `Refused, nothing stored: ${data.reason || "against the rules"} (rule ${data.rule || "?"}).`, Boolean(refusedInput));
@@ -184,6 +187,30 @@
     const scores = el("scores");
     scores.hidden = !data.scores;
     scores.innerHTML = data.scores ? board.scoresPanel(data.scores, names(data)) : "";
+  }
+
+  /** The game read with only the entries after the ``known`` ones shown already, made whole again; and its
+   * table sharing every part that did not change with the table shown (so only changed parts are drawn again). */
+  function withEntries(data, known) {
+    const told = data.entries;
+    const follows = known && view && (told.length ? told[0].seq === known + 1 : data.events === known);
+    if (known && !follows) return null;
+    if (known) data.entries = view.entries.concat(told);
+    if (view) data.table = shared(view.table, data.table);
+    return data;
+  }
+
+  function shared(before, now) {
+    const out = Object.assign({}, now);
+    for (const key of Object.keys(now)) {
+      if (key === "players" && Array.isArray(before.players) && before.players.length === now.players.length) {
+        const players = now.players.map((p, k) => (JSON.stringify(p) === JSON.stringify(before.players[k]) ? before.players[k] : p));
+        out.players = players.every((p, k) => p === before.players[k]) ? before.players : players;
+      } else if (JSON.stringify(now[key]) === JSON.stringify(before[key])) {
+        out[key] = before[key];
+      }
+    }
+    return out;
   }
 
   function names(data) {

@@ -1,0 +1,170 @@
+"""The live table's pages in a real browser: four phones and two watchers record and follow a whole game.
+
+Debian's Chromium (``tests.browser_kit``) opens ``coimbra serve``'s links as four phones at 390×844, one per
+player, and two watchers. The 4-player fixture game is entered through the pages only: the table's outcomes
+(setup draws, rolls, deals) picked on the form of whichever phone is at hand, each player's decisions
+tapped on their own phone as the button the options list for it. Then ``coimbra export`` of the game is
+the fixture's canonical export (every move the same; the stamps say who entered each, here, and when),
+and every page shows the same head. Screenshots go to ``artifacts/live/`` (ignored by git).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from cli.common import notation
+from coimbra_events import log as game_log, log_reader
+from coimbra_events.events import GameEvent
+from tests.browser_kit import ARTIFACTS, axe_violations, chromium
+from tests.live.conftest import FIXTURE, Served, coimbra
+
+PHONE = {"width": 390, "height": 844}
+SHOTS = ARTIFACTS / "live"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from chromium()
+
+
+@pytest.fixture(scope="module")
+def new_game(serve: Callable[..., Served]) -> Served:
+    """A new game of the fixture's players, nothing recorded yet, served."""
+    players = ",".join(f"{n}:{c}" for n, c in log_reader.read(FIXTURE).players)
+    made = coimbra(serve.db, "new", "--players", players, "--name", "live")  # type: ignore[attr-defined]
+    assert made.returncode == 0, made.stderr
+    return serve("live")
+
+
+class Phone:
+    """One browser context (a device of its own: cookies, localStorage) with the page open on a link."""
+
+    def __init__(self, browser: Any, url: str, me: str | None = None, audit: bool = False) -> None:
+        """``audit``: with the page's content policy off, so that axe-core can be injected."""
+        self.context = browser.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True, is_mobile=True,
+                                           bypass_csp=audit)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.open(url)
+        if me is not None:
+            self.page.select_option("#me", me)
+        self.me = me
+
+    def open(self, url: str) -> None:
+        self.page.goto(url)
+        self.until("document.body.dataset.head && document.body.dataset.live === '1'")
+
+    def until(self, expression: str, timeout: float = 15.0) -> None:
+        """Wait until ``expression`` holds on the page. (Polled from here: the page's own policy forbids the
+        eval a ``wait_for_function`` needs, and the tests keep that policy on.)"""
+        end = time.monotonic() + timeout
+        while not self.page.evaluate(expression):
+            if time.monotonic() > end:
+                raise AssertionError(f"not so after {timeout} s: {expression}")
+            time.sleep(0.01)
+
+    def entries(self) -> int:
+        return int(self.page.evaluate("document.body.dataset.entries"))
+
+    def head(self) -> str:
+        return self.page.evaluate("document.body.dataset.head")
+
+    def at(self, entries: int) -> None:
+        """Wait until the page shows ``entries`` entries."""
+        self.until(f"document.body.dataset.entries === '{entries}'")
+
+    def tap(self, selector: str) -> None:
+        self.page.locator(selector).click()
+
+    def shot(self, name: str) -> None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+
+
+def picks(event: GameEvent) -> list[tuple[str | None, list[str]]]:
+    """What the table drew for each part of an outcome, from the event's payload: keyed (``space=tile``,
+    ``city=cards``, ``die=value``) or in order (voyages, seating, start groups)."""
+    (field,) = event.payload().values()
+    if isinstance(field, dict):
+        return [(k, v if isinstance(v, list) else [str(v)]) for k, v in field.items()]
+    if field and isinstance(field[0], list):
+        return [(None, group) for group in field]
+    return [(None, list(field))]
+
+
+def enter_outcome(phone: Phone, event: GameEvent) -> None:
+    """Fill the table's form as a person would: a value for each die, or each card or tile picked by name
+    from those left (the form moves on to the next place by itself), then Record."""
+    page = phone.page
+    drawn = picks(event)
+    if event.TYPE == "DiceRolled":
+        for die, (value,) in drawn:
+            page.locator(f'#outcome [data-key="{die}"] button[data-value="{value}"]').click()
+    else:
+        keyed = dict(drawn)
+        keys = page.eval_on_selector_all("#outcome .slot[data-slot]", "slots => slots.map((s) => s.dataset.key)")
+        order = [keyed[k] for k in keys] if keys and keys[0] else [p for _, p in drawn]
+        for ids in order:
+            for ident in ids:
+                page.locator(f'#outcome .pick[data-id="{ident}"]').click()
+    page.locator("#outcome button.record").click()
+
+
+def moves(export: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A canonical export's header and its entries without their stamps (who entered each, and when) and
+    hashes (which chain the stamps)."""
+    data = json.loads(export)
+    header = {k: data[k] for k in ("format", "schema", "ruleset", "catalog", "players")}
+    return header, [{k: v for k, v in e.items() if k not in ("at", "by", "hash")} for e in data["events"]]
+
+
+def test_a_whole_game_entered_on_four_phones_and_followed_by_two_watchers(browser, new_game: Served):
+    log = log_reader.read(FIXTURE)
+    names = [n for n, _ in log.players]
+    phones = {name: Phone(browser, new_game.line["players_url"], me=name) for name in names}
+    watchers = [Phone(browser, new_game.line["watchers_url"]) for _ in range(2)]
+    every = [*phones.values(), *watchers]
+    started = time.perf_counter()
+    for k, event in enumerate(log.events):
+        phone = phones[event.actor] if event.actor in phones else phones[names[k % len(names)]]
+        phone.at(k)
+        if event.actor in phones:
+            phone.tap(f'#options button[data-input="{notation(event)}"]')
+        else:
+            enter_outcome(phone, event)
+        if k == 20:
+            for p in every:
+                p.at(k + 1)
+            for name, p in phones.items():
+                p.shot(f"round-1-{name}")
+            watchers[0].shot("round-1-watcher")
+    for p in every:
+        p.at(len(log.events))
+    took = time.perf_counter() - started
+    heads = {p.head() for p in every}
+    assert len(heads) == 1
+    for name, p in phones.items():
+        p.page.locator("#scores").scroll_into_view_if_needed()
+        p.shot(f"over-{name}")
+    watchers[0].shot("over-watcher")
+    assert all(p.page.locator("#scores").is_visible() for p in every)
+    assert all(not p.errors for p in every), [p.errors for p in every]
+
+    exported = coimbra(new_game.db, "export", new_game.game)
+    assert exported.returncode == 0, exported.stderr
+    export = exported.stdout.encode()
+    assert moves(export) == moves(game_log.dumps(log))
+    assert heads == {json.loads(export)["events"][-1]["hash"]}
+    print(f"whole game through the pages: {len(log.events)} entries in {took:.1f} s")
+
+
+def test_axe_finds_nothing_on_a_players_page_and_a_watchers(browser, new_game: Served):
+    for url in (new_game.line["players_url"], new_game.line["watchers_url"]):
+        phone = Phone(browser, url, audit=True)
+        assert axe_violations(phone.page) == []
+        phone.context.close()
