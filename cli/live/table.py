@@ -27,6 +27,7 @@ from coimbra_events.service import Conflict, Recorded
 
 if TYPE_CHECKING:
     from coimbra_events.game import Game
+    from coimbra_events.state import GameState
     from coimbra_events.service import Games, Outcome
 
 T = TypeVar("T")
@@ -44,6 +45,9 @@ class ServedTable:
         """Every entry of the game, entry ``k`` at index ``k - 1``, as the stream tells it."""
         self._lock = threading.Lock()
         self._game: Game | None = None
+        """The game as last read or saved here, holding every entry told (``None``: read it again)."""
+        self._state: GameState | None = None
+        """The table after the entries told."""
         self._position: int | None = None
         self._view: tuple[str, dict[str, Any]] | None = None
         self._told = 0
@@ -88,29 +92,28 @@ class ServedTable:
         game = self.games.open(self.name)
         line = timeline(game)
         self.entries = [entry_json(game, k, e, game.stamps[k - 1], line.changes[k]) for k, e in enumerate(game.events, 1)]
-        self._game, self._told, self._position = game, len(self.entries), self._where()
+        self._game, self._state, self._told, self._position = game, game.state, len(self.entries), self._where()
         return game
 
     def view(self) -> dict[str, Any]:
         """``game_view`` of the game as it is now (made once per head)."""
-        legal = self.games.legal(self.name)
-        self._take(legal.game)
+        legal = self.games.legal(self.name, self._latest())
         if self._view is None or self._view[0] != legal.game.head:
             self._view = (legal.game.head, game_view(legal, self.entries))
         return self._view[1]
 
     def record(self, inputs: Sequence[str], after: str | None, by: str) -> Outcome[Any]:
         """``Games.record`` of inputs typed in notation, entered by ``by``."""
-        return self._changed(lambda: self.games.record(self.name, inputs, after=after), by)
+        return self._changed(lambda game: self.games.record(self.name, inputs, after=after, game=game), by)
 
     def undo(self, after: str | None, by: str) -> Outcome[Any]:
-        return self._changed(lambda: self.games.undo(self.name, after=after), by)
+        return self._changed(lambda game: self.games.undo(self.name, game, after=after), by)
 
     def accept(self, given: str, reason: str, after: str | None, by: str) -> Outcome[Any]:
-        return self._changed(lambda: self.games.accept(self.name, given, reason, after=after), by)
+        return self._changed(lambda game: self.games.accept(self.name, given, reason, game, after=after), by)
 
     def note(self, at: int, text: str, bookmark: bool, by: str) -> Outcome[Any]:
-        return self._changed(lambda: self.games.note(self.name, at, text, bookmark), by)
+        return self._changed(lambda game: self.games.note(self.name, at, text, bookmark, game), by)
 
     def since(self, head: str) -> list[dict[str, Any]]:
         """The entries after the one whose head begins with ``head`` (every entry if none does)."""
@@ -119,23 +122,34 @@ class ServedTable:
                 return self.entries[k:]
         return list(self.entries)
 
-    def _changed(self, change: Callable[[], Outcome[Any]], by: str) -> Outcome[Any]:
+    def _changed(self, change: Callable[[Game], Outcome[Any]], by: str) -> Outcome[Any]:
+        """Run a use case on the game as last read (read again only if the store moved since: ``_latest``), so an
+        input costs one save; a copy left holding what a use case triggered but did not save is never used again."""
         self.games.store.entered_by = by
-        outcome = change()
+        game, self._game = self._latest(), None
+        outcome = change(game)
         if isinstance(outcome, Recorded):
             self._took(outcome)
-        elif isinstance(outcome, Conflict):
-            self._look(always=True)
+        elif not game.pending_events:
+            self._game = game  # refused, or made for another head, before anything was triggered: still the game
         return outcome
+
+    def _latest(self) -> Game:
+        """The game as it is now: as last read or saved here, unless the store's notification log moved since."""
+        self._look()
+        if self._game is None:
+            self._look(always=True)
+        assert self._game is not None
+        return self._game
 
     def _took(self, recorded: Recorded[Any]) -> None:
         """Tell what a use case just stored (its entries carry their changes: nothing is read again)."""
         game = recorded.game
         if not recorded.entries or recorded.entries[0].seq != len(self.entries) + 1:
-            self._take(game)
+            self.load()  # entries of others saved first (a note made again): tell the record as it is
             return
         self.entries.extend(entry_json(game, e.seq, e.event, e.stamp, e.changes) for e in recorded.entries)
-        self._game = game
+        self._game, self._state = game, game.state
 
     def _look(self, always: bool = False) -> None:
         """Read the game again if the store's notification log moved since the last look."""
@@ -153,10 +167,10 @@ class ServedTable:
         if game.entries < known or (known and game.hashes[known - 1] != self.entries[-1]["head"]):
             self.load()  # not the record told so far (it never shrinks: a game renamed and another given its name)
             return
-        if game.entries > known and self._game is not None:
+        if game.entries > known:
             new = game.events[known:]
             views = self.games.views
-            changes = dict(views.changes(self._game.state, game, known, new)) if views is not None else {}
+            changes = dict(views.changes(self._state, game, known, new)) if views is not None else {}
             self.entries.extend(entry_json(game, k, game.events[k - 1], game.stamps[k - 1], changes.get(k, ()))
                                 for k in range(known + 1, game.entries + 1))
-        self._game = game
+        self._game, self._state = game, game.state

@@ -104,9 +104,10 @@ class Games:
     def listing(self, query: GamesQuery | None = None) -> Page:
         return self.store.listing(*(() if query is None else (query,)))
 
-    def legal(self, ref: str) -> Legal:
-        """What may be entered now: the table's outcome, or the decisions of the player due (described)."""
-        game = self.open(ref)
+    def legal(self, ref: str, game: Game | None = None) -> Legal:
+        """What may be entered now: the table's outcome, or the decisions of the player due (described); ``game``:
+        as the caller last had it from this service (nothing is read)."""
+        game = game if game is not None else self.open(ref)
         space = rules.legal(game.state)
         if isinstance(space, OutcomeSpace):
             return Legal(game, space)

@@ -21,6 +21,7 @@ import httpx
 import orjson
 import pytest
 
+from tests.commands import scratch
 from tests.conftest import FIXTURES, installed_coimbra
 
 FIXTURE = FIXTURES / "games" / "standin-4p-seed3.json"
@@ -123,9 +124,13 @@ def fixture_inputs() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., Served]]:
+def serve() -> Iterator[Callable[..., Served]]:
     """Start ``coimbra serve ARGS`` on the module's store (``serve.db``); all stopped at the module's end."""
-    folder = tmp_path_factory.mktemp("serve")
+    with scratch() as folder:  # in memory where the system has a tmpfs: a save's fsync is the disk's, not the server's
+        yield from _serving(folder)
+
+
+def _serving(folder: Path) -> Iterator[Callable[..., Served]]:
     db = folder / "games.sqlite"
     started: list[Served] = []
 
