@@ -55,6 +55,13 @@ class Phone:
             self.page.select_option("#me", me)
         self.me = me
 
+    def reopen(self, url: str) -> None:
+        """A new page of the same device (its cookie, its storage) on ``url``, as a phone's browser opens a
+        closed tab again (the address without the link's token, which the page removed)."""
+        self.page = self.context.new_page()
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.open(url)
+
     def open(self, url: str) -> None:
         self.page.goto(url)
         self.until("document.body.dataset.head && document.body.dataset.live === '1'")
@@ -123,36 +130,63 @@ def moves(export: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return header, [{k: v for k, v in e.items() if k not in ("at", "by", "hash")} for e in data["events"]]
 
 
+CUT_AT, CUT_FOR = 40, 30.0
+"""A watcher's connection is cut at entry 40, for 30 seconds, while the game goes on."""
+CLOSED_AT = 60
+"""Duarte's page is closed after entry 60, and opened again when his phone is next needed."""
+
+
 def test_a_whole_game_entered_on_four_phones_and_followed_by_two_watchers(browser, new_game: Served):
     log = log_reader.read(FIXTURE)
     names = [n for n, _ in log.players]
     phones = {name: Phone(browser, new_game.line["players_url"], me=name) for name in names}
     watchers = [Phone(browser, new_game.line["watchers_url"]) for _ in range(2)]
     every = [*phones.values(), *watchers]
+    cut, cut_since, missed = watchers[1], None, 0
+    entered_by = []
     started = time.perf_counter()
     for k, event in enumerate(log.events):
+        if k == CUT_AT:
+            cut.context.set_offline(True)
+            cut_since = time.monotonic()
+        elif cut_since is not None and time.monotonic() - cut_since >= CUT_FOR:
+            missed = k - cut.entries()
+            cut.context.set_offline(False)
+            cut_since = None
+        if k == CLOSED_AT:
+            phones["Duarte"].page.close()
         phone = phones[event.actor] if event.actor in phones else phones[names[k % len(names)]]
+        if phone.page.is_closed():
+            phone.reopen(new_game.url + "/play")
+            assert phone.page.input_value("#me") == "Duarte"  # the phone remembers who it is
         phone.at(k)
         if event.actor in phones:
             phone.tap(f'#options button[data-input="{notation(event)}"]')
         else:
             enter_outcome(phone, event)
+        entered_by.append(phone.me)
         if k == 20:
             for p in every:
                 p.at(k + 1)
             for name, p in phones.items():
                 p.shot(f"round-1-{name}")
             watchers[0].shot("round-1-watcher")
+    if cut_since is not None:  # a game quicker than the cut
+        time.sleep(max(0.0, CUT_FOR - (time.monotonic() - cut_since)))
+        missed = len(log.events) - cut.entries()
+        cut.context.set_offline(False)
     for p in every:
         p.at(len(log.events))
     took = time.perf_counter() - started
     heads = {p.head() for p in every}
-    assert len(heads) == 1
+    assert len(heads) == 1 and missed > 0
     for name, p in phones.items():
         p.page.locator("#scores").scroll_into_view_if_needed()
         p.shot(f"over-{name}")
+    watchers[0].page.locator("#scores").scroll_into_view_if_needed()
     watchers[0].shot("over-watcher")
     assert all(p.page.locator("#scores").is_visible() for p in every)
+    assert all(p.page.locator("#options button").count() == 0 for p in phones.values())
     assert all(not p.errors for p in every), [p.errors for p in every]
 
     exported = coimbra(new_game.db, "export", new_game.game)
@@ -160,7 +194,8 @@ def test_a_whole_game_entered_on_four_phones_and_followed_by_two_watchers(browse
     export = exported.stdout.encode()
     assert moves(export) == moves(game_log.dumps(log))
     assert heads == {json.loads(export)["events"][-1]["hash"]}
-    print(f"whole game through the pages: {len(log.events)} entries in {took:.1f} s")
+    assert [e["by"] for e in json.loads(export)["events"]] == entered_by  # who entered each, on their phone
+    print(f"\nwhole game through the pages: {len(log.events)} entries in {took:.1f} s")
 
 
 def test_axe_finds_nothing_on_a_players_page_and_a_watchers(browser, new_game: Served):

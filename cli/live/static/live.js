@@ -79,16 +79,30 @@
     return reading;
   }
 
+  let stream = null;
+
+  /** Follow the game's event stream from the entry shown on. The browser reconnects by itself after a cut
+   * (sending the last entry number it saw, Last-Event-ID); a stream it gave up on (a failed reconnect) is
+   * opened again here, and so is one that went quiet while the phone slept, or came back online. */
   function follow() {
-    // From the entry shown on; after a cut the browser resumes from the last one it saw (Last-Event-ID).
-    const stream = new EventSource(api(`/events?last=${view ? view.events : 0}`), { withCredentials: true });
+    if (stream) stream.close();
+    stream = new EventSource(api(`/events?last=${view ? view.events : 0}`), { withCredentials: true });
     stream.addEventListener("open", () => { setConnection(true); refresh(); });
-    stream.addEventListener("error", () => setConnection(false));
+    stream.addEventListener("error", () => {
+      setConnection(false);
+      if (stream.readyState === EventSource.CLOSED) setTimeout(follow, 2000);
+    });
     stream.addEventListener("entry", (e) => {
       let entry = null;
       try { entry = JSON.parse(e.data); } catch (err) { /* read the game instead */ }
       if (!view || !entry || entry.head !== view.head) refresh();
     });
+  }
+
+  function wake() {
+    if (!game || document.hidden) return;
+    if (!stream || stream.readyState !== EventSource.OPEN) follow();
+    else refresh();
   }
 
   function setConnection(live) {
@@ -405,6 +419,9 @@
     }
     await refresh();
     follow();
+    window.addEventListener("online", wake);
+    document.addEventListener("visibilitychange", wake);
+    setInterval(() => { if (stream && stream.readyState === EventSource.CLOSED) follow(); }, 5000);
   }
 
   window.coimbraLive = { get view() { return view; }, refresh };
