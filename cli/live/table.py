@@ -97,9 +97,9 @@ class ServedTable:
 
     def view(self) -> dict[str, Any]:
         """``game_view`` of the game as it is now (made once per head)."""
-        legal = self.games.legal(self.name, self._latest())
-        if self._view is None or self._view[0] != legal.game.head:
-            self._view = (legal.game.head, game_view(legal, self.entries))
+        game = self._latest()
+        if self._view is None or self._view[0] != game.head:
+            self._view = (game.head, game_view(self.games.legal(self.name, game), self.entries))
         return self._view[1]
 
     def record(self, inputs: Sequence[str], after: str | None, by: str) -> Outcome[Any]:
