@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Iterator
+
 import httpx
 import orjson
 
@@ -87,19 +89,53 @@ def test_an_entry_recorded_by_the_cli_reaches_the_stream(table_game: Served) -> 
     with client.stream("GET", table_game.api("/events"), headers={"Last-Event-ID": str(view["events"])}) as stream:
         acted = coimbra(table_game.db, "act", table_game.game, due, "--after", view["head"])
         assert acted.returncode == 0, acted.stderr
-        event = next_event(stream)
+        event = next(events(stream))
     assert event["id"] == str(view["events"] + 1) and event["data"]["notation"] == due
 
 
-def next_event(stream: httpx.Response) -> dict:
-    """The next event of a stream (``id``, ``event``, ``data`` read as JSON), skipping comments."""
+def test_a_page_that_slept_catches_up_from_the_last_entry_it_saw(table_game: Served) -> None:
+    player = table_game.client(table_game.players)
+    view = player.get(table_game.api()).json()
+    seen = view["events"]
+    for _ in range(3):  # recorded while the page slept
+        now = player.get(table_game.api()).json()
+        answer = player.post(table_game.api("/inputs"), json={"input": now["legal"]["options"][0], "after": now["head"]})
+        assert answer.status_code == 200, answer.text
+    watcher = table_game.client(table_game.watchers)
+    with watcher.stream("GET", table_game.api("/events"), headers={"Last-Event-ID": str(seen)}) as stream:
+        told = events(stream)
+        caught_up = [next(told) for _ in range(3)]
+    assert [int(e["id"]) for e in caught_up] == [seen + 1, seen + 2, seen + 3]
+    assert caught_up[-1]["data"]["head"] == player.get(table_game.api()).json()["head"]
+    with watcher.stream("GET", table_game.api("/events"), params={"last": seen + 2}) as stream:  # a fresh page: ?last=
+        assert next(events(stream)) == caught_up[-1]
+    with watcher.stream("GET", table_game.api("/events")) as stream:  # from the first entry
+        assert next(events(stream))["data"] == view["entries"][0]
+
+
+def test_every_open_stream_is_told_each_new_entry(table_game: Served) -> None:
+    player = table_game.client(table_game.players)
+    view = player.get(table_game.api()).json()
+    clients = [table_game.client(t) for t in (table_game.players, table_game.watchers, table_game.watchers)]
+    streams = [c.stream("GET", table_game.api("/events"), params={"last": view["events"]}) for c in clients]
+    opened = [s.__enter__() for s in streams]
+    try:
+        answer = player.post(table_game.api("/inputs"), json={"input": view["legal"]["options"][0], "after": view["head"]})
+        assert [next(events(s))["data"] for s in opened] == answer.json()["entries"] * 3
+    finally:
+        for s in streams:
+            s.__exit__(None, None, None)
+
+
+def events(stream: httpx.Response) -> Iterator[dict]:
+    """The events of a stream as they come (``id``, ``event``, ``data`` read as JSON), comments skipped."""
     fields: dict = {}
     for line in stream.iter_lines():
         if not line:
             if "data" in fields:
-                return {**fields, "data": orjson.loads(fields["data"])}
+                yield {**fields, "data": orjson.loads(fields["data"])}
+            fields = {}
             continue
         key, _, value = line.partition(":")
         if key:
             fields[key] = value[1:] if value.startswith(" ") else value
-    raise AssertionError("the stream ended")
