@@ -196,10 +196,72 @@ def test_a_whole_game_entered_on_four_phones_and_followed_by_two_watchers(browse
     assert heads == {json.loads(export)["events"][-1]["hash"]}
     assert [e["by"] for e in json.loads(export)["events"]] == entered_by  # who entered each, on their phone
     print(f"\nwhole game through the pages: {len(log.events)} entries in {took:.1f} s")
+    for url in (new_game.line["players_url"], new_game.line["watchers_url"]):  # the final scores, audited
+        audited = Phone(browser, url, audit=True)
+        assert axe_violations(audited.page) == []
 
 
-def test_axe_finds_nothing_on_a_players_page_and_a_watchers(browser, new_game: Served):
-    for url in (new_game.line["players_url"], new_game.line["watchers_url"]):
-        phone = Phone(browser, url, audit=True)
+@pytest.mark.parametrize("entries", [4, 17, 33], ids=["a-deal", "a-roll", "a-players-options"])
+def test_axe_finds_nothing_on_a_players_page_and_a_watchers(browser, fixture_game, entries: int):
+    served = fixture_game(entries, f"axe-{entries}")
+    for url in (served.line["players_url"], served.line["watchers_url"]):
+        phone = Phone(browser, url, me="Ana" if "/play" in url else None, audit=True)
         assert axe_violations(phone.page) == []
         phone.context.close()
+
+
+def test_two_taps_on_one_head_one_is_stored_and_the_other_page_says_what_changed(browser, fixture_game):
+    served = fixture_game(6, "taps")  # Bruno places his pilgrim first
+    bruno = Phone(browser, served.line["players_url"], me="Bruno")
+    ana = Phone(browser, served.line["players_url"], me="Ana")  # acting for Bruno, as if he had no phone
+    taps = {phone: phone.page.get_attribute("#options button.option >> nth=%d" % k, "data-input")
+            for k, phone in enumerate((bruno, ana))}
+    assert len(set(taps.values())) == 2 and bruno.head() == ana.head()
+    for phone, given in taps.items():  # both sent before either page hears of the other
+        phone.page.evaluate("given => document.querySelector(`#options button[data-input='${given}']`).click()", given)
+    for phone in taps:
+        phone.at(7)
+    told = [p for p in taps if p.page.get_attribute("#message", "data-kind") == "conflict"]
+    assert len(told) == 1 and bruno.head() == ana.head()
+    (loser,) = told
+    (winner,) = (p for p in taps if p is not loser)
+    stored = served.client(served.players).get(served.api()).json()["entries"][-1]
+    assert stored["notation"] == taps[winner] and stored["by"] == winner.me
+    message = loser.page.inner_text("#message")
+    assert "Not stored" in message and stored["text"] in message
+    loser.shot("two-taps-told")
+
+
+def test_a_refusal_is_said_with_its_rule_before_anything_is_stored_then_accepted_undone_and_noted(browser, fixture_game):
+    served = fixture_game(33, "breaks")  # Bruno retrieves a die: the alternative is two coins and two guards
+    bruno = Phone(browser, served.line["players_url"], me="Bruno")
+    watcher = Phone(browser, served.line["watchers_url"])
+    page = bruno.page
+    page.click("#more summary")
+    page.fill("#typed", "Bruno: alt 3c 0g")
+    page.click("#typed-form button")
+    bruno.until("document.getElementById('message').dataset.kind === 'refused'")
+    refusal = page.inner_text("#message")
+    assert "rule C.alternative" in refusal and "nothing stored" in refusal and bruno.entries() == 33
+    bruno.shot("refused")
+
+    page.fill("#accept-reason", "house rule: three coins")
+    page.click("#accept-form button")
+    for phone in (bruno, watcher):
+        phone.at(35)  # the accepted break, and the move
+    did = watcher.page.inner_text("#changes")  # the override with its reason, the move, and its changes by rule
+    assert "house rule: three coins" in did and "Bruno: alt 3c 0g" in did and "coin marker from 12 to 15 C.alternative" in did
+    entries = served.client(served.watchers).get(served.api()).json()["entries"]
+    assert [e["type"] for e in entries[-2:]] == ["RuleOverridden", "AlternativeTaken"]
+
+    page.click("#undo")
+    for phone in (bruno, watcher):
+        phone.at(36)
+    page.select_option("#note-at", "33")  # the latest move left in the line of play
+    page.fill("#note-text", "we always play it this way")
+    page.click("#note-form button")
+    for phone in (bruno, watcher):
+        phone.at(37)
+    said = [e["text"] for e in served.client(served.watchers).get(served.api()).json()["entries"][-2:]]
+    assert "retract" in said[0] and "we always play it this way" in said[1]
+    assert page.locator("#message").is_hidden() and not bruno.errors and not watcher.errors

@@ -25,6 +25,7 @@
   let slotAt = 0;        // the slot a picked item goes into
   let refusedInput = null;
 
+  const HISTORY = new Set(["Corrected", "Retracted", "RuleOverridden", "Noted", "Bookmarked"]);
   const esc = (value) => String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
   const short = (head) => (head || "").slice(0, 12);
 
@@ -180,6 +181,7 @@
   function show(data) {
     const first = !view || view.game !== data.game;
     const moved = !view || view.head !== data.head;
+    const before = view && !first ? view.events : 0;
     view = data;
     if (first) {
       board = coimbraBoard(data.catalog, data.players);  // cli/web/board.js
@@ -195,7 +197,7 @@
     showDue(data);
     if (moved) {
       if (!WATCHING) { picks.length = 0; slotAt = 0; }
-      showEntries(data.entries);
+      showEntries(data.entries, before);
     }
     if (!WATCHING) showInputs(data);
     const scores = el("scores");
@@ -258,12 +260,19 @@
     text.innerHTML = `<b>${esc(who)}</b>${mine ? " (you)" : ""} — ${esc(due.what)}<br><span class="where">${esc(due.line)}</span>`;
   }
 
-  function showEntries(entries) {
-    const last = entries[entries.length - 1];
-    el("changes-body").innerHTML = last
-      ? `<p class="notation" data-seq="${last.seq}">${last.seq}. ${esc(last.text)}` +
-        `${last.by ? ` <span class="by">entered by ${esc(last.by)}</span>` : ""}</p>` + (board.changesOf(last) || "<p>no change on the table</p>")
+  /** The entries the latest input made (an accepted break is two: the override and the move), each with what
+   * it did on the table; and the latest entries, newest first. */
+  function showEntries(entries, before) {
+    const made = before > 0 && entries.length - before <= 4 ? entries.slice(before) : entries.slice(-1);
+    el("changes-body").innerHTML = made.length ? made.map((e) =>
+      `<p class="notation" data-seq="${e.seq}">${e.seq}. ${esc(e.text)}` +
+      `${e.by ? ` <span class="by">entered by ${esc(e.by)}</span>` : ""}</p>` + (board.changesOf(e) || "")).join("")
       : "nothing yet";
+    const notable = el("note-at");
+    if (notable) {  // the latest moves (not history entries), newest first: a note is on a move of the line of play
+      notable.innerHTML = entries.filter((e) => !HISTORY.has(e.type)).slice(-12).reverse().map((e) =>
+        `<option value="${e.seq}">${e.seq}. ${esc(e.text)}</option>`).join("");
+    }
     el("entry-list").innerHTML = entries.slice(-30).reverse().map((e) =>
       `<li value="${e.seq}" data-seq="${e.seq}"><span class="text">${esc(e.text)}</span>${e.by ? ` <span class="by">· ${esc(e.by)}</span>` : ""}</li>`).join("");
   }
@@ -399,7 +408,8 @@
     el("note-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const words = el("note-text").value.trim();
-      if (words && view && view.events) send("/notes", { text: words, at: view.events }).then(() => { el("note-text").value = ""; });
+      const at = Number(el("note-at").value);
+      if (words && at) send("/notes", { text: words, at }).then(() => { if (el("message").hidden) el("note-text").value = ""; });
     });
     el("typed-form").addEventListener("submit", (e) => {
       e.preventDefault();
