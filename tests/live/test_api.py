@@ -67,6 +67,23 @@ def test_unreadable_input_is_400_in_one_line(table_game: Served) -> None:
         assert "\n" not in answer.json()["error"]
 
 
+def test_several_inputs_are_stored_all_or_none(table_game: Served) -> None:
+    client = table_game.client(table_game.players)
+    view = client.get(table_game.api()).json()
+    k = view["events"]
+    refused = client.post(table_game.api("/inputs"), json={"inputs": [INPUTS[k], INPUTS[k]], "after": view["head"]})
+    assert refused.status_code == 422 and client.get(table_game.api()).json()["events"] == k
+    stored = client.post(table_game.api("/inputs"), json={"inputs": INPUTS[k:k + 2], "after": view["head"]})
+    assert stored.status_code == 200 and [e["seq"] for e in stored.json()["entries"]] == [k + 1, k + 2]
+    assert client.post(table_game.api("/inputs"), json={"inputs": [], "after": view["head"]}).status_code == 400
+
+
+def test_another_game_than_the_one_served_is_404(table_game: Served) -> None:
+    client = table_game.client(table_game.players)
+    assert client.get("/api/games/other").status_code == 404
+    assert client.post("/api/games/other/inputs", json={"input": "pass", "after": "0" * 12}).status_code == 404
+
+
 def test_undo_withdraws_one_play_even_when_two_devices_undo(table_game: Served) -> None:
     client = table_game.client(table_game.players)
     view = client.get(table_game.api()).json()

@@ -23,16 +23,16 @@ def started(db, *args: str) -> tuple[subprocess.Popen, bytes]:
     return process, process.stdout.readline() if ready else b""
 
 
-def stopped(process: subprocess.Popen) -> tuple[int, str, str]:
-    """Ctrl-C: the exit code and everything printed."""
-    process.send_signal(signal.SIGINT)
+def stopped(process: subprocess.Popen, how: int = signal.SIGINT) -> tuple[int, str, str]:
+    """Ctrl-C (or another signal): the exit code and everything printed."""
+    process.send_signal(how)
     out, err = process.communicate(timeout=30)
     return process.returncode, out.decode(), err.decode()
 
 
 def test_the_terminal_shows_the_links_a_qr_code_and_the_address(serve) -> None:
     process, first = started(serve.db, "--players", "Ana:red,Bruno:blue", "--host", "127.0.0.1", "--port", "0")
-    code, out, err = stopped(process)
+    code, out, err = stopped(process, signal.SIGTERM)  # as a service manager stops it: cleanly too
     out = first.decode() + out
     assert code == 0 and "Traceback" not in err, err
     assert "Serving ana-bruno" in out and "/play#t=" in out and "/watch#t=" in out
