@@ -37,6 +37,7 @@ class Streams:
 
     def __init__(self, table: ServedTable, gate: Gate) -> None:
         self.table, self.gate, self.open = table, gate, 0
+        self._said: tuple[tuple[int, str], str] = ((0, ""), "")
 
     async def events(self, request: Request) -> Response:
         """Every entry after ``Last-Event-ID`` (or ``?last=N``; none given: from the first), then each new one."""
@@ -57,8 +58,15 @@ class Streams:
         try:
             while True:
                 for entry in self.table.entries[seen:]:
-                    yield {"id": str(entry["seq"]), "event": "entry", "data": orjson.dumps(entry).decode()}
+                    yield {"id": str(entry["seq"]), "event": "entry", "data": self._data(entry)}
                     seen = entry["seq"]
                 await self.table.wait(seen)
         finally:
             self.open -= 1
+
+    def _data(self, entry: dict[str, Any]) -> str:
+        """An entry as JSON, made once for every stream that tells it (by its number and head)."""
+        key = (entry["seq"], entry["head"])
+        if self._said[0] != key:
+            self._said = (key, orjson.dumps(entry).decode())
+        return self._said[1]

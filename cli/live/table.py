@@ -152,11 +152,18 @@ class ServedTable:
         self._game, self._state = game, game.state
 
     def _look(self, always: bool = False) -> None:
-        """Read the game again if the store's notification log moved since the last look."""
+        """Read the game again if the store's notification log moved since the last look, unless the game's latest
+        receipt (one row) is the one this server's copy was read or saved with (the log moved by another game)."""
         position = self._where()
-        if always or position != self._position:
-            self._position = position
-            self._take(self.games.open(self.name))
+        if not always and position == self._position:
+            return
+        self._position = position
+        if not always and self._game is not None:
+            store = self.games.store
+            receipt = store.stored_games.latest_receipt(self._game.id)
+            if receipt is not None and receipt.originator_version == store.evidence(self._game).receipts:
+                return
+        self._take(self.games.open(self.name))
 
     def _where(self) -> int | None:
         return self.games.store.recorder.max_notification_id()
