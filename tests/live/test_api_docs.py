@@ -48,3 +48,16 @@ def test_without_a_network_address_it_says_so_unless_host_names_one(monkeypatch:
         command._shown_host(None)
     assert refused.value.exit_code == 2
     assert command._shown_host("127.0.0.1") == "127.0.0.1"
+
+
+def test_the_readme_says_what_serve_takes() -> None:
+    from tests.commands import invoke
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## At the table with phones"):readme.index("## For a club")]
+    row = next(line for line in readme.splitlines() if line.startswith("| `coimbra serve"))
+    helped = invoke(["serve", "--help"])
+    assert helped.exit_code == 0
+    for option in set(re.findall(r"--[a-z]+", section + row)):
+        assert option in helped.output, option
+    assert "bench/live.py" in section and "docs/serve.md" in section and "docs/serve.md" in row
