@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 from starlette.concurrency import run_in_threadpool
 
 from cli.live.game_view import entry_json, game_view
-from coimbra_events.service import Conflict, Recorded
+from coimbra_events.service import Recorded
 
 if TYPE_CHECKING:
     from coimbra_events.game import Game

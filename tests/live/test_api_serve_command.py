@@ -13,6 +13,8 @@ import pytest
 from cli.serve_command import network_address
 from tests.conftest import installed_coimbra
 from tests.live.conftest import FIXTURE, Served, coimbra, environment
+from tests.live.test_api import events
+from tests.store.conftest import postgres_env, postgres_server  # noqa: F401  (fixtures)
 
 
 def started(db, *args: str) -> tuple[subprocess.Popen, bytes]:
@@ -80,3 +82,33 @@ def test_what_cannot_be_served_is_one_line_and_exit_2(serve, args, words) -> Non
                          text=True, stdin=subprocess.DEVNULL, env=environment(serve.db), timeout=60)
     assert out.returncode == 2 and words in out.stderr, out.stderr
     assert [line for line in out.stderr.splitlines() if line.strip()] == [out.stderr.strip()]
+
+
+def test_a_game_in_postgresql_is_served_and_entries_the_cli_stores_reach_the_stream(postgres_env, tmp_path) -> None:
+    env = {**environment(tmp_path / "unused.sqlite"), **postgres_env}
+    del env["COIMBRA_DB"]
+    process = subprocess.Popen([installed_coimbra(), "serve", "--players", "Ana:red,Bruno:blue", "--seed", "3", "--host",
+                                "127.0.0.1", "--port", "0", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        ready, _, _ = select.select([process.stdout], [], [], 60)
+        line = orjson.loads(process.stdout.readline())
+        player = httpx.Client(base_url=line["url"], headers={"Authorization": f"Bearer {line['players_token']}"}, timeout=30)
+        view = player.get(f"/api/games/{line['game']}").json()
+        answer = player.post(f"/api/games/{line['game']}/inputs", json={"input": view["legal"]["options"][0], "after": view["head"]})
+        assert answer.status_code == 200, answer.text
+        with player.stream("GET", f"/api/games/{line['game']}/events", params={"last": view["events"] + 1}) as stream:
+            now = player.get(f"/api/games/{line['game']}").json()
+            acted = subprocess.run([installed_coimbra(), "act", line["game"], now["legal"]["options"][0], "--after", now["head"]],
+                                   capture_output=True, text=True, env=env, timeout=60)
+            assert acted.returncode == 0, acted.stderr
+            told = next(events(stream))
+        assert told["id"] == str(view["events"] + 2) and told["data"]["by"] == entrant_of(env)
+    finally:
+        assert stopped(process)[0] == 0
+
+
+def entrant_of(env: dict[str, str]) -> str:
+    """Who ``coimbra act`` stamps its entries as, in ``env``."""
+    import getpass
+
+    return env.get("COIMBRA_BY") or getpass.getuser()
