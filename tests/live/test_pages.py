@@ -43,12 +43,16 @@ def new_game(serve: Callable[..., Served]) -> Served:
 class Phone:
     """One browser context (a device of its own: cookies, localStorage) with the page open on a link."""
 
-    def __init__(self, browser: Any, url: str, me: str | None = None, audit: bool = False) -> None:
+    def __init__(self, browser: Any, url: str, me: str | None = None, audit: bool = False,
+                 viewport: dict[str, int] = PHONE) -> None:
         """``audit``: with the page's content policy off, so that axe-core can be injected."""
-        self.context = browser.new_context(viewport=PHONE, device_scale_factor=1, has_touch=True, is_mobile=True,
+        phone = viewport["width"] < 800
+        self.context = browser.new_context(viewport=viewport, device_scale_factor=1, has_touch=phone, is_mobile=phone,
                                            bypass_csp=audit)
-        self.page = self.context.new_page()
         self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.context.on("request", lambda r: self.requests.append(r.url))
+        self.page = self.context.new_page()
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.open(url)
         if me is not None:
@@ -201,13 +205,46 @@ def test_a_whole_game_entered_on_four_phones_and_followed_by_two_watchers(browse
         assert axe_violations(audited.page) == []
 
 
-@pytest.mark.parametrize("entries", [4, 17, 33], ids=["a-deal", "a-roll", "a-players-options"])
-def test_axe_finds_nothing_on_a_players_page_and_a_watchers(browser, fixture_game, entries: int):
-    served = fixture_game(entries, f"axe-{entries}")
-    for url in (served.line["players_url"], served.line["watchers_url"]):
-        phone = Phone(browser, url, me="Ana" if "/play" in url else None, audit=True)
-        assert axe_violations(phone.page) == []
-        phone.context.close()
+SMALLEST = {"width": 360, "height": 740}
+LAPTOP = {"width": 1280, "height": 800}
+TOO_SMALL = """() => [...document.querySelectorAll("button, select, input, summary, a[href]")]
+  .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
+  .map((e) => [e.id || e.className || e.tagName, e.getBoundingClientRect()])
+  .filter(([, box]) => box.width < 44 || box.height < 44).map(([name, box]) => `${name} ${box.width}x${box.height}`)"""
+SPILLED = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+@pytest.mark.parametrize(("entries", "sizes"), [(4, (SMALLEST, LAPTOP)), (17, (SMALLEST,)), (33, (SMALLEST,))],
+                         ids=["a-deal", "a-roll", "a-players-options"])
+def test_at_360_px_and_on_a_laptop_every_control_is_44_px_nothing_spills_over_and_axe_finds_nothing(
+        browser, fixture_game, entries: int, sizes: tuple[dict[str, int], ...]):
+    served = fixture_game(entries, f"sizes-{entries}")
+    for url, role in ((served.line["players_url"], "player"), (served.line["watchers_url"], "watcher")):
+        for size in sizes:
+            phone = Phone(browser, url, me="Ana" if role == "player" else None, audit=True, viewport=size)
+            if role == "player":
+                phone.page.click("#more summary")  # the notes and typed inputs too
+            assert phone.page.evaluate(SPILLED) <= 0
+            assert phone.page.evaluate(TOO_SMALL) == []
+            if size is SMALLEST:  # the same page at either size
+                assert axe_violations(phone.page) == []
+            phone.shot(f"{role}-{size['width']}-after-{entries}")
+            assert phone.requests and all(r.startswith(served.url + "/") for r in phone.requests)  # nothing from elsewhere
+            phone.context.close()
+
+
+def test_a_dealt_card_is_found_by_its_name_in_the_search_box(browser, fixture_game):
+    served = fixture_game(4, "search")  # the table deals the character rows
+    phone = Phone(browser, served.line["players_url"], me="Carla")
+    page = phone.page
+    deck = served.client(served.players).get(served.api()).json()["outcome_form"]["pools"]["deck"]
+    wanted = deck[7]
+    page.fill("#pool-search", wanted["name"][:5].lower())
+    shown = page.eval_on_selector_all("#outcome .pick:not([hidden])", "picks => picks.map((p) => p.dataset.id)")
+    assert wanted["id"] in shown and len(shown) < len(deck)
+    page.locator(f'#outcome .pick[data-id="{wanted["id"]}"]').click()
+    assert page.inner_text("#outcome .slot.current, #outcome .slot >> nth=0").count(wanted["name"]) == 1
+    assert page.locator(f'#outcome .pick[data-id="{wanted["id"]}"]').count() == 0  # dealt: no longer in the deck
 
 
 def test_two_taps_on_one_head_one_is_stored_and_the_other_page_says_what_changed(browser, fixture_game):
