@@ -191,6 +191,7 @@ def test_a_whole_game_entered_on_four_phones_and_followed_by_two_watchers(browse
     watchers[0].shot("over-watcher")
     assert all(p.page.locator("#scores").is_visible() for p in every)
     assert all(p.page.locator("#options button").count() == 0 for p in phones.values())
+    assert all(w.page.locator("#act, #me, #undo, form").count() == 0 for w in watchers)  # watchers only watch
     assert all(not p.errors for p in every), [p.errors for p in every]
 
     exported = coimbra(new_game.db, "export", new_game.game)
@@ -302,3 +303,29 @@ def test_a_refusal_is_said_with_its_rule_before_anything_is_stored_then_accepted
     said = [e["text"] for e in served.client(served.watchers).get(served.api()).json()["entries"][-2:]]
     assert "retract" in said[0] and "we always play it this way" in said[1]
     assert page.locator("#message").is_hidden() and not bruno.errors and not watcher.errors
+
+
+def test_an_implausible_deal_is_refused_with_its_rule_and_nothing_is_stored(browser, fixture_game):
+    served = fixture_game(4, "implausible")  # pile II is dealt before pile III
+    phone = Phone(browser, served.line["players_url"], me="Duarte")
+    deck = served.client(served.players).get(served.api()).json()["outcome_form"]["pools"]["deck"]
+    for card in deck[-12:]:  # twelve cards of pile III
+        phone.page.locator(f'#outcome .pick[data-id="{card["id"]}"]').click()
+    phone.page.click("#outcome button.record")
+    phone.until("document.getElementById('message').dataset.kind === 'refused'")
+    assert "rule SETUP.rows" in phone.page.inner_text("#message") and phone.entries() == 4
+    assert served.client(served.players).get(served.api()).json()["events"] == 4
+
+
+def test_the_pages_are_shells_served_without_a_token_with_only_their_own_scripts(fixture_game):
+    served = fixture_game(6, "shells")
+    client = served.client()
+    for path in ("/play", "/watch", "/static/board.js", "/static/live.js", "/static/live.css", "/static/replay.css"):
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        assert "script-src 'self'" in answer.headers["content-security-policy"]
+        assert answer.headers["referrer-policy"] == "no-referrer"
+        assert served.game not in answer.text and served.players not in answer.text  # no game data, no token
+    assert client.get("/play").text == client.get("/watch").text
+    for path in ("/static/nothing.js", "/static/..%2Fpages.py", "/static/play.html"):
+        assert client.get(path).status_code == 404
