@@ -106,7 +106,7 @@ def _chosen(games: Games, players: Optional[str], seed: Optional[int]) -> str:
         fail("name the GAME to serve, or start a new one with --players \"Ana:red,Bruno:blue\"")
     from coimbra_events.store.games_query import GamesQuery
 
-    unfinished = games.games(GamesQuery(status="in-progress"))
+    unfinished = games.games(GamesQuery(status="in progress"))
     for k, info in enumerate(unfinished, 1):
         console.print(f"  {k}. {escape(info.name)} ({escape(', '.join(n for n, _ in info.players))})")
     words = f"a number to resume ({1}-{len(unfinished)}), or " if unfinished else ""

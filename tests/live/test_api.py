@@ -93,6 +93,13 @@ def test_undo_withdraws_one_play_even_when_two_devices_undo(table_game: Served) 
     assert first.json()["entries"][0]["type"] == "Retracted"
 
 
+def test_an_accepted_rule_break_carries_the_head_too(table_game: Served) -> None:
+    client = table_game.client(table_game.players)
+    view = client.get(table_game.api()).json()
+    stale = client.post(table_game.api("/accept"), json={"input": "pass", "reason": "we agreed", "after": view["entries"][-2]["head"]})
+    assert stale.status_code == 409 and client.get(table_game.api()).json()["events"] == view["events"]
+
+
 def test_a_note_on_an_entry(table_game: Served) -> None:
     client = table_game.client(table_game.players)
     answer = client.post(table_game.api("/notes"), json={"at": 1, "text": "monasteries as dealt"})
