@@ -43,6 +43,8 @@ FREE_FAILURES = 10
 WINDOW = 60.0
 FAILURE_DELAY = 0.25
 """Seconds before a wrong credential is answered."""
+KEPT_ADDRESSES = 1024
+"""Addresses with failures kept before those whose failures have all expired are forgotten."""
 
 
 def token() -> str:
@@ -106,6 +108,9 @@ class Throttle:
 
     async def failed(self, address: str) -> None:
         """Count a wrong attempt, and answer it only after a delay (other requests are served meanwhile)."""
+        if len(self._failures) >= KEPT_ADDRESSES:
+            for other in list(self._failures):
+                self.wait_for(other)  # forgets the addresses whose failures are all older than the window
         self._failures.setdefault(address, deque()).append(time.monotonic())
         await asyncio.sleep(self.delay)
 

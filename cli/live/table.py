@@ -17,6 +17,7 @@ query); only when it moved is the game read again and its new entries told.
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from coimbra_events.service import Games, Outcome
 
 T = TypeVar("T")
+log = logging.getLogger("coimbra.serve")
 FOLLOW_EVERY = 0.1
 """Seconds between two looks at the store's notification log for entries stored by others."""
 
@@ -68,9 +70,14 @@ class ServedTable:
             await more.wait()
 
     async def follow(self, every: float = FOLLOW_EVERY) -> None:
-        """Tell entries stored by others, for as long as the server runs."""
+        """Tell entries stored by others, for as long as the server runs (a store that does not answer for a
+        while, a PostgreSQL server restarting say, is one log line, and looked at again a second later)."""
         while True:
-            await self.run(self._look)
+            try:
+                await self.run(self._look)
+            except Exception as exc:  # whatever the store raises: said, and tried again
+                log.warning("cannot read %s from the store now: %s", self.name, " ".join(str(exc).split())[:200])
+                await asyncio.sleep(1)
             await asyncio.sleep(every)
 
     def _tell(self) -> None:
@@ -92,7 +99,7 @@ class ServedTable:
         game = self.games.open(self.name)
         line = timeline(game)
         self.entries = [entry_json(game, k, e, game.stamps[k - 1], line.changes[k]) for k, e in enumerate(game.events, 1)]
-        self._game, self._state, self._told, self._position = game, game.state, len(self.entries), self._where()
+        self._game, self._state, self._position = game, game.state, self._where()
         return game
 
     def view(self) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 
+from cli.live import access
 from cli.live.access import FAILURE_DELAY, FREE_FAILURES, MAX_BODY
 from tests.live.conftest import Served
 
@@ -100,6 +101,8 @@ def test_oversized_bodies_and_inputs_are_refused(table_game: Served) -> None:
     assert streamed.status_code == 413
     long_input = player.post(table_game.api("/inputs"), json={"input": "x" * 5000, "after": head})
     assert long_input.status_code == 400 and "at most" in long_input.json()["error"]
+    long_name = player.post(table_game.api("/notes"), json={"at": 1, "text": "hello", "by": "x" * 65})
+    assert long_name.status_code == 400 and "'by'" in long_name.json()["error"]
     assert events(table_game) == before
 
 
@@ -119,6 +122,14 @@ async def main():
 asyncio.run(main())
 """
 """A stranger's device guessing tokens: COUNT wrong ones, 20 at a time, from 127.0.0.9; prints how they were answered."""
+
+
+def test_cookies_of_an_earlier_run_are_not_counted_as_guesses(table_game: Served) -> None:
+    stale = table_game.client(source="127.0.0.6", cookies={"coimbra_table": "00000000.an-earlier-runs-session"})
+    for _ in range(3 * access.FREE_FAILURES):
+        assert stale.get(table_game.api()).status_code == 401
+    fresh = table_game.client(table_game.watchers, source="127.0.0.6")
+    assert fresh.get(table_game.api()).status_code == 200
 
 
 def test_a_thousand_wrong_tokens_are_slowed_while_the_table_is_answered(table_game: Served) -> None:
@@ -150,3 +161,22 @@ def test_no_token_in_any_log_line_after_start_up(table_game: Served) -> None:
     player.post(table_game.api("/inputs"), json={"input": table_game.players, "after": "0" * 12})
     log = table_game.log()
     assert table_game.players not in log and table_game.watchers not in log
+    assert "GET /" not in log and "POST /" not in log  # no request lines at all
+
+
+def test_addresses_whose_failures_expired_are_forgotten() -> None:
+    import asyncio
+
+    throttle = access.Throttle(free=2, window=0.05, delay=0)
+
+    async def fail_from_many() -> None:
+        for k in range(access.KEPT_ADDRESSES):
+            await throttle.failed(f"10.0.{k // 256}.{k % 256}")
+        assert throttle.wait_for("10.0.0.0") == 0  # one failure: not slowed yet
+        await throttle.failed("10.0.0.0")
+        assert throttle.wait_for("10.0.0.0") > 0  # two within the window: slowed
+        await asyncio.sleep(0.06)
+        await throttle.failed("192.168.1.9")
+
+    asyncio.run(fail_from_many())
+    assert throttle.wait_for("10.0.0.0") == 0 and len(throttle._failures) == 1
