@@ -201,9 +201,6 @@ def test_a_whole_game_entered_on_four_phones_and_followed_by_two_watchers(browse
     assert heads == {json.loads(export)["events"][-1]["hash"]}
     assert [e["by"] for e in json.loads(export)["events"]] == entered_by  # who entered each, on their phone
     print(f"\nwhole game through the pages: {len(log.events)} entries in {took:.1f} s")
-    for url in (new_game.line["players_url"], new_game.line["watchers_url"]):  # the final scores, audited
-        audited = Phone(browser, url, audit=True)
-        assert axe_violations(audited.page) == []
 
 
 SMALLEST = {"width": 360, "height": 740}
@@ -215,15 +212,15 @@ TOO_SMALL = """() => [...document.querySelectorAll("button, select, input, summa
 SPILLED = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
-@pytest.mark.parametrize(("entries", "sizes"), [(4, (SMALLEST, LAPTOP)), (17, (SMALLEST,)), (33, (SMALLEST,))],
-                         ids=["a-deal", "a-roll", "a-players-options"])
+@pytest.mark.parametrize(("entries", "sizes"), [(4, (SMALLEST, LAPTOP)), (17, (SMALLEST,)), (33, (SMALLEST,)), (211, (SMALLEST,))],
+                         ids=["a-deal", "a-roll", "a-players-options", "the-final-scores"])
 def test_at_360_px_and_on_a_laptop_every_control_is_44_px_nothing_spills_over_and_axe_finds_nothing(
         browser, fixture_game, entries: int, sizes: tuple[dict[str, int], ...]):
     served = fixture_game(entries, f"sizes-{entries}")
     for url, role in ((served.line["players_url"], "player"), (served.line["watchers_url"], "watcher")):
         for size in sizes:
             phone = Phone(browser, url, me="Ana" if role == "player" else None, audit=True, viewport=size)
-            if role == "player":
+            if role == "player" and entries < 211:
                 phone.page.click("#more summary")  # the notes and typed inputs too
             assert phone.page.evaluate(SPILLED) <= 0
             assert phone.page.evaluate(TOO_SMALL) == []
