@@ -8,6 +8,11 @@
  * drawing again only the parts whose data changed since the view it drew before (compared by reference).
  * Text from the record is always escaped; maps keyed by it have no prototype.
  */
+/** Any text as HTML text or an attribute value: what the record says is never read as markup. */
+function coimbraEscape(value) {
+  return String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
 function coimbraBoard(CAT, players) {
   "use strict";
 
@@ -19,9 +24,7 @@ function coimbraBoard(CAT, players) {
 
   // --- small helpers ------------------------------------------------------------------
 
-  function esc(value) {
-    return String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-  }
+  const esc = coimbraEscape;
 
   function attrs(values) {
     return Object.keys(values).map((k) => ` ${k}="${esc(values[k] === null || values[k] === undefined ? "" : values[k])}"`).join("");

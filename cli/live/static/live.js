@@ -26,7 +26,7 @@
   let refusedInput = null;
 
   const HISTORY = new Set(["Corrected", "Retracted", "RuleOverridden", "Noted", "Bookmarked"]);
-  const esc = (value) => String(value).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  const esc = coimbraEscape;  // cli/web/board.js
   const short = (head) => (head || "").slice(0, 12);
 
   // --- who this device is -----------------------------------------------------------------
@@ -131,7 +131,7 @@
         picks.length = 0;
         refresh();  // not awaited: a tap on the table it brings is another input, not lost to this one
       } else if (answer.status === 409) {
-        const since = (data.entries || data.since || []).map((e) => e.text || e.notation);
+        const since = (data.entries || []).map((e) => e.text || e.notation);
         say("conflict", `Not stored: the record moved on while this page showed head ${short(shownHead)}` +
           (since.length ? ` — since then: ${since.join("; ")}` : "") + ". The page now shows the table as it is; look again before you tap.");
         refresh();
@@ -434,6 +434,5 @@
     setInterval(() => { if (stream && stream.readyState === EventSource.CLOSED) follow(); }, 5000);
   }
 
-  window.coimbraLive = { get view() { return view; }, refresh };
   start();
 })();
