@@ -76,6 +76,7 @@ def serve_command(
             name = game_ref if game_ref is not None else _chosen(games, players, seed)
             table = ServedTable(games, name, by if by is not None else entrant())
             game = table.load()
+            table.view()  # made once now, so that the first page is answered at once
         try:
             sock = listen(host if host is not None else "0.0.0.0", port)
         except OSError as exc:
