@@ -32,6 +32,19 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
+def looked_at(fixture_game: Callable[..., Served]) -> Callable[[int], Served]:
+    """``looked_at(k)``: the fixture up to entry ``k``, served once for the tests that only look (nothing is stored)."""
+    served: dict[int, Served] = {}
+
+    def at(entries: int) -> Served:
+        if entries not in served:
+            served[entries] = fixture_game(entries, f"at-{entries}")
+        return served[entries]
+
+    return at
+
+
+@pytest.fixture(scope="module")
 def new_game(serve: Callable[..., Served]) -> Served:
     """A new game of the fixture's players, nothing recorded yet, served."""
     players = ",".join(f"{n}:{c}" for n, c in log_reader.read(FIXTURE).players)
@@ -215,8 +228,8 @@ SPILLED = "document.documentElement.scrollWidth - document.documentElement.clien
 @pytest.mark.parametrize(("entries", "sizes"), [(4, (SMALLEST, LAPTOP)), (17, (SMALLEST,)), (33, (SMALLEST,)), (211, (SMALLEST,))],
                          ids=["a-deal", "a-roll", "a-players-options", "the-final-scores"])
 def test_at_360_px_and_on_a_laptop_every_control_is_44_px_nothing_spills_over_and_axe_finds_nothing(
-        browser, fixture_game, entries: int, sizes: tuple[dict[str, int], ...]):
-    served = fixture_game(entries, f"sizes-{entries}")
+        browser, looked_at, entries: int, sizes: tuple[dict[str, int], ...]):
+    served = looked_at(entries)
     for url, role in ((served.line["players_url"], "player"), (served.line["watchers_url"], "watcher")):
         for size in sizes:
             phone = Phone(browser, url, me="Ana" if role == "player" else None, audit=True, viewport=size)
@@ -231,8 +244,8 @@ def test_at_360_px_and_on_a_laptop_every_control_is_44_px_nothing_spills_over_an
             phone.context.close()
 
 
-def test_a_dealt_card_is_found_by_its_name_in_the_search_box(browser, fixture_game):
-    served = fixture_game(4, "search")  # the table deals the character rows
+def test_a_dealt_card_is_found_by_its_name_in_the_search_box(browser, looked_at):
+    served = looked_at(4)  # the table deals the character rows
     phone = Phone(browser, served.line["players_url"], me="Carla")
     page = phone.page
     deck = served.client(served.players).get(served.api()).json()["outcome_form"]["pools"]["deck"]
@@ -302,8 +315,8 @@ def test_a_refusal_is_said_with_its_rule_before_anything_is_stored_then_accepted
     assert page.locator("#message").is_hidden() and not bruno.errors and not watcher.errors
 
 
-def test_an_implausible_deal_is_refused_with_its_rule_and_nothing_is_stored(browser, fixture_game):
-    served = fixture_game(4, "implausible")  # pile II is dealt before pile III
+def test_an_implausible_deal_is_refused_with_its_rule_and_nothing_is_stored(browser, looked_at):
+    served = looked_at(4)  # pile II is dealt before pile III
     phone = Phone(browser, served.line["players_url"], me="Duarte")
     deck = served.client(served.players).get(served.api()).json()["outcome_form"]["pools"]["deck"]
     for card in deck[-12:]:  # twelve cards of pile III
@@ -314,8 +327,8 @@ def test_an_implausible_deal_is_refused_with_its_rule_and_nothing_is_stored(brow
     assert served.client(served.players).get(served.api()).json()["events"] == 4
 
 
-def test_the_pages_are_shells_served_without_a_token_with_only_their_own_scripts(fixture_game):
-    served = fixture_game(6, "shells")
+def test_the_pages_are_shells_served_without_a_token_with_only_their_own_scripts(looked_at):
+    served = looked_at(4)
     client = served.client()
     for path in ("/play", "/watch", "/static/board.js", "/static/live.js", "/static/live.css", "/static/replay.css"):
         answer = client.get(path)
