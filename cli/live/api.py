@@ -30,6 +30,11 @@ MAX_INPUTS = 20
 
 
 class Json(JSONResponse):
+    """A JSON answer (orjson), never kept by a browser's cache: it is the game as it was at one moment."""
+
+    def __init__(self, content: Any, status_code: int = 200) -> None:
+        super().__init__(content, status_code, headers={"Cache-Control": "no-store"})
+
     def render(self, content: Any) -> bytes:
         return orjson.dumps(content)
 

@@ -13,7 +13,9 @@ INPUTS = fixture_inputs()
 
 
 def test_the_game_as_every_page_reads_it(table_game: Served) -> None:
-    view = table_game.client(table_game.watchers).get(table_game.api()).json()
+    answer = table_game.client(table_game.watchers).get(table_game.api())
+    assert answer.headers["Cache-Control"] == "no-store"
+    view = answer.json()
     assert view["game"] == "table" and view["events"] == SETUP_ENTRIES == len(view["entries"])
     assert [e["seq"] for e in view["entries"]] == list(range(1, SETUP_ENTRIES + 1))
     assert view["entries"][-1]["head"] == view["head"]
