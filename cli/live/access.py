@@ -116,7 +116,8 @@ class Throttle:
 
 
 def refusal(status: int, error: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": error}, status_code=status, headers=headers)
+    """An error answer: ``{"error": "one line"}``, not cached."""
+    return JSONResponse({"error": error}, status_code=status, headers={"Cache-Control": "no-store", **(headers or {})})
 
 
 NO_TOKEN = "a valid token is needed: open the link coimbra serve printed (or send Authorization: Bearer TOKEN)"

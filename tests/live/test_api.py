@@ -66,7 +66,7 @@ def test_unreadable_input_is_400_in_one_line(table_game: Served) -> None:
     for body in ({"input": "fly to the moon", "after": head}, {"input": "pass"}, {"after": head}, [1, 2]):
         answer = client.post(table_game.api("/inputs"), content=orjson.dumps(body), headers={"Content-Type": "application/json"})
         assert answer.status_code == 400, (body, answer.text)
-        assert "\n" not in answer.json()["error"]
+        assert "\n" not in answer.json()["error"] and answer.headers["Cache-Control"] == "no-store"
 
 
 def test_several_inputs_are_stored_all_or_none(table_game: Served) -> None:
