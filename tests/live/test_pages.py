@@ -285,6 +285,11 @@ def test_a_refusal_is_said_with_its_rule_before_anything_is_stored_then_accepted
     bruno = Phone(browser, served.line["players_url"], me="Bruno")
     watcher = Phone(browser, served.line["watchers_url"])
     page = bruno.page
+    options = page.locator("#options .option").count()
+    assert options > 8  # more than a phone shows at once: a search box finds one
+    page.fill("#option-search", "2 guards")
+    shown = page.eval_on_selector_all("#options .option:not([hidden])", "b => b.map((o) => o.innerText)")
+    assert 0 < len(shown) < options and all("2 guards" in text for text in shown)
     page.click("#more summary")
     page.fill("#typed", "Bruno: alt 3c 0g")
     page.click("#typed-form button")

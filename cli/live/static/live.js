@@ -25,6 +25,7 @@
   let slotAt = 0;        // the slot a picked item goes into
   let refusedInput = null;
 
+  const FIND_FROM = 8;  // more options than a phone shows at once, and a search box finds one
   const HISTORY = new Set(["Corrected", "Retracted", "RuleOverridden", "Noted", "Bookmarked"]);
   const esc = coimbraEscape;  // cli/web/board.js
   const short = (head) => (head || "").slice(0, 12);
@@ -299,9 +300,17 @@
     form.innerHTML = "";
     const mine = due.player === me();
     const note = mine ? "" : `<p class="for">For ${esc(due.player)}: tap only if ${esc(due.player)} has no phone of their own.</p>`;
-    options.innerHTML = note + `<div class="option-list">` + (legal.described || []).map((o) =>
-      `<button type="button" class="option" data-input="${esc(o.notation)}"><span class="label">${esc(o.text)}</span>` +
-      `${o.about ? `<span class="about">${esc(o.about)}</span>` : ""}</button>`).join("") + "</div>";
+    const listed = legal.described || [];
+    const find = listed.length > FIND_FROM
+      ? `<label for="option-search">Find one of the ${listed.length} options</label><input id="option-search" type="search" autocomplete="off">` : "";
+    options.innerHTML = note + find + `<div class="option-list">` + listed.map((o) =>
+      `<button type="button" class="option" data-input="${esc(o.notation)}" data-search="${esc(`${o.text} ${o.about}`.toLowerCase())}">` +
+      `<span class="label">${esc(o.text)}</span>${o.about ? `<span class="about">${esc(o.about)}</span>` : ""}</button>`).join("") + "</div>";
+  }
+
+  function filterOptions() {
+    const words = el("option-search").value.trim().toLowerCase();
+    document.querySelectorAll("#options .option").forEach((b) => { b.hidden = Boolean(words) && !b.dataset.search.includes(words); });
   }
 
   function showOutcome(spec, words) {
@@ -398,6 +407,7 @@
       const b = e.target.closest("button[data-input]");
       if (b) send("/inputs", { input: b.dataset.input });
     });
+    el("options").addEventListener("input", (e) => { if (e.target.id === "option-search") filterOptions(); });
     el("outcome").addEventListener("click", onOutcomeClick);
     el("outcome").addEventListener("input", (e) => { if (e.target.id === "pool-search") filterPool(); });
     el("outcome").addEventListener("submit", (e) => {
