@@ -200,7 +200,7 @@
       if (!WATCHING) { picks.length = 0; slotAt = 0; }
       showEntries(data.entries, before);
     }
-    if (!WATCHING) showInputs(data);
+    if (moved && !WATCHING) showInputs(data);  // drawn again only for a new head: a search typed in stays
     const scores = el("scores");
     scores.hidden = !data.scores;
     scores.innerHTML = data.scores ? board.scoresPanel(data.scores, names(data)) : "";
