@@ -185,6 +185,10 @@ def test_a_whole_game_entered_on_four_phones_and_followed_by_two_watchers(browse
         if k == 20:
             for p in every:
                 p.at(k + 1)
+            did = new_game.client(new_game.watchers).get(new_game.api()).json()["entries"][-1]
+            for p in every:  # every screen shows what the latest input did on the table, each change with its rule
+                shown = p.page.inner_text("#changes")
+                assert did["text"] in shown and all(c["rule"] in shown for c in did["changes"])
             for name, p in phones.items():
                 p.shot(f"round-1-{name}")
             watchers[0].shot("round-1-watcher")
