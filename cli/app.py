@@ -37,6 +37,8 @@ COMMANDS: dict[str, Lazy] = {
     "accept": Lazy(_HISTORY, "Record a move the table accepted although it breaks a rule, flagged with that rule and the reason."),
     "note": Lazy(_HISTORY, "Comment on an entry, or bookmark it; notes are entries of their own."),
     "roll": Lazy(_HISTORY, "Draw the table's pending outcome (dice, rows) from the game's seed or its parent, and record it."),
+    "serve": Lazy("cli.serve_command", "Serve a game to the table's phones: each player records from their own, everyone "
+                  "watches the same board."),
     "record": Lazy("cli.record_command", "Record a game at the table, step by step: who acts, the legal options, one line each."),
     "show": Lazy(_VIEW, "Show the whole table at one point of a game: the latest, or a chosen one."),
     "diff": Lazy(_VIEW, "Compare two games (or a game and its fork): shared events, where they part, and how the tables differ."),

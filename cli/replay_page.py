@@ -1,6 +1,7 @@
 """``export --format html``: a replay page in one file, written over the board read model.
 
-The page is ``cli/web/replay.html`` with its stylesheet and script inlined and
+The page is ``cli/web/replay.html`` with its stylesheet and scripts (the table's drawing,
+``board.js``, shared with the live table's pages, and ``replay.js``) inlined and
 the game embedded as JSON (``replay_data``): the entries in notation and in
 words with what the record says about each, the board view
 (``projections.board.board_view``) of every state the timeline folded once, the
@@ -53,7 +54,7 @@ def page_of(data: dict[str, Any]) -> str:
     return page.substitute(
         title=html.escape(f"{data['game']} · coimbra replay"),
         style=(web / "replay.css").read_text("utf-8"),
-        script=(web / "replay.js").read_text("utf-8"),
+        script=(web / "board.js").read_text("utf-8") + (web / "replay.js").read_text("utf-8"),
         data=script_json(data),
     )
 

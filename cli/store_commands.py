@@ -44,7 +44,7 @@ from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError, LogProblem
 from coimbra_events.movelist import read_record
 from coimbra_events.notation import BY_TYPE
-from coimbra_events.service.results import Conflict, Recorded, Refused
+from coimbra_events.service.results import Conflict, Legal, Recorded, Refused
 from coimbra_events.store.errors import BadGameName, BadPlayers, DamagedGame, DamagedIndex, StoreConflict
 from coimbra_events.rules import core as rules
 from coimbra_events.state import GameState
@@ -186,18 +186,8 @@ def legal_command(
     """
     with served(db, catalog_file=catalog_file, views=True) as games, store_errors():
         legal = games.legal(game_ref)
-    game, space = legal.game, legal.outcome
-    report: dict[str, Any] = {"game": game.name, "pending": due_json(game)}
-    if space is not None:
-        verb = BY_TYPE[rules.ACCEPTS[space.kind][0].TYPE]
-        example = notation(space.sample(random.Random(0)))
-        report["outcome"] = {"kind": space.kind, "description": space.description, "usage": f"table: {verb.usage}",
-                             "example": example}
-        listed = []
-    else:
-        listed = legal.options
-        report["options"] = [notation(o.event) for o in listed]
-        report["described"] = [o.to_json(k) for k, o in enumerate(listed, 1)]
+    game, listed = legal.game, legal.options if legal.outcome is None else ()
+    report = legal_json(legal)
     if as_json:
         print_json(report)
         return
@@ -216,6 +206,22 @@ def legal_command(
         table.add_row(str(k), escape(o.text), escape(o.about))
     if listed:
         console.print(table)
+
+
+def legal_json(legal: Legal) -> dict[str, Any]:
+    """What ``legal --json`` prints (and the live table's API says): the table's outcome to enter and how to
+    write it, or every legal decision in notation and described."""
+    game, space = legal.game, legal.outcome
+    report: dict[str, Any] = {"game": game.name, "pending": due_json(game)}
+    if space is not None:
+        verb = BY_TYPE[rules.ACCEPTS[space.kind][0].TYPE]
+        example = notation(space.sample(random.Random(0)))
+        report["outcome"] = {"kind": space.kind, "description": space.description, "usage": f"table: {verb.usage}",
+                             "example": example}
+    else:
+        report["options"] = [notation(o.event) for o in legal.options]
+        report["described"] = [o.to_json(k) for k, o in enumerate(legal.options, 1)]
+    return report
 
 
 @COMMANDS("import")

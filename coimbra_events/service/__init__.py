@@ -104,9 +104,10 @@ class Games:
     def listing(self, query: GamesQuery | None = None) -> Page:
         return self.store.listing(*(() if query is None else (query,)))
 
-    def legal(self, ref: str) -> Legal:
-        """What may be entered now: the table's outcome, or the decisions of the player due (described)."""
-        game = self.open(ref)
+    def legal(self, ref: str, game: Game | None = None) -> Legal:
+        """What may be entered now: the table's outcome, or the decisions of the player due (described); ``game``:
+        as the caller last had it from this service (nothing is read)."""
+        game = game if game is not None else self.open(ref)
         space = rules.legal(game.state)
         if isinstance(space, OutcomeSpace):
             return Legal(game, space)
@@ -192,15 +193,17 @@ class Games:
 
         return self._changed(ref, fix, game)
 
-    def undo(self, ref: str, game: Game | None = None) -> Outcome[Play]:
-        """Withdraw the latest play (it stays in the log); the outcome is the play withdrawn."""
-        return self._changed(ref, lambda g: g.undo(), game)
+    def undo(self, ref: str, game: Game | None = None, after: str | None = None) -> Outcome[Play]:
+        """Withdraw the latest play (it stays in the log); the outcome is the play withdrawn. ``after``: as
+        ``record``'s (two devices that both undo withdraw one play, not two)."""
+        return self._changed(ref, lambda g: g.undo(), game, after=after)
 
-    def accept(self, ref: str, given: Input, reason: str, game: Game | None = None) -> Outcome[RuleViolation]:
+    def accept(self, ref: str, given: Input, reason: str, game: Game | None = None,
+               after: str | None = None) -> Outcome[RuleViolation]:
         """Record a move the table accepted against a rule; the outcome is the rule it breaks
-        (``NothingToOverride`` if it breaks none)."""
+        (``NothingToOverride`` if it breaks none). ``after``: as ``record``'s."""
         return self._changed(ref, lambda g: g.accept(self._read(given, g, g.pending.actor if g.pending else None), reason),
-                             game)
+                             game, after=after)
 
     def note(self, ref: str, at: int, text: str, bookmark: bool = False, game: Game | None = None) -> Outcome[None]:
         """Comment on entry ``at``, or bookmark it; made again on the game as it is now if another writer saved first."""

@@ -1,0 +1,228 @@
+"""Who may read and write a served table: two tokens, a session cookie, and the refusals.
+
+Each ``coimbra serve`` makes two random tokens (256 bits each): the players'
+(read and write) and the watchers' (read only). They travel in the links'
+fragments (``/play#t=...``), which a browser never sends, so no server log line
+holds one; a request shows one as ``Authorization: Bearer ...``, or a page trades
+it once (``POST /api/session``) for a cookie (HttpOnly, SameSite=Strict) that its
+event stream sends. Every comparison takes the same time whatever matches
+(``hmac.compare_digest``).
+
+Wrong credentials are slowed: each is answered after a delay, and an address
+that made ``FREE_FAILURES`` wrong attempts within ``WINDOW`` seconds is answered
+429 without its credentials being looked at until the window has passed, so an
+address guesses at most that many tokens a minute; other addresses (the table's
+phones) are answered as before. A write from another site's page is refused (its
+``Origin``, or ``Sec-Fetch-Site``, is not this server's), and so is a body over
+``MAX_BODY`` bytes (``LimitBody``, before it is read whole).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+PLAYERS, WATCHERS = "players", "watchers"
+COOKIE = "coimbra_table"
+MAX_BODY = 16 * 1024
+"""Bytes a request body may have."""
+MAX_TEXT = 1000
+"""Characters an input, a note or a reason may have."""
+MAX_NAME = 64
+"""Characters of who entered an input (``by``)."""
+FREE_FAILURES = 10
+WINDOW = 60.0
+FAILURE_DELAY = 0.25
+"""Seconds before a wrong credential is answered."""
+KEPT_ADDRESSES = 1024
+"""Addresses with failures kept before those whose failures have all expired are forgotten."""
+
+
+def token() -> str:
+    """256 random bits, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+@dataclass(frozen=True)
+class Keys:
+    """The tokens of one serve run, and the session cookies they are traded for (``run``: names this run's
+    cookies, so that a cookie left from an earlier run is not counted as a guess)."""
+
+    players: str = field(default_factory=token)
+    watchers: str = field(default_factory=token)
+    run: str = field(default_factory=lambda: secrets.token_hex(4))
+    sessions: dict[str, str] = field(default_factory=lambda: {PLAYERS: token(), WATCHERS: token()})
+
+    def role(self, presented: str) -> str | None:
+        """Whose token this is: every token is compared, each in constant time."""
+        given = presented.encode()
+        found = None
+        for role, kept in ((PLAYERS, self.players), (WATCHERS, self.watchers)):
+            if hmac.compare_digest(given, kept.encode()):
+                found = role
+        return found
+
+    def cookie(self, role: str) -> str:
+        return f"{self.run}.{self.sessions[role]}"
+
+    def session_role(self, cookie: str) -> str | None | bool:
+        """Whose session this cookie is; ``False`` for a cookie of another run (not a guess at this run's)."""
+        run, _, secret = cookie.partition(".")
+        if not hmac.compare_digest(run.encode(), self.run.encode()):
+            return False
+        found = None
+        for role, kept in self.sessions.items():
+            if hmac.compare_digest(secret.encode(), kept.encode()):
+                found = role
+        return found
+
+
+class Throttle:
+    """Wrong attempts by address: delayed, and refused for a while once too many."""
+
+    def __init__(self, free: int = FREE_FAILURES, window: float = WINDOW, delay: float = FAILURE_DELAY) -> None:
+        self.free, self.window, self.delay = free, window, delay
+        self._failures: dict[str, deque[float]] = {}
+
+    def wait_for(self, address: str) -> float:
+        """Seconds until ``address`` may try again (0: now)."""
+        failures = self._failures.get(address)
+        if not failures:
+            return 0.0
+        now = time.monotonic()
+        while failures and failures[0] <= now - self.window:
+            failures.popleft()
+        if not failures:
+            del self._failures[address]
+            return 0.0
+        return failures[0] + self.window - now if len(failures) >= self.free else 0.0
+
+    async def failed(self, address: str) -> None:
+        """Count a wrong attempt, and answer it only after a delay (other requests are served meanwhile)."""
+        if len(self._failures) >= KEPT_ADDRESSES:
+            for other in list(self._failures):
+                self.wait_for(other)  # forgets the addresses whose failures are all older than the window
+        self._failures.setdefault(address, deque()).append(time.monotonic())
+        await asyncio.sleep(self.delay)
+
+
+def refusal(status: int, error: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    """An error answer: ``{"error": "one line"}``, not cached."""
+    return JSONResponse({"error": error}, status_code=status, headers={"Cache-Control": "no-store", **(headers or {})})
+
+
+NO_TOKEN = "a valid token is needed: open the link coimbra serve printed (or send Authorization: Bearer TOKEN)"
+
+
+class Gate:
+    """Admits a request to the API as the players or the watchers, or answers why not."""
+
+    def __init__(self, keys: Keys, throttle: Throttle | None = None) -> None:
+        self.keys, self.throttle = keys, throttle or Throttle()
+
+    async def admit(self, request: Request, write: bool = False) -> str | Response:
+        """The role of the request's credentials, or the refusal to answer: 403 for a write from another site
+        or by the watchers, 415 for a write that is not JSON, 401 without valid credentials, 429 when slowed."""
+        if write:
+            refused = self.cross_site(request)
+            if refused is not None:
+                return refused
+        bearer = _bearer(request)
+        cookie = request.cookies.get(COOKIE) if bearer is None else None
+        if bearer is None and cookie is None:
+            return refusal(401, NO_TOKEN, {"WWW-Authenticate": "Bearer"})
+        address = request.client.host if request.client else ""
+        wait = self.throttle.wait_for(address)
+        if wait > 0:
+            return refusal(429, "too many wrong tokens from this address; wait and try again",
+                           {"Retry-After": str(int(wait) + 1)})
+        role = self.keys.role(bearer) if bearer is not None else self.keys.session_role(cookie or "")
+        if role is False:
+            return refusal(401, NO_TOKEN + " (this cookie is from an earlier run)", {"WWW-Authenticate": "Bearer"})
+        if role is None:
+            await self.throttle.failed(address)
+            return refusal(401, NO_TOKEN, {"WWW-Authenticate": "Bearer"})
+        if write and role != PLAYERS:
+            return refusal(403, "the watchers' link is read only: record with the players' link")
+        if write and cookie is not None and "origin" not in request.headers:
+            return refusal(403, "a write with the session cookie must say where it comes from (Origin)")
+        return str(role)
+
+    @staticmethod
+    def cross_site(request: Request, json: bool = True) -> Response | None:
+        """403 for a write from another site's page (its ``Origin`` or ``Sec-Fetch-Site``); 415 for a write whose
+        body is not JSON (a form another site posts); ``None``: neither."""
+        site = request.headers.get("sec-fetch-site")
+        origin = request.headers.get("origin")
+        own = f"{request.url.scheme}://{request.headers.get('host', '')}"
+        if (site is not None and site not in ("same-origin", "none")) or (origin is not None and origin != own):
+            return refusal(403, "refused: a write from another site's page")
+        if json and request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return refusal(415, "a write is a JSON body (Content-Type: application/json)")
+        return None
+
+
+def _bearer(request: Request) -> str | None:
+    scheme, _, value = request.headers.get("authorization", "").partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
+
+
+def text_field(body: dict[str, Any], key: str, required: bool = True, most: int = MAX_TEXT) -> str | None:
+    """A string field of a JSON body, at most ``most`` characters; ``ValueError`` naming it otherwise."""
+    value = body.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise ValueError(f"{key!r}: expected a string" + ("" if value is None else f", got {type(value).__name__}"))
+    if len(value) > most:
+        raise ValueError(f"{key!r}: at most {most} characters (got {len(value)})")
+    return value
+
+
+class TooLarge(Exception):
+    """A request body that went over ``MAX_BODY`` while it was read (answered 413: ``too_large``)."""
+
+
+async def too_large(request: Request, exc: Exception) -> Response:
+    return refusal(413, f"a request body may have at most {MAX_BODY} bytes")
+
+
+class LimitBody:
+    """ASGI middleware: a request body over ``MAX_BODY`` bytes is answered 413 before it is read whole (at once if
+    it says its length, else ``TooLarge`` as soon as it goes over)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+            await too_large_response(scope, receive, send)
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > MAX_BODY:
+                raise TooLarge()
+            return message
+
+        await self.app(scope, counted, send)
+
+
+async def too_large_response(scope: Scope, receive: Receive, send: Send) -> None:
+    await refusal(413, f"a request body may have at most {MAX_BODY} bytes")(scope, receive, send)

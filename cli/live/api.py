@@ -1,0 +1,192 @@
+"""The live table's HTTP API (``docs/serve.md``): read the game, record into it, and a session for the pages.
+
+Every route answers JSON and runs the table's use cases (``coimbra_events.service``)
+through the served table (``cli.live.table``), as ``coimbra act`` runs them: a
+write carries the head the device showed (``after``), and the answer is the
+use case's value: 200 with the entries stored, 409 when the record moved on
+(with what changed since), 422 when a rule refuses (its rule id, reason and
+facts), 400 for input that cannot be read (the line the CLI would print).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Awaitable, Callable
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from cli.live.access import COOKIE, MAX_NAME, Gate, refusal, text_field
+from cli.live.game_view import due_view
+from cli.live.table import ServedTable
+from coimbra_events.event_decoding import PayloadError
+from coimbra_events.service import Conflict, Outcome, Refused
+from coimbra_events.store.errors import DamagedGame, TableInputNeeded, UnknownGame
+from projections.naming import named_text, said
+
+MAX_INPUTS = 20
+"""Inputs one request may record (all or none)."""
+
+
+class Json(JSONResponse):
+    """A JSON answer (orjson), never kept by a browser's cache: it is the game as it was at one moment."""
+
+    def __init__(self, content: Any, status_code: int = 200) -> None:
+        super().__init__(content, status_code, headers={"Cache-Control": "no-store"})
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content)
+
+
+def routes(table: ServedTable, gate: Gate) -> list[BaseRoute]:
+    """The API's routes on one served table."""
+    api = Api(table, gate)
+    base = "/api/games/{name}"
+    return [
+        Route("/api/session", api.session, methods=["POST"]),
+        Route(base, api.game, methods=["GET"]),
+        Route(f"{base}/inputs", api.writer(api.inputs), methods=["POST"]),
+        Route(f"{base}/undo", api.writer(api.undo), methods=["POST"]),
+        Route(f"{base}/accept", api.writer(api.accept), methods=["POST"]),
+        Route(f"{base}/notes", api.writer(api.note), methods=["POST"]),
+    ]
+
+
+Body = dict[str, Any]
+
+
+class Api:
+    """The handlers; ``writer`` wraps each write in the checks every write shares."""
+
+    def __init__(self, table: ServedTable, gate: Gate) -> None:
+        self.table, self.gate = table, gate
+
+    async def session(self, request: Request) -> Response:
+        """Trade a token (``Authorization: Bearer``) for the session cookie an event stream can send."""
+        refused = self.gate.cross_site(request, json=False)
+        role = refused or await self.gate.admit(request)
+        if isinstance(role, Response):
+            return role
+        response = Json({"role": role, "game": self.table.name})
+        response.set_cookie(COOKIE, self.gate.keys.cookie(role), httponly=True, samesite="strict", path="/")
+        return response
+
+    async def game(self, request: Request) -> Response:
+        """The game as every page shows it (``game_view``); ``?since=N``: only the entries after N."""
+        role = await self.gate.admit(request)
+        if isinstance(role, Response):
+            return role
+        if request.path_params["name"] != self.table.name:
+            return self.unknown(request)
+        view = await self.table.run(self.table.view)
+        since = request.query_params.get("since", "")
+        if since.isdigit():
+            view = {**view, "entries": view["entries"][int(since):]}
+        return Json(view)
+
+    def writer(self, write: Callable[[Body], Callable[[], Outcome[Any]]]) -> Callable[[Request], Awaitable[Response]]:
+        """A write route: admitted as the players, the served game, a JSON object body; ``write`` reads the body
+        into the use case to run (``ValueError``: the body is not what the route takes, 400)."""
+
+        async def handle(request: Request) -> Response:
+            role = await self.gate.admit(request, write=True)
+            if isinstance(role, Response):
+                return role
+            if request.path_params["name"] != self.table.name:
+                return self.unknown(request)
+            try:
+                body = orjson.loads(await request.body())
+                if not isinstance(body, dict):
+                    raise ValueError("the body must be a JSON object")
+                use = write(body)
+            except (ValueError, orjson.JSONDecodeError) as exc:
+                return refusal(400, f"bad request: {exc}")
+            return await self.answer(use, body)
+
+        return handle
+
+    def inputs(self, body: Body) -> Callable[[], Outcome[Any]]:
+        """``{"input": "...", "after", "by"}`` (or ``"inputs": [...]``, all or none): ``Games.record``."""
+        given = body.get("inputs")
+        if given is None:
+            inputs = [text_field(body, "input")]
+        elif not isinstance(given, list) or not 0 < len(given) <= MAX_INPUTS:
+            raise ValueError(f"'inputs': expected a list of 1 to {MAX_INPUTS} strings")
+        else:
+            inputs = [text_field({"input": g}, "input") for g in given]
+        after, by = _after(body), _by(body, self.table.by)
+        return lambda: self.table.record(inputs, after, by)
+
+    def undo(self, body: Body) -> Callable[[], Outcome[Any]]:
+        """``{"after", "by"}``: ``Games.undo``, the latest play withdrawn."""
+        after, by = _after(body), _by(body, self.table.by)
+        return lambda: self.table.undo(after, by)
+
+    def accept(self, body: Body) -> Callable[[], Outcome[Any]]:
+        """``{"input", "reason", "after", "by"}``: ``Games.accept``, a move the table accepts against a rule."""
+        given, reason = text_field(body, "input"), text_field(body, "reason")
+        after, by = _after(body), _by(body, self.table.by)
+        return lambda: self.table.accept(given, reason, after, by)
+
+    def note(self, body: Body) -> Callable[[], Outcome[Any]]:
+        """``{"at": N, "text", "bookmark": false, "by"}``: ``Games.note`` (no ``after``: a note means the same
+        whatever was recorded since)."""
+        at, text = body.get("at"), text_field(body, "text")
+        if not isinstance(at, int) or isinstance(at, bool) or at < 0:
+            raise ValueError("'at': expected an entry number")
+        bookmark = body.get("bookmark", False) is True
+        by = _by(body, self.table.by)
+        return lambda: self.table.note(at, text, bookmark, by)
+
+    async def answer(self, use: Callable[[], Outcome[Any]], body: Body) -> Response:
+        """Run a write's use case and answer its value (or the one line the CLI says for input it cannot read)."""
+        from coimbra_events.game import NothingToOverride
+        from coimbra_events.notation import NotationError
+
+        try:
+            outcome = await self.table.run(use)
+        except (NotationError, PayloadError, TableInputNeeded, NothingToOverride) as exc:
+            return refusal(400, f"{exc}; nothing stored")
+        except UnknownGame as exc:
+            return refusal(404, str(exc))
+        except DamagedGame as exc:
+            return refusal(500, str(exc))
+        if isinstance(outcome, Conflict):
+            return Json({"error": outcome.reason, "head": outcome.head,
+                         "entries": self.table.since(str(body.get("after", "")))}, status_code=409)
+        if isinstance(outcome, Refused):
+            return Json(refused_json(outcome), status_code=422)
+        game = outcome.game
+        return Json({"game": game.name, "head": outcome.head, "entries": [self.table.entries[e.seq - 1] for e in outcome.entries],
+                     "due": due_view(game), "over": game.over})
+
+    def unknown(self, request: Request) -> Response:
+        return refusal(404, f"no game named {request.path_params['name']!r} at this table (it serves {self.table.name})")
+
+
+def refused_json(refusal: Refused) -> dict[str, Any]:
+    """A refusal as ``act`` says it (``error``), with its rule id, reason (names) and facts, and the violation
+    as ``act --json`` gives it."""
+    v, catalog, event = refusal.violation, refusal.catalog, refusal.event
+    reason = named_text(catalog, v.reason)
+    if event is None:
+        error = f"{refusal.name}: the game is over (rule {v.rule}); nothing more can be recorded"
+    else:
+        error = f"refused '{said(catalog, event)}': rule {v.rule}: {reason}; nothing stored"
+    return {"error": error, "rule": v.rule, "reason": reason, "facts": v.to_json(catalog)["facts"],
+            "violation": v.to_json(catalog)}
+
+
+def _after(body: Body) -> str:
+    """The head the device showed: every write but a note carries it (at least 8 hex digits)."""
+    after = text_field(body, "after", most=64).strip().lower()
+    if len(after) < 8 or any(c not in "0123456789abcdef" for c in after):
+        raise ValueError("'after': the head hash the device showed (at least 8 of its hex digits)")
+    return after
+
+
+def _by(body: Body, default: str) -> str:
+    by = text_field(body, "by", required=False, most=MAX_NAME)
+    return by.strip() if by and by.strip() else default
+

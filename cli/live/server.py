@@ -1,0 +1,120 @@
+"""The live table's web server: the Starlette app (API, event stream, pages) and running it on uvicorn.
+
+``build_app`` assembles the routes of one served table; ``listen`` binds the
+socket first (port 0: any free port, known before anything is printed) and
+``serve`` runs uvicorn on it until Ctrl-C, then stops cleanly: every input
+answered was stored before its answer, so nothing recorded is lost. uvicorn's
+access log is off (a request line would name nothing secret, but nothing of a
+request is printed at all), and an error inside a handler is answered 500 with
+one line and logged as one line, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import socket
+from typing import AsyncIterator, Callable, Iterator
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from cli.live import api, pages, stream
+from cli.live.access import Gate, Keys, LimitBody, Throttle, TooLarge, refusal, too_large
+from cli.live.table import ServedTable
+
+log = logging.getLogger("coimbra.serve")
+STOP = (signal.SIGINT, signal.SIGTERM)
+
+
+def build_app(table: ServedTable, keys: Keys, throttle: Throttle | None = None) -> Starlette:
+    """The web app of one served table: the API and its event stream (behind the tokens), the pages (public
+    shells that hold no game data); the store is watched for entries others record while it runs."""
+    gate = Gate(keys, throttle)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        follower = asyncio.create_task(table.follow())
+        try:
+            yield
+        finally:
+            follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await follower
+
+    return Starlette(
+        routes=[*api.routes(table, gate), *stream.routes(table, gate), *pages.routes()],
+        middleware=[Middleware(OneLineErrors), Middleware(LimitBody)],
+        exception_handlers={TooLarge: too_large},
+        lifespan=lifespan,
+    )
+
+
+class OneLineErrors:
+    """ASGI middleware: a fault of the server's own is one log line (its kind and message, no request data) and,
+    if nothing was answered yet, a 500 in one line; never a traceback."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as exc:  # whatever a handler raised: said in one line, as every refusal is
+            log.error("error answering %s %s: %s: %s", scope.get("method", ""), scope.get("path", ""),
+                      type(exc).__name__, " ".join(str(exc).split())[:200])
+            if not started and scope["type"] == "http":
+                await refusal(500, "the server could not answer this request; nothing stored by it")(scope, receive, send)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` (0: any free port) and listening (``OSError`` if it cannot be)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(app: Starlette, sock: socket.socket, ready: Callable[[], None]) -> None:
+    """Run ``app`` on ``sock`` until Ctrl-C (or SIGTERM); ``ready`` is called once it answers."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            """Ctrl-C and SIGTERM stop the server; unlike uvicorn's own, the signal is not raised again after."""
+            loop = asyncio.get_running_loop()
+            for sig in STOP:
+                loop.add_signal_handler(sig, self.handle_exit, sig, None)
+            try:
+                yield
+            finally:
+                for sig in STOP:
+                    loop.remove_signal_handler(sig)
+
+    config = uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=False, server_header=False,
+                            timeout_graceful_shutdown=2, lifespan="on")
+    server = Server(config)
+
+    async def main() -> None:
+        running = asyncio.create_task(server.serve(sockets=[sock]))
+        while not server.started and not running.done():
+            await asyncio.sleep(0.01)
+        if server.started:
+            ready()
+        await running
+
+    asyncio.run(main())

@@ -1,0 +1,448 @@
+/* The live table's page (cli/live/pages.py serves it as /play and /watch).
+ *
+ * The link's fragment holds the token (#t=..., never sent to the server); it is traded once for the
+ * session cookie (POST /api/session) and dropped from the address bar. The page then reads the game
+ * (GET /api/games/{name}) and follows its event stream (EventSource: it reconnects by itself and
+ * resumes after the last entry it saw, Last-Event-ID); at each new head the game is read again, with the
+ * entries after those shown (?since=N). The board is
+ * drawn by cli/web/board.js, the replay page's own drawing. Every input carries the head this page
+ * shows ("after"): if the record moved on, nothing is stored and the page says what changed.
+ * On /watch, nothing can be entered. Text from the record is always escaped.
+ */
+(function () {
+  "use strict";
+
+  const WATCHING = location.pathname.replace(/\/+$/, "").endsWith("/watch");
+  const el = (id) => document.getElementById(id);
+  let game = null;       // the game's name
+  let view = null;       // the last GET /api/games/{name}
+  let board = null;      // coimbraBoard for this game, and its drawer
+  let drawer = null;
+  let reading = null;    // the read under way, and whether another is wanted after it
+  let again = false;
+  let sending = false;
+  const picks = [];      // the table outcome being filled in: a list of ids per slot
+  let slotAt = 0;        // the slot a picked item goes into
+  let refusedInput = null;
+
+  const FIND_FROM = 8;  // more options than a phone shows at once, and a search box finds one
+  const HISTORY = new Set(["Corrected", "Retracted", "RuleOverridden", "Noted", "Bookmarked"]);
+  const esc = coimbraEscape;  // cli/web/board.js
+  const short = (head) => (head || "").slice(0, 12);
+
+  // --- who this device is -----------------------------------------------------------------
+
+  const meKey = () => `coimbra.me.${game}`;
+  function me() {
+    try { return localStorage.getItem(meKey()) || ""; } catch (e) { return ""; }
+  }
+  function setMe(name) {
+    try { if (name) localStorage.setItem(meKey(), name); else localStorage.removeItem(meKey()); } catch (e) { /* private mode */ }
+  }
+
+  // --- talking to the server --------------------------------------------------------------
+
+  async function session() {
+    const m = /(?:^#|&)t=([^&]+)/.exec(location.hash);
+    if (m) {
+      const answer = await fetch("/api/session", { method: "POST", headers: { Authorization: `Bearer ${decodeURIComponent(m[1])}` }, credentials: "same-origin" });
+      try { history.replaceState(null, "", location.pathname + location.search); } catch (e) { /* no history */ }
+      if (!answer.ok) throw new Error("this link's token was refused: ask the table for the link again");
+      const body = await answer.json();
+      try { localStorage.setItem("coimbra.game", body.game); } catch (e) { /* private mode */ }
+      return body.game;
+    }
+    const stored = (() => { try { return localStorage.getItem("coimbra.game"); } catch (e) { return null; } })();
+    if (!stored) throw new Error("open the link the table's screen shows (it holds the key to this table)");
+    return stored;
+  }
+
+  const api = (path) => `/api/games/${encodeURIComponent(game)}${path}`;
+
+  /** Read the game again (one read at a time; a read asked for meanwhile follows the one under way). */
+  function refresh() {
+    if (reading) { again = true; return reading; }
+    reading = (async () => {
+      try {
+        do {
+          again = false;
+          const known = view ? view.events : 0;
+          const answer = await fetch(api(known ? `?since=${known}` : ""), { credentials: "same-origin", cache: "no-store" });
+          if (!answer.ok) { say("warn", answer.status === 401 ? "this page's key has expired: open the table's link again" : `the server answered ${answer.status}`); return; }
+          const whole = withEntries(await answer.json(), known);
+          if (whole) show(whole); else { view = null; again = true; }  // not the record shown: read it whole
+        } while (again);
+      } catch (e) {
+        setConnection(false);
+      } finally {
+        reading = null;
+      }
+    })();
+    return reading;
+  }
+
+  let stream = null;
+
+  /** Follow the game's event stream from the entry shown on. The browser reconnects by itself after a cut
+   * (sending the last entry number it saw, Last-Event-ID); a stream it gave up on (a failed reconnect) is
+   * opened again here, and so is one that went quiet while the phone slept, or came back online. */
+  function follow() {
+    if (stream) stream.close();
+    stream = new EventSource(api(`/events?last=${view ? view.events : 0}`), { withCredentials: true });
+    stream.addEventListener("open", () => { setConnection(true); refresh(); });
+    stream.addEventListener("error", () => {
+      setConnection(false);
+      if (stream.readyState === EventSource.CLOSED) setTimeout(follow, 2000);
+    });
+    stream.addEventListener("entry", (e) => {
+      let entry = null;
+      try { entry = JSON.parse(e.data); } catch (err) { /* read the game instead */ }
+      if (!view || !entry || entry.head !== view.head) refresh();
+    });
+  }
+
+  function wake() {
+    if (!game || document.hidden) return;
+    if (!stream || stream.readyState !== EventSource.OPEN) follow();
+    else refresh();
+  }
+
+  function setConnection(live) {
+    el("connection").textContent = live ? "live" : "reconnecting…";
+    document.body.dataset.live = live ? "1" : "";
+  }
+
+  /** Send an input (path "/inputs"), an undo ("/undo"), an accepted break ("/accept") or a note ("/notes") with
+   * the head shown and who enters it; say what came of it. */
+  async function send(path, body) {
+    if (sending || !view) return;
+    sending = true;
+    document.body.dataset.sending = "1";
+    const shownHead = view.head;
+    try {
+      const answer = await fetch(api(path), {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(Object.assign(path === "/notes" ? {} : { after: shownHead }, { by: me() || "table" }, body)),
+      });
+      const data = await answer.json().catch(() => ({}));
+      if (answer.ok) {
+        clearMessage();
+        refusedInput = null;
+        picks.length = 0;
+        refresh();  // not awaited: a tap on the table it brings is another input, not lost to this one
+      } else if (answer.status === 409) {
+        const since = (data.entries || []).map((e) => e.text || e.notation);
+        say("conflict", `Not stored: the record moved on while this page showed head ${short(shownHead)}` +
+          (since.length ? ` — since then: ${since.join("; ")}` : "") + ". The page now shows the table as it is; look again before you tap.");
+        refresh();
+      } else if (answer.status === 422) {
+        refusedInput = path === "/inputs" ? body.input : null;
+        say("refused", `Refused, nothing stored: ${data.reason || "against the rules"} (rule ${data.rule || "?"}).`, Boolean(refusedInput));
+      } else if (answer.status === 403) {
+        say("warn", data.error || "this page may only watch: nothing stored");
+      } else {
+        say("warn", `${data.error || `the server answered ${answer.status}`}; nothing stored.`);
+      }
+    } catch (e) {
+      say("warn", "The server could not be reached: nothing stored. The page will catch up when it is back.");
+    } finally {
+      sending = false;
+      document.body.dataset.sending = "";
+    }
+  }
+
+  // --- messages ----------------------------------------------------------------------------
+
+  function say(kind, words, offerAccept) {
+    const box = el("message");
+    box.hidden = false;
+    box.dataset.kind = kind;
+    box.innerHTML = `<p>${esc(words)}</p>` + (offerAccept
+      ? `<form id="accept-form"><label for="accept-reason">Accept it anyway, because</label>` +
+        `<input id="accept-reason" required maxlength="300" autocomplete="off"><button type="submit">Accept the rule break</button></form>`
+      : "") + `<button type="button" id="dismiss">OK</button>`;
+    el("dismiss").addEventListener("click", clearMessage);
+    const form = el("accept-form");
+    if (form) {
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        send("/accept", { input: refusedInput, reason: el("accept-reason").value });
+      });
+    }
+  }
+
+  function clearMessage() {
+    el("message").hidden = true;
+    el("message").innerHTML = "";
+  }
+
+  // --- showing the game --------------------------------------------------------------------
+
+  function show(data) {
+    const first = !view || view.game !== data.game;
+    const moved = !view || view.head !== data.head;
+    const before = view && !first ? view.events : 0;
+    view = data;
+    if (first) {
+      board = coimbraBoard(data.catalog, data.players);  // cli/web/board.js
+      drawer = board.table(document);
+      document.title = `${data.game} · coimbra ${WATCHING ? "(watching)" : "live table"}`;
+      el("title").textContent = `${data.game}${WATCHING ? " · watching" : ""}`;
+      if (!WATCHING) fillMe(data.players);
+    }
+    el("head").textContent = short(data.head);
+    document.body.dataset.head = data.head;
+    document.body.dataset.entries = String(data.events);
+    drawer.draw(data.table);
+    showDue(data);
+    if (moved) {
+      if (!WATCHING) { picks.length = 0; slotAt = 0; }
+      showEntries(data.entries, before);
+    }
+    if (moved && !WATCHING) showInputs(data);  // drawn again only for a new head: a search typed in stays
+    const scores = el("scores");
+    scores.hidden = !data.scores;
+    scores.innerHTML = data.scores ? board.scoresPanel(data.scores, names(data)) : "";
+  }
+
+  /** The game read with only the entries after the ``known`` ones shown already, made whole again; and its
+   * table sharing every part that did not change with the table shown (so only changed parts are drawn again). */
+  function withEntries(data, known) {
+    const told = data.entries;
+    const follows = known && view && (told.length ? told[0].seq === known + 1 : data.events === known);
+    if (known && !follows) return null;
+    if (known) data.entries = view.entries.concat(told);
+    if (view) data.table = shared(view.table, data.table);
+    return data;
+  }
+
+  function shared(before, now) {
+    const out = Object.assign({}, now);
+    for (const key of Object.keys(now)) {
+      if (key === "players" && Array.isArray(before.players) && before.players.length === now.players.length) {
+        const players = now.players.map((p, k) => (JSON.stringify(p) === JSON.stringify(before.players[k]) ? before.players[k] : p));
+        out.players = players.every((p, k) => p === before.players[k]) ? before.players : players;
+      } else if (JSON.stringify(now[key]) === JSON.stringify(before[key])) {
+        out[key] = before[key];
+      }
+    }
+    return out;
+  }
+
+  function names(data) {
+    const out = Object.create(null);
+    Object.keys(data.catalog.cards).forEach((id) => { out[id] = data.catalog.cards[id].name; });
+    Object.keys(data.catalog.favor_tiles).forEach((id) => { out[id] = data.catalog.favor_tiles[id].name; });
+    data.table.voyages.forEach((v) => { out[v.id] = v.name; });
+    data.table.monasteries.forEach((m) => { out[m.id] = m.name; });
+    return out;
+  }
+
+  function fillMe(players) {
+    const select = el("me");
+    select.innerHTML = `<option value="">the table (no player)</option>` +
+      players.map((p) => `<option value="${esc(p.name)}">${esc(p.name)}</option>`).join("");
+    select.value = players.some((p) => p.name === me()) ? me() : "";
+    document.body.dataset.me = select.value;
+  }
+
+  function showDue(data) {
+    const due = data.due;
+    const text = el("due-text");
+    if (!due) {
+      text.innerHTML = "The game is over: the final scores are below.";
+      text.dataset.player = "";
+      return;
+    }
+    const who = due.player === "table" ? "The table" : due.player;
+    const mine = !WATCHING && due.player === me();
+    text.dataset.player = due.player;
+    text.innerHTML = `<b>${esc(who)}</b>${mine ? " (you)" : ""} — ${esc(due.what)}<br><span class="where">${esc(due.line)}</span>`;
+  }
+
+  /** The entries the latest input made (an accepted break is two: the override and the move), each with what
+   * it did on the table; and the latest entries, newest first. */
+  function showEntries(entries, before) {
+    const made = before > 0 && entries.length - before <= 4 ? entries.slice(before) : entries.slice(-1);
+    el("changes-body").innerHTML = made.length ? made.map((e) =>
+      `<p class="notation" data-seq="${e.seq}">${e.seq}. ${esc(e.text)}` +
+      `${e.by ? ` <span class="by">entered by ${esc(e.by)}</span>` : ""}</p>` + (board.changesOf(e) || "")).join("")
+      : "nothing yet";
+    const notable = el("note-at");
+    if (notable) {  // the latest moves (not history entries), newest first: a note is on a move of the line of play
+      notable.innerHTML = entries.filter((e) => !HISTORY.has(e.type)).slice(-12).reverse().map((e) =>
+        `<option value="${e.seq}">${e.seq}. ${esc(e.text)}</option>`).join("");
+    }
+    el("entry-list").innerHTML = entries.slice(-30).reverse().map((e) =>
+      `<li value="${e.seq}" data-seq="${e.seq}"><span class="text">${esc(e.text)}</span>${e.by ? ` <span class="by">· ${esc(e.by)}</span>` : ""}</li>`).join("");
+  }
+
+  // --- what can be entered -----------------------------------------------------------------
+
+  function showInputs(data) {
+    const legal = data.legal || {};
+    const options = el("options");
+    const form = el("outcome");
+    const due = data.due;
+    if (!due) {
+      options.innerHTML = "";
+      form.hidden = true;
+      return;
+    }
+    if (data.outcome_form) {
+      options.innerHTML = "";
+      form.hidden = false;
+      showOutcome(data.outcome_form, legal.outcome);
+      return;
+    }
+    form.hidden = true;
+    form.innerHTML = "";
+    const mine = due.player === me();
+    const note = mine ? "" : `<p class="for">For ${esc(due.player)}: tap only if ${esc(due.player)} has no phone of their own.</p>`;
+    const listed = legal.described || [];
+    const find = listed.length > FIND_FROM
+      ? `<label for="option-search">Find one of the ${listed.length} options</label><input id="option-search" type="search" autocomplete="off">` : "";
+    options.innerHTML = note + find + `<div class="option-list">` + listed.map((o) =>
+      `<button type="button" class="option" data-input="${esc(o.notation)}" data-search="${esc(`${o.text} ${o.about}`.toLowerCase())}">` +
+      `<span class="label">${esc(o.text)}</span>${o.about ? `<span class="about">${esc(o.about)}</span>` : ""}</button>`).join("") + "</div>";
+  }
+
+  function filterOptions() {
+    const words = el("option-search").value.trim().toLowerCase();
+    document.querySelectorAll("#options .option").forEach((b) => { b.hidden = Boolean(words) && !b.dataset.search.includes(words); });
+  }
+
+  function showOutcome(spec, words) {
+    const form = el("outcome");
+    while (picks.length < spec.slots.length) picks.push([]);
+    const repeat = new Set(spec.repeat);
+    const taken = new Set(picks.flat());
+    const nameOf = Object.create(null);
+    Object.keys(spec.pools).forEach((pool) => spec.pools[pool].forEach((item) => { nameOf[item.id] = item.name; }));
+    const full = spec.slots.every((s, k) => picks[k].length === s.size);
+    const open = (k) => k >= 0 && k < spec.slots.length && picks[k].length < spec.slots[k].size;
+    if (!open(slotAt)) slotAt = spec.slots.findIndex((s, k) => open(k));
+    const heading = `<p class="for">The table enters ${esc(spec.kind.replace(/-/g, " "))}${words ? `: ${esc(words.description)}` : ""}.</p>`;
+    const pool = poolOf(spec, repeat, taken);
+    const slots = spec.slots.map((s, k) => {
+      const label = `<span class="slot-label">${esc(s.label)}</span>`;
+      if (repeat.has(s.pool)) {
+        return `<fieldset class="slot die-slot" data-slot="${k}" data-key="${esc(s.key || "")}"><legend>${esc(s.label)}</legend>` +
+          spec.pools[s.pool].map((item) => `<button type="button" class="value" data-slot="${k}" data-value="${esc(item.id)}" ` +
+            `aria-pressed="${picks[k][0] === item.id}">${esc(item.name)}</button>`).join("") + "</fieldset>";
+      }
+      const chips = picks[k].map((id, j) => `<button type="button" class="chip" data-slot="${k}" data-remove="${j}" ` +
+        `aria-label="remove ${esc(nameOf[id] || id)}">${esc(nameOf[id] || id)} ×</button>`).join("");
+      const room = s.size - picks[k].length;
+      return `<div class="slot${k === slotAt ? " current" : ""}" data-slot="${k}" data-key="${esc(s.key || "")}">` +
+        `<button type="button" class="slot-pick" data-choose="${k}" aria-pressed="${k === slotAt}">${label} ` +
+        `<span class="room">${room ? `${room} to pick` : "full"}</span></button>${chips}</div>` + (k === slotAt ? pool : "");
+    }).join("");
+    form.innerHTML = heading + `<div class="slots">${slots}</div>` +
+      `<div class="form-buttons"><button type="submit" class="record" ${full ? "" : "disabled"}>Record ${esc(spec.kind.replace(/-/g, " "))}</button>` +
+      `<button type="button" class="clear">Clear</button></div>`;
+    form.dataset.verb = spec.verb;
+    filterPool();
+  }
+
+  /** The items the current slot may take (those not picked yet), with a search box, shown under the slot. */
+  function poolOf(spec, repeat, taken) {
+    const pooled = spec.slots.find((s, k) => k === slotAt && !repeat.has(s.pool));
+    return pooled ? `<div class="pool"><label for="pool-search">Search ${esc(pooled.label)}</label>` +
+      `<input id="pool-search" type="search" autocomplete="off">` +
+      `<div class="pool-items">` + spec.pools[pooled.pool].filter((item) => repeat.has(pooled.pool) || !taken.has(item.id)).map((item) =>
+        `<button type="button" class="pick" data-id="${esc(item.id)}" data-search="${esc((item.name + " " + item.id).toLowerCase())}">` +
+        `${esc(item.name)}${item.name !== item.id ? ` <span class="id">${esc(item.id)}</span>` : ""}</button>`).join("") + "</div></div>" : "";
+  }
+
+  function filterPool() {
+    const box = el("pool-search");
+    if (!box) return;
+    const words = box.value.trim().toLowerCase();
+    document.querySelectorAll("#outcome .pick").forEach((b) => { b.hidden = Boolean(words) && !b.dataset.search.includes(words); });
+  }
+
+  function outcomeInput(spec) {
+    const parts = spec.slots.map((s, k) => (s.key ? `${s.key}=` : "") + picks[k].join(spec.sep));
+    return `table: ${spec.verb} ${parts.join(" ")}`;
+  }
+
+  function onOutcomeClick(e) {
+    const spec = view && view.outcome_form;
+    if (!spec) return;
+    const t = e.target.closest("button");
+    if (!t) return;
+    if (t.dataset.value !== undefined) {
+      picks[Number(t.dataset.slot)] = [t.dataset.value];
+    } else if (t.dataset.id !== undefined && slotAt >= 0) {
+      picks[slotAt].push(t.dataset.id);
+    } else if (t.dataset.remove !== undefined) {
+      picks[Number(t.dataset.slot)].splice(Number(t.dataset.remove), 1);
+      slotAt = Number(t.dataset.slot);
+    } else if (t.dataset.choose !== undefined) {
+      slotAt = Number(t.dataset.choose);
+    } else if (t.classList.contains("clear")) {
+      picks.length = 0;
+      slotAt = 0;
+    } else {
+      return;
+    }
+    showOutcome(spec, view.legal && view.legal.outcome);
+  }
+
+  // --- start -------------------------------------------------------------------------------
+
+  function wire() {
+    if (WATCHING) {
+      ["act", "me-box"].forEach((id) => { const node = el(id); if (node) node.remove(); });
+      return;
+    }
+    el("me").addEventListener("change", (e) => {
+      setMe(e.target.value);
+      document.body.dataset.me = e.target.value;
+      if (view) { showDue(view); showInputs(view); }
+    });
+    el("options").addEventListener("click", (e) => {
+      const b = e.target.closest("button[data-input]");
+      if (b) send("/inputs", { input: b.dataset.input });
+    });
+    el("options").addEventListener("input", (e) => { if (e.target.id === "option-search") filterOptions(); });
+    el("outcome").addEventListener("click", onOutcomeClick);
+    el("outcome").addEventListener("input", (e) => { if (e.target.id === "pool-search") filterPool(); });
+    el("outcome").addEventListener("submit", (e) => {
+      e.preventDefault();
+      if (view && view.outcome_form) send("/inputs", { input: outcomeInput(view.outcome_form) });
+    });
+    el("undo").addEventListener("click", () => send("/undo", {}));
+    el("note-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const words = el("note-text").value.trim();
+      const at = Number(el("note-at").value);
+      if (words && at) send("/notes", { text: words, at }).then(() => { if (el("message").hidden) el("note-text").value = ""; });
+    });
+    el("typed-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const typed = el("typed").value.trim();
+      if (typed) send("/inputs", { input: typed }).then(() => { if (el("message").hidden) el("typed").value = ""; });
+    });
+  }
+
+  async function start() {
+    document.body.dataset.role = WATCHING ? "watchers" : "players";
+    wire();
+    try {
+      game = await session();
+    } catch (e) {
+      say("warn", e.message);
+      return;
+    }
+    await refresh();
+    follow();
+    window.addEventListener("online", wake);
+    document.addEventListener("visibilitychange", wake);
+    setInterval(() => { if (stream && stream.readyState === EventSource.CLOSED) follow(); }, 5000);
+  }
+
+  start();
+})();

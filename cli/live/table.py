@@ -1,0 +1,190 @@
+"""The one game a ``coimbra serve`` serves: its use cases behind one lock, its entries as told, and who is waiting.
+
+The store is synchronous and the web server is not: every use case runs in a
+worker thread (``run_in_threadpool``), one at a time (a lock), on the one
+``Games`` of the server, so the store's objects are never used by two threads at
+once, and two inputs made for the same head are decided in turn: the first is
+stored, the second finds the head moved (``Conflict``), as with two ``act --after``.
+
+Entries are told from a list kept here, in order, each said once as
+``game_view.entry_json``: an event stream resumes from it after any entry number,
+without reading the store. Entries stored by others (``coimbra record`` or ``act``
+on the same store, another server) are found by watching the store's
+notification log: its latest position is read a few times a second (one indexed
+query); only when it moved is the game read again and its new entries told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
+
+from starlette.concurrency import run_in_threadpool
+
+from cli.live.game_view import entry_json, game_view
+from coimbra_events.service import Recorded
+
+if TYPE_CHECKING:
+    from coimbra_events.game import Game
+    from coimbra_events.state import GameState
+    from coimbra_events.service import Games, Outcome
+
+T = TypeVar("T")
+log = logging.getLogger("coimbra.serve")
+FOLLOW_EVERY = 0.1
+"""Seconds between two looks at the store's notification log for entries stored by others."""
+
+
+class ServedTable:
+    """One stored game, served: ``run`` a use case on it, ``entries`` told so far, ``wait`` for more."""
+
+    def __init__(self, games: Games, name: str, by: str = "") -> None:
+        self.games, self.name, self.by = games, name, by
+        """``by``: who enters an input that does not say (the ``--by`` of ``coimbra serve``)."""
+        self.entries: list[dict[str, Any]] = []
+        """Every entry of the game, entry ``k`` at index ``k - 1``, as the stream tells it."""
+        self._lock = threading.Lock()
+        self._game: Game | None = None
+        """The game as last read or saved here, holding every entry told (``None``: read it again)."""
+        self._state: GameState | None = None
+        """The table after the entries told."""
+        self._position: int | None = None
+        self._view: tuple[str, dict[str, Any]] | None = None
+        self._told = 0
+        self._more = asyncio.Event()
+
+    # -- on the event loop
+
+    async def run(self, use: Callable[[], T]) -> T:
+        """Run ``use`` (store work) in a worker thread, alone; then wake the streams if it brought new entries."""
+        outcome = await run_in_threadpool(self._alone, use)
+        self._tell()
+        return outcome
+
+    async def wait(self, seen: int) -> None:
+        """Return once the game has more than ``seen`` entries."""
+        while len(self.entries) <= seen:
+            more = self._more
+            await more.wait()
+
+    async def follow(self, every: float = FOLLOW_EVERY) -> None:
+        """Tell entries stored by others, for as long as the server runs (a store that does not answer for a
+        while, a PostgreSQL server restarting say, is one log line, and looked at again a second later)."""
+        while True:
+            try:
+                await self.run(self._look)
+            except Exception as exc:  # whatever the store raises: said, and tried again
+                log.warning("cannot read %s from the store now: %s", self.name, " ".join(str(exc).split())[:200])
+                await asyncio.sleep(1)
+            await asyncio.sleep(every)
+
+    def _tell(self) -> None:
+        if len(self.entries) > self._told:
+            self._told = len(self.entries)
+            more, self._more = self._more, asyncio.Event()
+            more.set()
+
+    def _alone(self, use: Callable[[], T]) -> T:
+        with self._lock:
+            return use()
+
+    # -- use cases, in a worker thread (through ``run``)
+
+    def load(self) -> Game:
+        """Read the game and tell every entry it has (once, before serving): ``UnknownGame`` if there is none."""
+        from projections.timeline import timeline
+
+        game = self.games.open(self.name)
+        line = timeline(game)
+        self.entries = [entry_json(game, k, e, game.stamps[k - 1], line.changes[k]) for k, e in enumerate(game.events, 1)]
+        self._game, self._state, self._position = game, game.state, self._where()
+        return game
+
+    def view(self) -> dict[str, Any]:
+        """``game_view`` of the game as it is now (made once per head)."""
+        game = self._latest()
+        if self._view is None or self._view[0] != game.head:
+            self._view = (game.head, game_view(self.games.legal(self.name, game), self.entries))
+        return self._view[1]
+
+    def record(self, inputs: Sequence[str], after: str | None, by: str) -> Outcome[Any]:
+        """``Games.record`` of inputs typed in notation, entered by ``by``."""
+        return self._changed(lambda game: self.games.record(self.name, inputs, after=after, game=game), by)
+
+    def undo(self, after: str | None, by: str) -> Outcome[Any]:
+        return self._changed(lambda game: self.games.undo(self.name, game, after=after), by)
+
+    def accept(self, given: str, reason: str, after: str | None, by: str) -> Outcome[Any]:
+        return self._changed(lambda game: self.games.accept(self.name, given, reason, game, after=after), by)
+
+    def note(self, at: int, text: str, bookmark: bool, by: str) -> Outcome[Any]:
+        return self._changed(lambda game: self.games.note(self.name, at, text, bookmark, game), by)
+
+    def since(self, head: str) -> list[dict[str, Any]]:
+        """The entries after the one whose head begins with ``head`` (every entry if none does)."""
+        for k in range(len(self.entries), 0, -1):
+            if self.entries[k - 1]["head"].startswith(head):
+                return self.entries[k:]
+        return list(self.entries)
+
+    def _changed(self, change: Callable[[Game], Outcome[Any]], by: str) -> Outcome[Any]:
+        """Run a use case on the game as last read (read again only if the store moved since: ``_latest``), so an
+        input costs one save; a copy left holding what a use case triggered but did not save is never used again."""
+        self.games.store.entered_by = by
+        game, self._game = self._latest(), None
+        outcome = change(game)
+        if isinstance(outcome, Recorded):
+            self._took(outcome)
+        elif not game.pending_events:
+            self._game = game  # refused, or made for another head, before anything was triggered: still the game
+        return outcome
+
+    def _latest(self) -> Game:
+        """The game as it is now: as last read or saved here, unless the store's notification log moved since."""
+        self._look()
+        if self._game is None:
+            self._look(always=True)
+        assert self._game is not None
+        return self._game
+
+    def _took(self, recorded: Recorded[Any]) -> None:
+        """Tell what a use case just stored (its entries carry their changes: nothing is read again)."""
+        game = recorded.game
+        if not recorded.entries or recorded.entries[0].seq != len(self.entries) + 1:
+            self.load()  # entries of others saved first (a note made again): tell the record as it is
+            return
+        self.entries.extend(entry_json(game, e.seq, e.event, e.stamp, e.changes) for e in recorded.entries)
+        self._game, self._state = game, game.state
+
+    def _look(self, always: bool = False) -> None:
+        """Read the game again if the store's notification log moved since the last look, unless the game's latest
+        receipt (one row) is the one this server's copy was read or saved with (the log moved by another game)."""
+        position = self._where()
+        if not always and position == self._position:
+            return
+        self._position = position
+        if not always and self._game is not None:
+            store = self.games.store
+            receipt = store.stored_games.latest_receipt(self._game.id)
+            if receipt is not None and receipt.originator_version == store.evidence(self._game).receipts:
+                return
+        self._take(self.games.open(self.name))
+
+    def _where(self) -> int | None:
+        return self.games.store.recorder.max_notification_id()
+
+    def _take(self, game: Game) -> None:
+        """Tell the entries ``game`` has that were not told yet."""
+        known = len(self.entries)
+        if game.entries < known or (known and game.hashes[known - 1] != self.entries[-1]["head"]):
+            self.load()  # not the record told so far (it never shrinks: a game renamed and another given its name)
+            return
+        if game.entries > known:
+            new = game.events[known:]
+            views = self.games.views
+            changes = dict(views.changes(self._state, game, known, new)) if views is not None else {}
+            self.entries.extend(entry_json(game, k, game.events[k - 1], game.stamps[k - 1], changes.get(k, ()))
+                                for k in range(known + 1, game.entries + 1))
+        self._game, self._state = game, game.state

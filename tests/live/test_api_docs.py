@@ -1,0 +1,63 @@
+"""docs/serve.md says what the server does: its routes are the app's, its limits are the code's."""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import pytest
+
+from cli.live import access, api, table
+from cli.live.access import Keys
+from cli.live.server import build_app
+from cli.live.table import ServedTable
+from cli.serve_command import serve_command
+from tests.conftest import ROOT
+
+DOC = (ROOT / "docs" / "serve.md").read_text()
+
+
+def test_every_api_route_is_documented_and_every_documented_one_exists() -> None:
+    app = build_app(ServedTable(None, "game"), Keys())  # type: ignore[arg-type]  (routes only: nothing is served)
+    served = {r.path for r in app.routes if r.path.startswith("/api")}
+    documented = set(re.findall(r"`(?:GET |POST )?(/api/[a-z{}/]+)`", DOC))
+    assert served == documented
+
+
+@pytest.mark.parametrize("words, value", [
+    ("a body over 16,384 bytes", access.MAX_BODY == 16_384),
+    ("over 1,000 characters, a `by` over 64", (access.MAX_TEXT, access.MAX_NAME) == (1000, 64)),
+    ("sent 10 wrong tokens (or cookies of this run) within 60 seconds", (access.FREE_FAILURES, access.WINDOW) == (10, 60)),
+    ("each is answered after a quarter of a second", access.FAILURE_DELAY == 0.25),
+    ("(1 to 20, all or none)", api.MAX_INPUTS == 20),
+    ("one indexed query ten times a second", table.FOLLOW_EVERY == 0.1),
+    ("two tokens of 256 random bits", len(Keys().players) == 43),
+    ("(default 8000; `0`: any free port)", inspect.signature(serve_command).parameters["port"].default.default == 8000),
+])
+def test_the_documented_limits_are_the_code(words: str, value: bool) -> None:
+    assert words in " ".join(DOC.split()) and value
+
+
+def test_without_a_network_address_it_says_so_unless_host_names_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    import typer
+
+    from cli import serve_command as command
+
+    monkeypatch.setattr(command, "network_address", lambda: None)
+    with pytest.raises(typer.Exit) as refused:
+        command._shown_host(None)
+    assert refused.value.exit_code == 2
+    assert command._shown_host("127.0.0.1") == "127.0.0.1"
+
+
+def test_the_readme_says_what_serve_takes() -> None:
+    from tests.commands import invoke
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## At the table with phones"):readme.index("## For a club")]
+    row = next(line for line in readme.splitlines() if line.startswith("| `coimbra serve"))
+    helped = invoke(["serve", "--help"])
+    assert helped.exit_code == 0
+    for option in set(re.findall(r"--[a-z]+", section + row)):
+        assert option in helped.output, option
+    assert "bench/live.py" in section and "docs/serve.md" in section and "docs/serve.md" in row

@@ -1,0 +1,62 @@
+"""The table's outcome as a form (``projections.outcome_form``): every outcome of every fixture game can be
+picked from its slots and pools, and the picks written as the form says read back to the very same event."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from coimbra_events import log_reader
+from coimbra_events.notation import parse
+from projections.outcome_form import outcome_form
+from projections.timeline import timeline
+from tests.conftest import FIXTURES
+
+GAMES = sorted((FIXTURES / "games").glob("*.json"))
+
+
+def picks(event) -> list[tuple[str | None, list[str]]]:
+    """What the table picked for each slot of the event's form, read from the event's payload."""
+    payload = event.payload()
+    (field,) = payload.values()
+    if isinstance(field, dict):
+        return [(k, v if isinstance(v, list) else [str(v)]) for k, v in field.items()]
+    if field and isinstance(field[0], list):
+        return [(None, g) for g in field]
+    return [(None, list(field))]
+
+
+def written(form: dict, chosen: dict[str | None, list[str]] | list[list[str]]) -> str:
+    """The input a page writes from the picks, as the form says."""
+    parts = [(f"{s['key']}=" if s["key"] else "") + form["sep"].join(p) for s, p in zip(form["slots"], chosen)]
+    return f"table: {form['verb']} " + " ".join(parts)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
+def test_every_table_outcome_of_the_fixtures_is_picked_from_its_form(path: Path):
+    log = log_reader.read(path)
+    line = timeline(log)
+    seen = 0
+    for state, event in zip(line.states, log.events):
+        form = outcome_form(state)
+        if form is None:
+            assert event.actor != "table" or event.TYPE in {"Noted", "Bookmarked"}
+            continue
+        seen += 1
+        by_key = dict(picks(event))
+        chosen = [by_key[s["key"]] for s in form["slots"]] if form["slots"][0]["key"] else [p for _, p in picks(event)]
+        for slot, picked in zip(form["slots"], chosen):
+            assert len(picked) == slot["size"], (slot, picked)
+            pool = {item["id"] for item in form["pools"][slot["pool"]]}
+            assert set(picked) <= pool, (slot, picked)
+        assert parse(written(form, chosen)) == event
+    assert seen >= 7
+
+
+def test_pools_are_named_as_printed_and_a_player_due_has_no_form():
+    log = log_reader.read(FIXTURES / "games" / "standin-4p-seed3.json")
+    line = timeline(log)
+    form = outcome_form(line.states[4])
+    assert form["kind"] == "rows" and all(item["name"] != item["id"] for item in form["pools"]["deck"])
+    assert outcome_form(line.states[6]) is None and outcome_form(line.final) is None
