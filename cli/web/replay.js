@@ -382,14 +382,19 @@
     return out.join("");
   }
 
+  /** An entry of the list as a link to it: only the current one is in the tab order (go), the arrow keys move on. */
+  function goLink(seq, content) {
+    return `<a class="go" href="#entry=${seq}" tabindex="-1">${content}</a>`;
+  }
+
   function entryList() {
-    const items = [`<li data-seq="0"><span class="seq">0.</span><span class="text">before the first entry</span></li>`];
+    const items = [`<li data-seq="0">${goLink(0, `<span class="seq">0.</span><span class="text">before the first entry</span>`)}</li>`];
     const heads = Object.create(null);
     SECTIONS.forEach((s) => { (heads[s.start + 1] = heads[s.start + 1] || []).push(s.title); });
     ENTRIES.forEach((e) => {
       (heads[e.seq] || []).forEach((title) => items.push(`<li class="heading">${esc(title)}</li>`));
       const cls = `kind-${e.kind}${e.withdrawn_by ? " withdrawn" : ""}`;
-      items.push(`<li${attrs({ "data-seq": e.seq, class: cls })}><span class="seq">${e.seq}.</span><span class="text">${esc(e.notation)}</span>${badges(e)}</li>`);
+      items.push(`<li${attrs({ "data-seq": e.seq, class: cls })}>${goLink(e.seq, `<span class="seq">${e.seq}.</span><span class="text">${esc(e.notation)}</span>${badges(e)}`)}</li>`);
     });
     return items.join("");
   }
@@ -404,7 +409,7 @@
       Object.keys(p.details).flatMap((kind) => Object.keys(p.details[kind]).map((src) =>
         `<li>${esc(kind)}: ${esc(NAMES[src] ? `${NAMES[src]} (${src})` : src)} — ${p.details[kind][src]}</li>`)).join("") + "</ul></details>").join("");
     return `<h2>${s.final ? "Final scores" : `Scores so far (round ${s.round}, phase ${esc(s.phase)}: not over)`}</h2>` +
-      `<table><thead><tr><th></th>${players.map((p) => `<th>${p.place}. ${esc(p.name)}</th>`).join("")}</tr></thead><tbody>` +
+      `<table><thead><tr><th scope="col">source</th>${players.map((p) => `<th>${p.place}. ${esc(p.name)}</th>`).join("")}</tr></thead><tbody>` +
       rows.join("") + `<tr class="total"><td>total</td>${players.map((p) => cell(p, "total", p.total)).join("")}</tr>` +
       `<tr><td>coins + guards left</td>${players.map((p) => cell(p, "resources_left", p.resources_left)).join("")}</tr>` +
       `</tbody></table>${details}`;
@@ -490,11 +495,21 @@
     drawBoards(view);
     el("current").innerHTML = currentPanel(n, view);
     el("scores").hidden = n !== LAST;
+    const focused = document.activeElement;
     const old = list.querySelector("li.current");
-    if (old) old.classList.remove("current");
+    if (old) {
+      old.classList.remove("current");
+      old.firstElementChild.tabIndex = -1;
+      old.firstElementChild.removeAttribute("aria-current");
+    }
     const item = ITEMS[n];
+    const link = item.firstElementChild;
     item.classList.add("current");
+    link.tabIndex = 0;
+    link.setAttribute("aria-current", "step");
+    if (focused && list.contains(focused)) link.focus({ preventScroll: true });  // the list keeps the focus as it steps
     el("slider").value = n;
+    el("slider").setAttribute("aria-valuetext", `entry ${n} of ${LAST}`);
     el("jump").value = String(sectionAt(n).start);
     el("first").disabled = el("prev").disabled = n === 0;
     el("last").disabled = el("next").disabled = n === LAST;
@@ -502,6 +517,7 @@
     el("next-phase").disabled = following(PHASE_STARTS, n) === null;
     el("prev-round").disabled = previous(ROUND_STARTS, n) === null;
     el("next-round").disabled = following(ROUND_STARTS, n) === null;
+    if (focused && focused.disabled) el("slider").focus();  // not the page: the slider says where the game is
     at = n;
     drawn = view;
     scrollTo(item);  // last: the one layout of the step, after every change is made
@@ -556,7 +572,9 @@
     el("jump").addEventListener("change", (e) => go(e.target.value));
     list.addEventListener("click", (e) => {
       const li = e.target.closest("li[data-seq]");
-      if (li) go(li.dataset.seq);
+      if (!li) return;
+      e.preventDefault();  // the link's own way there would add a history entry per step
+      go(li.dataset.seq);
     });
     document.addEventListener("click", (e) => {
       const link = e.target.closest("[data-go]");
@@ -566,8 +584,9 @@
       ArrowRight: "next", ArrowLeft: "prev", ArrowDown: "next-phase", ArrowUp: "prev-phase",
       PageDown: "next-round", PageUp: "prev-round", Home: "first", End: "last",
     };
+    const inList = { ArrowDown: "next", ArrowUp: "prev" };  // in the entry list, ↑ ↓ step as in any list
     document.addEventListener("keydown", (e) => {
-      const action = keys[e.key];
+      const action = (list.contains(e.target) && inList[e.key]) || keys[e.key];
       if (!action || e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
       e.preventDefault();
       step(actions[action]());
