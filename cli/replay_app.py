@@ -242,8 +242,7 @@ class ReplayApp(App[None]):
         if key == "f":
             self.toggle_line_only()
         elif key == "v":
-            every = self.showing_players and self.only is None and not self.showing_score
-            self.switch_pane(not every, None)
+            self.switch_pane(not self.every_side_shown, None)
         elif key == "s":
             self.showing_score = not self.showing_score
             self._layout(self.size.width)
@@ -254,8 +253,15 @@ class ReplayApp(App[None]):
             return False
         return True
 
+    @property
+    def every_side_shown(self) -> bool:
+        """Whether the main pane shows every player's side (``v`` then goes back to the board)."""
+        return self.showing_players and self.only is None and not self.showing_score
+
     def switch_pane(self, players: bool, only: str | None) -> None:
         """Show the board, or the players' sides (``only`` one player's), in place of the score pad if it was shown."""
+        if only != self.only:
+            self.pane("players").scroll_home(animate=False)  # a side shown alone shows from its top
         self.showing_players, self.only, self.showing_score = players, only, False
         self._layout(self.size.width)
         self.show()
@@ -366,7 +372,7 @@ class ReplayApp(App[None]):
             return Text.assemble(("find in notes: ", "bold"), (cursor.typed + "▏", "reverse"), "  (Enter finds, Esc cancels)")
         if cursor.message:
             return Text.assemble((cursor.message, "yellow"), "  ·  ? help  q quit")
-        other = "board" if self.showing_players else "players"
+        other = "board" if self.every_side_shown else "players"
         sides = f"1-{len(self.replay.nav.players)}"
         full = f"{FOOTER}  f line of play  v {other}  {sides} a player  s score"
         return Text(full if len(full) <= self.size.width else f"{FOOTER_SHORT}  f v {sides} s", style="dim")
