@@ -372,6 +372,8 @@ class ReplayApp(App[None]):
             return Text.assemble(("find in notes: ", "bold"), (cursor.typed + "▏", "reverse"), "  (Enter finds, Esc cancels)")
         if cursor.message:
             return Text.assemble((cursor.message, "yellow"), "  ·  ? help  q quit")
+        if cursor.at == self.replay.nav.last and self.replay.game.over and not self.showing_score:
+            return Text.assemble(("game over: s shows the final scores", "yellow"), "  ·  ? help  q quit")
         other = "board" if self.every_side_shown else "players"
         sides = f"1-{len(self.replay.nav.players)}"
         full = f"{FOOTER}  f line of play  v {other}  {sides} a player  s score"

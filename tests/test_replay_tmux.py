@@ -219,7 +219,9 @@ def test_at_80x24_the_entry_every_player_s_side_and_the_final_scores_are_one_key
         for k, side in enumerate(players, 1):
             t.keys(str(k))
             t.wait_for(side, absent=tuple(other for other in players if other != side))
-        t.keys("End", "s")
+        t.keys("End")
+        t.wait_for("game over: s shows the final scores")
+        t.keys("s")
         t.wait_for("Final scores", "winner: ", header(LAST, "round 4 · phase F"))
         t.keys("s")
         t.wait_for(players[-1], absent=("Final scores",))  # the side shown before, again
