@@ -29,10 +29,12 @@ def sheets(tmp_path: Path) -> Path:
     return folder
 
 
-def resave(folder: Path, separator: str, encoding: str, files: tuple[str, ...] = SHEET_FILES) -> None:
-    """Save sheets again as a spreadsheet program of another language would: another separator and encoding."""
+def resave(folder: Path, separator: str, encoding: str, files: tuple[str, ...] = SHEET_FILES, first: str = "") -> None:
+    """Save sheets again as a spreadsheet program of another language would: another separator and encoding
+    (and ``first``, a line some programs write before the header)."""
     for file in files:
-        out = io.StringIO()
+        out = io.StringIO(first)
+        out.seek(len(first))
         csv.writer(out, delimiter=separator, lineterminator="\r\n").writerows(_table(folder / file))
         (folder / file).write_bytes(out.getvalue().encode(encoding))
 
@@ -48,6 +50,12 @@ SAVED_AS = [
     pytest.param("\t", "utf-8", id="tabs-utf8"),  # LibreOffice, tab separated, no BOM
     pytest.param(",", "latin-1", id="commas-latin1"),
 ]
+
+
+def test_a_sep_line_before_the_header_says_the_separator(sheets: Path, tmp_path: Path) -> None:
+    """``sep=;``: the first line some programs write so that Excel splits the cells at semicolons."""
+    resave(sheets, ";", "utf-8-sig", first="sep=;\r\n")
+    assert build(sheets, tmp_path).returncode == 0
 
 
 @pytest.mark.parametrize(("separator", "encoding"), SAVED_AS)

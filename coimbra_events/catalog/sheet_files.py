@@ -37,6 +37,9 @@ _UTF8_LETTER = re.compile(rb"[\xc2-\xf4][\x80-\xbf]")
 a sign that it mixes two encodings, which no single reading would get right."""
 
 
+_SEP_LINE = re.compile(r"sep=(.)\r?\n")
+
+
 class SheetFileError(Exception):
     """A sheet's file that is no table of text: what it should be (and how to save it), and what it is."""
 
@@ -49,7 +52,11 @@ class SheetFileError(Exception):
 def read_table(data: bytes, wanted: Collection[str]) -> list[list[str]]:
     """The rows of a sheet's file, its header first; ``wanted`` are the column keys its header should name."""
     text = decode(data)
-    separator = find_separator(text, wanted)
+    hint = _SEP_LINE.match(text)  # "sep=;", the line some programs write first to tell Excel the separator
+    if hint:
+        text, separator = text[hint.end():], hint.group(1)
+    else:
+        separator = find_separator(text, wanted)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator)
     try:
         return list(reader)
