@@ -120,7 +120,7 @@ def test_the_entry_list_is_reached_with_tab_and_stepped_with_the_arrow_keys(tab:
     assert not focused(tab).startswith("entry")  # one tab stop: Tab leaves the list
     tab.keyboard.press("Shift+Tab")
     assert focused(tab) == f"entry {last}"
-    assert tab.evaluate("() => document.querySelectorAll('#entry-list a[tabindex=\"0\"]').length") == 1
+    assert tab.evaluate("() => document.querySelectorAll('#entry-list button[tabindex=\"0\"]').length") == 1
 
 
 @pytest.mark.parametrize(("start", "button"), [("last-1", "next"), ("1", "prev"), ("last-1", "last"), ("1", "first")])

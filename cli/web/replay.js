@@ -382,19 +382,19 @@
     return out.join("");
   }
 
-  /** An entry of the list as a link to it: only the current one is in the tab order (go), the arrow keys move on. */
-  function goLink(seq, content) {
-    return `<a class="go" href="#entry=${seq}" tabindex="-1">${content}</a>`;
+  /** An entry of the list as a button that goes there: only the current one is in the tab order (go), the arrow keys move on. */
+  function goButton(content) {
+    return `<button type="button" class="go" tabindex="-1">${content}</button>`;
   }
 
   function entryList() {
-    const items = [`<li data-seq="0">${goLink(0, `<span class="seq">0.</span><span class="text">before the first entry</span>`)}</li>`];
+    const items = [`<li data-seq="0">${goButton(`<span class="seq">0.</span><span class="text">before the first entry</span>`)}</li>`];
     const heads = Object.create(null);
     SECTIONS.forEach((s) => { (heads[s.start + 1] = heads[s.start + 1] || []).push(s.title); });
     ENTRIES.forEach((e) => {
       (heads[e.seq] || []).forEach((title) => items.push(`<li class="heading">${esc(title)}</li>`));
       const cls = `kind-${e.kind}${e.withdrawn_by ? " withdrawn" : ""}`;
-      items.push(`<li${attrs({ "data-seq": e.seq, class: cls })}>${goLink(e.seq, `<span class="seq">${e.seq}.</span><span class="text">${esc(e.notation)}</span>${badges(e)}`)}</li>`);
+      items.push(`<li${attrs({ "data-seq": e.seq, class: cls })}>${goButton(`<span class="seq">${e.seq}.</span><span class="text">${esc(e.notation)}</span>${badges(e)}`)}</li>`);
     });
     return items.join("");
   }
@@ -572,9 +572,7 @@
     el("jump").addEventListener("change", (e) => go(e.target.value));
     list.addEventListener("click", (e) => {
       const li = e.target.closest("li[data-seq]");
-      if (!li) return;
-      e.preventDefault();  // the link's own way there would add a history entry per step
-      go(li.dataset.seq);
+      if (li) go(li.dataset.seq);
     });
     document.addEventListener("click", (e) => {
       const link = e.target.closest("[data-go]");
