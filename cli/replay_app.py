@@ -56,6 +56,11 @@ LINES_KEPT = 4096
 """Drawn views kept per pane (by what they show and the pane's width): a whole game's worth."""
 
 
+def entry_height(screen: int) -> int:
+    """The most lines the entry pane takes: a third of the screen (eight at 80x24), its borders included."""
+    return max(4, screen // 3)
+
+
 class LinesPane(ScrollView):
     """A scrollable pane showing one Rich renderable, drawn once per (what it shows, width) and then reused.
 
@@ -185,7 +190,7 @@ class ReplayApp(App[None]):
 
     def on_mount(self) -> None:
         self.set_interval(IDLE_STEP, self.idle)
-        self.pane("entry").fit = max(4, self.size.height // 3)
+        self.pane("entry").fit = entry_height(self.size.height)
         self.pane("changes").border_title = "changes"
         self.query_one("#entries").border_title = "entries"
         self._fill_entries()
@@ -193,13 +198,14 @@ class ReplayApp(App[None]):
         self.show()
 
     def on_resize(self, event: events.Resize) -> None:
-        self.pane("entry").fit = max(4, event.size.height // 3)
+        self.pane("entry").fit = entry_height(event.size.height)
         self._highlighted = None  # the current entry is wrapped again at the list's new width
         self._layout(event.size.width)
         self.show()
 
     def _layout(self, width: int) -> None:
-        for on, name in ((width >= WIDE, "wide"), (self.showing_players, "players-shown"), (self.showing_score, "score-shown")):
+        shown = ((width >= WIDE, "wide"), (self.showing_players, "players-shown"), (self.showing_score, "score-shown"))
+        for on, name in shown:
             if on != self.has_class(name):
                 self.set_class(on, name)
 
@@ -267,7 +273,7 @@ class ReplayApp(App[None]):
         self.show()
 
     def main_pane(self) -> LinesPane:
-        """The pane the scroll keys move: the score pad when shown, the players when they are shown alone or wide, else the board."""
+        """The pane the scroll keys move: the score pad if shown, else the players if shown alone or wide, else the board."""
         shown = self.showing_players or self.has_class("wide")
         return self.pane("score" if self.showing_score else "players" if shown else "board")
 
