@@ -29,13 +29,14 @@ def sheets(tmp_path: Path) -> Path:
     return folder
 
 
-def resave(folder: Path, separator: str, encoding: str, files: tuple[str, ...] = SHEET_FILES, first: str = "") -> None:
+def resave(folder: Path, separator: str, encoding: str, files: tuple[str, ...] = SHEET_FILES, first: str = "",
+           end: str = "\r\n") -> None:
     """Save sheets again as a spreadsheet program of another language would: another separator and encoding
-    (and ``first``, a line some programs write before the header)."""
+    (and ``first``, a line some programs write before the header; ``end``, how lines end)."""
     for file in files:
         out = io.StringIO(first)
         out.seek(len(first))
-        csv.writer(out, delimiter=separator, lineterminator="\r\n").writerows(_table(folder / file))
+        csv.writer(out, delimiter=separator, lineterminator=end).writerows(_table(folder / file))
         (folder / file).write_bytes(out.getvalue().encode(encoding))
 
 
@@ -71,6 +72,7 @@ def test_sheets_saved_with_another_separator_or_encoding_build_the_same_catalog(
 
 def test_one_sheet_saved_otherwise_among_the_others_is_read_too(sheets: Path, tmp_path: Path) -> None:
     resave(sheets, ";", "cp1252", files=("characters.csv",))
+    resave(sheets, "\t", "utf-8", files=("monasteries.csv",), end="\r")  # lines ended as old Macs end them
     assert build(sheets, tmp_path).returncode == 0
 
 

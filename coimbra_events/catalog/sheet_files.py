@@ -94,7 +94,7 @@ def find_separator(text: str, wanted: Collection[str]) -> str:
 
     A header that another separator splits into more of them is refused, naming that separator.
     """
-    header = text.split("\n", 1)[0]
+    header = re.split(r"\r\n|\r|\n", text, maxsplit=1)[0]  # lines end as the saving computer ends them
 
     def named(separator: str) -> int:
         cells = next(csv.reader([header], delimiter=separator), [])
