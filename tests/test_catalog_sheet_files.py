@@ -15,8 +15,11 @@ import io
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from coimbra_events.catalog import load_catalog, standin_catalog
+from coimbra_events.catalog.sheet_files import read_table
 from coimbra_events.catalog.sheets import SHEET_FILES
 from coimbra_events.catalog.template import write_template
 from tests.test_catalog_sheets import STANDIN_SHA256, _table, coimbra
@@ -133,3 +136,19 @@ def test_a_sheet_whose_header_row_was_deleted_is_one_problem_naming_what_stands_
     assert built.stderr.strip().splitlines() == [
         "error: voyages.csv row 1: expected the columns 'id', 'name', 'task', 'provenance' in its header row, "
         "got the columns 'v-01', 'Ceuta', '5 points', 'stand-in' instead"]
+
+
+LETTERS = st.text(st.sampled_from("abcxyz AZ09-_,;\t\"'|:()=.ãçéíóúâêôàÀÉÇÃÕ"), max_size=12)
+"""Cell text with every separator and quote, and Portuguese letters (all of them cp1252 bytes that no UTF-8
+continuation byte follows, so that text in cp1252 is never also text in UTF-8)."""
+
+
+@given(rows=st.lists(st.lists(LETTERS, min_size=1, max_size=5), max_size=6),
+       separator=st.sampled_from([",", ";", "\t"]), encoding=st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "cp1252"]),
+       end=st.sampled_from(["\r\n", "\n", "\r"]))
+def test_any_table_saved_with_any_separator_and_encoding_reads_back_as_written(
+        rows: list[list[str]], separator: str, encoding: str, end: str) -> None:  # fmt: skip
+    header = ["id (letters, digits, - and _)", "name (text; unique)", "provenance"]
+    out = io.StringIO()
+    csv.writer(out, delimiter=separator, lineterminator=end).writerows([header, *rows])
+    assert read_table(out.getvalue().encode(encoding), {"id", "name", "provenance"}) == [header, *rows]
