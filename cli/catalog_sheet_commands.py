@@ -101,6 +101,9 @@ def template(
 
 BUILD_HELP = (
     "Turn filled-in sheets (catalog template) into a catalog file.\n\n"
+    "Sheets are read as spreadsheet programs save them: cells separated by commas, semicolons or tabs; UTF-8 "
+    "(with or without a byte order mark), UTF-16 with one, or cp1252 / Latin-1. A sheet that cannot be read, or "
+    "whose header row lacks a column, is one problem, saying what was found.\n\n"
     "Every value that differs from the catalog the sheets were written from is marked 'printed'; every other "
     "keeps its provenance ('stand-in' or 'rules-text', or what its provenance cell says). The result is checked "
     "like any catalog, and every problem is listed at once with its file, row and column, what was expected and "

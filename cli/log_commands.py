@@ -150,8 +150,9 @@ def score_command(
     """Final scores (or provisional ones for a game in progress), by source of points.
 
     A game with an illegal event is refused (exit 1): scores are only given for legal play.
-    --format csv writes a header row and one row per player (place, points by
-    source, total, coins and guards left); --format html a printable sheet.
+    --format csv writes a header row and one row per player (game, date, place,
+    player, points by source, total, coins and guards left; UTF-8 with a BOM, so
+    spreadsheets read accented names); --format html a printable sheet.
     The table ends with the head hash of the record scored, the table's receipt for it.
 
     Example: [bold]coimbra score fixtures/games/standin-4p-seed3.json --details[/]
@@ -172,7 +173,8 @@ def score_command(
     if format_ is not SheetFormat.TABLE:
         from cli.score_sheets import score_csv, score_html  # imported here: only the sheets need them
 
-        sheet = score_csv(report) if format_ is SheetFormat.CSV else score_html(report, result.log, result.state.catalog, name)
+        sheet = score_csv(report, result.log, name) if format_ is SheetFormat.CSV else \
+            score_html(report, result.log, result.state.catalog, name)
         with store_errors():
             write_output(output, sheet.encode())
         return

@@ -23,6 +23,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.css.scalar import Scalar
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -55,6 +56,11 @@ LINES_KEPT = 4096
 """Drawn views kept per pane (by what they show and the pane's width): a whole game's worth."""
 
 
+def entry_height(screen: int) -> int:
+    """The most lines the entry pane takes: a third of the screen (eight at 80x24), its borders included."""
+    return max(4, screen // 3)
+
+
 class LinesPane(ScrollView):
     """A scrollable pane showing one Rich renderable, drawn once per (what it shows, width) and then reused.
 
@@ -68,6 +74,8 @@ class LinesPane(ScrollView):
 
     def __init__(self, *, id: str) -> None:
         super().__init__(id=id)
+        self.fit: int | None = None
+        """If set, the pane is as high as what it shows, up to this many lines (a layout only when that changes)."""
         self._lines: list[Strip] = []
         self._kept: dict[tuple[Hashable, int], list[Strip]] = {}
         self._shown: tuple[Hashable, Callable[[], RenderableType]] | None = None
@@ -78,6 +86,8 @@ class LinesPane(ScrollView):
             return
         self._shown = (key, make)
         before, self._lines = self._lines, self.lines(key, make)
+        if self.fit is not None and self.styles.height != (high := Scalar.from_number(min(len(self._lines), self.fit))):
+            self.styles.height = high
         lines, seen, view = len(self._lines), self.virtual_size.height, self.scrollable_content_region.height
         fits = lines <= view
         height = view if fits else max(seen, -(-lines // GROWTH) * GROWTH)  # all of it in view: no scrollbar
@@ -135,6 +145,10 @@ class EntryList(OptionList):
 
     can_focus = False
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Keep the current entry in view, all its lines, when the entry pane above grows or shrinks."""
+        self.call_after_refresh(self.scroll_to_highlight)
+
 
 class KeyLine(Static):
     """The bottom line: what is being typed, the last message, or the keys."""
@@ -152,6 +166,9 @@ class ReplayApp(App[None]):
         self.cursor = Cursor(at=start)
         self.line_only = False
         self.showing_players = False
+        self.only: str | None = None
+        """The player whose side alone the players pane shows (a digit key), or ``None``: every player's."""
+        self.showing_score = False
         self.shown_rows = list(replay.rows)
         self._highlighted: int | None = None
         self._ahead: list[int] = []
@@ -167,11 +184,13 @@ class ReplayApp(App[None]):
             with Horizontal(id="main"):
                 yield LinesPane(id="board")
                 yield LinesPane(id="players")
+                yield LinesPane(id="score")
                 yield LinesPane(id="help")
         yield KeyLine(id="keys")
 
     def on_mount(self) -> None:
         self.set_interval(IDLE_STEP, self.idle)
+        self.pane("entry").fit = entry_height(self.size.height)
         self.pane("changes").border_title = "changes"
         self.query_one("#entries").border_title = "entries"
         self._fill_entries()
@@ -179,11 +198,14 @@ class ReplayApp(App[None]):
         self.show()
 
     def on_resize(self, event: events.Resize) -> None:
+        self.pane("entry").fit = entry_height(event.size.height)
+        self._highlighted = None  # the current entry is wrapped again at the list's new width
         self._layout(event.size.width)
         self.show()
 
     def _layout(self, width: int) -> None:
-        for on, name in ((width >= WIDE, "wide"), (self.showing_players, "players-shown")):
+        shown = ((width >= WIDE, "wide"), (self.showing_players, "players-shown"), (self.showing_score, "score-shown"))
+        for on, name in shown:
             if on != self.has_class(name):
                 self.set_class(on, name)
 
@@ -196,8 +218,7 @@ class ReplayApp(App[None]):
         if key in SCROLL_KEYS and self.cursor.prompt is None:
             self.main_pane().scroll_relative(y=SCROLL_KEYS[key], animate=False)
             return
-        if self.cursor.prompt is None and not self.cursor.help and key in ("f", "v"):
-            self.toggle_line_only() if key == "f" else self.switch_pane()
+        if self.cursor.prompt is None and not self.cursor.help and self.view_key(key):
             return
         name = KEY_NAMES.get(key) or (event.character if event.character and event.character.isprintable() else key)
         moved = press(self.replay.nav, self.cursor, name)
@@ -221,15 +242,40 @@ class ReplayApp(App[None]):
             self.cursor, message="the line of play only" if self.line_only else "every entry of the record")
         self.show()
 
-    def switch_pane(self) -> None:
-        self.showing_players = not self.showing_players
+    def view_key(self, key: str) -> bool:
+        """Keys that change what the panes show, not where the cursor is: ``f``, ``v``, ``s`` and a player's number."""
+        players = self.replay.nav.players
+        if key == "f":
+            self.toggle_line_only()
+        elif key == "v":
+            self.switch_pane(not self.every_side_shown, None)
+        elif key == "s":
+            self.showing_score = not self.showing_score
+            self._layout(self.size.width)
+            self.show()
+        elif key.isdigit() and 1 <= int(key) <= len(players):
+            self.switch_pane(True, players[int(key) - 1])
+        else:
+            return False
+        return True
+
+    @property
+    def every_side_shown(self) -> bool:
+        """Whether the main pane shows every player's side (``v`` then goes back to the board)."""
+        return self.showing_players and self.only is None and not self.showing_score
+
+    def switch_pane(self, players: bool, only: str | None) -> None:
+        """Show the board, or the players' sides (``only`` one player's), in place of the score pad if it was shown."""
+        if only != self.only:
+            self.pane("players").scroll_home(animate=False)  # a side shown alone shows from its top
+        self.showing_players, self.only, self.showing_score = players, only, False
         self._layout(self.size.width)
         self.show()
 
     def main_pane(self) -> LinesPane:
-        """The pane the scroll keys move: the players when they are shown alone or wide, else the board."""
+        """The pane the scroll keys move: the score pad if shown, else the players if shown alone or wide, else the board."""
         shown = self.showing_players or self.has_class("wide")
-        return self.query_one("#players" if shown else "#board", LinesPane)
+        return self.pane("score" if self.showing_score else "players" if shown else "board")
 
     def pane(self, name: str) -> LinesPane:
         found = self._panes.get(name)
@@ -259,11 +305,13 @@ class ReplayApp(App[None]):
             self.set_class(help_shown, "help-shown")
         if help_shown:
             self.pane("help").show("help", replay.help_panel)
-        wide = self.has_class("wide")
+        if self.showing_score:
+            self.pane("score").show(n, lambda: replay.scores(n))
+        wide, only = self.has_class("wide"), self.only
         if wide or not self.showing_players:
             self.pane("board").show(n, lambda: replay.board(n))
         if wide or self.showing_players:
-            self.pane("players").show(n, lambda: replay.players(n))
+            self.pane("players").show((n, only), lambda: replay.players(n, only))
         keys = self.key_line()
         line = self.query_one(KeyLine)
         if line.content != keys:
@@ -280,12 +328,13 @@ class ReplayApp(App[None]):
         """
         if self._ahead and self.is_running:
             n = self._ahead.pop(0)
-            replay = self.replay
-            for name, make in (("changes", lambda: replay.change_list(n)), ("board", lambda: replay.board(n)),
-                               ("players", lambda: replay.players(n)), ("entry", lambda: replay.event_panel(n))):
+            replay, only = self.replay, self.only
+            for name, key, make in (("changes", n, lambda: replay.change_list(n)), ("board", n, lambda: replay.board(n)),
+                                    ("players", (n, only), lambda: replay.players(n, only)),
+                                    ("entry", n, lambda: replay.event_panel(n))):
                 pane = self.pane(name)
                 if pane.display and pane.size.width:
-                    pane.lines(n, make)
+                    pane.lines(key, make)
             self._unsettled = True
             return
         if self._unsettled:
@@ -294,15 +343,27 @@ class ReplayApp(App[None]):
             gc.freeze()
 
     def _highlight(self, n: int) -> None:
-        """Highlight the entry that led to table ``n`` (or the last shown before it)."""
-        if self._highlighted == n:
-            return
-        self._highlighted = n
+        """Highlight the entry that led to table ``n`` (or the last shown before it), written out whole, wrapped."""
         entries = self.query_one(EntryList)
+        if self._highlighted == n or entries.option_count != len(self.shown_rows):
+            return  # shown already, or the list is not filled yet
+        self._highlighted = n
         k = next((i for i in range(len(self.shown_rows) - 1, -1, -1) if self.shown_rows[i].seq <= n), None)
+        before = entries.highlighted
+        if before is not None and before != k:
+            entries.replace_option_prompt_at_index(before, self.replay.entry_line(self.shown_rows[before]))
+        if k is not None:
+            entries.replace_option_prompt_at_index(k, self._wrapped(self.replay.entry_line(self.shown_rows[k])))
         entries.highlighted = k
         if k is not None:
             entries.scroll_to_highlight()
+
+    def _wrapped(self, line: Text) -> Text:
+        """``line`` broken into lines as wide as the entry list (which cuts every other entry to one line)."""
+        width = max(self.query_one(EntryList).scrollable_content_region.width, 20)
+        whole = line.copy()
+        whole.no_wrap, whole.overflow = False, "fold"
+        return Text("\n").join(whole.wrap(self.console, width))
 
     def key_line(self) -> Text:
         cursor = self.cursor
@@ -317,9 +378,12 @@ class ReplayApp(App[None]):
             return Text.assemble(("find in notes: ", "bold"), (cursor.typed + "▏", "reverse"), "  (Enter finds, Esc cancels)")
         if cursor.message:
             return Text.assemble((cursor.message, "yellow"), "  ·  ? help  q quit")
-        other = "board" if self.showing_players else "players"
-        full = f"{FOOTER}  f line of play  v {other}"
-        return Text(full if len(full) <= self.size.width else f"{FOOTER_SHORT}  f v", style="dim")
+        if cursor.at == self.replay.nav.last and self.replay.game.over and not self.showing_score:
+            return Text.assemble(("game over: s shows the final scores", "yellow"), "  ·  ? help  q quit")
+        other = "board" if self.every_side_shown else "players"
+        sides = f"1-{len(self.replay.nav.players)}"
+        full = f"{FOOTER}  f line of play  v {other}  {sides} a player  s score"
+        return Text(full if len(full) <= self.size.width else f"{FOOTER_SHORT}  f v {sides} s", style="dim")
 
 
 __all__ = ["ReplayApp"]

@@ -56,7 +56,7 @@ def replay_command(
 
     p X / P X: next/previous decision of player X (initial or number) · ?: help · q: quit
 
-    f: the line of play only (or every entry) · v: board or players · shift ↑/↓: scroll
+    f: the line of play only (or every entry) · v: board or players · 1-4: one player's side · s: the scores · shift ↑/↓: scroll
 
     The entry list marks what became of each entry ("corrected by 12",
     "withdrawn by 59"); the changes pane says what the current entry changed.

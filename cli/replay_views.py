@@ -18,17 +18,19 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cli.board_views import DrawnParts, board_panel, player_boards
-from cli.change_views import as_json, changes_view
+from cli.board_views import DrawnParts, board_panel, player_board, player_boards
+from cli.change_views import as_json, changes_view, final_scores_view
 from cli.replay_keys import KEYS
 from cli.terminal import escape_controls
 from cli.view_commands import event_words
+from cli.views import score_details, score_table
 from coimbra_events.game import Game
 from coimbra_events.state import GAME_OVER
 from projections.board import PHASE_NAMES, board_view
 from projections.entries import EntryRow, entry_rows
 from projections.naming import said
 from projections.navigation import Mark, Navigator, marks_of
+from projections.scores import score_report
 from projections.timeline import timeline
 from projections.words import entry_words
 
@@ -71,13 +73,19 @@ class Replay:
     # -- renderables
 
     def where(self, n: int) -> str:
+        """The round and phase of table ``n``: ``round 1 · phase B: drafting and placing dice``."""
         view = self.view(n)
         return f"round {view['round']} · " + ("game over" if view["phase"] == GAME_OVER else f"phase {PHASE_NAMES[view['phase']]}")
 
     def event_panel(self, n: int) -> Panel:
-        """The entry that led to table ``n``, in words, with round, phase and what the record says about it."""
+        """The entry that led to table ``n``, in words, with what the record says about it.
+
+        Its title names the round and phase the entry was played in (table
+        ``n - 1``'s, as the move list heads it); an entry that ends a phase
+        says, below it, which phase the table enters.
+        """
         event = event_words(self.game, n)
-        title = f"entry {n} of {event['of']} · {self.where(n)}"
+        title = f"entry {n} of {event['of']} · {self.where(max(n - 1, 0))}"
         lines: list[Text] = []
         if n:
             first = Text.assemble(("▶ ", "bold"), (self.texts[n - 1], "bold"))
@@ -86,6 +94,8 @@ class Replay:
             lines.append(first)
             words = entry_words(self.line.states[n - 1], self.game.events[n - 1])
             lines.append(Text(f"  {words}", style="dim" if event["actor"] == "table" else ""))
+            if self.where(n) != self.where(n - 1):
+                lines.append(Text(f"  → the table enters {self.where(n)}", style="bold blue"))
         else:
             lines.append(Text.assemble(("before the first entry", "bold"), f" ({event['of']} entries in all)"))
         mark = self.nav.marks.get(n, Mark())
@@ -102,8 +112,17 @@ class Replay:
         title = f"{self.game.name} · after {n} of {self.game.entries} entries"
         return board_panel(self.view(n), title=escape(title), drawn=self.parts, boards=boards)
 
-    def players(self, n: int) -> RenderableType:
-        return Group(*player_boards(self.view(n)))
+    def players(self, n: int, only: str | None = None) -> RenderableType:
+        """Every player's side of table ``n`` (in player order), or only the side of the player named ``only``."""
+        if only is None:
+            return Group(*player_boards(self.view(n)))
+        return Group(*(player_board(p) for p in self.view(n)["players"] if p["name"] == only))
+
+    def scores(self, n: int) -> RenderableType:
+        """The score pad at table ``n``: the final scores and who won once the game is over, else the scores so far."""
+        report = score_report(self.line.states[n])
+        pad = final_scores_view(report) if report["final"] else score_table(report)
+        return Group(pad, Text(""), score_details(report, self.line.final.catalog))
 
     def change_list(self, n: int) -> RenderableType:
         """The current entry's changes, one a line: who, what, from → to, and the rule with what decided it."""
@@ -138,7 +157,9 @@ class Replay:
 
 APP_KEYS: tuple[tuple[str, str], ...] = (
     ("f", "the line of play only, or every entry (corrected and withdrawn ones too)"),
-    ("v", "switch the main pane: board or players"),
+    ("v", "switch the main pane: board or every player's side"),
+    ("1 2 3 4", "one player's side alone (numbered as p numbers them)"),
+    ("s", "the score pad: the final scores at game over, the scores so far before"),
     ("shift ↑↓ PgUp PgDn", "scroll the board or players pane (the mouse wheel too)"),
 )
 """Keys of the full-screen replayer beyond moving (``cli.replay_keys.KEYS``)."""

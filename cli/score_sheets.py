@@ -20,15 +20,26 @@ from projections.naming import named
 from projections.scores import result_line
 
 
-def score_csv(report: dict[str, Any]) -> str:
-    """A header row, then one row per player by place: points by source, total, coins and guards left."""
+def score_csv(report: dict[str, Any], log: GameLog, name: str) -> str:
+    """A header row, then one row per player by place: the game and the day it was played (so that the sheets of
+    many games pasted one under another still say which is which), points by source, total, coins and guards left.
+
+    UTF-8 with a BOM, as ``league standings --csv``: without it spreadsheets read accented names as another encoding.
+    """
     sources = list(report["players"][0]["sources"]) if report["players"] else []
     out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["place", "player", *sources, "total", "coins + guards left"])
+    writer = csv.writer(out)  # RFC 4180: CRLF line ends, quotes where needed
+    writer.writerow(["game", "date", "place", "player", *sources, "total", "coins + guards left"])
+    day = played_on(log)
     for p in report["players"]:
-        writer.writerow([p["place"], p["name"], *(p["sources"][s] for s in sources), p["total"], p["resources_left"]])
-    return out.getvalue()
+        writer.writerow([name, day, p["place"], p["name"], *(p["sources"][s] for s in sources), p["total"],
+                         p["resources_left"]])
+    return "\ufeff" + out.getvalue()
+
+
+def played_on(log: GameLog) -> str:
+    """The day (``2026-03-14``) of the first entry stamped with when it was entered; empty when none is."""
+    return next((at[:10] for at, _ in log.stamps if at), "")
 
 
 def score_html(report: dict[str, Any], log: GameLog, catalog: Catalog, name: str) -> str:
@@ -69,4 +80,4 @@ def _details(player: dict[str, Any], catalog: Catalog) -> str:
     return f"<h3>{player['place']}. {html.escape(player['name'])}: {player['total']}</h3><ul>{''.join(items) or '<li>no points</li>'}</ul>"
 
 
-__all__ = ["score_csv", "score_html"]
+__all__ = ["played_on", "score_csv", "score_html"]

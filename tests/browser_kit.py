@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import pytest
 
@@ -46,11 +46,17 @@ def chromium() -> Iterator[Any]:
         browser.close()
 
 
-def axe_violations(page: Any) -> list[dict[str, Any]]:
-    """axe-core's violations on the page as it is now (rule id, impact, the nodes' selectors)."""
+def axe_violations(page: Any, also: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """axe-core's violations on the page as it is now (rule id, impact, the nodes' selectors).
+
+    ``also`` names rules axe-core leaves off unless asked (its experimental ones, such as
+    ``label-content-name-mismatch``) to run besides the others.
+    """
     if not AXE.exists():
         missing(f"no axe-core at {AXE.relative_to(ROOT)}", "run `npm ci` in tests/a11y")
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate("async () => (await axe.run(document)).violations")
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    options = {"rules": {rule: {"enabled": True} for rule in also}}
+    result = page.evaluate("async (options) => (await axe.run(document, options)).violations", options)
     return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
              "nodes": [n["target"] for n in v["nodes"]]} for v in result]

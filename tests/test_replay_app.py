@@ -62,9 +62,12 @@ def run(app: ReplayApp, *keys: str, size: tuple[int, int] = (80, 24)):
             seen["players"] = app.pane("players").text
             seen["players_scroll"] = app.pane("players").scroll_y
             entries = app.query_one("#entries")
-            seen["entries"] = [str(entries.get_option_at_index(i).prompt) for i in range(entries.option_count)]
+            prompts = [str(entries.get_option_at_index(i).prompt) for i in range(entries.option_count)]
+            seen["entries"] = [p.replace("\n", "") for p in prompts]  # the current entry is wrapped: joined again
+            seen["wrapped"] = {i: p.count("\n") + 1 for i, p in enumerate(prompts) if "\n" in p}
             seen["highlighted"] = entries.highlighted
             seen["keys"] = str(app.query_one("#keys").content)
+            seen["score"] = app.pane("score").text if app.showing_score else ""
 
     asyncio.run(go())
     return seen
@@ -78,8 +81,10 @@ def test_stepping_and_jumping_go_where_the_navigator_says(replay):
     assert f"entry {phase} of" in run(ReplayApp(replay), "down", "down")["entry"]
     round_2 = nav.next_round(nav.next_round(0))
     seen = run(ReplayApp(replay), "pagedown", "pagedown")
-    assert f"entry {round_2} of 175 · round 2 · phase A" in seen["entry"]
-    assert f"entry {nav.last} of 175 · round 4 · game over" in run(ReplayApp(replay), "end")["entry"]
+    assert f"entry {round_2} of 175 · round 1 · phase F" in seen["entry"]  # the entry that ends round 1
+    assert "the table enters round 2 · phase A" in seen["entry"]
+    last = run(ReplayApp(replay), "end")["entry"]
+    assert f"entry {nav.last} of 175 · round 4 · phase F" in last and "the table enters round 4 · game over" in last
     assert "go to entry: 12" in run(ReplayApp(replay), "g", "1", "2")["keys"]
     assert "entry 100 of" in run(ReplayApp(replay), "g", "1", "0", "0", "enter")["entry"]
 
@@ -88,6 +93,49 @@ def test_the_entry_list_highlights_the_current_entry(replay):
     seen = run(ReplayApp(replay, start=40), "right")
     assert seen["highlighted"] == 40  # entry 41 is the 41st line
     assert seen["entries"][40].lstrip().startswith("41 ")
+
+
+def test_the_current_entry_is_written_out_whole_in_the_list_and_the_others_cut(replay):
+    n = 5  # the table deals the character rows: far longer than the list is wide
+    seen = run(ReplayApp(replay, start=n - 1), "right")
+    assert seen["entries"][n - 1] == f"   {n} {replay.texts[n - 1]}"  # every character
+    assert list(seen["wrapped"]) == [n - 1] and seen["wrapped"][n - 1] >= 4  # over lines as wide as the list
+    assert list(run(ReplayApp(replay, start=n - 1), "right", "right")["wrapped"]) == [n]  # the next one now
+
+
+def test_a_phase_is_named_on_its_own_entries_and_its_last_entry_says_where_the_table_goes(replay):
+    nav = replay.nav
+    start_b = nav.next_phase(nav.next_phase(nav.next_phase(0)))  # round 1 phase B begins after this entry
+    assert replay.where(start_b).startswith("round 1 · phase B")
+    entry = run(ReplayApp(replay), "down", "down", "down")["entry"]
+    assert f"entry {start_b} of 175 · {replay.where(start_b - 1)}" in entry
+    assert replay.where(start_b - 1).startswith("round 1 · phase A")
+    assert f"the table enters {replay.where(start_b)}" in entry
+    entry = run(ReplayApp(replay, start=start_b), "right")["entry"]
+    assert f"entry {start_b + 1} of 175 · round 1 · phase B" in entry and "the table enters" not in entry
+
+
+def test_each_player_s_side_is_one_key_away_at_80x24(replay):
+    for k, name in enumerate(replay.nav.players, 1):
+        seen = run(ReplayApp(replay, start=100), str(k))
+        boards = [line for line in seen["players"].splitlines() if line.startswith("╭─ ")]
+        assert len(boards) == 1 and name in boards[0]
+        assert all(other not in seen["players"] for other in replay.nav.players if other != name)
+    seen = run(ReplayApp(replay, start=100), "2", "v")
+    assert all(name in seen["players"] for name in replay.nav.players)  # v: every side again
+    assert "1-3 a player" in run(ReplayApp(replay), size=(200, 30))["keys"]
+
+
+def test_s_shows_the_final_scores_and_the_winner(replay):
+    from projections.scores import score_report
+
+    report = score_report(replay.line.final)
+    seen = run(ReplayApp(replay, start=replay.nav.last), "s")
+    assert "Final scores" in seen["score"] and "Where the points came from" in seen["score"]
+    first = report["players"][0]
+    assert f"winner: {first['name']} ({first['total']} points)" in seen["score"]
+    assert "Provisional scores" in run(ReplayApp(replay, start=60), "s")["score"]
+    assert run(ReplayApp(replay, start=60), "s", "s")["score"] == ""
 
 
 def test_the_change_pane_says_what_the_entry_changed(replay):

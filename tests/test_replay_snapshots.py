@@ -34,3 +34,15 @@ def test_corrected_and_withdrawn_entries(snap_compare):
 
 def test_the_line_of_play_only(snap_compare):
     assert snap_compare(ReplayApp(Replay(corrected_and_undone()), start=22), press=["f"], terminal_size=SIZE)
+
+
+def test_a_long_entry_whole_on_top_and_in_the_list(snap_compare):
+    assert snap_compare(ReplayApp(fixture_replay(), start=4), press=["right"], terminal_size=SIZE)
+
+
+def test_the_last_entry_of_a_phase_and_one_player_s_side(snap_compare):
+    assert snap_compare(ReplayApp(fixture_replay(), start=52), press=["right", "2"], terminal_size=SIZE)
+
+
+def test_the_final_scores(snap_compare):
+    assert snap_compare(ReplayApp(fixture_replay(), start=175), press=["s"], terminal_size=SIZE)

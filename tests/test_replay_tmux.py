@@ -22,13 +22,16 @@ from typing import Callable, Iterator
 import pytest
 
 from coimbra_events import log_reader
+from coimbra_events.store.sources import game_from_file
 from coimbra_events.notation import render
+from projections.naming import said
 from tests.conftest import FIXTURES
 from tests.conftest import installed_coimbra
 from tests.test_cli import run
 
 GAME = FIXTURES / "games" / "standin-3p-seed2.json"
 EVENTS = log_reader.read(GAME).events
+CATALOG = game_from_file(GAME).catalog
 LAST = len(EVENTS)
 EXIT_MARK = "REPLAY-EXITED-WITH"
 TIMEOUT = 15.0
@@ -40,12 +43,12 @@ needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None,
 class Terminal:
     """A tmux session of its own private server, running one command."""
 
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, size: tuple[int, int] = (160, 60)) -> None:
         self.socket = f"coimbra-test-{uuid.uuid4().hex[:12]}"
         self.env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
         self.env.pop("NO_COLOR", None)
         self.env.pop("TMUX", None)
-        self.tmux("new-session", "-d", "-s", "replay", "-x", "160", "-y", "60", command)
+        self.tmux("new-session", "-d", "-s", "replay", "-x", str(size[0]), "-y", str(size[1]), command)
 
     def tmux(self, *args: str) -> str:
         out = subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, env=self.env, timeout=30)
@@ -118,15 +121,15 @@ def test_replay_in_a_terminal(replayer: Terminal) -> None:
 
     # phases and rounds
     t.keys("Down")
-    t.wait_for(header(6, "round 0 · phase start choices"))
-    t.keys("Down", "Down")
-    t.wait_for(header(14, "round 1 · phase B: drafting and placing dice"))
+    t.wait_for(header(6, "round 0 · phase setup"), "the table enters round 0 · phase start choices")
+    t.keys("Down", "Down")  # the table after the roll is in phase B; the roll itself was phase A's
+    t.wait_for(header(14, "round 1 · phase A"), "the table enters round 1 · phase B: drafting and placing dice")
     t.keys("Up")
-    t.wait_for(header(13, "round 1 · phase A"))
+    t.wait_for(header(13, "round 0 · phase start choices"), "the table enters round 1 · phase A")
     t.keys("NPage")
-    t.wait_for(header(53, "round 2 · phase A"))
+    t.wait_for(header(53, "round 1 · phase F"), "the table enters round 2 · phase A")
     t.keys("PPage")
-    t.wait_for(header(13, "round 1 · phase A"))
+    t.wait_for(header(13, "round 0 · phase start choices"))
 
     # go to an entry by number, then the next decision of a player
     t.keys("g", "1", "0", "0")
@@ -147,7 +150,7 @@ def test_replay_in_a_terminal(replayer: Terminal) -> None:
 
     # both ends, a message past the end, the help, and q
     t.keys("End")
-    t.wait_for(header(LAST, "round 4 · game over"))
+    t.wait_for(header(LAST, "round 4 · phase F"), "the table enters round 4 · game over")
     t.keys("Right")
     t.wait_for("already after the last entry")
     t.keys("Home")
@@ -196,6 +199,37 @@ def test_a_screen_reached_step_by_step_is_the_screen_reached_by_a_jump() -> None
 
 
 @needs_tmux
+def test_at_80x24_the_entry_every_player_s_side_and_the_final_scores_are_one_key_away() -> None:
+    """The faults of a small terminal: entries cut to the list's width, one player's side in view and the
+    others many scroll keys away, a phase's name on the last entry of the phase before, no final scores."""
+    t = Terminal(f"{shlex.quote(installed_coimbra())} replay {shlex.quote(str(GAME))}; sleep 60", size=(80, 24))
+    try:
+        t.wait_for(header(0, "round 0 · phase setup"))
+        t.keys("g", "5", "Enter")  # the table deals the character rows: a line as long as the screen is wide, thrice
+        screen = t.wait_for(header(5, "round 0 · phase setup"))
+        lines = screen.splitlines()
+        entry = said(CATALOG, EVENTS[4])
+        top = " ".join(line.strip("│ ") for line in lines[1:next(k for k, line in enumerate(lines) if "╰" in line)])
+        assert " ".join(entry.split()) in top  # the whole entry, wrapped, on top
+        listed = " ".join(line.split("│")[1].strip() for line in lines if line.count("│") >= 2)
+        assert f"5 {' '.join(entry.split())}"[:48] in listed  # and in the entry list, over lines as wide as it
+        t.keys("g", "1", "4", "Enter")
+        t.wait_for(header(14, "round 1 · phase A"), "the table enters round 1 · phase B")
+        players = [f"{name} ({color})" for name, color in log_reader.read(GAME).players]
+        for k, side in enumerate(players, 1):
+            t.keys(str(k))
+            t.wait_for(side, absent=tuple(other for other in players if other != side))
+        t.keys("End")
+        t.wait_for("game over: s shows the final scores")
+        t.keys("s")
+        t.wait_for("Final scores", "winner: ", header(LAST, "round 4 · phase F"))
+        t.keys("s")
+        t.wait_for(players[-1], absent=("Final scores",))  # the side shown before, again
+    finally:
+        t.close()
+
+
+@needs_tmux
 def test_ctrl_c_leaves_the_terminal_as_it_was(replayer: Terminal) -> None:
     replayer.wait_for(header(0))
     replayer.keys("C-c")
@@ -206,7 +240,8 @@ def test_ctrl_c_leaves_the_terminal_as_it_was(replayer: Terminal) -> None:
 def test_without_a_terminal_one_frame_of_the_latest_entry_is_printed() -> None:
     out = run("replay", str(GAME))
     assert out.returncode == 0, out.stderr
-    assert header(LAST, "round 4 · game over") in out.stdout and "City" in out.stdout
+    assert header(LAST, "round 4 · phase F") in out.stdout and "the table enters round 4 · game over" in out.stdout
+    assert "City" in out.stdout
     assert "changes" in out.stdout and "crown tokens" in out.stdout  # what the entry changed, every player's side
     assert "q quit" not in out.stdout
 
@@ -222,7 +257,7 @@ def test_at_prints_the_frame_at_that_entry() -> None:
 def test_help_lists_the_keys() -> None:
     out = run("replay", "--help")
     assert out.returncode == 0, out.stderr
-    for words in ("PgUp/PgDn", "g N Enter", "bookmark", "decision of player", "Example"):
+    for words in ("PgUp/PgDn", "g N Enter", "bookmark", "decision of player", "one player's side", "the scores", "Example"):
         assert words in out.stdout
 
 

@@ -120,16 +120,33 @@ def test_the_csv_sheet_has_a_header_row_one_row_per_player_and_the_points_of_sco
     db = tmp_path / "games.sqlite"
     report = orjson.loads(coimbra("score", str(path), "--json", db=db).stdout)
     coimbra("score", str(path), "--format", "csv", "-o", str(tmp_path / "s.csv"), db=db)
-    with open(tmp_path / "s.csv", newline="") as f:
+    with open(tmp_path / "s.csv", newline="", encoding="utf-8-sig") as f:
         rows = list(csv.DictReader(f))
     sources = list(report["players"][0]["sources"])
-    assert list(rows[0]) == ["place", "player", *sources, "total", "coins + guards left"]
+    assert list(rows[0]) == ["game", "date", "place", "player", *sources, "total", "coins + guards left"]
     assert len(rows) == len(report["players"])
     for row, player in zip(rows, report["players"]):
+        assert row["game"] == path.stem and row["date"] == ""  # the fixtures say not when they were played
         assert row["player"] == player["name"] and int(row["place"]) == player["place"]
         assert {s: int(row[s]) for s in sources} == player["sources"]
         assert int(row["total"]) == player["total"] == sum(player["sources"].values())
         assert int(row["coins + guards left"]) == player["resources_left"]
+
+
+def test_the_csv_sheet_opens_in_a_spreadsheet_with_its_accents_and_says_which_game_and_day(tmp_path: Path):
+    """A BOM first, as ``league standings --csv`` writes: without it a spreadsheet reads "João" as "JoÃ£o"."""
+    from coimbra_events.catalog import standin_catalog
+    from coimbra_events.simulator import simulate
+
+    log, _ = simulate(standin_catalog(), (("João", "red"), ("Inês", "blue")), 1)
+    stamps = [("2026-03-14T21:05:00Z" if k else "2026-03-13T23:58:00Z", "João") for k in range(len(log.events))]
+    game_log.write(tmp_path / "sábado.json", log.with_events(log.events, stamps))
+    sheet = coimbra("score", str(tmp_path / "sábado.json"), "--format", "csv", db=tmp_path / "games.sqlite").stdout
+    assert sheet.startswith("\ufeff".encode()) and b"\r\n" in sheet
+    rows = list(csv.reader(io.StringIO(sheet.decode("utf-8-sig"), newline="")))
+    assert rows[0][:4] == ["game", "date", "place", "player"]
+    assert sorted(r[3] for r in rows[1:]) == ["Inês", "João"]
+    assert {(r[0], r[1]) for r in rows[1:]} == {("sábado", "2026-03-13")}  # the day its first entry was made
 
 
 def test_the_html_sheet_is_one_printable_page_with_every_total(tmp_path: Path):

@@ -303,7 +303,7 @@ function coimbraBoard(CAT, players) {
       Object.keys(p.details).flatMap((kind) => Object.keys(p.details[kind]).map((src) =>
         `<li>${esc(kind)}: ${esc(names[src] ? `${names[src]} (${src})` : src)} — ${p.details[kind][src]}</li>`)).join("") + "</ul></details>").join("");
     return `<h2>${s.final ? "Final scores" : `Scores so far (round ${s.round}, phase ${esc(s.phase)}: not over)`}</h2>` +
-      `<table><thead><tr><th>points from</th>${players.map((p) => `<th>${p.place}. ${esc(p.name)}</th>`).join("")}</tr></thead><tbody>` +
+      `<table><thead><tr><th scope="col">points from</th>${players.map((p) => `<th scope="col">${p.place}. ${esc(p.name)}</th>`).join("")}</tr></thead><tbody>` +
       rows.join("") + `<tr class="total"><td>total</td>${players.map((p) => cell(p, "total", p.total)).join("")}</tr>` +
       `<tr><td>coins + guards left</td>${players.map((p) => cell(p, "resources_left", p.resources_left)).join("")}</tr>` +
       `</tbody></table>${details}`;

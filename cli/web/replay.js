@@ -109,14 +109,19 @@
     return out.join("");
   }
 
+  /** An entry of the list as a button that goes there: only the current one is in the tab order (go), the arrow keys move on. */
+  function goButton(content) {
+    return `<button type="button" class="go" tabindex="-1">${content}</button>`;
+  }
+
   function entryList() {
-    const items = [`<li data-seq="0"><span class="seq">0.</span><span class="text">before the first entry</span></li>`];
+    const items = [`<li data-seq="0">${goButton(`<span class="seq">0.</span><span class="text">before the first entry</span>`)}</li>`];
     const heads = Object.create(null);
     SECTIONS.forEach((s) => { (heads[s.start + 1] = heads[s.start + 1] || []).push(s.title); });
     ENTRIES.forEach((e) => {
       (heads[e.seq] || []).forEach((title) => items.push(`<li class="heading">${esc(title)}</li>`));
       const cls = `kind-${e.kind}${e.withdrawn_by ? " withdrawn" : ""}`;
-      items.push(`<li${attrs({ "data-seq": e.seq, class: cls })}><span class="seq">${e.seq}.</span><span class="text">${esc(e.notation)}</span>${badges(e)}</li>`);
+      items.push(`<li${attrs({ "data-seq": e.seq, class: cls })}>${goButton(`<span class="seq">${e.seq}.</span><span class="text">${esc(e.notation)}</span>${badges(e)}`)}</li>`);
     });
     return items.join("");
   }
@@ -142,11 +147,21 @@
     TABLE.draw(view);
     el("current").innerHTML = currentPanel(n, view);
     el("scores").hidden = n !== LAST;
+    const focused = document.activeElement;
     const old = list.querySelector("li.current");
-    if (old) old.classList.remove("current");
+    if (old) {
+      old.classList.remove("current");
+      old.firstElementChild.tabIndex = -1;
+      old.firstElementChild.removeAttribute("aria-current");
+    }
     const item = ITEMS[n];
+    const link = item.firstElementChild;
     item.classList.add("current");
+    link.tabIndex = 0;
+    link.setAttribute("aria-current", "step");
+    if (focused && list.contains(focused)) link.focus({ preventScroll: true });  // the list keeps the focus as it steps
     el("slider").value = n;
+    el("slider").setAttribute("aria-valuetext", `entry ${n} of ${LAST}`);
     el("jump").value = String(sectionAt(n).start);
     el("first").disabled = el("prev").disabled = n === 0;
     el("last").disabled = el("next").disabled = n === LAST;
@@ -154,6 +169,7 @@
     el("next-phase").disabled = following(PHASE_STARTS, n) === null;
     el("prev-round").disabled = previous(ROUND_STARTS, n) === null;
     el("next-round").disabled = following(ROUND_STARTS, n) === null;
+    if (focused && focused.disabled) el("slider").focus();  // not the page: the slider says where the game is
     at = n;
     scrollTo(item);  // last: the one layout of the step, after every change is made
     if (location.hash !== `#entry=${n}`) {
@@ -217,8 +233,9 @@
       ArrowRight: "next", ArrowLeft: "prev", ArrowDown: "next-phase", ArrowUp: "prev-phase",
       PageDown: "next-round", PageUp: "prev-round", Home: "first", End: "last",
     };
+    const inList = { ArrowDown: "next", ArrowUp: "prev" };  // in the entry list, ↑ ↓ step as in any list
     document.addEventListener("keydown", (e) => {
-      const action = keys[e.key];
+      const action = (list.contains(e.target) && inList[e.key]) || keys[e.key];
       if (!action || e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
       e.preventDefault();
       step(actions[action]());

@@ -9,8 +9,6 @@ Nothing is written on any problem: :class:`SheetError` lists them all.
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -27,6 +25,7 @@ from coimbra_events.catalog.model import FORMAT, PRINTED, PROVENANCES, SCHEMA, C
 from coimbra_events.catalog.parsing import find_problems, parse_catalog
 from coimbra_events.catalog.schema import PLAYER_KEYS, SECTIONS
 from coimbra_events.catalog.schema_fields import names
+from coimbra_events.catalog.sheet_files import SheetFileError, read_table
 from coimbra_events.catalog.sheets import ENTRY_SHEETS, SETTINGS, TABLE_SHEETS, Row, Setting, Sheet
 from coimbra_events.catalog.template import BASE, SheetError, SheetProblem
 
@@ -42,7 +41,8 @@ def build(folder: Path, catalog_id: str) -> Catalog:
     data = reader.document(catalog_id, base)
     if base is not None:
         reader.mark_provenance(data, base.data)
-    problems = [*reader.problems, *reader.located(find_problems(data))]
+    # a sheet not read leaves the catalog without its part: the loader's problems would be about what is missing
+    problems = [*reader.problems, *([] if reader.unread else reader.located(find_problems(data)))]
     if problems or base is None:
         raise SheetError(problems)
     return parse_catalog(data)
@@ -70,7 +70,6 @@ class _Reader:
         self.problems: list[SheetProblem] = []
         self.places: dict[Loc, _Place] = {}
         self.bad_cells: set[tuple[str, int | None, str | None]] = set()
-        self.missing_columns: set[tuple[str, str]] = set()
         self.unread: set[str] = set()
         self.provenance_cells: dict[Loc, tuple[str, Row]] = {}  # (section, field) or entry loc -> cell
 
@@ -90,37 +89,36 @@ class _Reader:
         """The rows of a sheet by column key; problems of the file and its header are noted."""
         path = self.folder / file
         try:
-            text = path.read_text(encoding="utf-8-sig")
+            table = read_table(path.read_bytes(), {column_key(h) for h in headers})
         except FileNotFoundError:
             return self._unread(file, "the sheet 'catalog template' writes", "no such file")
-        except UnicodeDecodeError as error:
-            return self._unread(file, "a CSV file in UTF-8 (save it as 'CSV UTF-8')", f"a byte that is not UTF-8 at {error.start}")
         except OSError as error:
             return self._unread(file, "a readable file", error.strerror or type(error).__name__)
-        reader = csv.reader(io.StringIO(text, newline=""))
-        try:
-            table = list(reader)
-        except csv.Error as error:
-            return self._unread(file, "a well-formed CSV file", f"{error} at line {reader.line_num}")
+        except SheetFileError as error:
+            return self._unread(file, error.expected, error.got)
         if not table:
             return self._unread(file, "a header row", "an empty file")
         return self._rows(file, headers, table)
 
-    def _unread(self, file: str, expected: str, got: str) -> list[Row]:
-        self.problem(file, None, None, expected, got)
+    def _unread(self, file: str, expected: str, got: str, row: int | None = None) -> list[Row]:
+        self.problem(file, row, None, expected, got)
         self.unread.add(file)
         return []
 
     def _rows(self, file: str, headers: Sequence[str], table: list[list[str]]) -> list[Row]:
+        """The rows under a header that names every column; a header that does not stops the file with one
+        problem (its rows, judged against the wrong columns, would each give problems of their own)."""
         wanted = {column_key(h): h for h in headers}
         found = [column_key(h) for h in table[0]]
-        for key, header in wanted.items():
-            if key not in found:
-                self.problem(file, 1, None, f"a column {header!r}", "none")
-                self.missing_columns.add((file, key))
-        for key, header in zip(found, table[0]):
-            if key not in wanted and header.strip():
-                self.problem(file, 1, None, f"only the columns {', '.join(map(repr, wanted))}", f"the column {header!r}")
+        missing = [key for key in wanted if key not in found]
+        unknown = [header for key, header in zip(found, table[0]) if key not in wanted and header.strip()]
+        if missing:
+            expected = f"a column {wanted[missing[0]]!r}" if len(missing) == 1 else \
+                f"the columns {', '.join(map(repr, missing))} in its header row"
+            got = "none" if not unknown else f"the column{'s' if len(unknown) > 1 else ''} {_some(unknown)} instead"
+            return self._unread(file, expected, got, row=1)
+        for header in unknown:
+            self.problem(file, 1, None, f"only the columns {', '.join(map(repr, wanted))}", f"the column {header!r}")
         rows = []
         for number, cells in enumerate(table[1:], 2):
             if not any(c.strip() for c in cells):
@@ -314,8 +312,6 @@ class _Reader:
                 out.append(SheetProblem("the catalog", None, None, p.expected, f"{p.got} (at {p.where})"))
                 continue
             column = place.column.key if isinstance(place.column, Column) else place.column
-            if place.file in self.unread or (place.file, column or "") in self.missing_columns:
-                continue
             if (place.file, place.row, column) in self.bad_cells:
                 continue
             expected, got = p.expected, p.got
@@ -347,6 +343,12 @@ def _detail(rest: Loc, column: Column | str | None) -> str:
         elif key != "effects" or not in_effects:
             words.append(str(key))
     return ", ".join(words)
+
+
+def _some(cells: Sequence[str], most: int = 4) -> str:
+    """``'a', 'b', 'c', 'd' and 3 more``: the first few of many cells."""
+    shown = ", ".join(repr(c[:40]) for c in cells[:most])
+    return shown + (f" and {len(cells) - most} more" if len(cells) > most else "")
 
 
 def _token_settings() -> list[Setting]:
