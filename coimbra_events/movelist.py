@@ -166,10 +166,7 @@ def _entry_line(entry: dict[str, Any], event: GameEvent) -> str:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def looks_like(data: bytes | str) -> bool:
-    """Whether a file's content is a move list (it opens with a tag) rather than a JSON log."""
-    head = (data[:200].decode("utf-8", "replace") if isinstance(data, bytes) else data[:200]).lstrip("\ufeff \t\r\n")
-    return bool(re.match(r"\[[A-Za-z]", head))
+looks_like = log_reader.is_move_list
 
 
 @dataclass(frozen=True)
@@ -192,7 +189,7 @@ def read_record(path: str | Path, keep: int | None = log_reader.KEPT) -> GameLog
 def read_any(data: bytes, source: str, keep: int | None = log_reader.KEPT) -> Listing:
     """A record file's bytes, a move list or a JSON log (told apart by how it begins); ``LogError`` if it does not
     read (keeping the first ``keep`` problems of a JSON log, every one with ``None``). A JSON log is always checked."""
-    if looks_like(data):
+    if log_reader.is_move_list(data):
         return read_listing(data, source)
     return Listing(log_reader.loads(data, source, keep), {}, True)
 
