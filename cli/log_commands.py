@@ -24,7 +24,7 @@ from cli.common import (
     store_errors,
     write_output,
 )
-from cli.exits import BAD_INPUT, RULE_VIOLATION, fail
+from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail
 from cli.views import progress_bar, rules_table, score_details, score_table, validation_panel, validation_summary
 from coimbra_events import log as game_log
 from coimbra_events.store.errors import DamagedGame, StoreConflict, UnknownGame
@@ -65,7 +65,8 @@ def simulate_command(
 
 
 def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> tuple[Validation, str]:
-    """A log file or a stored game (as its exported log), folded through the rules, and the game's name."""
+    """A log file (or move list) or a stored game (as its exported log), folded through the rules, and the game's
+    name; a move list no hash vouches for is said to be taken as written."""
     with served(db, catalog_file=catalog_file) as games:
         source = games.source(game_ref)
         with store_errors():
@@ -73,6 +74,10 @@ def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Pat
                 log = source.log()
             except LogError as exc:
                 fail(str(exc), BAD_INPUT)
+            if source.taken_as_written:
+                from coimbra_events.movelist import TAKEN_AS_WRITTEN  # a move list's reader is loaded already
+
+                err_console.print(f"{game_ref}: {TAKEN_AS_WRITTEN}", style="dim", soft_wrap=True)
             return validate(log, games.catalog, game_ref), source.name
 
 

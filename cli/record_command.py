@@ -52,6 +52,7 @@ from coimbra_events.store.game_store import GameStore
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, NothingToOverride
+from coimbra_events.notation import NotationError
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.state import TABLE, GameState
@@ -64,6 +65,7 @@ from projections.recording import (
     Choice,
     Command,
     Reading,
+    Turn,
     Unreadable,
     entry_echo,
     outcome_words,
@@ -190,6 +192,8 @@ class Recorder:
         stored, table = self.game.entries, self.game.state  # the game object itself may take the new entries
         if isinstance(reading, Choice):
             self._record(reading.event)
+        elif isinstance(reading, Turn):
+            self._turn(reading.text)
         elif isinstance(reading, Ambiguous):
             self.io.say(f"{len(reading.matches)} options start with '{reading.typed}'; type more, or a number:")
             for k, text in reading.matches:
@@ -206,6 +210,17 @@ class Recorder:
         done = self._saved(lambda: self.games.record(self.name, [event], game=self.game), self._said(event))
         if done is not None:
             self.io.say(f"recorded {self.game.entries}: {entry_echo(done.entries[0].event, done.outcome[0])}")
+
+    def _turn(self, text: str) -> None:
+        """Several entries of one player's turn, all or none."""
+        try:
+            done = self._saved(lambda: self.games.record(self.name, [text], game=self.game), text)
+        except NotationError as exc:
+            self.io.say(f"{exc}; nothing stored")
+            return
+        if done is not None:
+            for entry, table in zip(done.entries, done.outcome):
+                self.io.say(f"recorded {entry.seq}: {entry_echo(entry.event, table)}")
 
     def _said(self, event: GameEvent) -> str:
         return said(self.game.catalog, event)

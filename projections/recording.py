@@ -30,6 +30,7 @@ from coimbra_events.events import (
     StartGroupsDealt,
     VoyagesDrawn,
 )
+from coimbra_events.lines import WALK, split
 from coimbra_events.names import Names, fold
 from coimbra_events.notation import BY_WORD, VERB_LIST, NotationError, did_you_mean, parse, render
 from coimbra_events.state import CITIES, SETUP, TABLE, GameState, Pending
@@ -95,7 +96,15 @@ class Command:
     reason: str = ""
 
 
-Reading = Choice | Ambiguous | Unreadable | Command
+@dataclass(frozen=True)
+class Turn:
+    """Several entries of one player's turn on one line (``coimbra_events.lines``), recorded all or none by the
+    table's use case, which reads them on the table as it is when they are stored."""
+
+    text: str
+
+
+Reading = Choice | Ambiguous | Unreadable | Command | Turn
 
 ALONE: Mapping[str, str] = {"undo": "undo", "show": "show", "legal": "legal", "help": "help", "?": "help", "quit": "quit",
                             "q": "quit", "exit": "quit", "r": "roll", "roll": "roll"}
@@ -175,7 +184,10 @@ def pool_order(state: GameState) -> tuple[str, ...]:
 
 
 def _decision(text: str, state: GameState, due: Pending) -> Reading:
-    """A number, an option (as listed, with names or ids), a notation line, or the start of an option."""
+    """A number, an option (as listed, with names or ids), a notation line, the start of an option, or a line of
+    several entries."""
+    if is_turn(text):
+        return Turn(text)
     listed = options(state)
     if text.isdigit():
         k = int(text)
@@ -203,6 +215,12 @@ def _decision(text: str, state: GameState, due: Pending) -> Reading:
     if event is not None:
         return Choice(event, "notation")
     return Unreadable(_unreadable(problem))
+
+
+def is_turn(text: str) -> bool:
+    """Whether a typed line holds several entries (``a; b``) or a walk: read by ``lines.read`` where it is stored."""
+    _, parts = split(text)
+    return len(parts) > 1 or parts[0].split(None, 1)[0].lower() == WALK if parts and parts[0].split() else False
 
 
 def _unreadable(exc: NotationError) -> str:
