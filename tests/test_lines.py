@@ -1,0 +1,157 @@
+"""One line per thing a person does (``coimbra_events.lines``), in the move list, ``act`` and the recorder.
+
+A player's whole income or walk is one line, still one entry (and one hash) per
+die, exchange and step: the move list of each fixture has at most 0.75 lines of
+entries per entry and reads back byte for byte; a move list written by hand
+(names, no head, no numbers) imports and validates, and one illegal line is
+refused naming the line, the rule and the reason; ``act``, the recorder and the
+move list take the same one-line income and walk, typed through the installed
+command; and for random games, grouping entries into lines and reading the lines
+back gives the same entries.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from coimbra_events import lines, log as game_log, log_reader, movelist
+from coimbra_events.catalog import standin_catalog
+from coimbra_events.names import Names
+from coimbra_events.notation import NotationError
+from coimbra_events.validation import validate
+from tests.commands import invoke
+from tests.conftest import FIXTURES, installed_coimbra
+from tests.strategies import games
+
+CAT = standin_catalog()
+GAMES = sorted((FIXTURES / "games").glob("*.json"))
+BY_HAND = FIXTURES / "movelists" / "ana-bruno-by-hand.txt"
+MAX_LINES_PER_ENTRY = 0.75
+TWO = log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json")
+INCOME = "Bruno: income orange-1; purple-1; walk start-n, road-n; income gray-2"
+"""Entries 33-37 of the 2-player fixture, as one line: dice without their own track, a walk of two steps."""
+WALK_TO = "Bruno: income orange-1; purple-1; walk road-n; income gray-2"
+"""The same, the walk naming only where it goes (one shortest route)."""
+
+
+def entry_lines(text: str) -> int:
+    """The lines of a move list that carry entries (numbered ``N. …``): not tags, headings or blanks."""
+    return sum(1 for line in text.splitlines() if re.match(r"\d+\. ", line))
+
+
+@pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
+def test_the_move_list_has_at_most_three_lines_for_four_entries_and_reads_back_byte_for_byte(path: Path, tmp_path: Path):
+    exported = invoke(["export", str(path), "--format", "text"])
+    assert exported.exit_code == 0, exported.output
+    events = len(log_reader.read(path).events)
+    assert entry_lines(exported.stdout) / events <= MAX_LINES_PER_ENTRY
+    listed = tmp_path / "game.txt"
+    listed.write_text(exported.stdout, encoding="utf-8")
+    db = str(tmp_path / "games.sqlite")
+    assert invoke(["import", str(listed), "--name", "back", "--db", db]).exit_code == 0
+    again = invoke(["export", "back", "--db", db])
+    assert again.stdout_bytes == game_log.dumps(log_reader.read(path))
+
+
+def test_a_line_is_one_players_entries_each_its_own_event():
+    events = lines.read(INCOME, names=Names(CAT, ["Ana", "Bruno"]))
+    assert events == list(TWO.events[32:37])
+    assert lines.render_line(events) == "Bruno: income orange-1 orange; purple-1 purple; walk start-n, road-n; income gray-2 gray"
+
+
+@pytest.mark.parametrize("text, words", [
+    ("Bruno: income orange-1; Ana: end", "one line is one player's turn"),
+    ("Bruno: income orange-1; table: roll gray-1=3", "one line is one player's turn"),
+    ("Bruno: pass; note 3 hello", "'note' goes on a line of its own"),
+    ("Bruno: orange-1", "unknown verb 'orange-1'"),
+    ("Bruno: income orange-1;; end", "nothing between two ';'"),
+    ("Bruno: walk", "expected 'walk SPACE, SPACE, …'"),
+])
+def test_a_line_that_does_not_read_names_its_entry_and_the_problem(text: str, words: str):
+    with pytest.raises(NotationError, match=re.escape(words)):
+        lines.read(text, names=Names(CAT, ["Ana", "Bruno"]))
+
+
+def test_a_walk_to_a_space_further_away_asks_only_when_routes_pass_different_monasteries():
+    game = validate(TWO.prefix(34), CAT).state  # Bruno due to walk from start-w, two steps
+    assert [e.to for e in lines.route(game, lines.read("Bruno: walk road-n")[0])] == ["start-n", "road-n"]
+    neighbours = game.catalog.map.neighbours
+    far = [s for s in neighbours if s not in neighbours["start-w"] and s != "start-w"]
+    asked = 0
+    for space in far:
+        try:
+            lines.route(game, lines.read(f"Bruno: walk {space}")[0])
+        except NotationError as exc:
+            assert "pass different monasteries" in str(exc)
+            asked += 1
+    assert asked < len(far)
+
+
+def test_a_move_list_written_by_hand_imports_and_validates(tmp_path: Path):
+    """Players' and components' names, no head, no numbers, no hashes: the record is taken as written, and says so."""
+    text = BY_HAND.read_text(encoding="utf-8")
+    assert "[Head" not in text and not re.search(r"^\d+\. ", text, re.M) and "Poet" in text
+    checked = invoke(["validate", str(BY_HAND)])
+    assert checked.exit_code == 0 and "130 events, all legal" in checked.stdout
+    assert "taken as written" in checked.stderr
+    db = str(tmp_path / "games.sqlite")
+    imported = invoke(["import", str(BY_HAND), "--name", "paper", "--db", db])
+    assert imported.exit_code == 0 and "taken as written" in imported.stderr
+    record = log_reader.loads(invoke(["export", "paper", "--db", db]).stdout_bytes)
+    assert record.events == TWO.events and record.players == TWO.players
+
+
+def test_a_move_list_written_by_hand_with_one_illegal_line_is_refused_naming_the_line_rule_and_reason(tmp_path: Path):
+    text = BY_HAND.read_text(encoding="utf-8").replace("Ana: invest Brazil", "Ana: invest Cape Verde")
+    number = text.splitlines().index("Ana: invest Cape Verde") + 1
+    listed = tmp_path / "game.txt"
+    listed.write_text(text, encoding="utf-8")
+    refused = invoke(["import", str(listed), "--db", str(tmp_path / "games.sqlite")])
+    assert refused.exit_code == 1
+    assert f"game.txt: line {number} (event 38) breaks rule F.cost: voyage Cape Verde (v-05) costs 2 coins" in refused.stderr
+
+
+def _run(env: dict[str, str], *args: str, stdin: str = "") -> str:
+    out = subprocess.run([installed_coimbra(), *args], input=stdin.encode(), capture_output=True, timeout=120, env=env)
+    assert "Traceback" not in out.stderr.decode(), out.stderr.decode()
+    assert out.returncode == 0, (args, out.stdout.decode()[-2000:], out.stderr.decode())
+    return out.stdout.decode()
+
+
+@pytest.mark.parametrize("line", [INCOME, WALK_TO], ids=["steps", "destination"])
+def test_act_the_recorder_and_the_move_list_take_the_same_one_line_income_and_walk(line: str, tmp_path: Path):
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120", "COIMBRA_DB": str(tmp_path / "games.sqlite")}
+    expected = list(TWO.events[32:37])
+    before = tmp_path / "before.json"
+    game_log.write(before, TWO.prefix(32))
+    _run(env, "act", str(before), line)  # a log file: act writes it back
+    assert log_reader.read(before).events[32:] == tuple(expected)
+    game_log.write(before, TWO.prefix(32))
+    _run(env, "import", str(before), "--name", "table")
+    said = _run(env, "record", "table", stdin=f"{line}\n")
+    assert "recorded 37: Bruno: income gray-2 gray" in said
+    assert log_reader.loads(_run(env, "export", "table").encode()).events[32:] == tuple(expected)
+    if line == INCOME:  # a move list reads without the table: its walks name their steps
+        listed = tmp_path / "by-hand.txt"
+        listed.write_text(BY_HAND.read_text(encoding="utf-8"), encoding="utf-8")
+        assert INCOME in listed.read_text(encoding="utf-8")
+        assert "130 events, all legal" in _run(env, "validate", str(listed))
+
+
+@settings(max_examples=25, deadline=None)
+@given(record=games(CAT, max_events=160))
+def test_property_grouping_entries_into_lines_and_reading_them_back_gives_the_same_entries(record):
+    names = Names(CAT, [name for name, _ in record.players])
+    events = list(record.events)
+    for group in lines.groups(events):
+        chunk = [events[k] for k in group]
+        assert lines.read(lines.render_line(chunk), names=names) == chunk
+    text = movelist.dumps(record)
+    assert game_log.dumps(movelist.loads(text)) == game_log.dumps(record)
+    assert entry_lines(text) <= len(events)
