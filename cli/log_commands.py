@@ -39,23 +39,34 @@ COMMANDS = Commands()
 
 @COMMANDS("simulate")
 def simulate_command(
-    players: int = typer.Option(..., "--players", "-p", min=2, max=4, help="Number of players, 2 to 4."),
+    players_given: str = typer.Option(..., "--players", "-p", metavar="N|NAMES",
+                                      help="Number of players, 2 to 4, or their names: \"Ana,João,Carla\"."),
     seed: int = typer.Option(..., "--seed", "-s", help="Seed for the table's rolls and draws and the bots' choices."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the log here instead of standard output."),
     catalog_file: Optional[Path] = CatalogOption,
 ) -> None:
     """Play a whole game with seeded bots and write its JSON log.
 
-    The same seed and player count always give the same bytes.
+    The same seed and players always give the same bytes.
 
     Example: [bold]coimbra simulate --players 3 --seed 7 -o game.json[/]
+
+    Example: [bold]coimbra simulate --players "Ana,João,Carla" --seed 7 -o game.json[/]
     """
+    from coimbra_events.notation import is_name
     from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 
     catalog = catalog_option(catalog_file) or standin_catalog()
+    names = [n.strip() for n in players_given.split(",")] if not players_given.strip().isdigit() else []
+    players = len(names) if names else int(players_given)
     if not catalog.min_players <= players <= catalog.max_players:
         fail(f"--players: catalog {catalog.id} is for {catalog.min_players}-{catalog.max_players} players, got {players}")
-    log, state = simulate(catalog, DEFAULT_PLAYERS[:players], seed)
+    bad = [n for n in names if not is_name(n)]
+    if bad or len(set(names)) != len(names):
+        fail(f"--players: {bad[0]!r} cannot be written in notation (no ':', ',', '=' or '+')" if bad
+             else "--players: each player's name once")
+    seated = tuple((name, color) for name, (_, color) in zip(names, DEFAULT_PLAYERS)) if names else DEFAULT_PLAYERS[:players]
+    log, state = simulate(catalog, seated, seed)
     data = game_log.dumps(log)
     if output is None:
         sys.stdout.buffer.write(data)

@@ -155,3 +155,12 @@ def test_property_grouping_entries_into_lines_and_reading_them_back_gives_the_sa
     text = movelist.dumps(record)
     assert game_log.dumps(movelist.loads(text)) == game_log.dumps(record)
     assert entry_lines(text) <= len(events)
+
+
+def test_simulate_names_the_players_it_is_given():
+    made = invoke(["simulate", "--players", "Ana,João,Carla", "--seed", "7"])
+    assert made.exit_code == 0
+    assert [name for name, _ in log_reader.loads(made.stdout_bytes).players] == ["Ana", "João", "Carla"]
+    assert invoke(["simulate", "--players", "3", "--seed", "7"]).stdout_bytes != made.stdout_bytes
+    refused = invoke(["simulate", "--players", "Ana,Ana", "--seed", "7"])
+    assert refused.exit_code == 2 and "each player's name once" in refused.stderr
