@@ -43,7 +43,7 @@ from cli.views import import_summary, progress_bar
 from coimbra_events import log_reader
 from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError, LogProblem
-from coimbra_events.movelist import TAKEN_AS_WRITTEN, read_any, read_record
+from coimbra_events.movelist import TAKEN_AS_WRITTEN, read_any
 from coimbra_events.notation import BY_TYPE
 from coimbra_events.service.results import Conflict, Recorded, Refused
 from coimbra_events.store.errors import BadGameName, BadPlayers, DamagedGame, DamagedIndex, StoreConflict
@@ -274,7 +274,7 @@ def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[P
         task = progress.add_task("importing", total=len(files))
         for file in files:
             try:
-                game = games.import_log(read_record(file), None, str(file))
+                game = games.import_log(read_any(log_reader.read_bytes(file), str(file)).log, None, str(file))
                 rows.append({"source": str(file), "imported": True, "name": game.name, "events": game.entries})
             except (LogError, BadGameName, BadPlayers, DamagedIndex) as exc:
                 rows.append({"source": str(file), "imported": False, "code": BAD_INPUT, "error": str(exc)})

@@ -32,11 +32,14 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from coimbra_events import events as ev
+from coimbra_events.catalog import Catalog
 from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
 from coimbra_events.names import Names
 from coimbra_events.notation import BY_TYPE, BY_WORD, NotationError, did_you_mean, parse, render
+from coimbra_events.rules.core import Fold, initial_state, step
 from coimbra_events.state import TABLE, GameState
+from coimbra_events.violations import RuleViolation
 
 SEPARATOR = "; "
 """Between the entries of one line (``;`` on reading, spaces around it optional)."""
@@ -157,6 +160,12 @@ def read(text: str, default_actor: str | None = None, names: Names | None = None
     return out
 
 
+def needs_table(text: str) -> bool:
+    """Whether a line holds a walk naming one space only: read with the table, it may take several steps."""
+    return any(_is_walk(part) and len(_spaces(part.split(None, 1)[1] if len(part.split()) > 1 else "")) == 1
+               for part in split(text)[1])
+
+
 def _is_walk(part: str) -> bool:
     return part.split(None, 1)[0].lower() == WALK if part.split() else False
 
@@ -203,13 +212,44 @@ def _own_track(text: str, names: Names | None) -> str:
 
 def _walk(text: str, actor: str | None, names: Names | None, state: GameState | None,
           before: Sequence[GameEvent]) -> list[GameEvent]:
-    spaces = [s.strip() for s in text.split(",")] if "," in text else text.split()
+    spaces = _spaces(text)
     if not spaces or not all(spaces):
         raise NotationError("expected 'walk SPACE, SPACE, …' (the spaces stepped to, in order)")
     steps = [parse(f"step {space}", actor, names) for space in spaces]
     if state is not None and len(steps) == 1 and isinstance(steps[0], ev.PilgrimStepped):
         return list(route(state, steps[0], before))
     return steps
+
+
+def _spaces(text: str) -> list[str]:
+    return [s.strip() for s in text.split(",")] if "," in text else text.split()
+
+
+class Table:
+    """The table as a record's lines are read, for the lines that need it (a walk naming only where it goes): folded
+    when asked, from where it was last; ``None`` once an entry does not fold (about the record, or illegal: the
+    rules say why when the whole record is checked)."""
+
+    def __init__(self, catalog: Catalog, players: Sequence[tuple[str, str]]) -> None:
+        self.catalog, self.players = catalog, tuple(players)
+        self._state: GameState | None = None
+        self._folded = 0
+        self._fold = Fold()
+        self._broken = False
+
+    def after(self, events: Sequence[GameEvent]) -> GameState | None:
+        """The table after ``events`` (the same record, longer each time it is asked)."""
+        if self._broken:
+            return None
+        try:
+            state = self._state if self._state is not None else initial_state(self.catalog, self.players)
+            for event in events[self._folded:]:
+                state = step(state, event, self._fold)
+        except (RuleViolation, ValueError):
+            self._broken = True
+            return None
+        self._state, self._folded = state, len(events)
+        return state
 
 
 def route(state: GameState, step: ev.PilgrimStepped, before: Sequence[GameEvent] = ()) -> list[ev.PilgrimStepped]:
@@ -258,4 +298,4 @@ def _shortest(neighbours: dict[str, tuple[str, ...]], start: str, goal: str) -> 
     return []
 
 
-__all__ = ["SEPARATOR", "WALK", "groups", "read", "render_line", "route", "shares_a_line", "split"]
+__all__ = ["SEPARATOR", "WALK", "Table", "groups", "needs_table", "read", "render_line", "route", "shares_a_line", "split"]

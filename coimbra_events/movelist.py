@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import orjson
@@ -33,9 +32,11 @@ from coimbra_events import RULESET, log as game_log, log_reader
 from coimbra_events.catalog import CatalogError, find_catalog, standin_catalog
 from coimbra_events.events import Bookmarked, GameEvent, Noted
 from coimbra_events.log import GameLog, LogError, LogProblem, entry_hash
-from coimbra_events.lines import SEPARATOR, groups as grouped, read as read_line, render_line, split
+from coimbra_events.event_decoding import PayloadError, decode_event
+from coimbra_events.lines import SEPARATOR, Table, groups as grouped, needs_table, read as read_line, render_line, split
 from coimbra_events.names import Names
 from coimbra_events.notation import NotationError, parse, render
+from coimbra_events.state import GameState
 
 HEAD = "Head"
 DECORATIONS = ("Date", "Result")
@@ -70,12 +71,8 @@ class _BadLine(Exception):
 
 
 def dumps(log: GameLog, headings: Mapping[int, Sequence[str]] | None = None, result: str = IN_PROGRESS) -> str:
-    """The move list of a log.
-
-    ``headings`` are the lines written before an entry, by its sequence number
-    (``projections.sections.headings`` makes the round and phase headings);
-    ``result`` the ``Result`` tag (``projections.scores.result_line``).
-    """
+    """The move list of a log: ``headings``, the lines written before an entry, by its sequence number (the round
+    and phase headings of ``projections.sections.headings``); ``result`` the ``Result`` tag (``projections.scores``)."""
     doc = orjson.loads(game_log.dumps(log))
     entries: list[dict[str, Any]] = doc.pop("events")
     lines = [_tag(_tag_name(key), _header_value(key, value)) for key, value in doc.items()]
@@ -181,11 +178,6 @@ class Listing:
 TAKEN_AS_WRITTEN = "no Head tag: the record is taken as written (no hash vouches that it is the one recorded)"
 
 
-def read_record(path: str | Path, keep: int | None = log_reader.KEPT) -> GameLog:
-    """The log in a record file, a move list or a JSON log (``read_any``)."""
-    return read_any(log_reader.read_bytes(path), str(path), keep).log
-
-
 def read_any(data: bytes, source: str, keep: int | None = log_reader.KEPT) -> Listing:
     """A record file's bytes, a move list or a JSON log (told apart by how it begins); ``LogError`` if it does not
     read (keeping the first ``keep`` problems of a JSON log, every one with ``None``). A JSON log is always checked."""
@@ -230,7 +222,7 @@ class _Reader:
         self.entries: list[dict[str, Any]] = []
         self.lines: dict[int, int] = {}  # entry seq -> its line number
         self.last = 0  # the number of the last entry read
-        self._names: Names | None = None
+        self._known: tuple[Names, Table] | None = None
 
     def seq_at(self, line: str) -> int:
         """The entry a bad line stands for: the number it is written with, else the next (0, the header, before any)."""
@@ -245,9 +237,10 @@ class _Reader:
             self.tag(number, line)
             return
         match, seq = _ENTRY.fullmatch(line), len(self.entries) + 1
+        names, table = self.known()
         if match is None:  # a line written without its number, as by hand
             try:
-                read = _read_entries(line, seq, self.names())
+                read = _read_entries(line, seq, names, self.table(table, line))
             except _BadLine as bad:
                 raise _BadLine("not a move list line", f"expected a tag '[Name value]', an entry '[N.] notation', a heading "
                                f"('== …' or '-- …') or a blank line, got {_shown(line)} ({bad.why})") from None
@@ -255,18 +248,27 @@ class _Reader:
         else:
             found, expected = int(match.group(1)), self.last + 1
             self.last = found
-            read = _read_entries(match.group(2), seq, self.names())
+            read = _read_entries(match.group(2), seq, names, self.table(table, match.group(2)))
             self.last += len(read) - 1
             if found != expected:  # one gap, one problem: go on from the number found
                 raise _BadLine("sequence broken", f"expected entry {expected}, found {found} (entries count from 1 without gaps)")
         self.entries += read
         self.lines.update((entry["seq"], number) for entry in read)
 
-    def names(self) -> Names | None:
-        """The names entries may use (of the catalog and players the tags name; tags come first); ``None`` if unknown."""
-        if self._names is None and not self.entries:
-            self._names = _names(_header(self.tags, []))
-        return self._names
+    def known(self) -> tuple[Names, Table] | tuple[None, None]:
+        """The names entries may use, and the table they are played on (the tags name them, and come first)."""
+        if self._known is None and not self.entries:
+            self._known = _known(_header(self.tags, []))
+        return self._known or (None, None)
+
+    def table(self, table: Table | None, line: str) -> GameState | None:
+        """The table after the entries read so far, for a line that needs it (a walk naming only where it goes)."""
+        if table is None or not needs_table(line):
+            return None
+        try:
+            return table.after([decode_event(e["type"], e["actor"], e["payload"]) for e in self.entries])
+        except (PayloadError, KeyError):
+            return None
 
     def tag(self, number: int, line: str) -> None:
         name, value = _read_tag(line)
@@ -287,14 +289,14 @@ def _read_tag(line: str) -> tuple[str, Any]:
         raise _BadLine(f"tag {match.group(1)}", f"the value is not JSON (strings in double quotes): {exc}") from None
 
 
-def _read_entries(body: str, seq: int, names: Names | None = None) -> list[dict[str, Any]]:
+def _read_entries(body: str, seq: int, names: Names | None = None, table: GameState | None = None) -> list[dict[str, Any]]:
     """The entry objects a line spells after its ``SEQ. `` (several for one player's turn), without hashes."""
     if body.startswith(("= ", "{")):
         return [_read_body(body, seq, names)]
     actor, parts = split(body)
     cut = [_cut_commands(part) for part in parts]
     try:
-        events = read_line((f"{actor}: " if actor is not None else "") + SEPARATOR.join(t for t, _ in cut), None, names)
+        events = read_line((f"{actor}: " if actor is not None else "") + SEPARATOR.join(t for t, _ in cut), None, names, table)
     except NotationError as exc:
         raise _BadLine("bad notation", str(exc)) from None
     extras = [extra for _, extra in cut]
@@ -428,8 +430,7 @@ _DEFAULTS: Mapping[str, Any] = {"format": game_log.FORMAT, "schema": game_log.SC
 
 
 def _catalog_identity(catalog_id: str | None, number: int, problems: list[tuple[int, LogProblem]]) -> Any:
-    """``[Catalog "standin-1"]`` (by hand) as the log's identity of the shipped or installed catalog with that id;
-    no tag at all is the shipped stand-in, as everywhere else."""
+    """``[Catalog "standin-1"]`` as the identity of the catalog with that id; no tag: the stand-in, as everywhere."""
     try:
         catalog = standin_catalog() if catalog_id is None else find_catalog(catalog_id)
     except CatalogError as exc:
@@ -438,16 +439,17 @@ def _catalog_identity(catalog_id: str | None, number: int, problems: list[tuple[
     return {"id": catalog.id, "sha256": catalog.sha256}
 
 
-def _names(header: Mapping[str, Any]) -> Names | None:
-    """The names of the catalog and the players a header gives, if it gives both."""
+def _known(header: Mapping[str, Any]) -> tuple[Names, Table] | None:
+    """The names entries may use and the table they are played on, when the header gives the catalog and players."""
     catalog, players = header.get("catalog"), header.get("players")
-    if type(catalog) is not dict or type(players) is not list:
+    if type(catalog) is not dict or type(players) is not list or not all(type(p) is dict for p in players):
         return None
     try:
         found = find_catalog(str(catalog.get("id")), str(catalog.get("sha256")))
     except CatalogError:
         return None
-    return Names(found, [str(p.get("name")) for p in players if type(p) is dict])
+    seated = [(str(p.get("name")), str(p.get("color"))) for p in players]
+    return Names(found, [name for name, _ in seated]), Table(found, seated)
 
 
 def _chained(header: dict[str, Any], reader: _Reader, source: str) -> GameLog:
@@ -491,4 +493,4 @@ def _shown(line: str) -> str:
 
 
 __all__ = ["DECORATIONS", "HEAD", "IN_PROGRESS", "TAKEN_AS_WRITTEN", "UNKNOWN_DATE", "Listing", "dumps", "loads", "looks_like",
-           "read_any", "read_listing", "read_record"]
+           "read_any", "read_listing"]
