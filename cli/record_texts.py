@@ -76,7 +76,7 @@ def outcome_prompt(state: GameState, space: OutcomeSpace, example: GameEvent) ->
     lines = [f"  {space.description}", f"  write: {verb.usage}", f"  e.g.:  {render(example).split(': ', 1)[1]}"]
     cat = state.catalog
     if space.kind == "dice":
-        lines.append(f"  or the values in pool order: {' '.join(pool_order(state))}  (e.g. 3 5 1 6 2 4 4)")
+        lines.append(f"  or the values in this order: {' '.join(pool_order(state))}  (e.g. 3 5 1 6 2 4 4)")
     elif space.kind == "monasteries":
         lines += [f"  pile {pile} tiles go on: {' '.join(spaces)}" for pile, spaces in cat.map.monastery_spaces.items()]
     elif space.kind == "scoring-tiles":

@@ -166,7 +166,7 @@ def _outcome(text: str, state: GameState, due: Pending) -> Reading:
 
 
 def dice_form(values: Sequence[str], state: GameState) -> Reading:
-    """``3 5 1 …``: one value per die of the pool, in pool order (``pool_order``).
+    """``3 5 1 …``: one value per die of the pool, in the order a roll is written (``pool_order``).
 
     Only the count is checked here (values cannot be matched to dice
     otherwise); whether the values can be rolled is the rules core's call.
@@ -179,8 +179,9 @@ def dice_form(values: Sequence[str], state: GameState) -> Reading:
 
 
 def pool_order(state: GameState) -> tuple[str, ...]:
-    """The dice of this player count, in the catalog's order: the order of the dice form."""
-    return state.catalog.dice_for(len(state.players))
+    """The dice of this player count in the order a roll is written everywhere (``roll gray-1=… gray-2=…``, by id):
+    the order the dice form is typed in, so the dice are typed in the order they are listed."""
+    return tuple(sorted(state.catalog.dice_for(len(state.players))))
 
 
 def _decision(text: str, state: GameState, due: Pending) -> Reading:
@@ -244,7 +245,7 @@ def _bare(text: str, actor: str) -> str:
 
 
 def entry_echo(event: GameEvent, state: GameState) -> str:
-    """A stored entry as the recorder says it: names beside ids, and rolled dice in pool order (the order typed)."""
+    """A stored entry as the recorder says it: names beside ids, and rolled dice in the order typed (``pool_order``)."""
     if isinstance(event, DiceRolled):
         values = dict(event.values)
         return "table: roll " + " ".join(f"{d}={values[d]}" for d in pool_order(state) if d in values)

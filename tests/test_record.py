@@ -3,7 +3,7 @@
 The game is the 2-player fixture. Its inputs are typed the quick ways a table
 types them, in turn: an option's number, the shortest start of an option that
 only one option has, a notation line (with or without ``Name:``), the dice in
-pool order. On the way: a typo and an illegal move (refused, nothing stored),
+the order a roll is written. On the way: a typo and an illegal move (refused, nothing stored),
 a wrong but legal entry and its correction, and the end of the input in the
 middle of the game followed by a second session that resumes it. The stored
 game must export to exactly the fixture's events plus the correction.
@@ -31,7 +31,7 @@ from coimbra_events.rules import core as rules
 from coimbra_events.state import TABLE
 from projections.naming import named
 from projections.options import options
-from projections.recording import Ambiguous, Choice, Command, Unreadable, read_line
+from projections.recording import Ambiguous, Choice, Command, Unreadable, pool_order, read_line
 from tests.conftest import FIXTURES
 from tests.conftest import installed_coimbra
 
@@ -81,7 +81,7 @@ def typed(k: int) -> str:
     if event.actor == TABLE:
         if isinstance(event, ev.DiceRolled) and k % 2:
             values = dict(event.values)
-            return " ".join(str(values[d]) for d in state.catalog.dice_for(2))
+            return " ".join(str(values[d]) for d in pool_order(state))
         return render(event) if k % 2 else bare(event)
     listed = options(state)
     way = k % 3
@@ -281,11 +281,13 @@ def test_implausible_dice_are_refused_with_the_rule_and_nothing_is_stored(store,
     assert stored(store) == 13
 
 
-def test_the_dice_form_takes_one_value_per_die_in_pool_order(store):
+def test_the_dice_form_takes_one_value_per_die_in_the_order_a_roll_is_listed(store):
     at(store, 13)
-    code, out = session(store, ["4 5 1 4 2 6", "4 5 1 4 2 6 4"], NAME)
-    assert "one value per die, 7 for 2 players (gray-1 gray-2 orange-1 orange-2 purple-1 green-1 white-1); got 6" in out.text
+    code, out = session(store, ["4 5 6 1 4 2", "4 5 6 1 4 2 4"], NAME)
+    assert "one value per die, 7 for 2 players (gray-1 gray-2 green-1 orange-1 orange-2 purple-1 white-1); got 6" in out.text
+    assert "or the values in this order: gray-1 gray-2 green-1 orange-1 orange-2 purple-1 white-1" in out.text
     assert store.get(NAME).events[13] == EVENTS[13]
+    assert f"recorded 14: {render(EVENTS[13])}" in out.text  # echoed as the move list and act list it
 
 
 ROWS_2 = bare(EVENTS[39])  # round 2's rows, as dealt
