@@ -64,6 +64,7 @@ from projections.recording import (
     Ambiguous,
     Choice,
     Command,
+    Numbers,
     Reading,
     Turn,
     Unreadable,
@@ -131,13 +132,14 @@ class Recorder:
         self.games, self.io, self.name, self.resume, self.quiet = games, io, name, resume, quiet
         self.game = games.open(name)
         self._announced: object = None
+        self.numbers = Numbers()  # an option keeps its number while the turn lasts
 
     def run(self) -> int:
         """Until the game is over or the table stops; the exit code (0, or 130 after Ctrl-C)."""
         try:
             while self.game.pending is not None:
                 self._announce()
-                self.handle(read_line(self._ask(), self.game.state))
+                self.handle(read_line(self._ask(), self.game.state, self.numbers))
         except Stop as stop:
             return self._stopped(stop)
         except KeyboardInterrupt:
@@ -182,7 +184,8 @@ class Recorder:
             lines = outcome_prompt(self.game.state, space, space.sample(random.Random(0)))
             return lines + (["  r: draw it from the game's seed"] if rolls_of(self.game)[0] != "manual" else [])
         listed = options(self.game.state)
-        return option_lines(listed) if grouped else option_lines(listed, limit=None, flat=True)
+        numbers = self.numbers.of(self.game.state, listed)
+        return option_lines(listed, numbers=numbers) if grouped else option_lines(listed, None, True, numbers)
 
     # -- one line
 
