@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import Mapping, Optional
 
 import typer
+from rich.markup import escape
 
 from cli.common import (
     Commands,
@@ -75,9 +76,9 @@ def simulate_command(
     console.print(f"wrote {output}: {len(log.events)} events, {players} players, seed {seed}")
 
 
-def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> tuple[Validation, str]:
-    """A log file (or move list) or a stored game (as its exported log), folded through the rules, and the game's
-    name; a move list no hash vouches for is said to be taken as written."""
+def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> tuple[Validation, str, Mapping[int, int]]:
+    """A log file (or move list) or a stored game (as its exported log), folded through the rules, the game's
+    name, and a move list's line of each entry; a move list no hash vouches for is said to be taken as written."""
     with served(db, catalog_file=catalog_file) as games:
         source = games.source(game_ref)
         with store_errors():
@@ -89,7 +90,7 @@ def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Pat
                 from coimbra_events.movelist import TAKEN_AS_WRITTEN  # a move list's reader is loaded already
 
                 err_console.print(f"{game_ref}: {TAKEN_AS_WRITTEN}", style="dim", soft_wrap=True)
-            return validate(log, games.catalog, game_ref), source.name
+            return validate(log, games.catalog, game_ref), source.name, source.lines
 
 
 @COMMANDS("validate")
@@ -113,12 +114,17 @@ def validate_command(
         _validate_many(game_refs, db, catalog_file, as_json)
         return
     game_ref = game_refs[0]
-    result, _ = _validated_ref(game_ref, db, catalog_file)
+    result, _, lines = _validated_ref(game_ref, db, catalog_file)
     report = result.to_json()
+    line = lines.get(result.violation_seq or 0)
+    if line is not None:
+        report["violation"]["line"] = line
     if as_json:
         print_json(report)
     else:
         console.print(validation_panel(game_ref, report, result.state.catalog))
+        if line is not None:
+            console.print(f"event {result.violation_seq} is on line {line} of {escape(game_ref)}", soft_wrap=True)
     if not result.valid:
         raise typer.Exit(RULE_VIOLATION)
 
@@ -176,7 +182,7 @@ def score_command(
     """
     from projections.scores import score_report
 
-    result, name = _validated_ref(game_ref, db, catalog_file)
+    result, name, _ = _validated_ref(game_ref, db, catalog_file)
     if not result.valid:
         v = result.violation
         fail(f"{game_ref}: event {result.violation_seq} breaks rule {v.rule}: {v.reason}", RULE_VIOLATION)

@@ -17,6 +17,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import orjson
 import pytest
 from hypothesis import given, settings
 
@@ -115,6 +116,9 @@ def test_a_move_list_written_by_hand_with_one_illegal_line_is_refused_naming_the
     refused = invoke(["import", str(listed), "--db", str(tmp_path / "games.sqlite")])
     assert refused.exit_code == 1
     assert f"game.txt: line {number} (event 38) breaks rule F.cost: voyage Cape Verde (v-05) costs 2 coins" in refused.stderr
+    checked = invoke(["validate", str(listed), "--json"])
+    assert checked.exit_code == 1
+    assert {"seq": 38, "rule": "F.cost", "line": number}.items() <= orjson.loads(checked.stdout)["violation"].items()
 
 
 def _run(env: dict[str, str], *args: str, stdin: str = "") -> str:

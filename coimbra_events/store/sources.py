@@ -12,7 +12,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Protocol, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Protocol, TypeVar
 
 from coimbra_events import log as game_log
 from coimbra_events import log_reader
@@ -65,6 +65,8 @@ class GameSource(Protocol):
     name: str
     taken_as_written: bool
     """Whether the record read last is a move list written by hand, which no hash vouches for (front-ends say so)."""
+    lines: Mapping[int, int]
+    """The line of a move list each entry of the record read last stands on, by entry (empty for other records)."""
 
     def open(self) -> Game:
         """The game, checked (``UnknownGame``, ``DamagedGame``, ``LogError``, ``IllegalLog`` if it cannot be)."""
@@ -116,7 +118,7 @@ class StoredGame:
 
     def __init__(self, store: GameStore, name: str) -> None:
         self.store, self.ref, self.name = store, name, name
-        self.taken_as_written = False
+        self.taken_as_written, self.lines = False, {}
 
     def open(self) -> Game:
         return self.store.get(self.name)
@@ -173,6 +175,7 @@ class LogFile:
         self.data: bytes | None = None
         """The bytes as last read: ``commit`` writes only over these (a move list as a move list)."""
         self.taken_as_written = False
+        self.lines: Mapping[int, int] = {}
 
     def open(self) -> Game:
         from coimbra_events.game import Game
@@ -184,12 +187,12 @@ class LogFile:
         """The file's record, a JSON log or a move list; ``taken_as_written`` says whether it was a move list no
         hash vouches for (written by hand)."""
         if not log_reader.is_move_list(data):
-            self.taken_as_written = False
+            self.taken_as_written, self.lines = False, {}
             return log_reader.loads(data, str(self.path), keep)
         from coimbra_events.movelist import read_listing  # the notation, for move lists only
 
         listing = read_listing(data, str(self.path))
-        self.taken_as_written = not listing.checked
+        self.taken_as_written, self.lines = not listing.checked, listing.lines
         return listing.log
 
     def head(self) -> str:
