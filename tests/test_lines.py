@@ -147,7 +147,8 @@ def test_act_the_recorder_and_the_move_list_take_the_same_one_line_income_and_wa
     assert "130 events, all legal" in _run(env, "validate", str(listed))
 
 
-@settings(max_examples=25, deadline=None)
+@pytest.mark.property
+@settings(max_examples=max(settings.default.max_examples // 8, 10))
 @given(record=games(CAT, max_events=160))
 def test_property_grouping_entries_into_lines_and_reading_them_back_gives_the_same_entries(record):
     names = Names(CAT, [name for name, _ in record.players])
