@@ -85,7 +85,7 @@ def render_line(events: Sequence[GameEvent]) -> str:
             continue
         text = render(events[k]).split(":", 1)[1].strip()
         word, _, args = text.partition(" ")
-        parts.append(args if word == verb and args else text)
+        parts.append(args if word == verb and args and not _is_verb(args) else text)
         verb, k = word, k + 1
     return f"{events[0].actor}: " + SEPARATOR.join(parts)
 
@@ -147,7 +147,8 @@ def read(text: str, default_actor: str | None = None, names: Names | None = None
     """
     actor, parts = split(text)
     if len(parts) == 1 and not _is_walk(parts[0]):
-        return [parse(text, default_actor, names)]
+        tracked = _own_track(parts[0], names) if parts[0].split(None, 1)[0].lower() == _INCOME else parts[0]
+        return [parse(text if tracked == parts[0] else f"{actor or ''}: {tracked}".lstrip(": "), default_actor, names)]
     who = actor if actor is not None else default_actor
     out: list[GameEvent] = []
     verb = ""
@@ -168,6 +169,13 @@ def needs_table(text: str) -> bool:
 
 def _is_walk(part: str) -> bool:
     return part.split(None, 1)[0].lower() == WALK if part.split() else False
+
+
+def _is_verb(args: str) -> bool:
+    """Whether an entry's arguments begin with a word that is a verb (a card called Pilgrim): its verb is then
+    written, so that the entry does not read as that verb."""
+    first = args.split(None, 1)[0].lower()
+    return first in BY_WORD or first == WALK
 
 
 def _entry(part: str, verb: str, actor: str | None, names: Names | None, state: GameState | None,

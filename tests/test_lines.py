@@ -21,7 +21,7 @@ import orjson
 import pytest
 from hypothesis import given, settings
 
-from coimbra_events import lines, log as game_log, log_reader, movelist
+from coimbra_events import events as ev, lines, log as game_log, log_reader, movelist
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.names import Names
 from coimbra_events.notation import NotationError
@@ -64,6 +64,16 @@ def test_a_line_is_one_players_entries_each_its_own_event():
     events = lines.read(INCOME, names=Names(CAT, ["Ana", "Bruno"]))
     assert events == list(TWO.events[32:37])
     assert lines.render_line(events) == "Bruno: income orange-1 orange; purple-1 purple; walk start-n, road-n; income gray-2 gray"
+
+
+def test_a_coloured_die_pays_on_its_own_track_and_a_verb_word_keeps_its_verb():
+    names = Names(CAT, ["Ana", "Bruno"])
+    assert lines.read("income gray-2", "Bruno", names) == [ev.IncomeActivated("Bruno", "gray-2", "gray")]
+    with pytest.raises(NotationError, match="missing TRACK"):
+        lines.read("income white-1", "Bruno", names)  # the white die names its track
+    bought = [ev.CardBought("Ana", "c-II-13"), ev.CardBought("Ana", "pilgrim")]
+    assert lines.render_line(bought) == "Ana: buy c-II-13; buy pilgrim"  # not read as the verb 'pilgrim'
+    assert lines.read(lines.render_line(bought)) == bought
 
 
 @pytest.mark.parametrize("text, words", [
