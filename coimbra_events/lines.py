@@ -35,7 +35,8 @@ from coimbra_events import events as ev
 from coimbra_events.catalog import Catalog
 from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
-from coimbra_events.names import Names
+from coimbra_events.names import Names, UnknownName
+from coimbra_events.record import replace
 from coimbra_events.notation import BY_TYPE, BY_WORD, NotationError, did_you_mean, parse, render
 from coimbra_events.rules.core import Fold, initial_state, step
 from coimbra_events.state import TABLE, GameState
@@ -142,9 +143,13 @@ def read(text: str, default_actor: str | None = None, names: Names | None = None
     """The entries a line holds, in order (``NotationError`` naming the entry that does not read).
 
     Without ``Name:`` they are ``default_actor``'s; ``names`` reads components by
-    name; ``state``, the table before the line, lets ``walk`` name only where it
-    goes.
+    name, and players by name in any case (``ana:`` is Ana); ``state``, the table
+    before the line, lets ``walk`` name only where it goes.
     """
+    return [_seated(event, names) for event in _read(text, default_actor, names, state)]
+
+
+def _read(text: str, default_actor: str | None, names: Names | None, state: GameState | None) -> list[GameEvent]:
     actor, parts = split(text)
     if len(parts) == 1 and not _is_walk(parts[0]):
         tracked = _own_track(parts[0], names) if parts[0].split(None, 1)[0].lower() == _INCOME else parts[0]
@@ -159,6 +164,18 @@ def read(text: str, default_actor: str | None = None, names: Names | None = None
             raise NotationError(f"entry {n} of the line ({part!r}): {exc}") from None
         out.extend(events)
     return out
+
+
+def _seated(event: GameEvent, names: Names | None) -> GameEvent:
+    """The event with its actor as the player is named (``ana`` is Ana); an actor who is no player is left for the
+    rules to refuse."""
+    if names is None or event.actor == TABLE:
+        return event
+    try:
+        player = names.resolve("players", event.actor)
+    except UnknownName:
+        return event
+    return replace(event, actor=player) if player != event.actor else event
 
 
 def needs_table(text: str) -> bool:

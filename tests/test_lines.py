@@ -118,6 +118,12 @@ def test_a_move_list_written_by_hand_imports_and_validates(tmp_path: Path):
     assert record.events == TWO.events and record.players == TWO.players
 
 
+def test_players_are_named_in_any_case_in_a_move_list_as_at_the_table():
+    text = BY_HAND.read_text(encoding="utf-8").replace("\nAna: group 2\n", "\nana: group 2\n")
+    assert "\nana: group 2\n" in text
+    assert movelist.loads(text).events == TWO.events
+
+
 def test_a_move_list_written_by_hand_with_one_illegal_line_is_refused_naming_the_line_rule_and_reason(tmp_path: Path):
     text = BY_HAND.read_text(encoding="utf-8").replace("Ana: invest Brazil", "Ana: invest Cape Verde")
     number = text.splitlines().index("Ana: invest Cape Verde") + 1
