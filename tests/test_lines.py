@@ -90,18 +90,14 @@ def test_a_line_that_does_not_read_names_its_entry_and_the_problem(text: str, wo
 
 
 def test_a_walk_to_a_space_further_away_asks_only_when_routes_pass_different_monasteries():
-    game = validate(TWO.prefix(34), CAT).state  # Bruno due to walk from start-w, two steps
-    assert [e.to for e in lines.route(game, lines.read("Bruno: walk road-n")[0])] == ["start-n", "road-n"]
-    neighbours = game.catalog.map.neighbours
-    far = [s for s in neighbours if s not in neighbours["start-w"] and s != "start-w"]
-    asked = 0
-    for space in far:
-        try:
-            lines.route(game, lines.read(f"Bruno: walk {space}")[0])
-        except NotationError as exc:
-            assert "pass different monasteries" in str(exc)
-            asked += 1
-    assert asked < len(far)
+    table = validate(TWO.prefix(34), CAT).state  # Bruno's pilgrim on start-w, steps due
+    walked = [e.to for e in lines.route(table, lines.read("Bruno: walk blue-n1")[0])]
+    assert walked == ["start-n", "road-n", "blue-n1"]
+    # start-e: by start-n or by start-s, neither passing a monastery: no question, the map's first
+    assert [e.to for e in lines.route(table, lines.read("Bruno: walk start-e")[0])] == ["start-n", "start-e"]
+    with pytest.raises(NotationError, match="two routes to coast-w pass different monasteries: write 'walk road-w, "
+                                            "blue-w1, cross-sw, way-sw, brown-sw, coast-w' or 'walk road-w, blue-w2"):
+        lines.route(table, lines.read("Bruno: walk coast-w")[0])
 
 
 def test_a_move_list_written_by_hand_imports_and_validates(tmp_path: Path):
