@@ -239,8 +239,9 @@ class Recorder:
             if isinstance(done, Recorded):
                 self.game = done.game
                 return done
-            if isinstance(done, Refused):
-                for line in refusal_lines(text, done.violation, self.game.catalog):
+            if isinstance(done, Refused):  # the entry refused, of a line of several
+                said = self._said(done.event) if done.event is not None else text
+                for line in refusal_lines(said, done.violation, self.game.catalog):
                     self.io.say(line)
             else:  # another writer recorded first: show the game as it is now
                 self.io.say(done.reason)

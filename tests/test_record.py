@@ -443,3 +443,12 @@ def test_options_keep_their_numbers_while_the_turn_lasts(store):
     steps = [part.split("> ")[0] for part in out.text.split("Bruno: steps (round 1, phase E")]
     assert "  2  step start-n" in steps[1] and "  5  step road-n" in steps[2] and "  4  stop" in steps[2]
     assert "  2  income gray-2 gray" in shown[3] and "  4  end" in shown[3]
+
+
+def test_a_line_of_several_entries_is_stored_all_or_none_naming_the_entry_refused(store):
+    at(store, 32)
+    code, out = session(store, ["income orange-1; purple-1; walk road-n; income orange-1",
+                                "income orange-1; purple-1; walk road-n; income gray-2"], NAME)
+    assert "refused 'Bruno: income orange-1 orange': rule E.die" in out.text  # the fourth entry, orange-1 again
+    assert "recorded 33: Bruno: income orange-1 orange" in out.text.split("refused")[1]  # stored only the second time
+    assert list(store.get(NAME).events[32:]) == list(EVENTS[32:37])
