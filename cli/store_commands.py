@@ -98,7 +98,8 @@ def new_command(
 def act_command(
     game_ref: str = GameArgument,
     decisions: list[str] = typer.Argument(
-        ..., metavar="DECISION...", help="Decisions or table outcomes in notation, e.g. 'place gray-1 castle' (docs/notation.md)."
+        ..., metavar="DECISION...", help="Decisions or table outcomes in notation, e.g. 'place gray-1 castle'; a line may "
+        "hold several entries of one player's turn: 'income gray-1; orange-2; walk road-n' (docs/notation.md)."
     ),
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
@@ -115,8 +116,8 @@ def act_command(
 
     Leave out [bold]Name:[/] for the player due to act. An illegal input is refused
     with the rule it breaks and why (exit 1), and nothing is stored. GAME may be
-    a JSON log file: the events are appended to it. Each entry keeps when it was
-    entered and by whom ([bold]--by[/]). After storing, it says what the table
+    a JSON log file or a move list: the events are appended to it. Each entry
+    keeps when it was entered and by whom ([bold]--by[/]). After storing, it says what the table
     must now do for each entry, in order and by player, each move with the rule
     that causes it (--quiet: one line an entry); at game over, the final scores
     by source and the winner. If another writer changed the game since it was
@@ -127,6 +128,8 @@ def act_command(
     ([bold]coimbra verify GAME --head HASH[/] proves the record later).
 
     Example: [bold]coimbra act ana-bruno "place gray-1 castle"[/]
+
+    Example: [bold]coimbra act ana-bruno "income white-1 orange; exchange coins 3; income gray-1; end"[/]
     """
 
     with served(db, by, catalog_file, views=True) as games, store_errors("nothing stored"):
