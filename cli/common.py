@@ -72,7 +72,8 @@ QuietOption = flag("--quiet", "-q", help="One line per stored entry, without wha
 DbOption = typer.Option(
     None, "--db", help="The game store's SQLite file (default: $COIMBRA_DB, else ~/.local/share/coimbra/games.sqlite)."
 )
-GameArgument = typer.Argument(..., metavar="GAME", help="A stored game's name, or the path of a JSON log file.")
+GameArgument = typer.Argument(..., metavar="GAME", help="A stored game's name, or the path of a JSON log file or a "
+                                                        "move list (docs/move-list.md).")
 
 
 def print_json(data: object) -> None:
