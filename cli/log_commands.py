@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.markup import escape
@@ -33,6 +33,9 @@ from coimbra_events.catalog import standin_catalog
 from coimbra_events.log import LogError
 from coimbra_events.validation import Validation, validate
 from coimbra_events.violations import RULES
+
+if TYPE_CHECKING:
+    from coimbra_events.store.sources import GameSource
 
 
 COMMANDS = Commands()
@@ -76,9 +79,9 @@ def simulate_command(
     console.print(f"wrote {output}: {len(log.events)} events, {players} players, seed {seed}")
 
 
-def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> tuple[Validation, str, Mapping[int, int]]:
-    """A log file (or move list) or a stored game (as its exported log), folded through the rules, the game's
-    name, and a move list's line of each entry; a move list no hash vouches for is said to be taken as written."""
+def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> tuple[Validation, GameSource]:
+    """A log file (or move list) or a stored game (as its exported log), folded through the rules, and where it is
+    kept (its name, a move list's line of each entry); a move list no hash vouches for is said to be taken as written."""
     with served(db, catalog_file=catalog_file) as games:
         source = games.source(game_ref)
         with store_errors():
@@ -90,7 +93,7 @@ def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Pat
                 from coimbra_events.movelist import TAKEN_AS_WRITTEN  # a move list's reader is loaded already
 
                 err_console.print(f"{game_ref}: {TAKEN_AS_WRITTEN}", style="dim", soft_wrap=True)
-            return validate(log, games.catalog, game_ref), source.name, source.lines
+            return validate(log, games.catalog, game_ref), source
 
 
 @COMMANDS("validate")
@@ -114,11 +117,13 @@ def validate_command(
         _validate_many(game_refs, db, catalog_file, as_json)
         return
     game_ref = game_refs[0]
-    result, _, lines = _validated_ref(game_ref, db, catalog_file)
+    result, source = _validated_ref(game_ref, db, catalog_file)
     report = result.to_json()
-    line = lines.get(result.violation_seq or 0)
+    line = source.lines.get(result.violation_seq or 0)
     if line is not None:
         report["violation"]["line"] = line
+    if source.taken_as_written:
+        report["taken_as_written"] = True
     if as_json:
         print_json(report)
     else:
@@ -182,7 +187,7 @@ def score_command(
     """
     from projections.scores import score_report
 
-    result, name, _ = _validated_ref(game_ref, db, catalog_file)
+    result, source = _validated_ref(game_ref, db, catalog_file)
     if not result.valid:
         v = result.violation
         fail(f"{game_ref}: event {result.violation_seq} breaks rule {v.rule}: {v.reason}", RULE_VIOLATION)
@@ -194,7 +199,7 @@ def score_command(
     if format_ is not SheetFormat.TABLE:
         from cli.score_sheets import score_csv, score_html  # imported here: only the sheets need them
 
-        sheet = score_csv(report) if format_ is SheetFormat.CSV else score_html(report, result.log, result.state.catalog, name)
+        sheet = score_csv(report) if format_ is SheetFormat.CSV else score_html(report, result.log, result.state.catalog, source.name)
         with store_errors():
             write_output(output, sheet.encode())
         return

@@ -107,12 +107,15 @@ def test_a_move_list_written_by_hand_imports_and_validates(tmp_path: Path):
     checked = invoke(["validate", str(BY_HAND)])
     assert checked.exit_code == 0 and "130 events, all legal" in checked.stdout
     assert "taken as written" in checked.stderr
+    assert orjson.loads(invoke(["validate", str(BY_HAND), "--json"]).stdout)["taken_as_written"] is True
     verified = invoke(["verify", str(BY_HAND), "--json"])
     assert verified.exit_code == 0 and orjson.loads(verified.stdout)["taken_as_written"] is True
     assert "intact" not in invoke(["verify", str(BY_HAND)]).stdout  # no hash vouches for it
     db = str(tmp_path / "games.sqlite")
     imported = invoke(["import", str(BY_HAND), "--name", "paper", "--db", db])
     assert imported.exit_code == 0 and "taken as written" in imported.stderr
+    again = invoke(["import", str(BY_HAND), "--name", "paper-2", "--db", db, "--json"])
+    assert orjson.loads(again.stdout)["taken_as_written"] is True
     record = log_reader.loads(invoke(["export", "paper", "--db", db]).stdout_bytes)
     assert record.events == TWO.events and record.players == TWO.players
 
