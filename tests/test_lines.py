@@ -120,6 +120,15 @@ def test_a_move_list_written_by_hand_imports_and_validates(tmp_path: Path):
     assert record.events == TWO.events and record.players == TWO.players
 
 
+def test_a_header_by_hand_may_leave_out_the_catalog_format_schema_and_ruleset():
+    text = BY_HAND.read_text(encoding="utf-8")
+    assert "[Format" not in text and "[Schema" not in text and "[Ruleset" not in text
+    read = movelist.loads(text.replace('[Catalog "standin-1"]\n', ""))
+    assert (read.catalog_id, read.catalog_sha256, read.ruleset) == (CAT.id, CAT.sha256, TWO.ruleset)
+    with pytest.raises(game_log.LogError, match="line 1: tag Catalog: .*standin-9"):
+        movelist.loads(text.replace('"standin-1"', '"standin-9"'))
+
+
 def test_players_are_named_in_any_case_in_a_move_list_as_at_the_table():
     text = BY_HAND.read_text(encoding="utf-8").replace("\nAna: group 2\n", "\nana: group 2\n")
     assert "\nana: group 2\n" in text
