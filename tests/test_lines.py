@@ -64,6 +64,7 @@ def test_a_line_is_one_players_entries_each_its_own_event():
     events = lines.read(INCOME, names=Names(CAT, ["Ana", "Bruno"]))
     assert events == list(TWO.events[32:37])
     assert lines.render_line(events) == "Bruno: income orange-1 orange; purple-1 purple; walk start-n, road-n; income gray-2 gray"
+    assert lines.read("Bruno: walk start-n road-n") == lines.read("Bruno: walk start-n, road-n") == events[2:4]
 
 
 def test_a_coloured_die_pays_on_its_own_track_and_a_verb_word_keeps_its_verb():
