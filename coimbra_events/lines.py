@@ -152,7 +152,7 @@ def read(text: str, default_actor: str | None = None, names: Names | None = None
 def _read(text: str, default_actor: str | None, names: Names | None, state: GameState | None) -> list[GameEvent]:
     actor, parts = split(text)
     if len(parts) == 1 and not _is_walk(parts[0]):
-        tracked = _own_track(parts[0], names) if parts[0].split(None, 1)[0].lower() == _INCOME else parts[0]
+        tracked = _own_track(parts[0], names) if [w.lower() for w in parts[0].split()[:1]] == [_INCOME] else parts[0]
         return [parse(text if tracked == parts[0] else f"{actor or ''}: {tracked}".lstrip(": "), default_actor, names)]
     who = actor if actor is not None else default_actor
     out: list[GameEvent] = []

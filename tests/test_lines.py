@@ -20,6 +20,7 @@ from pathlib import Path
 import orjson
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from coimbra_events import events as ev, lines, log as game_log, log_reader, movelist
 from coimbra_events.catalog import standin_catalog
@@ -196,3 +197,15 @@ def test_simulate_names_the_players_it_is_given():
     assert invoke(["simulate", "--players", "3", "--seed", "7"]).stdout_bytes != made.stdout_bytes
     refused = invoke(["simulate", "--players", "Ana,Ana", "--seed", "7"])
     assert refused.exit_code == 2 and "each player's name once" in refused.stderr
+
+
+@pytest.mark.property
+@given(text=st.lists(st.sampled_from(["Ana:", "bruno:", "table:", "income", "gray-1", "white-1", "walk", "road-n", ",",
+                                      ";", " ", "step", "note", "3", "{", "}", "[%at", '"', "poet", "end", "buy", ":"]),
+                     max_size=12).map("".join))
+def test_property_any_line_reads_or_is_refused_in_one_line(text: str):
+    table = validate(TWO.prefix(34), CAT).state
+    try:
+        lines.read(text, "Bruno", Names(CAT, ["Ana", "Bruno"]), table)
+    except NotationError as exc:
+        assert str(exc) and "\n" not in str(exc)
