@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # the store brings in the eventsourcing library: imported by 
     from coimbra_events.store.game_store import GameStore
     from coimbra_events.store.sources import GameSource
     from coimbra_events.game import Game
+    from coimbra_events.movelist import Listing
     from coimbra_events.service import Games
 
 console = escaping(Console(highlight=False, emoji=False))  # ":word:" in a name or note is text, not an emoji
@@ -71,7 +72,8 @@ QuietOption = flag("--quiet", "-q", help="One line per stored entry, without wha
 DbOption = typer.Option(
     None, "--db", help="The game store's SQLite file (default: $COIMBRA_DB, else ~/.local/share/coimbra/games.sqlite)."
 )
-GameArgument = typer.Argument(..., metavar="GAME", help="A stored game's name, or the path of a JSON log file.")
+GameArgument = typer.Argument(..., metavar="GAME", help="A stored game's name, or the path of a JSON log file or a "
+                                                        "move list (docs/move-list.md).")
 
 
 def print_json(data: object) -> None:
@@ -126,6 +128,25 @@ def store_errors(note: str = "") -> Iterator[None]:
     except Exception as exc:
         _store_refusal(exc, tail)
         raise
+
+
+@contextmanager
+def illegal_line(listing: Listing, file: Path) -> Iterator[None]:
+    """An illegal entry of a move list is refused naming its line, the rule and the reason (exit 1)."""
+    from coimbra_events.game import IllegalLog
+
+    try:
+        yield
+    except IllegalLog as exc:
+        result = exc.validation
+        line = listing.lines.get(result.violation_seq or 0)
+        if line is None:
+            raise
+        from projections.naming import named_text
+
+        v = result.violation
+        fail(f"{file}: line {line} (event {result.violation_seq}) breaks rule {v.rule}: "
+             f"{named_text(result.state.catalog, v.reason)}; nothing stored", RULE_VIOLATION)
 
 
 def _store_refusal(exc: Exception, tail: str) -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
+from rich.markup import escape
 
 from cli.common import (
     Commands,
@@ -24,7 +25,7 @@ from cli.common import (
     store_errors,
     write_output,
 )
-from cli.exits import BAD_INPUT, RULE_VIOLATION, fail
+from cli.exits import BAD_INPUT, RULE_VIOLATION, err_console, fail
 from cli.views import progress_bar, rules_table, score_details, score_table, validation_panel, validation_summary
 from coimbra_events import log as game_log
 from coimbra_events.store.errors import DamagedGame, StoreConflict, UnknownGame
@@ -33,29 +34,43 @@ from coimbra_events.log import LogError
 from coimbra_events.validation import Validation, validate
 from coimbra_events.violations import RULES
 
+if TYPE_CHECKING:
+    from coimbra_events.store.sources import GameSource
+
 
 COMMANDS = Commands()
 
 
 @COMMANDS("simulate")
 def simulate_command(
-    players: int = typer.Option(..., "--players", "-p", min=2, max=4, help="Number of players, 2 to 4."),
+    players_given: str = typer.Option(..., "--players", "-p", metavar="N|NAMES",
+                                      help="Number of players, 2 to 4, or their names: \"Ana,João,Carla\"."),
     seed: int = typer.Option(..., "--seed", "-s", help="Seed for the table's rolls and draws and the bots' choices."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the log here instead of standard output."),
     catalog_file: Optional[Path] = CatalogOption,
 ) -> None:
     """Play a whole game with seeded bots and write its JSON log.
 
-    The same seed and player count always give the same bytes.
+    The same seed and players always give the same bytes.
 
     Example: [bold]coimbra simulate --players 3 --seed 7 -o game.json[/]
+
+    Example: [bold]coimbra simulate --players "Ana,João,Carla" --seed 7 -o game.json[/]
     """
+    from coimbra_events.notation import is_name
     from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 
     catalog = catalog_option(catalog_file) or standin_catalog()
+    names = [n.strip() for n in players_given.split(",")] if not players_given.strip().isdigit() else []
+    players = len(names) if names else int(players_given)
     if not catalog.min_players <= players <= catalog.max_players:
         fail(f"--players: catalog {catalog.id} is for {catalog.min_players}-{catalog.max_players} players, got {players}")
-    log, state = simulate(catalog, DEFAULT_PLAYERS[:players], seed)
+    bad = [n for n in names if not is_name(n)]
+    if bad or len(set(names)) != len(names):
+        fail(f"--players: {bad[0]!r} cannot be written in notation (no ':', ',', '=' or '+')" if bad
+             else "--players: each player's name once")
+    seated = tuple((name, color) for name, (_, color) in zip(names, DEFAULT_PLAYERS)) if names else DEFAULT_PLAYERS[:players]
+    log, state = simulate(catalog, seated, seed)
     data = game_log.dumps(log)
     if output is None:
         sys.stdout.buffer.write(data)
@@ -64,8 +79,9 @@ def simulate_command(
     console.print(f"wrote {output}: {len(log.events)} events, {players} players, seed {seed}")
 
 
-def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> tuple[Validation, str]:
-    """A log file or a stored game (as its exported log), folded through the rules, and the game's name."""
+def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> tuple[Validation, GameSource]:
+    """A log file (or move list) or a stored game (as its exported log), folded through the rules, and where it is
+    kept (its name, a move list's line of each entry); a move list no hash vouches for is said to be taken as written."""
     with served(db, catalog_file=catalog_file) as games:
         source = games.source(game_ref)
         with store_errors():
@@ -73,7 +89,11 @@ def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Pat
                 log = source.log()
             except LogError as exc:
                 fail(str(exc), BAD_INPUT)
-            return validate(log, games.catalog, game_ref), source.name
+            if source.taken_as_written:
+                from coimbra_events.movelist import TAKEN_AS_WRITTEN  # a move list's reader is loaded already
+
+                err_console.print(f"{game_ref}: {TAKEN_AS_WRITTEN}", style="dim", soft_wrap=True)
+            return validate(log, games.catalog, game_ref), source
 
 
 @COMMANDS("validate")
@@ -97,12 +117,19 @@ def validate_command(
         _validate_many(game_refs, db, catalog_file, as_json)
         return
     game_ref = game_refs[0]
-    result, _ = _validated_ref(game_ref, db, catalog_file)
+    result, source = _validated_ref(game_ref, db, catalog_file)
     report = result.to_json()
+    line = source.lines.get(result.violation_seq or 0)
+    if line is not None:
+        report["violation"]["line"] = line
+    if source.taken_as_written:
+        report["taken_as_written"] = True
     if as_json:
         print_json(report)
     else:
         console.print(validation_panel(game_ref, report, result.state.catalog))
+        if line is not None:
+            console.print(f"event {result.violation_seq} is on line {line} of {escape(game_ref)}", soft_wrap=True)
     if not result.valid:
         raise typer.Exit(RULE_VIOLATION)
 
@@ -161,7 +188,7 @@ def score_command(
     """
     from projections.scores import score_report
 
-    result, name = _validated_ref(game_ref, db, catalog_file)
+    result, source = _validated_ref(game_ref, db, catalog_file)
     if not result.valid:
         v = result.violation
         fail(f"{game_ref}: event {result.violation_seq} breaks rule {v.rule}: {v.reason}", RULE_VIOLATION)
@@ -173,8 +200,8 @@ def score_command(
     if format_ is not SheetFormat.TABLE:
         from cli.score_sheets import score_csv, score_html  # imported here: only the sheets need them
 
-        sheet = score_csv(report, result.log, name) if format_ is SheetFormat.CSV else \
-            score_html(report, result.log, result.state.catalog, name)
+        sheet = score_csv(report, result.log, source.name) if format_ is SheetFormat.CSV else \
+            score_html(report, result.log, result.state.catalog, source.name)
         with store_errors():
             write_output(output, sheet.encode())
         return

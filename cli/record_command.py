@@ -52,6 +52,7 @@ from coimbra_events.store.game_store import GameStore
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, NothingToOverride
+from coimbra_events.notation import NotationError
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.state import TABLE, GameState
@@ -63,7 +64,9 @@ from projections.recording import (
     Ambiguous,
     Choice,
     Command,
+    Numbers,
     Reading,
+    Turn,
     Unreadable,
     entry_echo,
     outcome_words,
@@ -129,13 +132,14 @@ class Recorder:
         self.games, self.io, self.name, self.resume, self.quiet = games, io, name, resume, quiet
         self.game = games.open(name)
         self._announced: object = None
+        self.numbers = Numbers()  # an option keeps its number while the turn lasts
 
     def run(self) -> int:
         """Until the game is over or the table stops; the exit code (0, or 130 after Ctrl-C)."""
         try:
             while self.game.pending is not None:
                 self._announce()
-                self.handle(read_line(self._ask(), self.game.state))
+                self.handle(read_line(self._ask(), self.game.state, self.numbers))
         except Stop as stop:
             return self._stopped(stop)
         except KeyboardInterrupt:
@@ -180,7 +184,8 @@ class Recorder:
             lines = outcome_prompt(self.game.state, space, space.sample(random.Random(0)))
             return lines + (["  r: draw it from the game's seed"] if rolls_of(self.game)[0] != "manual" else [])
         listed = options(self.game.state)
-        return option_lines(listed) if grouped else option_lines(listed, limit=None, flat=True)
+        numbers = self.numbers.of(self.game.state, listed)
+        return option_lines(listed, numbers=numbers) if grouped else option_lines(listed, None, True, numbers)
 
     # -- one line
 
@@ -190,6 +195,8 @@ class Recorder:
         stored, table = self.game.entries, self.game.state  # the game object itself may take the new entries
         if isinstance(reading, Choice):
             self._record(reading.event)
+        elif isinstance(reading, Turn):
+            self._turn(reading.text)
         elif isinstance(reading, Ambiguous):
             self.io.say(f"{len(reading.matches)} options start with '{reading.typed}'; type more, or a number:")
             for k, text in reading.matches:
@@ -207,6 +214,17 @@ class Recorder:
         if done is not None:
             self.io.say(f"recorded {self.game.entries}: {entry_echo(done.entries[0].event, done.outcome[0])}")
 
+    def _turn(self, text: str) -> None:
+        """Several entries of one player's turn, all or none."""
+        try:
+            done = self._saved(lambda: self.games.record(self.name, [text], game=self.game), text)
+        except NotationError as exc:
+            self.io.say(f"{exc}; nothing stored")
+            return
+        if done is not None:
+            for entry, table in zip(done.entries, done.outcome):
+                self.io.say(f"recorded {entry.seq}: {entry_echo(entry.event, table)}")
+
     def _said(self, event: GameEvent) -> str:
         return said(self.game.catalog, event)
 
@@ -221,8 +239,9 @@ class Recorder:
             if isinstance(done, Recorded):
                 self.game = done.game
                 return done
-            if isinstance(done, Refused):
-                for line in refusal_lines(text, done.violation, self.game.catalog):
+            if isinstance(done, Refused):  # the entry refused, of a line of several
+                said = self._said(done.event) if done.event is not None else text
+                for line in refusal_lines(said, done.violation, self.game.catalog):
                     self.io.say(line)
             else:  # another writer recorded first: show the game as it is now
                 self.io.say(done.reason)

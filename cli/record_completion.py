@@ -11,9 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from coimbra_events.lines import read
 from coimbra_events.names import FIELDS, fold
+from coimbra_events.notation import NotationError
 from coimbra_events.rules import core as rules
 from coimbra_events.state import TABLE, GameState
+from coimbra_events.violations import RuleViolation
 from projections.board import PHASE_NAMES
 from projections.options import options
 from projections.recording import COMMAND_WORDS, names_of, step_header
@@ -37,8 +40,14 @@ def completions(state: GameState, typed: str) -> list[Completion]:
 
     Options and commands complete the whole line; in a table outcome written by
     name (``rows upper=Chron``), the name after the last ``=``, ``,`` or ``+``
-    completes against the components of the kind the outcome holds.
+    completes against the components of the kind the outcome holds; after a
+    ``;`` (several entries of a turn), the last entry completes against the
+    options left once the entries before it are made.
     """
+    head, sep, last = typed.rpartition(";")
+    if sep:  # a line of several entries: the last one completes on the table the ones before leave
+        after = _after(state, head)
+        return [] if after is None else completions(after, last.lstrip())
     key = fold(typed)
     words = [w for w in (*COMMAND_WORDS, "help") if w.startswith(key)] if " " not in key else []
     out = [Completion(w, len(typed)) for w in dict.fromkeys(words)]
@@ -61,6 +70,17 @@ def completions(state: GameState, typed: str) -> list[Completion]:
         if fold(entry.name).startswith(fold(part)) or fold(entry.ident).startswith(fold(part)):
             out.append(Completion(entry.name, len(part), entry.ident if entry.name != entry.ident else ""))
     return out
+
+
+def _after(state: GameState, head: str) -> GameState | None:
+    """The table after the entries typed before the last ``;`` of a line, if they read and are legal."""
+    due = state.pending
+    try:
+        for event in read(head, due.actor if due else None, names_of(state), state):
+            state = rules.step(state, event)
+    except (NotationError, RuleViolation):
+        return None
+    return state
 
 
 def toolbar(state: GameState, entries: int) -> str:

@@ -32,7 +32,9 @@ COMMANDS_HELP: tuple[tuple[str, str], ...] = (
     ("place gray-1 c, buy chap", "the start of an option, by name or id: taken if only one option starts so, else "
                                  "they are listed (Tab completes it at a terminal)"),
     ("buy Chaplain, rows upper=Chronicler, …", "components by name, id or the start of either, any case"),
-    ("roll gray-1=3 ...  or  3 5 1 ...", "the dice rolled at the table: notation, or one value per die in pool order"),
+    ("roll gray-1=3 ...  or  3 5 1 ...", "the dice rolled at the table: notation, or one value per die in the order "
+                                         "a roll is listed (gray-1 gray-2 green-1 …)"),
+    ("income gray-1; orange-2; end", "several entries of your turn on one line: a whole income, a walk to a space"),
     ("r, roll", "draw the table's outcome from the game's seed (games started with --seed)"),
     ("undo", "withdraw the latest entry (it stays in the log, marked as withdrawn)"),
     ("correct N DECISION", "replace what entry N said (a correction entry; later entries are checked again)"),
@@ -46,18 +48,21 @@ COMMANDS_HELP: tuple[tuple[str, str], ...] = (
 """The recorder's ``help``: what may be typed at its prompt, and what each does."""
 
 
-def option_lines(listed: Sequence[Option], limit: int | None = SHOWN_GROUPS, flat: bool = False) -> list[str]:
-    """The options numbered, each with what it is; a long list grouped by the options' heads, at most ``limit`` lines.
+def option_lines(listed: Sequence[Option], limit: int | None = SHOWN_GROUPS, flat: bool = False,
+                 numbers: Sequence[int] | None = None) -> list[str]:
+    """The options numbered (``numbers``: as ``projections.recording.Numbers`` keeps them through a turn; else 1
+    to N), each with what it is; a long list grouped by the options' heads, at most ``limit`` lines.
 
     ``place gray-1 (shows 4)   1 castle  2 upper  3 central  4 lower``: 28
     drafting options fit in seven lines and every number stays visible.
     ``flat``: one option a line, however many (what ``legal`` prints).
     """
-    width = len(str(len(listed)))
+    shown = list(numbers) if numbers is not None else list(range(1, len(listed) + 1))
+    width = len(str(max(shown, default=0)))
     if flat or len(listed) <= FLAT_LIMIT:
-        return [f"  {k:>{width}}  {o.text}" + (f"  ({o.about})" if o.about else "") for k, o in enumerate(listed, 1)]
+        return [f"  {k:>{width}}  {o.text}" + (f"  ({o.about})" if o.about else "") for k, o in zip(shown, listed)]
     groups: dict[str, list[str]] = {}
-    for k, o in enumerate(listed, 1):
+    for k, o in zip(shown, listed):
         if o.head:
             groups.setdefault(f"{o.head} {o.head_about}".rstrip(), []).append(f"{k:>{width}} {o.last}")
         else:
@@ -76,7 +81,7 @@ def outcome_prompt(state: GameState, space: OutcomeSpace, example: GameEvent) ->
     lines = [f"  {space.description}", f"  write: {verb.usage}", f"  e.g.:  {render(example).split(': ', 1)[1]}"]
     cat = state.catalog
     if space.kind == "dice":
-        lines.append(f"  or the values in pool order: {' '.join(pool_order(state))}  (e.g. 3 5 1 6 2 4 4)")
+        lines.append(f"  or the values in this order: {' '.join(pool_order(state))}  (e.g. 3 5 1 6 2 4 4)")
     elif space.kind == "monasteries":
         lines += [f"  pile {pile} tiles go on: {' '.join(spaces)}" for pile, spaces in cat.map.monastery_spaces.items()]
     elif space.kind == "scoring-tiles":

@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from cli.common import (
+    illegal_line,
     SHOWN_PROBLEMS,
     AllOption,
     ByOption,
@@ -42,7 +43,7 @@ from cli.views import import_summary, progress_bar
 from coimbra_events import log_reader
 from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError, LogProblem
-from coimbra_events.movelist import read_record
+from coimbra_events.movelist import TAKEN_AS_WRITTEN, read_any
 from coimbra_events.notation import BY_TYPE
 from coimbra_events.service.results import Conflict, Legal, Recorded, Refused
 from coimbra_events.store.errors import BadGameName, BadPlayers, DamagedGame, DamagedIndex, StoreConflict
@@ -97,7 +98,8 @@ def new_command(
 def act_command(
     game_ref: str = GameArgument,
     decisions: list[str] = typer.Argument(
-        ..., metavar="DECISION...", help="Decisions or table outcomes in notation, e.g. 'place gray-1 castle' (docs/notation.md)."
+        ..., metavar="DECISION...", help="Decisions or table outcomes in notation, e.g. 'place gray-1 castle'; a line may "
+        "hold several entries of one player's turn: 'income gray-1; orange-2; walk road-n' (docs/notation.md)."
     ),
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
@@ -114,8 +116,8 @@ def act_command(
 
     Leave out [bold]Name:[/] for the player due to act. An illegal input is refused
     with the rule it breaks and why (exit 1), and nothing is stored. GAME may be
-    a JSON log file: the events are appended to it. Each entry keeps when it was
-    entered and by whom ([bold]--by[/]). After storing, it says what the table
+    a JSON log file or a move list: the events are appended to it. Each entry
+    keeps when it was entered and by whom ([bold]--by[/]). After storing, it says what the table
     must now do for each entry, in order and by player, each move with the rule
     that causes it (--quiet: one line an entry); at game over, the final scores
     by source and the winner. If another writer changed the game since it was
@@ -126,6 +128,8 @@ def act_command(
     ([bold]coimbra verify GAME --head HASH[/] proves the record later).
 
     Example: [bold]coimbra act ana-bruno "place gray-1 castle"[/]
+
+    Example: [bold]coimbra act ana-bruno "income white-1 orange; exchange coins 3; income gray-1; end"[/]
     """
 
     with served(db, by, catalog_file, views=True) as games, store_errors("nothing stored"):
@@ -255,17 +259,20 @@ def import_command(
         return
     file = files[0]
     try:
-        log = read_record(file, keep=None if every else log_reader.KEPT)
+        listing = read_any(log_reader.read_bytes(file), str(file), keep=None if every else log_reader.KEPT)
     except LogError as exc:
         if as_json:
             print_json({"imported": False, **problems_json(exc.problems, every, exc.count)})
         log_problems(exc, "nothing stored", every)
-    with served(db, catalog_file=catalog_file) as games, store_errors("nothing stored"):
-        game = games.import_log(log, name, str(file))
+    with served(db, catalog_file=catalog_file) as games, store_errors("nothing stored"), illegal_line(listing, file):
+        game = games.import_log(listing.log, name, str(file))
     if as_json:
-        print_json({"imported": True, "name": game.name, "events": game.entries, "over": game.over})
+        print_json({"imported": True, "name": game.name, "events": game.entries, "over": game.over,
+                    **({"taken_as_written": True} if not listing.checked else {})})
         return
     console.print(game.name)
+    if not listing.checked:
+        err_console.print(f"{file}: {TAKEN_AS_WRITTEN}", style="dim", soft_wrap=True)
     err_console.print(f"imported {game.entries} events from {file} into {games.store.location}; {due(game)}", style="dim")
 
 
@@ -276,7 +283,7 @@ def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[P
         task = progress.add_task("importing", total=len(files))
         for file in files:
             try:
-                game = games.import_log(read_record(file), None, str(file))
+                game = games.import_log(read_any(log_reader.read_bytes(file), str(file)).log, None, str(file))
                 rows.append({"source": str(file), "imported": True, "name": game.name, "events": game.entries})
             except (LogError, BadGameName, BadPlayers, DamagedIndex) as exc:
                 rows.append({"source": str(file), "imported": False, "code": BAD_INPUT, "error": str(exc)})
@@ -438,6 +445,7 @@ def verify_command(
     wanted = _head_option(head)
     with served(db) as games, store_errors():
         read = games.chain(game_ref, every)
+        unvouched = games.source(game_ref).taken_as_written
     chain, problems, count, events = read.hashes, read.problems, read.count, read.events
     found = _find_head(chain, wanted) if wanted is not None and not problems else None
     if wanted is not None and not problems and found is None:
@@ -449,10 +457,14 @@ def verify_command(
               **problems_json(problems, every, count)}
     if wanted is not None:
         report["given_head"] = {"hash": wanted, "entry": found}
+    if unvouched:
+        report["taken_as_written"] = True
     if as_json:
         print_json(report)
     if not problems:
-        if not as_json:
+        if unvouched and not as_json:
+            console.print(f"read: {escape(game_ref)}: {events} events; {TAKEN_AS_WRITTEN}; head {chain[-1]}", soft_wrap=True)
+        elif not as_json:
             console.print(f"intact: {escape(game_ref)}: {events} events, every hash matches; head {chain[-1]}", soft_wrap=True)
             if found is not None:
                 console.print(_head_words(found, events), soft_wrap=True)

@@ -64,6 +64,12 @@ def read(path: str | Path, keep: int | None = KEPT) -> GameLog:
     return loads(read_bytes(path), str(path), keep)
 
 
+def is_move_list(data: bytes | str) -> bool:
+    """Whether a file's content is a move list (it opens with a tag, ``coimbra_events.movelist``) rather than a JSON log."""
+    head = (data[:200].decode("utf-8", "replace") if isinstance(data, bytes) else data[:200]).lstrip("\ufeff \t\r\n")
+    return len(head) > 1 and head[0] == "[" and head[1].isascii() and head[1].isalpha()
+
+
 def read_bytes(path: str | Path) -> bytes:
     """A log file's bytes (no more than one past ``MAX_BYTES``); ``LogError`` if it cannot be read."""
     try:

@@ -4,40 +4,15 @@ A move list is a second spelling of the JSON log (``coimbra_events.log``), not
 a second model: the writer spells out the log's canonical document, and the
 reader rebuilds that document and hands it to the JSON reader, so both formats
 hold the same facts and pass the same checks. Reading a move list back gives
-the record it was written from, byte for byte once exported as JSON::
+the record it was written from, byte for byte once exported as JSON.
 
-    [Format "coimbra-log"]
-    [Schema 2]
-    [Ruleset "coimbra-rules-texts-000-002-003+gaps-1"]
-    [Catalog {"id":"standin-1","sha256":"b336…"}]
-    [Players "Ana (red), Bruno (blue)"]
-    [Date "????-??-??"]
-    [Result "1. Bruno 61, 2. Ana 55"]
-    [Head "9f0c…"]
-
-    == Setup ==
-    1. table: monasteries blue-e1=m-I-06 …
-    == Round 1 ==
-    -- A: rolling dice --
-    14. table: roll gray-1=3 gray-2=5 …
-    31. {Ana: note 14 the dice were re-rolled}
-
-- Tags come first, one per line, ``[Name value]`` with a JSON value (strings in
-  double quotes, as PGN writes them). Every header field of the log is a tag
-  named after it (``ruleset`` is ``Ruleset``); ``Players`` is written
-  ``"Name (colour), …"`` when the names allow it.
-- ``Head`` is the hash of the last entry (of the header when there is none). The
-  reader chains the entries it reads and refuses a list whose head differs, so a
-  move list changed after it was written is found, as a changed JSON log is.
-- ``Date`` and ``Result``, and the round and phase headings (lines starting
-  ``==`` or ``--``), are for people: the writer derives them from the record (the
-  caller passes them in) and the reader checks only their form.
-- One line per entry, ``SEQ. `` then the entry in notation (``coimbra_events.notation``);
-  notes and bookmarks are written in braces, as PGN writes comments. Any field
-  an entry carries beyond its type, actor and payload follows in a PGN command
-  comment: ``{[%at "2026-11-01T20:15:00Z"] [%by "Ana"]}``. An entry the notation
-  cannot spell (a value holding a separator) is written as its JSON object:
-  ``SEQ. = {"type": …, "actor": …, "payload": …}``.
+Tags come first (``[Name value]``, JSON values; every header field of the log,
+``Date``, ``Result`` and ``Head``), then round and phase headings and the
+entries: ``SEQ. `` and a line of notation holding one entry, or several of one
+player's turn (``coimbra_events.lines``). ``Head`` is the hash of the last entry:
+a list changed after it was written no longer reads. A list written by hand may
+leave out the head, the numbers, and the tags this program can fill in; names
+read as ids do. Its record is then taken as written (``Listing.checked``).
 
 A damaged move list gets one problem per thing wrong, each naming its line (and
 the entry), in a ``LogError`` like a damaged JSON log. Documented in
@@ -48,15 +23,20 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import orjson
 
-from coimbra_events import log as game_log, log_reader
+from coimbra_events import RULESET, log as game_log, log_reader
+from coimbra_events.catalog import CatalogError, find_catalog, standin_catalog
 from coimbra_events.events import Bookmarked, GameEvent, Noted
 from coimbra_events.log import GameLog, LogError, LogProblem, entry_hash
+from coimbra_events.event_decoding import PayloadError, decode_event
+from coimbra_events.lines import SEPARATOR, Table, groups as grouped, needs_table, read as read_line, render_line, split
+from coimbra_events.names import Names
 from coimbra_events.notation import NotationError, parse, render
+from coimbra_events.state import GameState
 
 HEAD = "Head"
 DECORATIONS = ("Date", "Result")
@@ -91,23 +71,46 @@ class _BadLine(Exception):
 
 
 def dumps(log: GameLog, headings: Mapping[int, Sequence[str]] | None = None, result: str = IN_PROGRESS) -> str:
-    """The move list of a log.
-
-    ``headings`` are the lines written before an entry, by its sequence number
-    (``projections.sections.headings`` makes the round and phase headings);
-    ``result`` the ``Result`` tag (``projections.scores.result_line``).
-    """
+    """The move list of a log: ``headings``, the lines written before an entry, by its sequence number (the round
+    and phase headings of ``projections.sections.headings``); ``result`` the ``Result`` tag (``projections.scores``)."""
     doc = orjson.loads(game_log.dumps(log))
     entries: list[dict[str, Any]] = doc.pop("events")
     lines = [_tag(_tag_name(key), _header_value(key, value)) for key, value in doc.items()]
     lines.append(_tag("Date", _date(entries)))
     lines.append(_tag("Result", result))
     lines.append(_tag(HEAD, entries[-1]["hash"] if entries else log.anchor()))
-    for entry, event in zip(entries, log.events):
-        for heading in (headings or {}).get(entry["seq"], ()):
+    said = headings or {}
+    for group in grouped(log.events, lambda k: k + 1 in said):
+        for heading in said.get(group[0] + 1, ()):
             lines += ["", heading] if heading.startswith("==") else [heading]
-        lines.append(_entry_line(entry, event))
+        lines += _group_lines([entries[k] for k in group], [log.events[k] for k in group])
     return "\n".join(lines) + "\n"
+
+
+def _group_lines(entries: list[dict[str, Any]], events: list[GameEvent]) -> list[str]:
+    """The entries of one player's turn on one line (``lines.groups``), when it reads back to them; else a line each."""
+    if len(entries) > 1:
+        try:
+            body = _grouped_body(entries, events)
+            if _read_entries(body, entries[0]["seq"]) == [{k: v for k, v in e.items() if k != "hash"} for e in entries]:
+                return [f"{entries[0]['seq']}. {body}"]
+        except (NotationError, _BadLine):
+            pass  # a value the notation cannot spell: each entry on its own line says it its own way
+    return [_entry_line(entry, event) for entry, event in zip(entries, events)]
+
+
+def _grouped_body(entries: list[dict[str, Any]], events: list[GameEvent]) -> str:
+    """``Ana: income white-1 orange; exchange coins 3``; with each entry's fields as commands after it when it has any."""
+    if not any(_commands_text(e) for e in entries):
+        return render_line(events)
+    parts = [render(event).split(":", 1)[1].strip() + _commands_text(entry) for entry, event in zip(entries, events)]
+    return f"{events[0].actor}: " + SEPARATOR.join(parts)
+
+
+def _commands_text(entry: Mapping[str, Any]) -> str:
+    """`` {[%at "…"] [%by "…"]}``: the fields of an entry beyond those its notation spells; empty if none."""
+    extra = [f"[%{k} {orjson.dumps(v).decode()}]" for k, v in entry.items() if k not in CORE_FIELDS]
+    return " {" + " ".join(extra) + "}" if extra else ""
 
 
 def _date(entries: Sequence[Mapping[str, Any]]) -> str:
@@ -145,14 +148,12 @@ def _players(text: str) -> list[dict[str, str]] | None:
 def _entry_line(entry: dict[str, Any], event: GameEvent) -> str:
     """``SEQ. notation``, braced for notes and bookmarks, with any other field as a command;
     the entry's JSON object where the notation cannot spell it so that it reads back."""
-    extra = {k: v for k, v in entry.items() if k not in CORE_FIELDS}
     try:
         body = render(event)
         if type(event) in _COMMENTED:
             body = "{" + body + "}"
-        if extra:
-            body += " {" + " ".join(f"[%{k} {orjson.dumps(v).decode()}]" for k, v in extra.items()) + "}"
-        if _read_body(body, entry["seq"]) == {k: v for k, v in entry.items() if k != "hash"}:
+        body += _commands_text(entry)
+        if _read_entries(body, entry["seq"]) == [{k: v for k, v in entry.items() if k != "hash"}]:
             return f"{entry['seq']}. {body}"
     except (NotationError, _BadLine):
         pass  # a value the notation cannot spell, or a line that would read as something else
@@ -162,21 +163,36 @@ def _entry_line(entry: dict[str, Any], event: GameEvent) -> str:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def looks_like(data: bytes | str) -> bool:
-    """Whether a file's content is a move list (it opens with a tag) rather than a JSON log."""
-    head = (data[:200].decode("utf-8", "replace") if isinstance(data, bytes) else data[:200]).lstrip("\ufeff \t\r\n")
-    return bool(re.match(r"\[[A-Za-z]", head))
+looks_like = log_reader.is_move_list
 
 
-def read_record(path: str | Path, keep: int | None = log_reader.KEPT) -> GameLog:
-    """Read a record file, a move list or a JSON log (told apart by how it begins); ``LogError`` if it does
-    not read (keeping the first ``keep`` problems of a JSON log, every one with ``None``)."""
-    data = log_reader.read_bytes(path)
-    return loads(data, str(path)) if looks_like(data) else log_reader.loads(data, str(path), keep)
+@dataclass(frozen=True)
+class Listing:
+    """A record read, the line of each entry (of a move list), and whether a hash vouched for it (``TAKEN_AS_WRITTEN``)."""
+
+    log: GameLog
+    lines: Mapping[int, int]
+    checked: bool
+
+
+TAKEN_AS_WRITTEN = "no Head tag: the record is taken as written (no hash vouches that it is the one recorded)"
+
+
+def read_any(data: bytes, source: str, keep: int | None = log_reader.KEPT) -> Listing:
+    """A record file's bytes, a move list or a JSON log (told apart by how it begins); ``LogError`` if it does not
+    read (keeping the first ``keep`` problems of a JSON log, every one with ``None``). A JSON log is always checked."""
+    if log_reader.is_move_list(data):
+        return read_listing(data, source)
+    return Listing(log_reader.loads(data, source, keep), {}, True)
 
 
 def loads(data: bytes | str, source: str = "<move list>") -> GameLog:
     """Read a move list back into the log it was written from; ``LogError`` naming each bad line."""
+    return read_listing(data, source).log
+
+
+def read_listing(data: bytes | str, source: str = "<move list>") -> Listing:
+    """``loads``, with the line of each entry and whether a head vouched for the record."""
     if len(data) > log_reader.MAX_BYTES:
         raise LogError(source, [LogProblem(None, "too large", f"more than {log_reader.MAX_BYTES:,} bytes")])
     if isinstance(data, bytes):
@@ -195,7 +211,7 @@ def loads(data: bytes | str, source: str = "<move list>") -> GameLog:
     header = _header(reader.tags, problems)
     if problems:
         raise LogError(source, [p for _, p in sorted(problems, key=lambda found: found[0])])
-    return _chained(header, reader, source)
+    return Listing(_chained(header, reader, source), dict(reader.lines), HEAD in reader.tags)
 
 
 class _Reader:
@@ -205,7 +221,8 @@ class _Reader:
         self.tags: dict[str, tuple[int, Any]] = {}
         self.entries: list[dict[str, Any]] = []
         self.lines: dict[int, int] = {}  # entry seq -> its line number
-        self.last = 0  # the number the last entry line was written with
+        self.last = 0  # the number of the last entry read
+        self._known: tuple[Names, Table] | None = None
 
     def seq_at(self, line: str) -> int:
         """The entry a bad line stands for: the number it is written with, else the next (0, the header, before any)."""
@@ -219,17 +236,39 @@ class _Reader:
         if line.startswith("["):
             self.tag(number, line)
             return
-        match = _ENTRY.fullmatch(line)
-        if match is None:
-            raise _BadLine("not a move list line", f"expected a tag '[Name value]', an entry 'N. …', a heading "
-                           f"('== …' or '-- …') or a blank line, got {_shown(line)}")
-        found, expected = int(match.group(1)), self.last + 1
-        self.last = found
-        if found != expected:  # one gap, one problem: go on from the number found
-            raise _BadLine("sequence broken", f"expected entry {expected}, found {found} (entries count from 1 without gaps)")
-        seq = len(self.entries) + 1
-        self.entries.append(_read_body(match.group(2), seq))
-        self.lines[seq] = number
+        match, seq = _ENTRY.fullmatch(line), len(self.entries) + 1
+        names, table = self.known()
+        if match is None:  # a line written without its number, as by hand
+            try:
+                read = _read_entries(line, seq, names, self.table(table, line))
+            except _BadLine as bad:
+                raise _BadLine("not a move list line", f"expected a tag '[Name value]', an entry '[N.] notation', a heading "
+                               f"('== …' or '-- …') or a blank line, got {_shown(line)} ({bad.why})") from None
+            self.last += len(read)
+        else:
+            found, expected = int(match.group(1)), self.last + 1
+            self.last = found
+            read = _read_entries(match.group(2), seq, names, self.table(table, match.group(2)))
+            self.last += len(read) - 1
+            if found != expected:  # one gap, one problem: go on from the number found
+                raise _BadLine("sequence broken", f"expected entry {expected}, found {found} (entries count from 1 without gaps)")
+        self.entries += read
+        self.lines.update((entry["seq"], number) for entry in read)
+
+    def known(self) -> tuple[Names, Table] | tuple[None, None]:
+        """The names entries may use, and the table they are played on (the tags name them, and come first)."""
+        if self._known is None and not self.entries:
+            self._known = _known(_header(self.tags, []))
+        return self._known or (None, None)
+
+    def table(self, table: Table | None, line: str) -> GameState | None:
+        """The table after the entries read so far, for a line that needs it (a walk naming only where it goes)."""
+        if table is None or not needs_table(line):
+            return None
+        try:
+            return table.after([decode_event(e["type"], e["actor"], e["payload"]) for e in self.entries])
+        except (PayloadError, KeyError):
+            return None
 
     def tag(self, number: int, line: str) -> None:
         name, value = _read_tag(line)
@@ -250,30 +289,53 @@ def _read_tag(line: str) -> tuple[str, Any]:
         raise _BadLine(f"tag {match.group(1)}", f"the value is not JSON (strings in double quotes): {exc}") from None
 
 
-def _read_body(body: str, seq: int) -> dict[str, Any]:
-    """The entry object a line spells after its ``SEQ. ``, without its hash."""
-    if body.startswith("= "):
-        return _json_entry(body[2:], seq)
-    extra: dict[str, Any] = {}
-    cut = body.rfind(_COMMANDS_START)
-    if cut >= 0 and body.endswith("]}"):
-        extra = _commands(body[cut + 2:-1])
-        body = body[:cut]
-    if body.startswith("{"):
-        if not body.endswith("}"):
-            raise _BadLine("unclosed comment", "a note or bookmark in braces ends with '}'")
-        body = body[1:-1]
-        commented = True
-    else:
-        commented = False
+def _read_entries(body: str, seq: int, names: Names | None = None, table: GameState | None = None) -> list[dict[str, Any]]:
+    """The entry objects a line spells after its ``SEQ. `` (several for one player's turn), without hashes."""
+    if body.startswith(("= ", "{")):
+        return [_read_body(body, seq, names)]
+    actor, parts = split(body)
+    cut = [_cut_commands(part) for part in parts]
     try:
-        event = parse(body)
+        events = read_line((f"{actor}: " if actor is not None else "") + SEPARATOR.join(t for t, _ in cut), None, names, table)
     except NotationError as exc:
         raise _BadLine("bad notation", str(exc)) from None
-    if commented != (type(event) in _COMMENTED):
-        why = "notes and bookmarks are written in braces" if not commented else "only notes and bookmarks are written in braces"
-        raise _BadLine(f"{event.TYPE} entry", why)
+    extras = [extra for _, extra in cut]
+    if len(events) != len(extras):
+        if any(extras):
+            raise _BadLine("bad entry fields", "a walk's steps carry no fields: write 'step SPACE {[%…]}' for each")
+        extras = [{} for _ in events]
+    for event in events:
+        if type(event) in _COMMENTED:
+            raise _BadLine(f"{event.TYPE} entry", "notes and bookmarks are written in braces")
+    return [_entry(seq + k, event, extra) for k, (event, extra) in enumerate(zip(events, extras))]
+
+
+def _entry(seq: int, event: GameEvent, extra: Mapping[str, Any]) -> dict[str, Any]:
     return {"seq": seq, "type": event.TYPE, "actor": event.actor, "payload": event.payload(), **extra}
+
+
+def _cut_commands(text: str) -> tuple[str, dict[str, Any]]:
+    """An entry's text and the fields its ``{[%name value] …}`` gives (none without one)."""
+    cut = text.rfind(_COMMANDS_START)
+    if cut >= 0 and text.endswith("]}"):
+        return text[:cut], _commands(text[cut + 2:-1])
+    return text, {}
+
+
+def _read_body(body: str, seq: int, names: Names | None = None) -> dict[str, Any]:
+    """The entry object a line spells after its ``SEQ. ``: its JSON object, or a note or bookmark in braces."""
+    if body.startswith("= "):
+        return _json_entry(body[2:], seq)
+    body, extra = _cut_commands(body)
+    if not body.endswith("}"):
+        raise _BadLine("unclosed comment", "a note or bookmark in braces ends with '}'")
+    try:
+        event = parse(body[1:-1], None, names)
+    except NotationError as exc:
+        raise _BadLine("bad notation", str(exc)) from None
+    if type(event) not in _COMMENTED:
+        raise _BadLine(f"{event.TYPE} entry", "only notes and bookmarks are written in braces")
+    return _entry(seq, event, extra)
 
 
 def _json_entry(text: str, seq: int) -> dict[str, Any]:
@@ -296,7 +358,11 @@ def _commands(text: str) -> dict[str, Any]:
         if match is None:
             raise _BadLine("bad entry fields", decoder_error)
         name, rest = match.group(1), rest[match.end():]
-        value, rest = _json_prefix(rest, decoder_error)
+        try:  # the JSON value read once, however many ``]`` follow
+            value, end = _json_at(rest)
+        except ValueError:
+            raise _BadLine("bad entry fields", decoder_error) from None
+        rest = rest[end:]
         if not rest.startswith("]"):
             raise _BadLine("bad entry fields", decoder_error)
         if name in out or name in CORE_FIELDS:
@@ -304,15 +370,6 @@ def _commands(text: str) -> dict[str, Any]:
         out[name] = value
         rest = rest[1:].lstrip(" ")
     return out
-
-
-def _json_prefix(text: str, why: str) -> tuple[Any, str]:
-    """The JSON value at the start of ``text``, and the rest (read once, however many ``]`` follow)."""
-    try:
-        value, end = _json_at(text)
-    except ValueError:
-        raise _BadLine("bad entry fields", why) from None
-    return value, text[end:]
 
 
 def _no_key_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -348,7 +405,7 @@ def _json(text: str) -> Any:
 
 
 def _header(tags: Mapping[str, tuple[int, Any]], problems: list[tuple[int, LogProblem]]) -> dict[str, Any]:
-    """The log header the tags spell (decorations left out); a problem for a missing head or bad players."""
+    """The log header the tags spell (decorations left out, defaults filled in); a problem for bad players."""
     header: dict[str, Any] = {}
     for name, (number, value) in tags.items():
         if name == HEAD or name in DECORATIONS:
@@ -362,10 +419,37 @@ def _header(tags: Mapping[str, tuple[int, Any]], problems: list[tuple[int, LogPr
                 problems.append((number, LogProblem(0, f"line {number}: tag Players",
                                                     "expected \"Name (colour), Name (colour), …\" or the log's JSON list")))
             value = players
+        if key == "catalog" and type(value) is str:
+            value = _catalog_identity(value, number, problems)
         header[key] = value
-    if HEAD not in tags:
-        problems.append((0, LogProblem(0, "no Head tag", "a move list names the hash of its last entry: [Head \"…\"]")))
-    return header
+    return {**_DEFAULTS, **({} if "catalog" in header else {"catalog": _catalog_identity(None, 0, problems)}), **header}
+
+
+_DEFAULTS: Mapping[str, Any] = {"format": game_log.FORMAT, "schema": game_log.SCHEMA, "ruleset": RULESET}
+"""What a header written by hand may leave out: this program's format, schema and ruleset."""
+
+
+def _catalog_identity(catalog_id: str | None, number: int, problems: list[tuple[int, LogProblem]]) -> Any:
+    """``[Catalog "standin-1"]`` as the identity of the catalog with that id; no tag: the stand-in, as everywhere."""
+    try:
+        catalog = standin_catalog() if catalog_id is None else find_catalog(catalog_id)
+    except CatalogError as exc:
+        problems.append((number, LogProblem(0, f"line {number}: tag Catalog", str(exc))))
+        return catalog_id
+    return {"id": catalog.id, "sha256": catalog.sha256}
+
+
+def _known(header: Mapping[str, Any]) -> tuple[Names, Table] | None:
+    """The names entries may use and the table they are played on, when the header gives the catalog and players."""
+    catalog, players = header.get("catalog"), header.get("players")
+    if type(catalog) is not dict or type(players) is not list or not all(type(p) is dict for p in players):
+        return None
+    try:
+        found = find_catalog(str(catalog.get("id")), str(catalog.get("sha256")))
+    except CatalogError:
+        return None
+    seated = [(str(p.get("name")), str(p.get("color"))) for p in players]
+    return Names(found, [name for name, _ in seated]), Table(found, seated)
 
 
 def _chained(header: dict[str, Any], reader: _Reader, source: str) -> GameLog:
@@ -377,7 +461,7 @@ def _chained(header: dict[str, Any], reader: _Reader, source: str) -> GameLog:
         except TypeError:  # nested deeper than can be written: ``log_reader.loads`` names it
             entry["hash"] = prev = ""
     log = _json_log(header, reader.entries, reader, source)
-    head_line, head = reader.tags[HEAD]
+    head_line, head = reader.tags.get(HEAD, (0, prev))
     if head != prev:
         raise LogError(source, [LogProblem(len(reader.entries), f"line {head_line}: head hash does not match",
                                            f"the entries hash to {prev[:16]}…, the list says {str(head)[:16]}…: "
@@ -408,4 +492,5 @@ def _shown(line: str) -> str:
     return repr(line if len(line) <= 60 else line[:57] + "...")
 
 
-__all__ = ["DECORATIONS", "HEAD", "IN_PROGRESS", "UNKNOWN_DATE", "dumps", "loads", "looks_like", "read_record"]
+__all__ = ["DECORATIONS", "HEAD", "IN_PROGRESS", "TAKEN_AS_WRITTEN", "UNKNOWN_DATE", "Listing", "dumps", "loads", "looks_like",
+           "read_any", "read_listing"]

@@ -30,11 +30,12 @@ from coimbra_events.events import (
     StartGroupsDealt,
     VoyagesDrawn,
 )
+from coimbra_events.lines import WALK, split
 from coimbra_events.names import Names, fold
 from coimbra_events.notation import BY_WORD, VERB_LIST, NotationError, did_you_mean, parse, render
 from coimbra_events.state import CITIES, SETUP, TABLE, GameState, Pending
 from projections.naming import named, said
-from projections.options import options
+from projections.options import Option, options
 
 SETUP_KINDS = ("monasteries", "scoring-tiles", "voyages", "seating", "rows", "start-groups")
 """The table's setup outcomes in the order the rules ask for them (for "setup 2 of 6")."""
@@ -95,7 +96,41 @@ class Command:
     reason: str = ""
 
 
-Reading = Choice | Ambiguous | Unreadable | Command
+@dataclass(frozen=True)
+class Turn:
+    """Several entries of one player's turn on one line (``coimbra_events.lines``), recorded all or none by the
+    table's use case, which reads them on the table as it is when they are stored."""
+
+    text: str
+
+
+Reading = Choice | Ambiguous | Unreadable | Command | Turn
+
+
+class Numbers:
+    """Option numbers that last while a player's turn does (the same player due in the same round and phase).
+
+    A number typed means the option it was shown with: the options still legal keep their numbers after each
+    entry (``income`` 3 is still 3 once 1 is collected), a new option takes the next number free, and a new
+    kind of input within the turn (pilgrim steps between two incomes) is numbered on its own and the turn's
+    numbers come back after it.
+    """
+
+    def __init__(self) -> None:
+        self.turn: tuple[str, int, str] | None = None
+        self.kinds: dict[str, dict[str, int]] = {}
+
+    def of(self, state: GameState, listed: Sequence[Option]) -> list[int]:
+        """The number of each of ``listed``, the options now."""
+        due = state.pending
+        turn = (due.actor, state.round, state.phase) if due is not None else ("", state.round, state.phase)
+        if turn != self.turn:
+            self.turn, self.kinds = turn, {}
+        known = self.kinds.setdefault(due.kind if due is not None else "", {})
+        for option in listed:
+            if option.notation not in known:
+                known[option.notation] = max(known.values(), default=0) + 1
+        return [known[o.notation] for o in listed]
 
 ALONE: Mapping[str, str] = {"undo": "undo", "show": "show", "legal": "legal", "help": "help", "?": "help", "quit": "quit",
                             "q": "quit", "exit": "quit", "r": "roll", "roll": "roll"}
@@ -111,8 +146,9 @@ _USAGE = {
 }
 
 
-def read_line(line: str, state: GameState) -> Reading:
-    """What a line typed at the prompt asks for, given the table now."""
+def read_line(line: str, state: GameState, numbers: Numbers | None = None) -> Reading:
+    """What a line typed at the prompt asks for, given the table now (and the numbers the options were shown with;
+    without them, 1 to N in the order listed)."""
     text = " ".join(line.split())
     word = text.split(" ", 1)[0].lower() if text else ""
     if text.lower() in ALONE:
@@ -126,7 +162,7 @@ def read_line(line: str, state: GameState) -> Reading:
         return Unreadable("type a number, a decision, or 'help'")
     if due.actor == TABLE:
         return _outcome(text, state, due)
-    return _decision(text, state, due)
+    return _decision(text, state, due, numbers)
 
 
 def names_of(state: GameState) -> Names:
@@ -157,7 +193,7 @@ def _outcome(text: str, state: GameState, due: Pending) -> Reading:
 
 
 def dice_form(values: Sequence[str], state: GameState) -> Reading:
-    """``3 5 1 …``: one value per die of the pool, in pool order (``pool_order``).
+    """``3 5 1 …``: one value per die of the pool, in the order a roll is written (``pool_order``).
 
     Only the count is checked here (values cannot be matched to dice
     otherwise); whether the values can be rolled is the rules core's call.
@@ -170,18 +206,23 @@ def dice_form(values: Sequence[str], state: GameState) -> Reading:
 
 
 def pool_order(state: GameState) -> tuple[str, ...]:
-    """The dice of this player count, in the catalog's order: the order of the dice form."""
-    return state.catalog.dice_for(len(state.players))
+    """The dice of this player count in the order a roll is written everywhere (``roll gray-1=… gray-2=…``, by id):
+    the order the dice form is typed in, so the dice are typed in the order they are listed."""
+    return tuple(sorted(state.catalog.dice_for(len(state.players))))
 
 
-def _decision(text: str, state: GameState, due: Pending) -> Reading:
-    """A number, an option (as listed, with names or ids), a notation line, or the start of an option."""
+def _decision(text: str, state: GameState, due: Pending, numbers: Numbers | None = None) -> Reading:
+    """A number, an option (as listed, with names or ids), a notation line, the start of an option, or a line of
+    several entries."""
+    if is_turn(text):
+        return Turn(text)
     listed = options(state)
+    shown = numbers.of(state, listed) if numbers is not None else list(range(1, len(listed) + 1))
     if text.isdigit():
         k = int(text)
-        if 1 <= k <= len(listed):
-            return Choice(listed[k - 1].event, "number")
-        return Unreadable(f"there is no option {k}: choose 1 to {len(listed)} ('legal' lists them)")
+        if k in shown:
+            return Choice(listed[shown.index(k)].event, "number")
+        return Unreadable(f"there is no option {k}: choose {_choices(shown)} ('legal' lists them)")
     typed = fold(_bare(text, due.actor))
     exact = [o for o in listed if typed in (fold(o.text), fold(o.notation))]
     if exact:
@@ -194,15 +235,28 @@ def _decision(text: str, state: GameState, due: Pending) -> Reading:
         problem = exc
     if event is not None and any(o.event == event for o in listed):
         return Choice(event, "notation")  # ``alt 2c`` is ``alt 2c 0g``, even though ``alt 2c 1g`` starts so too
-    starting = tuple((k, o.text) for k, o in enumerate(listed, 1)
+    starting = tuple((k, o.text) for k, o in zip(shown, listed)
                      if fold(o.text).startswith(typed) or fold(o.notation).startswith(typed))
     if len(starting) == 1:
-        return Choice(listed[starting[0][0] - 1].event, "prefix")
+        return Choice(listed[shown.index(starting[0][0])].event, "prefix")
     if starting:
         return Ambiguous(text, starting)
     if event is not None:
         return Choice(event, "notation")
     return Unreadable(_unreadable(problem))
+
+
+def _choices(shown: Sequence[int]) -> str:
+    """``1 to 28``, or the numbers one by one when some were taken in this turn (``3, 4``)."""
+    if list(shown) == list(range(1, len(shown) + 1)):
+        return f"1 to {len(shown)}"
+    return ", ".join(str(k) for k in sorted(shown))
+
+
+def is_turn(text: str) -> bool:
+    """Whether a typed line holds several entries (``a; b``) or a walk: read by ``lines.read`` where it is stored."""
+    _, parts = split(text)
+    return len(parts) > 1 or parts[0].split(None, 1)[0].lower() == WALK if parts and parts[0].split() else False
 
 
 def _unreadable(exc: NotationError) -> str:
@@ -226,7 +280,7 @@ def _bare(text: str, actor: str) -> str:
 
 
 def entry_echo(event: GameEvent, state: GameState) -> str:
-    """A stored entry as the recorder says it: names beside ids, and rolled dice in pool order (the order typed)."""
+    """A stored entry as the recorder says it: names beside ids, and rolled dice in the order typed (``pool_order``)."""
     if isinstance(event, DiceRolled):
         values = dict(event.values)
         return "table: roll " + " ".join(f"{d}={values[d]}" for d in pool_order(state) if d in values)

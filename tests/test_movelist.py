@@ -151,7 +151,7 @@ def test_entry_fields_beyond_type_actor_payload_are_written_as_commands_and_read
              "at": "2026-11-01T20:15:00Z", "by": "Bruno [at the table]"}
     line = movelist._entry_line(entry, ev.StartGroupTaken("Ana", 2))
     assert line == '7. Ana: group 2 {[%at "2026-11-01T20:15:00Z"] [%by "Bruno [at the table]"]}'
-    assert movelist._read_body(line.split(". ", 1)[1], 7) == entry
+    assert movelist._read_entries(line.split(". ", 1)[1], 7) == [entry]
     note = {"seq": 9, "type": "Noted", "actor": "Ana", "payload": {"seq": 7, "text": "why {[%at \"x\"]}"}, "at": "2026-11-01"}
     read = movelist._read_body(movelist._entry_line(note, ev.Noted("Ana", 7, 'why {[%at "x"]}')).split(". ", 1)[1], 9)
     assert read == note
@@ -226,14 +226,19 @@ def _edit(old: str, new: str, count: int = 1) -> str:
 @pytest.mark.parametrize(
     "damaged, expected",
     [
-        (_edit("22. Bruno: buy c-II-23", "22. Bruno: bye c-II-23"), f"event 22: line {LINE_OF['22']}: bad notation: unknown verb 'bye'"),
-        (_edit("24. Ana: buy c-II-24", "24. Ana: buy"), f"event 24: line {LINE_OF['24']}: bad notation: 'buy' expects 'buy CARD'"),
-        (_edit("30. Ana: income gray-1 gray\n", ""), f"event 31: line {LINE_OF['30']}: sequence broken: expected entry 30, found 31"),
+        (_edit("27. Bruno: buy c-II-20", "27. Bruno: bye c-II-20"), f"event 27: line {LINE_OF['27']}: bad notation: unknown verb 'bye'"),
+        (_edit("38. Ana: invest v-10", "38. Ana: invest"), f"event 38: line {LINE_OF['38']}: bad notation: 'invest' expects 'invest VOYAGE'"),
+        (_edit("27. Bruno: buy c-II-20\n", ""), f"event 28: line {LINE_OF['28'] - 1}: sequence broken: expected entry 27, found 28"),
         (_edit("7. Ana: group 2", "7. Ana: group two"), f"event 7: line {LINE_OF['7']}: bad notation: 'group' expects 'group N'"),
-        (_edit("22. Bruno: buy c-II-23", "22. {Bruno: buy c-II-23}"), f"event 22: line {LINE_OF['22']}: CardBought entry: "
+        (_edit("27. Bruno: buy c-II-20", "27. {Bruno: buy c-II-20}"), f"event 27: line {LINE_OF['27']}: CardBought entry: "
                                                                       "only notes and bookmarks are written in braces"),
-        (_edit("22. Bruno: buy c-II-23", "22. = {\"type\": \"CardBought\""), f"event 22: line {LINE_OF['22']}: bad entry object"),
-        (_edit("22. Bruno: buy c-II-23", "22. Bruno: buy c-II-23 {[%at 2026]"), f"event 22: line {LINE_OF['22']}: bad notation"),
+        (_edit("27. Bruno: buy c-II-20", "27. = {\"type\": \"CardBought\""), f"event 27: line {LINE_OF['27']}: bad entry object"),
+        (_edit("27. Bruno: buy c-II-20", "27. Bruno: buy c-II-20 {[%at 2026]"), f"event 27: line {LINE_OF['27']}: bad notation"),
+        (_edit("exchange coins 3;", "exchange coins three;"), f"event 28: line {LINE_OF['28']}: bad notation: entry 2 of the "
+                                                             "line ('exchange coins three'): 'exchange' expects"),
+        (_edit("exchange coins 3;", "exchnge coins 3;"), f"event 28: line {LINE_OF['28']}: bad notation: entry 2 of the line "
+                                                        "('exchnge coins 3'): unknown verb 'exchnge' (did you mean 'exchange'?)"),
+        (_edit("; walk start-n, road-n;", "; walk start-n, , road-n;"), f"event 33: line {LINE_OF['33']}: bad notation: entry 3"),
         (_edit("[Schema 2]", "[Schema 2]\n[Schema 2]"), "header: line 3: tag Schema: given twice (first on line 2)"),
         (_edit("[Schema 2]", "[Schema two]"), "header: line 2: tag Schema: the value is not JSON"),
         (_edit("[Schema 2]", "[Schema 9]"), "header: line 2: unsupported schema version"),
@@ -241,15 +246,15 @@ def _edit(old: str, new: str, count: int = 1) -> str:
         (_edit('[Ruleset "', '[Ruleset 5] ["'), "header: line 3: tag Ruleset: the value is not JSON"),
         (_edit('[Ruleset "coimbra', "[Ruleset coimbra"), "header: line 3: tag Ruleset: the value is not JSON"),
         (_edit('[Date "????-??-??"]', '[Event "club night"]'), "header: line 8: unknown header fields: event"),
-        (_edit("[Head ", "[Tail "), "header: no Head tag"),
+        (_edit("[Head ", "[Tail "), "header: line 10: unknown header fields: tail"),
         (_edit("14. table: roll gray-1=4", "14. table: roll gray-1=5"), "event 130: line 10: head hash does not match"),
         (_edit("Ana (red), Bruno (blue)", "Bruno (blue), Ana (red)"), "event 130: line 10: head hash does not match"),
         (TEXT + "[Note \"late\"]\n", f"event 131: line {len(TEXT.splitlines()) + 1}: tag Note: tags belong in the header"),
-        (_edit("== Round 2 ==", "Round 2"), "event 40: line 62: not a move list line"),
+        (_edit("== Round 2 ==", "Round 2"), f"event 40: line {LINE_OF['40'] - 2}: not a move list line"),
     ],
     ids=["unknown-verb", "missing-argument", "missing-line", "bad-number", "braces-on-a-move", "bad-json-entry",
-         "unclosed-command", "tag-twice", "tag-not-json", "newer-schema", "bad-players", "two-tags-on-a-line",
-         "unquoted-tag", "unknown-tag", "no-head", "changed-die", "changed-seating", "tag-after-entries", "junk-line"],
+         "unclosed-command", "bad-entry-in-a-line", "mistyped-verb-in-a-line", "bad-walk", "tag-twice", "tag-not-json", "newer-schema", "bad-players", "two-tags-on-a-line",
+         "unquoted-tag", "unknown-tag", "other-tag-for-head", "changed-die", "changed-seating", "tag-after-entries", "junk-line"],
 )
 def test_a_damaged_move_list_names_the_line_and_the_problem(damaged: str, expected: str):
     found = problems(damaged)
@@ -257,10 +262,10 @@ def test_a_damaged_move_list_names_the_line_and_the_problem(damaged: str, expect
 
 
 def test_several_damages_are_each_listed_in_line_order():
-    damaged = _edit("22. Bruno: buy", "22. Bruno: bye")
+    damaged = _edit("27. Bruno: buy", "27. Bruno: bye")
     damaged = damaged.replace("40. ", "41. ", 1).replace('[Players "Ana (red), Bruno (blue)"]', '[Players "Ana"]')
     found = problems(damaged)
-    assert [p.split(":")[1].strip() for p in found] == ["line 5", f"line {LINE_OF['22']}", f"line {LINE_OF['40']}",
+    assert [p.split(":")[1].strip() for p in found] == ["line 5", f"line {LINE_OF['27']}", f"line {LINE_OF['40']}",
                                                         f"line {LINE_OF['41']}"]
 
 

@@ -3,7 +3,7 @@
 The game is the 2-player fixture. Its inputs are typed the quick ways a table
 types them, in turn: an option's number, the shortest start of an option that
 only one option has, a notation line (with or without ``Name:``), the dice in
-pool order. On the way: a typo and an illegal move (refused, nothing stored),
+the order a roll is written. On the way: a typo and an illegal move (refused, nothing stored),
 a wrong but legal entry and its correction, and the end of the input in the
 middle of the game followed by a second session that resumes it. The stored
 game must export to exactly the fixture's events plus the correction.
@@ -31,7 +31,7 @@ from coimbra_events.rules import core as rules
 from coimbra_events.state import TABLE
 from projections.naming import named
 from projections.options import options
-from projections.recording import Ambiguous, Choice, Command, Unreadable, read_line
+from projections.recording import Ambiguous, Choice, Command, Numbers, Unreadable, pool_order, read_line
 from tests.conftest import FIXTURES
 from tests.conftest import installed_coimbra
 
@@ -75,18 +75,20 @@ def unique_prefix(text: str, listed: list) -> str:
     raise AssertionError(f"no unique prefix for {text}")
 
 
-def typed(k: int) -> str:
-    """How the table types fixture event ``k`` (1-based): a number, a prefix or notation, in turn."""
+def typed(k: int, numbers: Numbers) -> str:
+    """How the table types fixture event ``k`` (1-based): a number (as the session shows it: ``numbers``), a
+    prefix or notation, in turn."""
     event, state = EVENTS[k - 1], STATES[k - 1]
     if event.actor == TABLE:
         if isinstance(event, ev.DiceRolled) and k % 2:
             values = dict(event.values)
-            return " ".join(str(values[d]) for d in state.catalog.dice_for(2))
+            return " ".join(str(values[d]) for d in pool_order(state))
         return render(event) if k % 2 else bare(event)
     listed = options(state)
+    shown = numbers.of(state, listed)  # the recorder numbers every list it shows, whatever is typed
     way = k % 3
     if way == 0:
-        return str([o.notation for o in listed].index(bare(event)) + 1)
+        return str(shown[[o.notation for o in listed].index(bare(event))])
     if way == 1:
         return unique_prefix(bare(event), listed)
     return render(event).replace("Ana:", "ana:") if k % 2 else bare(event)
@@ -94,7 +96,7 @@ def typed(k: int) -> str:
 
 def script() -> tuple[list[str], list[str]]:
     """The lines of the two sessions: players, the setup and half the game; then the rest."""
-    first = list(PLAYERS_TYPED)
+    first, numbers = list(PLAYERS_TYPED), Numbers()
     for k in range(1, INTERRUPT_AFTER + 1):
         if k == 8:
             first += ["grop 1", "group 2"]  # a typo (unknown verb), then a move against START.group
@@ -104,8 +106,9 @@ def script() -> tuple[list[str], list[str]]:
         if k == WRONG_AT + 1:
             first += [render(EVENTS[k - 1]), CORRECTION]
             continue
-        first.append(typed(k))
-    return first, [typed(k) for k in range(INTERRUPT_AFTER + 1, len(EVENTS) + 1)]
+        first.append(typed(k, numbers))
+    resumed = Numbers()  # a new session numbers afresh
+    return first, [typed(k, resumed) for k in range(INTERRUPT_AFTER + 1, len(EVENTS) + 1)]
 
 
 def expected_log() -> bytes:
@@ -281,11 +284,13 @@ def test_implausible_dice_are_refused_with_the_rule_and_nothing_is_stored(store,
     assert stored(store) == 13
 
 
-def test_the_dice_form_takes_one_value_per_die_in_pool_order(store):
+def test_the_dice_form_takes_one_value_per_die_in_the_order_a_roll_is_listed(store):
     at(store, 13)
-    code, out = session(store, ["4 5 1 4 2 6", "4 5 1 4 2 6 4"], NAME)
-    assert "one value per die, 7 for 2 players (gray-1 gray-2 orange-1 orange-2 purple-1 green-1 white-1); got 6" in out.text
+    code, out = session(store, ["4 5 6 1 4 2", "4 5 6 1 4 2 4"], NAME)
+    assert "one value per die, 7 for 2 players (gray-1 gray-2 green-1 orange-1 orange-2 purple-1 white-1); got 6" in out.text
+    assert "or the values in this order: gray-1 gray-2 green-1 orange-1 orange-2 purple-1 white-1" in out.text
     assert store.get(NAME).events[13] == EVENTS[13]
+    assert f"recorded 14: {render(EVENTS[13])}" in out.text  # echoed as the move list and act list it
 
 
 ROWS_2 = bare(EVENTS[39])  # round 2's rows, as dealt
@@ -422,3 +427,28 @@ def test_a_new_game_is_recorded_with_the_box_the_table_plays(store, other_values
     (info,) = store.games()
     game = store.get(info.name)
     assert game.catalog == other_values and {p.coins for p in game.state.players} == {other_values.start_coins}
+
+
+def test_options_keep_their_numbers_while_the_turn_lasts(store):
+    """Bruno's income (entries 33-37): 1 purple-1, 2 gray-2, 3 orange-1, 4 end. Once orange-1 is collected the
+    others keep their numbers; his pilgrim's steps between are numbered on their own (a new step, a new number);
+    and after them 2 is still gray-2."""
+    at(store, 32)
+    code, out = session(store, ["3", "1", "2", "5", "2"], NAME)
+    assert code == 0
+    assert list(store.get(NAME).events[32:]) == list(EVENTS[32:37])
+    shown = [part.split("> ")[0] for part in out.text.split("Bruno: income (round 1, phase E)")]
+    assert "  1  income purple-1 purple" in shown[2] and "  2  income gray-2 gray" in shown[2]
+    assert "  4  end" in shown[2] and "  3  " not in shown[2]
+    steps = [part.split("> ")[0] for part in out.text.split("Bruno: steps (round 1, phase E")]
+    assert "  2  step start-n" in steps[1] and "  5  step road-n" in steps[2] and "  4  stop" in steps[2]
+    assert "  2  income gray-2 gray" in shown[3] and "  4  end" in shown[3]
+
+
+def test_a_line_of_several_entries_is_stored_all_or_none_naming_the_entry_refused(store):
+    at(store, 32)
+    code, out = session(store, ["income orange-1; purple-1; walk road-n; income orange-1",
+                                "income orange-1; purple-1; walk road-n; income gray-2"], NAME)
+    assert "refused 'Bruno: income orange-1 orange': rule E.die" in out.text  # the fourth entry, orange-1 again
+    assert "recorded 33: Bruno: income orange-1 orange" in out.text.split("refused")[1]  # stored only the second time
+    assert list(store.get(NAME).events[32:]) == list(EVENTS[32:37])

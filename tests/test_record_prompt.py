@@ -106,3 +106,14 @@ def test_a_whole_game_with_tab_completion_stores_the_fixture_byte_for_byte(tmp_p
     assert any(t.startswith("Bruno: take a die from the dice area") and "round 1 · phase B" in t for t in toolbars)
     assert any(t.startswith("Ana: collect income") and "phase E" in t for t in toolbars)
     store.close()
+
+
+def test_after_a_semicolon_tab_completes_the_next_entry_of_the_turn_on_the_table_the_ones_before_leave():
+    """Bruno's income (entries 33-37): after 'income orange-1;' the options left are purple-1 and gray-2; after his
+    purple-1 income, his pilgrim's steps; after an entry that does not read or is illegal, nothing."""
+    table = STATES[32]
+    offered = {c.text for c in completions(table, "income orange-1; inc")}
+    assert offered == {"income purple-1 purple", "income gray-2 gray"}
+    assert "step start-n" in {c.text for c in completions(table, "income orange-1; income purple-1; st")}
+    assert completions(table, "income orange-1; income orange-1; inc") == []
+    assert completions(table, "incme orange-1; inc") == []

@@ -79,8 +79,9 @@ def test_every_command_is_listed_with_its_summary():
 
 
 @pytest.mark.parametrize("args, code, text", [
-    (["simulate", "--players", "5", "--seed", "1"], 2, "not in the range 2<=x<=4"),
-    (["simulate", "--players", "x", "--seed", "1"], 2, "'x' is not a valid int"),
+    (["games", "--page", "0"], 2, "0 is not in the range 1<=x"),
+    (["games", "--page", "x"], 2, "'x' is not a valid int"),
+    (["simulate", "--players", "5", "--seed", "1"], 2, "is for 2-4 players, got 5"),  # a number, or the players' names
     (["validate", GAME, "--json"], 0, '"valid": true'),
 ])
 def test_parameters_are_converted_and_checked_without_pydantic(args, code, text):

@@ -156,8 +156,8 @@ def test_a_fifth_player_is_refused_at_once_not_read_later(tmp_path: Path):
 
 def test_the_dice_are_echoed_in_the_order_typed(tmp_path: Path):
     db = stored(tmp_path, 13)
-    out = run("record", "ana-bruno", stdin="4 5 1 4 2 6 4\n", db=db)
-    assert "recorded 14: table: roll gray-1=4 gray-2=5 orange-1=1 orange-2=4 purple-1=2 green-1=6 white-1=4" in out.stdout
+    out = run("record", "ana-bruno", stdin="4 5 6 1 4 2 4\n", db=db)
+    assert "recorded 14: table: roll gray-1=4 gray-2=5 green-1=6 orange-1=1 orange-2=4 purple-1=2 white-1=4" in out.stdout
 
 
 def test_a_typo_gets_did_you_mean_and_the_recorder_commands(tmp_path: Path):

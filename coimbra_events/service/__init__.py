@@ -27,7 +27,7 @@ from coimbra_events.event_decoding import decode_event
 from coimbra_events.log import GameLog
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
-from coimbra_events.service.inputs import typed_decision, with_player_name
+from coimbra_events.service.inputs import typed_decision, typed_line, with_player_name
 from coimbra_events.service.results import Conflict, Entry, Exported, Legal, Outcome, Recorded, Refused
 from coimbra_events.state import GameState
 from coimbra_events.store.errors import StoreConflict
@@ -150,8 +150,10 @@ class Games:
     def record(self, ref: str, inputs: Sequence[Input], after: str | None = None,
                game: Game | None = None) -> Outcome[tuple[GameState, ...]]:
         """Record inputs, all or none; ``after``: the head the device showed (a prefix of it): a ``Conflict``
-        unless the record still ends there. A decision without ``Name:`` is the player's then due. The outcome
-        is the table before each input (how a dice roll is said depends on it)."""
+        unless the record still ends there. A typed input is a line (``coimbra_events.lines``): one entry, or
+        several of one player's turn (``income gray-1; orange-2``, ``walk bouro``). A decision without ``Name:``
+        is the player's due when its line begins. The outcome is the table before each entry recorded (how a
+        dice roll is said depends on it)."""
 
         def add(game: Game) -> tuple[GameState, ...]:
             if game.over:
@@ -159,12 +161,14 @@ class Games:
                     "GAME.over", "the game is over; nothing more can be recorded", {"entries": game.entries})))
             tables = []
             for given in inputs:
-                event = self._read(given, game, game.pending.actor if game.pending else None)
-                tables.append(game.state)
-                try:
-                    game.record(event)
-                except RuleViolation as v:
-                    raise _Stop(Refused(game.name, game.catalog, v, event, given if isinstance(given, str) else None)) from None
+                actor = game.pending.actor if game.pending else None
+                events = typed_line(given, game, actor) if isinstance(given, str) else [with_player_name(given, game)]
+                for event in events:
+                    tables.append(game.state)
+                    try:
+                        game.record(event)
+                    except RuleViolation as v:
+                        raise _Stop(Refused(game.name, game.catalog, v, event, given if isinstance(given, str) else None)) from None
             return tuple(tables)
 
         return self._changed(ref, add, game, after=after)

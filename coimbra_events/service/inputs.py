@@ -21,6 +21,16 @@ def typed_decision(text: str, game: Game, actor: str | None) -> GameEvent:
     return with_player_name(parse(text, actor, names), game)
 
 
+def typed_line(text: str, game: Game, actor: str | None) -> list[GameEvent]:
+    """The entries a typed line holds (``coimbra_events.lines``: one, or several of one player's turn), read on the
+    table as it is now (a ``walk`` to a space further away takes its route); without ``Name:`` they are ``actor``'s."""
+    from coimbra_events.lines import read
+    from coimbra_events.names import Names
+
+    names = Names(game.catalog, [n for n, _ in game.header.players])
+    return [with_player_name(event, game) for event in read(text, actor, names, game.state)]
+
+
 def with_player_name(event: GameEvent, game: Game) -> GameEvent:
     """``ana: pass`` means Ana: actors are matched to the players' names regardless of case."""
     names = {n.lower(): n for n, _ in game.header.players}

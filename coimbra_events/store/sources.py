@@ -12,7 +12,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Protocol, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Protocol, TypeVar
 
 from coimbra_events import log as game_log
 from coimbra_events import log_reader
@@ -63,6 +63,10 @@ class GameSource(Protocol):
 
     ref: str
     name: str
+    taken_as_written: bool
+    """Whether the record read last is a move list written by hand, which no hash vouches for (front-ends say so)."""
+    lines: Mapping[int, int]
+    """The line of a move list each entry of the record read last stands on, by entry (empty for other records)."""
 
     def open(self) -> Game:
         """The game, checked (``UnknownGame``, ``DamagedGame``, ``LogError``, ``IllegalLog`` if it cannot be)."""
@@ -114,6 +118,7 @@ class StoredGame:
 
     def __init__(self, store: GameStore, name: str) -> None:
         self.store, self.ref, self.name = store, name, name
+        self.taken_as_written, self.lines = False, {}
 
     def open(self) -> Game:
         return self.store.get(self.name)
@@ -168,16 +173,30 @@ class LogFile:
         self.path, self.catalog, self.entered_by = path, catalog, entered_by
         self.ref, self.name = ref if ref is not None else str(path), path.stem
         self.data: bytes | None = None
-        """The bytes as last read: ``commit`` writes only over these."""
+        """The bytes as last read: ``commit`` writes only over these (a move list as a move list)."""
+        self.taken_as_written = False
+        self.lines: Mapping[int, int] = {}
 
     def open(self) -> Game:
         from coimbra_events.game import Game
 
         self.data = log_reader.read_bytes(self.path)
-        return Game.from_log(self.name, log_reader.loads(self.data, str(self.path)), self.catalog, str(self.path))
+        return Game.from_log(self.name, self._read(self.data), self.catalog, str(self.path))
+
+    def _read(self, data: bytes, keep: int | None = log_reader.KEPT) -> GameLog:
+        """The file's record, a JSON log or a move list; ``taken_as_written`` says whether it was a move list no
+        hash vouches for (written by hand)."""
+        if not log_reader.is_move_list(data):
+            self.taken_as_written, self.lines = False, {}
+            return log_reader.loads(data, str(self.path), keep)
+        from coimbra_events.movelist import read_listing  # the notation, for move lists only
+
+        listing = read_listing(data, str(self.path))
+        self.taken_as_written, self.lines = not listing.checked, listing.lines
+        return listing.log
 
     def head(self) -> str:
-        return log_reader.read(self.path).head()
+        return self._read(log_reader.read_bytes(self.path)).head()
 
     def commit(self, game: Game) -> Game:
         with locked(self.path):
@@ -188,7 +207,7 @@ class LogFile:
         """``commit`` for a caller that holds the file's lock; what it writes is then what was last read."""
         if self.data is None or log_reader.read_bytes(self.path) != self.data:
             raise GameChanged(str(self.path))
-        data = game_log.dumps(game.to_log())
+        data = _move_list(game.to_log()) if log_reader.is_move_list(self.data) else game_log.dumps(game.to_log())
         write_atomically(self.path, data)
         self.data = data
 
@@ -212,20 +231,27 @@ class LogFile:
                                f"enter the outcome by hand: coimbra act {self.ref} \"table: ...\"")
 
     def log(self) -> GameLog:
-        return log_reader.read(self.path)
+        return self._read(log_reader.read_bytes(self.path))
 
     def check(self) -> None:
         """Nothing more to check: a file's chain was checked, event by event, when it was read."""
 
     def exported(self, force: bool = False) -> tuple[bytes, DamagedGame | None]:
-        return game_log.dumps(log_reader.read(self.path)), None
+        return game_log.dumps(self.log()), None
 
     def chain(self, every: bool = False) -> Chain:
         try:
-            log = log_reader.read(self.path, keep=None if every else log_reader.KEPT)
+            log = self._read(log_reader.read_bytes(self.path), keep=None if every else log_reader.KEPT)
         except LogError as exc:
             return Chain(self.ref, False, None, [], exc.problems, exc.count)
         return Chain(self.ref, False, len(log.events), [log.anchor(), *log.hashes()], (), 0)
+
+
+def _move_list(log: GameLog) -> bytes:
+    """A move list file is written back as a move list (without headings: those are the read side's)."""
+    from coimbra_events import movelist
+
+    return movelist.dumps(log).encode()
 
 
 def game_from_file(path: Path, catalog: Catalog | None = None) -> Game:
