@@ -113,7 +113,7 @@ def serve(app: Starlette, sock: socket.socket, ready: Callable[[], None]) -> Non
         running = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started and not running.done():
             await asyncio.sleep(0.01)
-        if server.started:
+        if server.started and not running.done():
             ready()
         await running
 

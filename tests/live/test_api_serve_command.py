@@ -34,10 +34,13 @@ def stopped(process: subprocess.Popen, how: int = signal.SIGINT) -> tuple[int, s
 
 def test_the_terminal_shows_the_links_a_qr_code_and_the_address(serve) -> None:
     process, first = started(serve.db, "--players", "Ana:red,Bruno:blue", "--host", "127.0.0.1", "--port", "0")
+    lines = [first]
+    while b"Ctrl-C stops the server" not in lines[-1] and lines[-1]:  # the whole announcement, then stop it
+        lines.append(process.stdout.readline())
     code, out, err = stopped(process, signal.SIGTERM)  # as a service manager stops it: cleanly too
-    out = first.decode() + out
+    out = b"".join(lines).decode() + out
     assert code == 0 and "Traceback" not in err, err
-    assert "Serving ana-bruno" in out and "/play#t=" in out and "/watch#t=" in out
+    assert "Serving ana-bruno" in out and "/play#t=" in out and "/watch#t=" in out, (out, err)
     assert "█" in out or "▀" in out, "the QR code of the players' link"
     assert "127.0.0.1 (this computer only)" in out and "Ctrl-C stops the server" in out
     assert "stopped serving ana-bruno" in err

@@ -262,7 +262,7 @@ def test_a_dealt_card_is_found_by_its_name_in_the_search_box(browser, looked_at)
     assert page.locator(f'#outcome .pick[data-id="{wanted["id"]}"]').count() == 0  # dealt: no longer in the deck
 
 
-def test_two_taps_on_one_head_one_is_stored_and_the_other_page_says_what_changed(browser, fixture_game):
+def test_two_taps_on_one_head_one_is_stored_the_other_page_says_what_changed_and_the_cli_records_meanwhile(browser, fixture_game):
     served = fixture_game(6, "taps")  # Bruno places his pilgrim first
     bruno = Phone(browser, served.line["players_url"], me="Bruno")
     ana = Phone(browser, served.line["players_url"], me="Ana")  # acting for Bruno, as if he had no phone
@@ -282,6 +282,12 @@ def test_two_taps_on_one_head_one_is_stored_and_the_other_page_says_what_changed
     message = loser.page.inner_text("#message")
     assert "Not stored" in message and stored["text"] in message
     loser.shot("two-taps-told")
+
+    now = served.client(served.players).get(served.api()).json()
+    acted = coimbra(served.db, "act", served.game, now["legal"]["options"][0], "--after", now["head"])
+    assert acted.returncode == 0, acted.stderr  # the CLI records into the same game meanwhile: the pages are told
+    for phone in taps:
+        phone.at(8)
 
 
 def test_a_refusal_is_said_with_its_rule_before_anything_is_stored_then_accepted_undone_and_noted(browser, fixture_game):
