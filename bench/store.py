@@ -54,7 +54,6 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 from uuid import UUID, uuid5
 
-import orjson
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import get_topic
 

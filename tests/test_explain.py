@@ -24,7 +24,6 @@ from coimbra_events.rules import core
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.validation import catalog_for
-from coimbra_events.violations import RULES
 from projections.audit import Audit, fold_line
 from projections.explain import explain_entry, game_overview
 from projections.ledger import player_ledger

@@ -83,7 +83,7 @@ def test_the_head_printed_by_act_and_score_proves_the_record_later(db, tmp_path)
 
 
 def test_a_cut_that_took_the_receipt_too_is_caught_against_the_table_s_head(db):
-    out = coimbra(db, "note", "g", "--at", "3", "the last word", code=0)[1]
+    coimbra(db, "note", "g", "--at", "3", "the last word", code=0)
     head = orjson.loads(coimbra(db, "verify", "g", "--json", code=0)[1])["head"][:12]
     rows = Rows(db)
     rows.delete(rows.entries("g")[-1], rows.receipts("g")[-1])  # someone who knew to remove both,

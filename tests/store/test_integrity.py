@@ -17,7 +17,7 @@ from coimbra_events import log_reader
 from coimbra_events import log as game_log
 from coimbra_events.store.errors import DamagedGame, DamagedIndex, GameChanged
 from coimbra_events.store.game_store import GameStore
-from coimbra_events.log import event_hash, header_hash
+from coimbra_events.log import event_hash
 from coimbra_events.rules import core as rules
 from tests.store.conftest import GAMES, PLAYERS
 from tests.store.rows import Rows

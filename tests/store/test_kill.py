@@ -13,7 +13,6 @@ import subprocess
 import time
 
 import orjson
-import pytest
 
 from coimbra_events import log_reader
 from coimbra_events import log as game_log
