@@ -108,13 +108,13 @@ def standings_command(
         sys.stdout.buffer.write(standings_csv(report).encode())
         sys.stdout.flush()
         return
-    if not report["players"]:
-        console.print("no finished games in the league yet: record one (coimbra record) or import some (coimbra import)")
-        return
     from cli.league_views import left_out_lines, sources_table, standings_table
 
-    console.print(standings_table(report))
-    console.print(sources_table(report))
+    if not report["players"]:
+        console.print("no finished games in the league yet: record one (coimbra record) or import some (coimbra import)")
+    else:
+        console.print(standings_table(report))
+        console.print(sources_table(report))
     for line in left_out_lines(report):
         console.print(line)
 

@@ -49,7 +49,14 @@ def sources_table(report: dict[str, Any]) -> Table:
 
 
 def left_out_lines(report: dict[str, Any]) -> list[Text]:
-    return [Text(f"left out: {item['game']}: {item['why']}", style="dim") for item in report["left_out"]]
+    """How many finished games the standings leave out and why, then each of them."""
+    counts = report["left_out_counts"]
+    if not counts:
+        return []
+    said = ", ".join(f"{n} {reason}" for reason, n in sorted(counts.items()))
+    total = sum(counts.values())
+    return [Text(f"left out: {total} game{'s' if total > 1 else ''} ({said})", style="dim"),
+            *(Text(f"  {item['game']}: {item['why']}", style="dim") for item in report["left_out"])]
 
 
 def standings_csv(report: dict[str, Any]) -> str:

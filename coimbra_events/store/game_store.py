@@ -40,6 +40,7 @@ from coimbra_events.store.inspection import Inspection, rows_of
 from coimbra_events.rolls import draw_setup, drawn, parse_rolls
 from coimbra_events.store.claims import NameClaims
 from coimbra_events.store.receipts import Evidence
+from coimbra_events.store.records import Held, Imported, LeagueMark, RecordClaim, fold_claim, fold_mark, holding
 from coimbra_events.store.repository import GameRepository
 from coimbra_events.store.location import APP, describe_store, store_settings
 from coimbra_events.store.rows import Rows
@@ -51,6 +52,7 @@ from coimbra_events.notation import is_name
 from coimbra_events.rulesets import IMPLEMENTED, refusal
 from coimbra_events.state import TABLE
 from coimbra_events.store.errors import (
+    AlreadyStored,
     BadFork,
     BadGameName,
     BadPlayers,
@@ -105,7 +107,7 @@ class GameStore(Application):
         """The tables this store is kept in (PostgreSQL's names): the library's, and the games index's
         (``coimbra_events.store.games_index``)."""
         snapshots = ["coimbra_snapshots"] if type(self).is_snapshotting_enabled or type(self).snapshotting_intervals else []
-        index = ["games_index", "games_index_players", "games_index_tags", "games_index_tracking"]
+        index = ["games_index", "games_index_players", "games_index_tags", "games_index_records", "games_index_tracking"]
         return [f"{self.name.lower()}_events", *snapshots, *index]
 
     def construct_mapper(self) -> Mapper:
@@ -281,20 +283,98 @@ class GameStore(Application):
         return self.update(game.name, lambda _: None, game)[0]
 
     def import_log(
-        self, log: GameLog, name: str | None = None, catalog: Catalog | None = None, source: str = "<log>"
+        self, log: GameLog, name: str | None = None, catalog: Catalog | None = None, source: str = "<log>",
+        copy: bool = False,
     ) -> Game:
-        """Store every event of a log in one transaction, after the rules accepted them all (one pass).
+        """``import_record``'s game: the game stored, or the stored game the log extended.
 
+        ``AlreadyStored`` if the record is stored already (nothing stored).
+        """
+        imported = self.import_record(log, name, catalog, source, copy)
+        if imported.game is None:
+            assert imported.held is not None
+            raise AlreadyStored(imported.held)
+        return imported.game
+
+    def import_record(
+        self, log: GameLog, name: str | None = None, catalog: Catalog | None = None, source: str = "<log>",
+        copy: bool = False,
+    ) -> Imported:
+        """Store a log's record once (``store.records``), after the rules accepted every event (one pass).
+
+        A record already stored (the same header and entries, or held by a stored game
+        with more) stores nothing (``how == "held"``); a log that extends a stored game
+        appends its new entries to it (``appended``); else a new game is stored in one
+        transaction (``stored``). ``copy`` stores a new game whatever is stored, marked a
+        copy the league never counts. Imports of logs with one header are serialized by
+        the record's claim: of two at once, the second is made again and finds the first.
         Raises ``LogError`` (catalog, players or ruleset), ``IllegalLog`` (a rule is
         broken; nothing is stored) or ``BadGameName``.
         """
+        chain, anchor = log.hashes(), log.anchor()
 
-        def build() -> tuple[Game, list[Aggregate], None]:
+        def build() -> tuple[Game, list[Aggregate], Imported]:
+            claim = fold_claim(None, self.events.get(RecordClaim.create_id(anchor)))
+            held = self._held(chain, anchor, [] if claim is None else claim.games)
+            if held is not None and not copy:
+                if held.same or held.stored > held.given:
+                    raise AlreadyStored(held)
+                stored = self.get(held.name)
+                added = stored.append_log(log, catalog, source)
+                return stored, [], Imported(stored, "appended", added, held)
             chosen = self.claims.name_for(name, log.players)
             game = Game.from_log(chosen, log, catalog, source)
-            return game, self.claims.claim(chosen, game.id), None
+            if claim is None:
+                claim = RecordClaim.first(anchor, game.id)
+            else:
+                claim.join(game.id)
+            marks = [LeagueMark.made(game.id, copy_of=held.name if held else "", counted=False)] if copy else []
+            return game, [*self.claims.claim(chosen, game.id), claim, *marks], \
+                Imported(game, "copy" if copy else "stored", game.entries, held)
 
-        return self.stored_games.commit(build, snapshot=False)[0]
+        try:
+            return self.stored_games.commit(build, snapshot=False)[1]
+        except AlreadyStored as found:
+            return Imported(None, "held", 0, found.held)
+
+    def _held(self, chain: Sequence[str], anchor: str, claimed: Sequence[UUID]) -> Held | None:
+        """The stored game that holds the record ``chain`` (from ``anchor``), or the longest one the record extends.
+
+        The games index names the games of this header, the claim those imported since it
+        was caught up; each candidate is read, so only its stored entries decide.
+        """
+        self._caught_up()
+        head = chain[-1] if chain else anchor
+        rows = {r["game_id"]: r for r in self.index.view.holding(anchor)}
+        heads = {anchor, *chain}
+        candidates = [r["name"] for r in rows.values() if r["entries"] > len(chain) or r["head"] in heads]
+        candidates += [self.stored_games.read_any(g, None).name for g in claimed if str(g) not in rows]
+        stored: list[tuple[str, int, str]] = []
+        for name in dict.fromkeys(candidates):
+            game = self.get(name, any_ruleset=True)
+            if game.entries >= len(chain) and (game.hashes[len(chain) - 1] if chain else anchor) == head:
+                return Held(game.name, game.entries, len(chain))
+            stored.append((game.name, game.entries, game.head))
+        found = holding(chain, anchor, stored)
+        return None if found is None else Held(found[0], found[1], len(chain))
+
+    def duplicates(self) -> list[list[GameInfo]]:
+        """The groups of stored games that hold the same record (same header and entries), oldest first."""
+        self._caught_up()
+        return [[info_of(r) for r in group] for group in self.index.view.duplicates()]
+
+    def count(self, names: Sequence[str], counted: bool) -> list[Game]:
+        """Tell the league to leave these games out (``counted=False``: a teaching game, a test) or count them again;
+        every name is checked before anything is stored."""
+        games = [self.get(name, any_ruleset=True) for name in names]
+        for game in games:
+            mark = fold_mark(None, self.events.get(LeagueMark.create_id(str(game.id))))
+            if mark is None:
+                mark = LeagueMark.made(game.id, counted=counted)
+            mark.count(counted)
+            if mark.pending_events:
+                self.save(mark)
+        return games
 
     def update(
         self, name: str, change: Callable[[Game], T], game: Game | None = None, retry: bool = False

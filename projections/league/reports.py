@@ -9,7 +9,7 @@ or with one person's games, not with the whole archive.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -160,13 +160,16 @@ def standings(tables: Tables, season: str | None = None) -> dict[str, Any]:
         rank = rank if key == previous else k
         previous = key
         table.append({"rank": rank, "player": people.name(person), **t.to_json()})
-    left_out = [{"game": name, "why": why} for name, _, why in tables.left_out()]
-    left_out += [{"game": name, "why": "one person holds two seats (see coimbra player list)"} for _, name in doubled]
+    left_out = [{"game": name, "reason": "damaged", "why": why} for name, _, why in tables.left_out()]
+    left_out += [{"game": name, "reason": "two seats", "why": "one person holds two seats (see coimbra player list)"}
+                 for _, name in doubled]
+    left_out += [{"game": name, "reason": reason, "why": why} for name, reason, why in tables.left_out_counting(season)]
     return {
         "season": season,
         "games": tables.games_counted(season, left),
         "players": table,
         "left_out": left_out,
+        "left_out_counts": dict(Counter(item["reason"] for item in left_out)),
         "seasons": [{"tag": tag, "games": n} for tag, n in tables.tag_names()],
     }
 

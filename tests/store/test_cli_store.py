@@ -65,8 +65,12 @@ def test_new_legal_act_export_import_games_verify(db, tmp_path):
 
     exported = tmp_path / "game.json"
     assert run(db, "export", name, "-o", str(exported)).returncode == 0
-    imported = run(db, "import", str(exported), "--name", "copy")
+    again = run(db, "import", str(exported), "--name", "copy")  # a record is one game: stored already, nothing stored
+    assert again.returncode == 0 and again.stdout.strip() == name
+    assert f"already stored as {name} (the same 7 entries); nothing stored" in again.stderr
+    imported = run(db, "import", str(exported), "--name", "copy", "--copy")
     assert imported.returncode == 0 and imported.stdout.strip() == "copy"
+    assert f"a copy of {name}; the league never counts it" in imported.stderr
     assert run(db, "export", "copy").stdout.encode() == exported.read_bytes()
 
     games = run_json(db, "games")["games"]
