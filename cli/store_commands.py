@@ -84,7 +84,7 @@ def new_command(
     """
     people = players_option(players)
     catalog = catalog_option(catalog_file)
-    with opened(db) as store, store_errors("nothing stored"):
+    with opened(db, create=True) as store, store_errors("nothing stored"):
         game = store.new_game(people, catalog, name, seed)
     if as_json:
         print_json({"name": game.name, "players": [{"name": n, "color": c} for n, c in people], "seed": seed,
@@ -264,7 +264,7 @@ def import_command(
         if as_json:
             print_json({"imported": False, **problems_json(exc.problems, every, exc.count)})
         log_problems(exc, "nothing stored", every)
-    with served(db, catalog_file=catalog_file) as games, store_errors("nothing stored"):
+    with served(db, catalog_file=catalog_file, create=True) as games, store_errors("nothing stored"):
         imported = games.import_log(log, name, str(file), copy)
     row = _imported_row(file, imported)
     if as_json:
@@ -293,7 +293,7 @@ def _imported_row(file: Path, imported: Imported) -> dict[str, Any]:
 def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[Path], as_json: bool, copy: bool) -> None:
     """Import each log as its own game; a refused one does not stop the others."""
     rows: list[dict[str, Any]] = []
-    with served(db, catalog_file=catalog_file) as games, progress_bar("importing") as progress:
+    with served(db, catalog_file=catalog_file, create=True) as games, progress_bar("importing") as progress:
         task = progress.add_task("importing", total=len(files))
         for file in files:
             try:

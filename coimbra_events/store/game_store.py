@@ -40,7 +40,8 @@ from coimbra_events.store.inspection import Inspection, rows_of
 from coimbra_events.rolls import draw_setup, drawn, parse_rolls
 from coimbra_events.store.claims import NameClaims
 from coimbra_events.store.receipts import Evidence
-from coimbra_events.store.records import Held, Imported, LeagueMark, RecordClaim, fold_claim, fold_mark, holding
+from coimbra_events.store.importing import import_record
+from coimbra_events.store.records import Imported, LeagueMark, fold_mark
 from coimbra_events.store.repository import GameRepository
 from coimbra_events.store.location import APP, describe_store, store_settings
 from coimbra_events.store.rows import Rows
@@ -300,68 +301,14 @@ class GameStore(Application):
         self, log: GameLog, name: str | None = None, catalog: Catalog | None = None, source: str = "<log>",
         copy: bool = False,
     ) -> Imported:
-        """Store a log's record once (``store.records``), after the rules accepted every event (one pass).
+        """Store a log's record once (``store.importing``): a new game, the entries a stored game lacks, or nothing."""
+        return import_record(self, log, name, catalog, source, copy)
 
-        A record already stored (the same header and entries, or held by a stored game
-        with more) stores nothing (``how == "held"``); a log that extends a stored game
-        appends its new entries to it (``appended``); else a new game is stored in one
-        transaction (``stored``). ``copy`` stores a new game whatever is stored, marked a
-        copy the league never counts. Imports of logs with one header are serialized by
-        the record's claim: of two at once, the second is made again and finds the first.
-        Raises ``LogError`` (catalog, players or ruleset), ``IllegalLog`` (a rule is
-        broken; nothing is stored) or ``BadGameName``.
-        """
-        chain, anchor = log.hashes(), log.anchor()
-
-        def build() -> tuple[Game, list[Aggregate], Imported]:
-            claim = fold_claim(None, self.events.get(RecordClaim.create_id(anchor)))
-            held = self._held(chain, anchor, [] if claim is None else claim.games)
-            if held is not None and not copy:
-                if held.same or held.stored > held.given:
-                    raise AlreadyStored(held)
-                stored = self.get(held.name)
-                added = stored.append_log(log, catalog, source)
-                return stored, [], Imported(stored, "appended", added, held)
-            chosen = self.claims.name_for(name, log.players)
-            game = Game.from_log(chosen, log, catalog, source)
-            if claim is None:
-                claim = RecordClaim.first(anchor, game.id)
-            else:
-                claim.join(game.id)
-            marks = [LeagueMark.made(game.id, copy_of=held.name if held else "", counted=False)] if copy else []
-            return game, [*self.claims.claim(chosen, game.id), claim, *marks], \
-                Imported(game, "copy" if copy else "stored", game.entries, held)
-
-        try:
-            return self.stored_games.commit(build, snapshot=False)[1]
-        except AlreadyStored as found:
-            return Imported(None, "held", 0, found.held)
-
-    def _held(self, chain: Sequence[str], anchor: str, claimed: Sequence[UUID]) -> Held | None:
-        """The stored game that holds the record ``chain`` (from ``anchor``), or the longest one the record extends.
-
-        The games index names the games of this header, the claim those imported since it
-        was caught up; each candidate is read, so only its stored entries decide.
-        """
+    def duplicates(self) -> list[tuple[str, int, list[GameInfo]]]:
+        """The groups of stored games that hold the same record (same header and entries), oldest first: the record's
+        head, its entries, and the games."""
         self._caught_up()
-        head = chain[-1] if chain else anchor
-        rows = {r["game_id"]: r for r in self.index.view.holding(anchor)}
-        heads = {anchor, *chain}
-        candidates = [r["name"] for r in rows.values() if r["entries"] > len(chain) or r["head"] in heads]
-        candidates += [self.stored_games.read_any(g, None).name for g in claimed if str(g) not in rows]
-        stored: list[tuple[str, int, str]] = []
-        for name in dict.fromkeys(candidates):
-            game = self.get(name, any_ruleset=True)
-            if game.entries >= len(chain) and (game.hashes[len(chain) - 1] if chain else anchor) == head:
-                return Held(game.name, game.entries, len(chain))
-            stored.append((game.name, game.entries, game.head))
-        found = holding(chain, anchor, stored)
-        return None if found is None else Held(found[0], found[1], len(chain))
-
-    def duplicates(self) -> list[list[GameInfo]]:
-        """The groups of stored games that hold the same record (same header and entries), oldest first."""
-        self._caught_up()
-        return [[info_of(r) for r in group] for group in self.index.view.duplicates()]
+        return [(group[0]["head"], group[0]["entries"], [info_of(r) for r in group]) for group in self.index.view.duplicates()]
 
     def count(self, names: Sequence[str], counted: bool) -> list[Game]:
         """Tell the league to leave these games out (``counted=False``: a teaching game, a test) or count them again;
@@ -437,19 +384,35 @@ class GameStore(Application):
 
     def tag(self, name: str, add: Sequence[str] = (), remove: Sequence[str] = ()) -> Game:
         """Add tags to a game and take others off (``BadGameName`` for a tag with spaces or commas)."""
+        return self.tag_games([name], add, remove)[0]
+
+    def tag_games(self, names: Sequence[str], add: Sequence[str] = (), remove: Sequence[str] = ()) -> list[Game]:
+        """``tag`` for several games, every name and tag checked before any game is changed: ``UnknownGame``,
+        or ``BadGameName`` for a tag with spaces or commas, or one that is a stored game's name."""
         for tag in add:
             if not _TAG.fullmatch(tag):
                 raise BadGameName(f"tag {tag!r}: use up to 40 characters without spaces or commas")
+            if self.claims.taken(tag):
+                raise BadGameName(f"tag {tag!r} is the name of a stored game: a tag names an evening or a season "
+                                  "(coimbra tag --add TAG GAME...)")
+        for name in names:
+            self.get(name, any_ruleset=True)
 
         def retag(game: Game) -> None:
             kept = [t for t in game.tags if t not in remove]
             game.set_tags(kept + [t for t in dict.fromkeys(add) if t not in kept])
 
-        return self.update_any(name, retag)
+        return [self.update_any(name, retag) for name in dict.fromkeys(names)]
 
     def archive(self, name: str, archived: bool = True) -> Game:
         """Leave a game out of the games list (``archived``) or list it again; nothing is deleted."""
-        return self.update_any(name, lambda game: game.set_archived(archived))
+        return self.archive_games([name], archived)[0]
+
+    def archive_games(self, names: Sequence[str], archived: bool = True) -> list[Game]:
+        """``archive`` for several games, every name checked (``UnknownGame``) before any game is changed."""
+        for name in names:
+            self.get(name, any_ruleset=True)
+        return [self.update_any(name, lambda game: game.set_archived(archived)) for name in dict.fromkeys(names)]
 
     def update_any(self, name: str, change: Callable[[Game], None]) -> Game:
         """``update`` for facts about a record that fold nothing (tags, archiving): any ruleset."""

@@ -173,6 +173,8 @@ def _grouped(rows: list[Row]) -> list[list[Row]]:
     """Rows in ``_record_order`` as groups of the same record, two or more, oldest group first."""
     groups: dict[tuple[str, str], list[Row]] = {}
     for row in rows:
+        if not row.get("entries"):
+            continue  # no entries, or none its receipts tell (a game from before receipts): no record to compare
         groups.setdefault((row["anchor"], row["head"]), []).append(row)
     return sorted((g for g in groups.values() if len(g) > 1), key=lambda g: (g[0]["created"], g[0]["name"]))
 
