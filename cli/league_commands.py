@@ -22,7 +22,7 @@ league_app = typer.Typer(
     help=(
         "Standings, ratings and player profiles over every game in the store (docs/league.md).\n\n"
         "A player is the same person however the name was typed (case, accents and spaces do not count); "
-        "[bold]coimbra player alias[/] joins other spellings. Seasons are tags ([bold]coimbra tag GAME TAG[/]). "
+        "[bold]coimbra player alias[/] joins other spellings. Seasons are tags ([bold]coimbra tag --add TAG GAME...[/]). "
         "Forks are alternative lines, not games played: the league leaves them out.\n\n"
         "Example: [bold]coimbra league standings --season 2026-spring[/]"
     ),
@@ -78,7 +78,7 @@ def _season_known(tables: Any, season: Optional[str]) -> None:
         return
     tags = [tag for tag, _ in tables.tag_names()]
     if season not in tags:
-        known = ", ".join(tags) or "none yet (coimbra tag GAME TAG)"
+        known = ", ".join(tags) or "none yet (coimbra tag --add TAG GAME...)"
         fail(f"--season {season}: no finished game is tagged {season!r}; tags in use: {known}")
 
 
@@ -120,16 +120,22 @@ def standings_command(
 
 
 @league_app.command("ratings")
-def ratings_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> None:
+def ratings_command(season: Optional[str] = SeasonOption, db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> None:
     """Each player's rating (openskill's Plackett-Luce, game by game in the order the games finished) and its trend.
 
-    The rating shown is the conservative mu - 3 sigma: it starts at 0 and grows as results make it surer.
+    The rating shown is the conservative mu - 3 sigma: it starts at 0 and grows as results make it surer. A rating
+    from fewer than 5 rated games is marked provisional (*): it can still move a lot. With --season, the ratings
+    over that season's games alone, every player starting the season unrated.
 
-    Example: [bold]coimbra league ratings[/]
+    Example: [bold]coimbra league ratings --season 2026-spring[/]
     """
     from projections.league.reports import ratings
 
-    report = league_report(db, ratings, as_json)
+    def read(tables: Any) -> Any:
+        _season_known(tables, season)
+        return ratings(tables, season)
+
+    report = league_report(db, read, as_json)
     if report is None:
         return
     if not report["players"]:

@@ -90,13 +90,17 @@ def trend_text(trend: float) -> Text:
 
 
 def ratings_table(report: dict[str, Any]) -> Table:
-    table = Table(title="Ratings (openskill Plackett-Luce)",
-                  caption=f"rating = mu - 3 sigma, a conservative estimate; trend over the last {report['trend_games']} games")
+    """One row per rated player; a provisional rating (fewer games than the report's threshold) marked ``*``."""
+    season = f", season {escape(report['season'])}" if report["season"] else ""
+    table = Table(title=f"Ratings (openskill Plackett-Luce{season})",
+                  caption=f"rating = mu - 3 sigma, a conservative estimate; trend over the last {report['trend_games']} games; "
+                          f"* provisional: fewer than {report['provisional_below']} rated games")
     for name, justify in (("#", "right"), ("player", "left"), ("rating", "right"), ("mu", "right"), ("sigma", "right"),
                           ("games", "right"), ("trend", "right"), ("recent", "left")):
         table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for p in report["players"]:
-        table.add_row(str(p["rank"]), escape(p["player"]), f"{p['rating']:.2f}", f"{p['mu']:.2f}", f"{p['sigma']:.2f}",
+        table.add_row(str(p["rank"]), escape(p["player"]), f"{p['rating']:.2f}{'*' if p['provisional'] else ''}",
+                      f"{p['mu']:.2f}", f"{p['sigma']:.2f}",
                       str(p["games"]), trend_text(p["trend"]), sparkline(p["recent"]))
     return table
 

@@ -275,10 +275,12 @@ class Tables(Counting):
 
     # -- ratings
 
-    def placings(self, start: int) -> list[tuple[int, str, str, int]]:
-        """``(finished, game id, spelling key, place)`` of every seat of the games finished at or after ``start``."""
+    def placings(self, start: int, tag: str | None = None) -> list[tuple[int, str, str, int]]:
+        """``(finished, game id, spelling key, place)`` of every seat of the games (of a tag) finished at or after
+        ``start``."""
+        season, params = ("", [start]) if tag is None else (" JOIN {tags} t ON t.game_id = g.game_id AND t.tag = ?", [tag, start])
         return self._rows("SELECT g.finished, g.game_id, r.spelling_key, r.place FROM {results} r JOIN {games} g "
-                          "ON g.game_id = r.game_id WHERE g.finished >= ? ORDER BY g.finished, r.seat", (start,))
+                          f"ON g.game_id = r.game_id{season} WHERE g.finished >= ? ORDER BY g.finished, r.seat", params)
 
     def drop_ratings(self, start: int) -> None:
         self._run("DELETE FROM {ratings} WHERE finished >= ?", (start,))

@@ -122,15 +122,19 @@ def test_aliases_and_seasons(club_cli):
     assert run(club_cli, "player", "unalias", "bruno").returncode == 0
     assert "Bruno" in {p["player"] for p in run_json(club_cli, "league", "standings")["players"]}
 
-    assert run_json(club_cli, "tag", "g0", "2026-spring", "evening-1") == {"game": "g0", "tags": ["2026-spring", "evening-1"]}
+    tagged = run_json(club_cli, "tag", "--add", "2026-spring", "--add", "evening-1", "g0", "g1")
+    assert tagged == [{"game": "g0", "tags": ["2026-spring", "evening-1"]}, {"game": "g1", "tags": ["2026-spring", "evening-1"]}]
     spring = run_json(club_cli, "league", "standings", "--season", "2026-spring")
-    assert spring["games"] == 1 and spring["seasons"] == [{"tag": "2026-spring", "games": 1}, {"tag": "evening-1", "games": 1}]
+    assert spring["games"] == 2 and spring["seasons"] == [{"tag": "2026-spring", "games": 2}, {"tag": "evening-1", "games": 2}]
     unknown = run(club_cli, "league", "standings", "--season", "2027")
     assert unknown.returncode == 2 and "tags in use: 2026-spring, evening-1" in unknown.stderr
-    bad = run(club_cli, "tag", "g0", "two words")
+    bad = run(club_cli, "tag", "--add", "two words", "g0")
     assert bad.returncode == 2 and "nothing stored" in bad.stderr
-    assert run(club_cli, "tag", "nosuch", "x").returncode == 2
-    assert run_json(club_cli, "tag", "g0", "--remove", "evening-1")["tags"] == ["2026-spring"]
+    assert run(club_cli, "tag", "--add", "x", "g0", "nosuch").returncode == 2  # every game is checked first
+    assert "x" not in run_json(club_cli, "games")["games"][0]["tags"]
+    old_form = run(club_cli, "tag", "g0", "g1", "2026-autumn")  # the form that took a game's name for a tag
+    assert old_form.returncode == 2 and "coimbra tag --add TAG g0 g1" in old_form.stderr
+    assert run_json(club_cli, "tag", "--remove", "evening-1", "g0", "g1")[1]["tags"] == ["2026-spring"]
 
 
 def test_store_check_says_where_and_how_big(club_cli):
