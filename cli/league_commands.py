@@ -6,6 +6,7 @@ the events stored since the last time are read), then answers from them.
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 from contextlib import contextmanager
@@ -236,11 +237,29 @@ def follow_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) ->
             console.print(f"league up to date at event {league.base}: {finished} finished games")
 
     try:
-        with store_errors():
+        with store_errors(), stopped_by_signals(stop):
             follow(settings, stop, report)
     except NoLeague as exc:
         fail(str(exc))
-    except KeyboardInterrupt:
-        stop.set()
-        err_console.print("stopped following", style="dim")
+    err_console.print("stopped following", style="dim")
+
+
+@contextmanager
+def stopped_by_signals(stop: threading.Event) -> Iterator[None]:
+    """Ctrl-C (SIGINT) and SIGTERM set ``stop``: the follow loop ends at its next look, between two reads.
+
+    Never an exception raised wherever the signal lands (a ``KeyboardInterrupt`` inside the library's
+    connection pool could leave a lock taken, and the store's close waiting on it); set from a thread of
+    its own, as the handler may run while the loop holds ``stop``'s lock. A signal the parent ignores (a
+    shell's background job) stays ignored.
+    """
+    previous = {}
+    for number in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            previous[number] = signal.signal(number, lambda *_: threading.Thread(target=stop.set).start())
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 

@@ -196,8 +196,11 @@ def test_follow_says_when_a_game_finishes(club_cli, tmp_path):
 
 def follow_until_a_game_finishes(env: dict[str, str], tmp_path: Path) -> None:
     """``league follow`` (PostgreSQL: the library's projection runner) says so when another process stores a game."""
+    # Ctrl-C at its default: a process started with SIGINT ignored (as a worker of a full run may be, which its
+    # children inherit) would ignore it too, as a shell's background job does (/work/notes/league-follow.md).
     follower = subprocess.Popen([installed_coimbra(), "league", "follow", "--json"], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert _line(follower)["finished_games"] == 3
         game_log.write(tmp_path / "more.json", simulated(("Eva", "Ana"), 43))
@@ -206,7 +209,18 @@ def follow_until_a_game_finishes(env: dict[str, str], tmp_path: Path) -> None:
     finally:
         follower.send_signal(signal.SIGINT)
         _, err = follower.communicate(timeout=30)
-    assert follower.returncode == 0 and "Traceback" not in err
+    assert follower.returncode == 0 and "Traceback" not in err and "stopped following" in err
+
+
+def test_follow_stops_at_sigterm_too(club_cli):
+    follower = subprocess.Popen([installed_coimbra(), "league", "follow", "--json"], env=club_cli,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert _line(follower)["finished_games"] == 3
+    finally:
+        follower.send_signal(signal.SIGTERM)
+        _, err = follower.communicate(timeout=30)
+    assert follower.returncode == 0 and "stopped following" in err and "Traceback" not in err
 
 
 def _line(process: subprocess.Popen, timeout: float = 60) -> dict:
