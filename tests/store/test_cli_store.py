@@ -12,6 +12,7 @@ import pytest
 
 from coimbra_events import log as game_log, log_reader
 
+from coimbra_events.store.game_store import GameStore
 from tests.conftest import FIXTURES
 from tests.store.conftest import GAMES, INVALID
 from tests.conftest import installed_coimbra
@@ -163,6 +164,7 @@ def test_a_log_file_is_a_game_too(db, tmp_path):
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(db, args, message):
+    GameStore(db).close()  # a store that exists (one that does not is named as such: tests/store/test_no_store_made.py)
     out = run(db, *args)
     assert out.returncode == 2 and message in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
