@@ -112,7 +112,8 @@ def test_a_damaged_log_reports_every_problem_and_stores_nothing(db, tmp_path):
     assert "2 problems" in out.stderr and "nothing stored" in out.stderr
     problems = orjson.loads(run(db, "import", str(damaged), "--json").stdout)["problems"]
     assert [p["seq"] for p in problems] == [3, 9] and all(p["what"] and p["why"] for p in problems)
-    assert run_json(db, "games")["games"] == []
+    assert not db.exists()  # nothing stored, not even a store: the log is refused before the store is opened
+    assert run(db, "games").returncode == 2 and not db.exists()  # and a read does not make one
 
     verified = run(db, "verify", str(damaged))
     assert verified.returncode == 2 and "damaged.json: event 3: hash chain broken" in verified.stderr
