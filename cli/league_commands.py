@@ -139,12 +139,14 @@ def ratings_command(season: Optional[str] = SeasonOption, db: Optional[Path] = D
     report = league_report(db, read, as_json)
     if report is None:
         return
+    from cli.league_views import left_out_lines, ratings_table
+
     if not report["players"]:
         console.print("no rated games yet: ratings start with the first finished game")
-        return
-    from cli.league_views import ratings_table
-
-    console.print(ratings_table(report))
+    else:
+        console.print(ratings_table(report))
+    for line in left_out_lines(report):
+        console.print(line)
 
 
 @league_app.command("player")

@@ -177,18 +177,23 @@ def standings(tables: Tables, season: str | None = None) -> dict[str, Any]:
         rank = rank if key == previous else k
         previous = key
         table.append({"rank": rank, "player": people.name(person), **t.to_json()})
-    left_out = [{"game": name, "reason": "damaged", "why": why} for name, _, why in tables.left_out()]
-    left_out += [{"game": name, "reason": "two seats", "why": "one person holds two seats (see coimbra player list)"}
-                 for _, name in doubled]
-    left_out += [{"game": name, "reason": reason, "why": why} for name, reason, why in tables.left_out_counting(season)]
     return {
         "season": season,
         "games": tables.games_counted(season, left),
         "players": table,
-        "left_out": left_out,
-        "left_out_counts": dict(Counter(item["reason"] for item in left_out)),
+        **left_out_of(tables, season, doubled),
         "seasons": [{"tag": tag, "games": n} for tag, n in tables.tag_names()],
     }
+
+
+def left_out_of(tables: Tables, season: str | None, doubled: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """The finished games the league leaves out (of a season), each with its ``reason`` and ``why``, and how many
+    for each reason: damaged, one person in two seats (``doubled``), a copy, not counted, archived, the same record."""
+    left_out = [{"game": name, "reason": "damaged", "why": why} for name, _, why in tables.left_out()]
+    left_out += [{"game": name, "reason": "two seats", "why": "one person holds two seats (see coimbra player list)"}
+                 for _, name in doubled]
+    left_out += [{"game": name, "reason": reason, "why": why} for name, reason, why in tables.left_out_counting(season)]
+    return {"left_out": left_out, "left_out_counts": dict(Counter(item["reason"] for item in left_out))}
 
 
 # --- ratings --------------------------------------------------------------------------------------
@@ -240,7 +245,8 @@ def ratings(tables: Tables, season: str | None = None) -> dict[str, Any]:
     rows = sorted(({"player": people.name(p), **r, "provisional": r["games"] < PROVISIONAL} for p, r in found.items()),
                   key=lambda r: (-r["rating"], r["player"]))
     return {"model": "openskill Plackett-Luce", "shown": "mu - 3 sigma", "trend_games": TREND_GAMES, "season": season,
-            "provisional_below": PROVISIONAL, "players": [{"rank": k, **r} for k, r in enumerate(rows, 1)]}
+            "provisional_below": PROVISIONAL, "players": [{"rank": k, **r} for k, r in enumerate(rows, 1)],
+            **left_out_of(tables, season, tables.doubled(people.together()))}
 
 
 # --- a player's profile ---------------------------------------------------------------------------

@@ -47,6 +47,8 @@ def test_the_same_game_counts_once_however_it_is_imported(club_env, tmp_path):
     assert run(env, "archive", "--not-counted", "club-01").returncode == 0
     counted, players, left = _standing(env)
     assert (counted, players, left) == (0, {}, {"archived": 1, "copy": 1, "not counted": 1})
+    rated = run_json(env, "league", "ratings")  # out of the ratings too, and said so
+    assert rated["players"] == [] and rated["left_out_counts"] == {"archived": 1, "copy": 1, "not counted": 1}
     said = run(env, "league", "standings").stdout
     assert "left out: 3 games (1 archived, 1 copy, 1 not counted)" in said and "teaching: a copy" in said
     assert run(env, "archive", "--restore", other, "club-01").returncode == 0
