@@ -6,6 +6,7 @@ and the league's views in SQLite and PostgreSQL, with single-row tracking (the l
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -15,11 +16,11 @@ from eventsourcing.persistence import TrackingRecorder
 from eventsourcing.tests.persistence import TrackingRecorderTestCase
 from eventsourcing.utils import get_topic
 
+from coimbra_events import log_reader
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.games_view import POPOGamesView, SQLiteGamesView
 from projections.league.view import SQLiteLeagueView
 from tests.store.conftest import GAMES
-from coimbra_events import log_reader
 
 GAMES_VIEW_PG = "coimbra_events.store.postgres_games_view:PostgresGamesView"
 LEAGUE_VIEW_PG = "projections.league.postgres_view:PostgresLeagueView"
@@ -34,7 +35,7 @@ class _ByTheFactory(TrackingRecorderTestCase):
 
     def store_env(self) -> dict[str, str]:
         folder = tempfile.mkdtemp(prefix="coimbra-tracking-")
-        self.addCleanup(lambda: __import__("shutil").rmtree(folder, ignore_errors=True))
+        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
         return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(Path(folder) / "games.sqlite")}
 
     def create_recorder(self) -> TrackingRecorder:
