@@ -65,7 +65,8 @@ def import_games(db: Path, count: int, logs: list[bytes]) -> list[float]:
         for k in range(count):
             data = logs[k % len(logs)]
             start = time.perf_counter()
-            store.import_log(log_reader.loads(data, f"game-{k}.json"), None, None, f"game-{k}.json")
+            # the logs come round again: each one after the first round is a copy of a stored record (``--copy``)
+            store.import_log(log_reader.loads(data, f"game-{k}.json"), None, None, f"game-{k}.json", copy=k >= len(logs))
             times.append(time.perf_counter() - start)
     finally:
         store.close()

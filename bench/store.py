@@ -188,7 +188,7 @@ def runs(store: GameStore, logs: Sequence[GameLog], games: Sequence[Game]) -> di
 
     def import_ours(_: Any) -> None:
         for log in logs:
-            store.import_log(log, f"i{next(imported)}")
+            store.import_log(log, f"i{next(imported)}", copy=True)  # the fixtures are stored already: copies
 
     def import_theirs(_: Any) -> None:
         for log in logs:  # one transaction per game, as an import is

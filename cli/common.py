@@ -194,12 +194,18 @@ def short(head: str) -> str:
 
 
 @contextmanager
-def opened(db: Optional[Path], by: Optional[str] = None) -> Iterator[GameStore]:
-    """The game store, closed again however the command ends; new entries are stamped as entered by ``by``."""
+def opened(db: Optional[Path], by: Optional[str] = None, create: bool = False) -> Iterator[GameStore]:
+    """The game store, closed again however the command ends; new entries are stamped as entered by ``by``.
+
+    Only a command that makes games (``create``: new, import, record) makes a store: for any other, a SQLite
+    file that does not exist is named, with the stores that do (exit 2), and nothing is created on disk.
+    """
     from eventsourcing.persistence import PersistenceError
 
     from coimbra_events.store.game_store import GameStore
 
+    if not create:
+        no_store(db)
     try:
         store = GameStore(db, entered_by=by if by is not None else entrant())
     except (PersistenceError, OSError) as exc:
@@ -211,6 +217,18 @@ def opened(db: Optional[Path], by: Optional[str] = None) -> Iterator[GameStore]:
         yield store
     finally:
         store.close()
+
+
+def no_store(db: Optional[Path]) -> None:
+    """Exit 2 if ``db`` names a SQLite store that does not exist, saying which stores do (nothing is created)."""
+    from coimbra_events.store.location import existing_stores, missing_store
+
+    missing = missing_store(db)
+    if missing is None:
+        return
+    found = existing_stores()
+    there = f"; stores that exist: {', '.join(found)}" if found else "; no store exists yet"
+    fail(f"no game store at {missing} (nothing created: coimbra new or coimbra import makes one){there}")
 
 
 def entrant() -> str:
@@ -230,11 +248,11 @@ ByOption = typer.Option(
 
 @contextmanager
 def served(db: Optional[Path], by: Optional[str] = None, catalog_file: Optional[Path] = None,
-           views: bool = False) -> Iterator[Games]:
+           views: bool = False, create: bool = False) -> Iterator[Games]:
     """The table's use cases (``coimbra_events.service.Games``) on the store, opened only when a stored game is
     named and closed again however the command ends, and on JSON log files read with ``--catalog``; new entries
     are stamped as entered by ``by``. ``views``: the values carry what new entries changed on the table and what
-    each legal option is (``projections.read_side``)."""
+    each legal option is (``projections.read_side``); ``create``: as ``opened``."""
     from coimbra_events.service import Games
 
     catalog = catalog_option(catalog_file)
@@ -244,7 +262,7 @@ def served(db: Optional[Path], by: Optional[str] = None, catalog_file: Optional[
 
         read_side = ReadSide()
     with ExitStack() as stack:
-        yield Games(lambda: stack.enter_context(opened(db, by)), read_side, catalog, by if by is not None else entrant())
+        yield Games(lambda: stack.enter_context(opened(db, by, create)), read_side, catalog, by if by is not None else entrant())
 
 
 @contextmanager

@@ -67,6 +67,8 @@ def games_command(
     since: Optional[str] = typer.Option(None, "--since", help="Only games created on or after this date (2026-05-01)."),
     tag: Optional[str] = typer.Option(None, "--tag", help="Only games with this tag (see coimbra tag)."),
     archived: bool = typer.Option(False, "--archived", help="List the archived games instead of the others."),
+    duplicates: bool = typer.Option(False, "--duplicates", help="List the games that hold the same record (the same "
+                                    "header and entries: copies), archived or not; the league counts each record once."),
     page: int = typer.Option(1, "--page", min=1, help="Which page of the list."),
     per_page: int = typer.Option(PER_PAGE, "--per-page", min=1, help="Games per page."),
     every: bool = typer.Option(False, "--all", help="Every matching game on one page."),
@@ -76,12 +78,17 @@ def games_command(
     """List the stored games: name, players, status, winner and final scores, when created, tags.
 
     Oldest first, a page at a time; archived games are left out unless [bold]--archived[/].
-    --json prints {"total", "page", "pages", "per_page", "games": [...]}.
+    --json prints {"total", "page", "pages", "per_page", "games": [...]}. [bold]--duplicates[/] lists
+    the groups of games that hold one record (a store that has copies from before a record was one game):
+    archive the copies, or leave them: the league counts each record once.
 
     Example: [bold]coimbra games --player Ana --status over --since 2026-05-01[/]
     """
     from coimbra_events.store.games_query import GamesQuery
 
+    if duplicates:
+        _duplicates(db, as_json)
+        return
     limit = None if every else per_page
     query = GamesQuery(player=player, status=status_option(status), since=since_option(since), tag=tag,
                        archived=archived, offset=0 if every else (page - 1) * per_page, limit=limit)
@@ -102,6 +109,23 @@ def games_command(
     if pages > 1:
         err_console.print(f"page {page} of {pages} ({listing.total} games); --page {page + 1 if page < pages else 1} "
                           "for more, --all for every one", style="dim")
+
+
+def _duplicates(db: Optional[Path], as_json: bool) -> None:
+    """The groups of games holding the same record, each with its head and entries."""
+    with opened(db) as store, store_errors():
+        groups = store.duplicates()
+    if as_json:
+        print_json({"duplicates": [{"head": head, "entries": entries, "games": [i.to_json() for i in infos]}
+                                   for head, entries, infos in groups]})
+        return
+    if not groups:
+        console.print(f"no two games hold the same record in {escape(store.location)}")
+        return
+    for head, entries, infos in groups:
+        console.print(games_table(infos, f"{len(infos)} games hold one record: {entries} entries, head {head[:12]}"))
+    console.print(f"{len(groups)} record{'s' if len(groups) > 1 else ''} stored more than once; the league counts each once "
+                  "(coimbra archive GAME... leaves the copies out of coimbra games)")
 
 
 def games_table(infos: list[Any], title: str) -> Table:
@@ -147,38 +171,68 @@ def rename_command(
 
 @COMMANDS("tag")
 def tag_command(
-    game_ref: str = GameArgument,
-    tags: list[str] = typer.Argument(..., metavar="TAG...", help="Tags to add (an evening, a season: no spaces or commas)."),
-    remove: bool = typer.Option(False, "--remove", help="Take these tags off instead."),
+    games: list[str] = typer.Argument(..., metavar="GAME...", help="Stored games to tag (every one must exist)."),
+    add: list[str] = typer.Option([], "--add", metavar="TAG", help="A tag to add (an evening, a season: no spaces or "
+                                  "commas); give --add again for more."),
+    remove: list[str] = typer.Option([], "--remove", metavar="TAG", help="A tag to take off; give --remove again for more."),
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Tag a stored game, or take tags off it; coimbra games --tag lists a tag's games.
+    """Tag stored games, or take tags off them; coimbra games --tag lists a tag's games.
 
-    Example: [bold]coimbra tag ana-bruno-3 season-2026 friday[/]
+    Tags are given with --add and --remove, so a game's name can never become a
+    tag: every other word must be a stored game, and a tag may not be a stored
+    game's name. Every game is checked before any is changed.
+
+    Example: [bold]coimbra tag --add 2026-spring club-01 club-02[/]
+
+    Example: [bold]coimbra tag --remove friday ana-bruno-3[/]
     """
+    if not add and not remove:
+        fail(f"give the tags with --add or --remove, then the games: coimbra tag --add TAG {' '.join(games[:2])}"
+             " (a word after GAME is a game, never a tag)")
     with opened(db) as store, store_errors("nothing stored"):
-        game = store.tag(game_ref, remove=tags) if remove else store.tag(game_ref, add=tags)
+        tagged = store.tag_games(games, add=add, remove=remove)
     if as_json:
-        print_json({"game": game.name, "tags": list(game.tags)})
+        print_json([{"game": game.name, "tags": list(game.tags)} for game in tagged])
         return
-    console.print(f"{escape(game.name)}: tags {escape(', '.join(game.tags)) if game.tags else 'none'}")
+    for game in tagged:
+        console.print(f"{escape(game.name)}: tags {escape(', '.join(game.tags)) if game.tags else 'none'}")
 
 
 @COMMANDS("archive")
 def archive_command(
-    game_ref: str = GameArgument,
-    restore: bool = typer.Option(False, "--restore", help="List the game again."),
+    games: list[str] = typer.Argument(..., metavar="GAME...", help="Stored games (every one must exist)."),
+    restore: bool = typer.Option(False, "--restore", help="List the games again, and count them in the league again."),
+    not_counted: bool = typer.Option(False, "--not-counted", help="Keep the games listed but leave them out of the "
+                                     "league (a teaching game, a test)."),
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,
 ) -> None:
-    """Leave a stored game out of coimbra games (nothing is deleted; --archived lists such games).
+    """Leave stored games out of coimbra games and the league (nothing is deleted; --archived lists such games).
 
-    Example: [bold]coimbra archive test-game[/]
+    An archived game, and one marked --not-counted, is left out of the league's
+    standings, ratings and profiles, which say how many games they left out and
+    why; --restore brings them back. Every game is checked before any is changed.
+
+    Example: [bold]coimbra archive test-game club-01-again[/]
+
+    Example: [bold]coimbra archive --not-counted teaching-1[/]
     """
+    if restore and not_counted:
+        fail("--restore lists and counts the games again; --not-counted leaves them out: give one")
     with opened(db) as store, store_errors("nothing stored"):
-        game = store.archive(game_ref, archived=not restore)
+        if not_counted:
+            changed = store.count(games, counted=False)
+        else:
+            changed = store.archive_games(games, archived=not restore)
+            if restore:
+                store.count(games, counted=True)
+    listed, counted = restore or not_counted, restore
     if as_json:
-        print_json({"game": game.name, "archived": game.archived})
+        print_json([{"game": game.name, "archived": not listed, "counted": counted} for game in changed])
         return
-    console.print(f"{escape(game.name)}: {'archived (coimbra games --archived lists it)' if game.archived else 'listed again'}")
+    said = ("listed and counted again" if restore else "not counted by the league (archive --restore counts it again)"
+            if not_counted else "archived: out of coimbra games and the league (coimbra games --archived lists it)")
+    for game in changed:
+        console.print(f"{escape(game.name)}: {said}")

@@ -23,7 +23,7 @@ league_app = typer.Typer(
     help=(
         "Standings, ratings and player profiles over every game in the store (docs/league.md).\n\n"
         "A player is the same person however the name was typed (case, accents and spaces do not count); "
-        "[bold]coimbra player alias[/] joins other spellings. Seasons are tags ([bold]coimbra tag GAME TAG[/]). "
+        "[bold]coimbra player alias[/] joins other spellings. Seasons are tags ([bold]coimbra tag --add TAG GAME...[/]). "
         "Forks are alternative lines, not games played: the league leaves them out.\n\n"
         "Example: [bold]coimbra league standings --season 2026-spring[/]"
     ),
@@ -79,7 +79,7 @@ def _season_known(tables: Any, season: Optional[str]) -> None:
         return
     tags = [tag for tag, _ in tables.tag_names()]
     if season not in tags:
-        known = ", ".join(tags) or "none yet (coimbra tag GAME TAG)"
+        known = ", ".join(tags) or "none yet (coimbra tag --add TAG GAME...)"
         fail(f"--season {season}: no finished game is tagged {season!r}; tags in use: {known}")
 
 
@@ -109,36 +109,44 @@ def standings_command(
         sys.stdout.buffer.write(standings_csv(report).encode())
         sys.stdout.flush()
         return
-    if not report["players"]:
-        console.print("no finished games in the league yet: record one (coimbra record) or import some (coimbra import)")
-        return
     from cli.league_views import left_out_lines, sources_table, standings_table
 
-    console.print(standings_table(report))
-    console.print(sources_table(report))
+    if not report["players"]:
+        console.print("no finished games in the league yet: record one (coimbra record) or import some (coimbra import)")
+    else:
+        console.print(standings_table(report))
+        console.print(sources_table(report))
     for line in left_out_lines(report):
         console.print(line)
 
 
 @league_app.command("ratings")
-def ratings_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> None:
+def ratings_command(season: Optional[str] = SeasonOption, db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> None:
     """Each player's rating (openskill's Plackett-Luce, game by game in the order the games finished) and its trend.
 
-    The rating shown is the conservative mu - 3 sigma: it starts at 0 and grows as results make it surer.
+    The rating shown is the conservative mu - 3 sigma: it starts at 0 and grows as results make it surer. A rating
+    from fewer than 5 rated games is marked provisional (*): it can still move a lot. With --season, the ratings
+    over that season's games alone, every player starting the season unrated.
 
-    Example: [bold]coimbra league ratings[/]
+    Example: [bold]coimbra league ratings --season 2026-spring[/]
     """
     from projections.league.reports import ratings
 
-    report = league_report(db, ratings, as_json)
+    def read(tables: Any) -> Any:
+        _season_known(tables, season)
+        return ratings(tables, season)
+
+    report = league_report(db, read, as_json)
     if report is None:
         return
+    from cli.league_views import left_out_lines, ratings_table
+
     if not report["players"]:
         console.print("no rated games yet: ratings start with the first finished game")
-        return
-    from cli.league_views import ratings_table
-
-    console.print(ratings_table(report))
+    else:
+        console.print(ratings_table(report))
+    for line in left_out_lines(report):
+        console.print(line)
 
 
 @league_app.command("player")
@@ -230,20 +238,30 @@ def follow_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) ->
         else:
             console.print(f"league up to date at event {league.base}: {finished} finished games")
 
-    # The first Ctrl-C asks the loop to stop between catch-ups (an interrupt raised inside one could leave
-    # the store's connection pool holding a connection, and closing it would then wait for ever); a second
-    # one interrupts at once, for a long catch-up.
-    def first_interrupt(*_: object) -> None:
-        stop.set()
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
-    interrupted = signal.signal(signal.SIGINT, first_interrupt)
     try:
-        with store_errors():
+        with store_errors(), stopped_by_signals(stop):
             follow(settings, stop, report)
     except NoLeague as exc:
         fail(str(exc))
-    finally:
-        signal.signal(signal.SIGINT, interrupted)
     err_console.print("stopped following", style="dim")
+
+
+@contextmanager
+def stopped_by_signals(stop: threading.Event) -> Iterator[None]:
+    """Ctrl-C (SIGINT) and SIGTERM set ``stop``: the follow loop ends at its next look, between two reads.
+
+    Never an exception raised wherever the signal lands (a ``KeyboardInterrupt`` inside the library's
+    connection pool could leave a lock taken, and the store's close waiting on it); set from a thread of
+    its own, as the handler may run while the loop holds ``stop``'s lock. A signal the parent ignores (a
+    shell's background job) stays ignored.
+    """
+    previous = {}
+    for number in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            previous[number] = signal.signal(number, lambda *_: threading.Thread(target=stop.set).start())
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 

@@ -49,7 +49,14 @@ def sources_table(report: dict[str, Any]) -> Table:
 
 
 def left_out_lines(report: dict[str, Any]) -> list[Text]:
-    return [Text(f"left out: {item['game']}: {item['why']}", style="dim") for item in report["left_out"]]
+    """How many finished games the standings leave out and why, then each of them."""
+    counts = report["left_out_counts"]
+    if not counts:
+        return []
+    said = ", ".join(f"{n} {reason}" for reason, n in sorted(counts.items()))
+    total = sum(counts.values())
+    return [Text(f"left out: {total} game{'s' if total > 1 else ''} ({said})", style="dim"),
+            *(Text(f"  {item['game']}: {item['why']}", style="dim") for item in report["left_out"])]
 
 
 def standings_csv(report: dict[str, Any]) -> str:
@@ -83,13 +90,17 @@ def trend_text(trend: float) -> Text:
 
 
 def ratings_table(report: dict[str, Any]) -> Table:
-    table = Table(title="Ratings (openskill Plackett-Luce)",
-                  caption=f"rating = mu - 3 sigma, a conservative estimate; trend over the last {report['trend_games']} games")
+    """One row per rated player; a provisional rating (fewer games than the report's threshold) marked ``*``."""
+    season = f", season {escape(report['season'])}" if report["season"] else ""
+    table = Table(title=f"Ratings (openskill Plackett-Luce{season})",
+                  caption=f"rating = mu - 3 sigma, a conservative estimate; trend over the last {report['trend_games']} games; "
+                          f"* provisional: fewer than {report['provisional_below']} rated games")
     for name, justify in (("#", "right"), ("player", "left"), ("rating", "right"), ("mu", "right"), ("sigma", "right"),
                           ("games", "right"), ("trend", "right"), ("recent", "left")):
         table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for p in report["players"]:
-        table.add_row(str(p["rank"]), escape(p["player"]), f"{p['rating']:.2f}", f"{p['mu']:.2f}", f"{p['sigma']:.2f}",
+        table.add_row(str(p["rank"]), escape(p["player"]), f"{p['rating']:.2f}{'*' if p['provisional'] else ''}",
+                      f"{p['mu']:.2f}", f"{p['sigma']:.2f}",
                       str(p["games"]), trend_text(p["trend"]), sparkline(p["recent"]))
     return table
 

@@ -402,6 +402,27 @@ def start(
     return game
 
 
+def choose_unfinished(games: Games, io: Io) -> str | None:
+    """The unfinished game the table resumes (``Games.unfinished``, most recent first), or ``None`` for a new one."""
+    waiting = games.unfinished(limit=OFFERED)
+    if not waiting:
+        return None
+    io.say("Unfinished games (resume one, or start a new game):")
+    for k, info in enumerate(waiting, 1):
+        io.say(f"  {k}. {info.name}: {', '.join(n for n, _ in info.players)}, begun {info.created.astimezone():%Y-%m-%d %H:%M}")
+    while True:
+        line = io.ask(f"resume which? 1-{len(waiting)}, or Enter for a new game> ").strip()
+        if not line:
+            return None
+        if line.isdigit() and 1 <= int(line) <= len(waiting):
+            return waiting[int(line) - 1].name
+        io.say(f"'{line}': a number from 1 to {len(waiting)}, or an empty line")
+
+
+OFFERED = 9
+"""Unfinished games ``record`` offers to resume, most recent first."""
+
+
 def record_session(
     store: GameStore,
     io: Io,
@@ -420,6 +441,8 @@ def record_session(
     """
     games = Games(lambda: store)
     try:
+        if game_ref is None and players is None and seed is None and catalog is None:
+            game_ref = choose_unfinished(games, io)
         name = game_ref if game_ref is not None else start(games, io, players, seed, catalog).name
     except (EOFError, KeyboardInterrupt) as exc:
         io.say()
@@ -434,7 +457,8 @@ def record_session(
 
 @COMMANDS("record")
 def record_command(
-    game_ref: Optional[str] = typer.Argument(None, metavar="GAME", help="A stored game to resume (default: start a new one)."),
+    game_ref: Optional[str] = typer.Argument(None, metavar="GAME", help="A stored game to resume (default: offer the "
+                                             "unfinished ones, then start a new one)."),
     players: Optional[str] = typer.Option(None, "--players", "-p", help='Players of a new game: "Ana:red,Bruno:blue" (else asked).'),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Draw a new game's setup (and 'r' rolls) from this seed."),
     catalog_file: Optional[Path] = typer.Option(
@@ -456,6 +480,10 @@ def record_command(
     After each input it says what the table must now do, by player, each move
     with its rule (--quiet: only the entry); at game over, the final scores.
 
+    Without GAME (and without --players, --seed or --catalog) the unfinished
+    games are offered first, most recent first: type a number to resume one,
+    or an empty line to start a new game.
+
     Example: [bold]coimbra record --players "Ana:red,Bruno:blue" --seed 7[/]
     """
     if game_ref is not None and (players is not None or seed is not None or catalog_file is not None):
@@ -468,7 +496,7 @@ def record_command(
         from cli.record_prompt import PromptIo  # Tab completion, history, the toolbar
 
         io = PromptIo(console)
-    with opened(db, by) as store, store_errors("nothing stored"):
+    with opened(db, by, create=True) as store, store_errors("nothing stored"):
         code = record_session(store, io, game_ref, people, seed, f" --db {db}" if db else "", catalog_option(catalog_file), quiet)
     if code:
         raise typer.Exit(code)

@@ -71,7 +71,8 @@ def serve_command(
     if game_ref is not None and log_file(game_ref) is not None:
         fail(f"{game_ref}: serve serves a stored game; store the log first: coimbra import {game_ref}")
     shown = _shown_host(host)
-    with served(db, by, views=True) as games:
+    # Only a new game makes a store: a named game is served from a store that exists.
+    with served(db, by, views=True, create=game_ref is None) as games:
         with store_errors():
             name = game_ref if game_ref is not None else _chosen(games, players, seed)
             table = ServedTable(games, name, by if by is not None else entrant())
@@ -105,9 +106,7 @@ def _chosen(games: Games, players: Optional[str], seed: Optional[int]) -> str:
         fail("--seed draws a new game's setup: give --players too")
     if not sys.stdin.isatty():
         fail("name the GAME to serve, or start a new one with --players \"Ana:red,Bruno:blue\"")
-    from coimbra_events.store.games_query import GamesQuery
-
-    unfinished = games.games(GamesQuery(status="in progress"))
+    unfinished = games.unfinished()
     for k, info in enumerate(unfinished, 1):
         console.print(f"  {k}. {escape(info.name)} ({escape(', '.join(n for n, _ in info.players))})")
     words = f"a number to resume ({1}-{len(unfinished)}), or " if unfinished else ""

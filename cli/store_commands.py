@@ -23,6 +23,7 @@ from cli.common import (
     JsonOption,
     catalog_option,
     console,
+    flag,
     due,
     due_json,
     list_problems,
@@ -55,6 +56,7 @@ from projections.recording import entry_echo
 
 if TYPE_CHECKING:
     from coimbra_events.service import Games
+    from coimbra_events.store.records import Imported
 
 
 COMMANDS = Commands()
@@ -83,7 +85,7 @@ def new_command(
     """
     people = players_option(players)
     catalog = catalog_option(catalog_file)
-    with opened(db) as store, store_errors("nothing stored"):
+    with opened(db, create=True) as store, store_errors("nothing stored"):
         game = store.new_game(people, catalog, name, seed)
     if as_json:
         print_json({"name": game.name, "players": [{"name": n, "color": c} for n, c in people], "seed": seed,
@@ -234,6 +236,8 @@ def import_command(
         ..., metavar="FILE...", help="JSON game logs or move lists (several: one game each, a summary)."
     ),
     name: Optional[str] = typer.Option(None, "--name", help="The game's name (default: from the players); one file only."),
+    copy: bool = flag("--copy", help="Store a deliberate copy (a teaching variant) even if the record is stored: "
+                      "marked a copy, never counted by the league."),
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
     every: bool = AllOption,
@@ -248,6 +252,12 @@ def import_command(
     either way nothing of that log is stored. Several logs: each its own game and
     transaction, a progress bar, one summary row each, and the worst exit code.
 
+    A record is one game: a log already stored (the same header and entries, or
+    fewer of a stored game's) stores nothing and names the stored game (exit 0);
+    a log that extends a stored game appends its new entries to that game. Two
+    tables importing the same log at once store it once. [bold]--copy[/] stores
+    a copy anyway, marked a copy: the league never counts it.
+
     Example: [bold]coimbra import fixtures/games/standin-3p-seed2.json --name demo[/]
 
     Example: [bold]coimbra import club-games/*.json[/]
@@ -255,7 +265,7 @@ def import_command(
     if len(files) > 1:
         if name is not None:
             fail("--name names one game; leave it out when importing several logs")
-        _import_many(files, db, catalog_file, as_json)
+        _import_many(files, db, catalog_file, as_json, copy)
         return
     file = files[0]
     try:
@@ -264,27 +274,46 @@ def import_command(
         if as_json:
             print_json({"imported": False, **problems_json(exc.problems, every, exc.count)})
         log_problems(exc, "nothing stored", every)
-    with served(db, catalog_file=catalog_file) as games, store_errors("nothing stored"), illegal_line(listing, file):
-        game = games.import_log(listing.log, name, str(file))
-    if as_json:
-        print_json({"imported": True, "name": game.name, "events": game.entries, "over": game.over,
-                    **({"taken_as_written": True} if not listing.checked else {})})
-        return
-    console.print(game.name)
+    with served(db, catalog_file=catalog_file, create=True) as games, store_errors("nothing stored"), \
+            illegal_line(listing, file):
+        imported = games.import_log(listing.log, name, str(file), copy)
+    row = _imported_row(file, imported)
     if not listing.checked:
-        err_console.print(f"{file}: {TAKEN_AS_WRITTEN}", style="dim", soft_wrap=True)
-    err_console.print(f"imported {game.entries} events from {file} into {games.store.location}; {due(game)}", style="dim")
+        row["taken_as_written"] = True
+    if as_json:
+        print_json(row)
+        return
+    console.print(row["name"])
+    if not listing.checked:
+        err_console.print(f"{escape(str(file))}: {TAKEN_AS_WRITTEN}", style="dim", soft_wrap=True)
+    err_console.print(f"{escape(str(file))}: {escape(row['said'])}", style="dim", soft_wrap=True)
 
 
-def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[Path], as_json: bool) -> None:
+def _imported_row(file: Path, imported: Imported) -> dict[str, Any]:
+    """What one import did, as ``--json`` and the summary say it: stored, appended, a copy, or already stored."""
+    held, game = imported.held, imported.game
+    if game is None:
+        assert held is not None
+        return {"source": str(file), "imported": False, "how": "already stored", "name": held.name, "events": held.stored,
+                "said": held.said()}
+    said = {"stored": f"imported {imported.entries} events as {game.name}; {due(game)}",
+            "appended": f"appended {imported.entries} events to {game.name}, which held the first "
+                        f"{held.stored if held else 0}; {due(game)}",
+            "copy": f"imported {imported.entries} events as {game.name}, a copy"
+                    + (f" of {held.name}" if held else "") + "; the league never counts it"}[imported.how]
+    return {"source": str(file), "imported": True, "how": imported.how, "name": game.name, "events": game.entries,
+            "over": game.over, "copy_of": held.name if imported.how == "copy" and held else None, "said": said}
+
+
+def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[Path], as_json: bool, copy: bool) -> None:
     """Import each log as its own game; a refused one does not stop the others."""
     rows: list[dict[str, Any]] = []
-    with served(db, catalog_file=catalog_file) as games, progress_bar("importing") as progress:
+    with served(db, catalog_file=catalog_file, create=True) as games, progress_bar("importing") as progress:
         task = progress.add_task("importing", total=len(files))
         for file in files:
             try:
-                game = games.import_log(read_any(log_reader.read_bytes(file), str(file)).log, None, str(file))
-                rows.append({"source": str(file), "imported": True, "name": game.name, "events": game.entries})
+                listing = read_any(log_reader.read_bytes(file), str(file))
+                rows.append(_imported_row(file, games.import_log(listing.log, None, str(file), copy)))
             except (LogError, BadGameName, BadPlayers, DamagedIndex) as exc:
                 rows.append({"source": str(file), "imported": False, "code": BAD_INPUT, "error": str(exc)})
             except IllegalLog as exc:
@@ -383,38 +412,6 @@ def _shared(game: Game, format_: ExportFormat) -> bytes:
     from cli.replay_page import replay_page
 
     return replay_page(game, line).encode()
-
-
-@COMMANDS("games")
-def games_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> None:
-    """List the stored games: name, players, status, when created, seed, parent.
-
-    Example: [bold]coimbra games --json[/]
-    """
-    with opened(db) as store:
-        with store_errors():
-            infos = store.games()
-    if as_json:
-        print_json([i.to_json() for i in infos])
-        return
-    if not infos:
-        console.print(f"no games in {store.location} yet; start one with [bold]coimbra new --players \"Ana:red,Bruno:blue\"[/]")
-        return
-    table = Table(title=f"Games in {escape(store.location)}")
-    table.add_column("name", no_wrap=True, min_width=max(len(i.name) for i in infos))  # typed as GAME: never cut
-    table.add_column("players", min_width=10)
-    table.add_column("status", no_wrap=True)
-    table.add_column("created", min_width=10)
-    optional = [("seed", lambda i: "" if i.seed is None else str(i.seed)), ("parent", lambda i: escape(i.parent or ""))]
-    shown = [(title, cell) for title, cell in optional if any(cell(i) for i in infos)]  # only columns with values
-    for title, _ in shown:
-        table.add_column(title)
-    for i in infos:
-        table.add_row(
-            escape(i.name), escape(", ".join(n for n, _ in i.players)), i.status,
-            i.created.astimezone().strftime("%Y-%m-%d %H:%M"), *(cell(i) for _, cell in shown),
-        )
-    console.print(table)
 
 
 @COMMANDS("verify")

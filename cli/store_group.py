@@ -49,7 +49,7 @@ def init_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> N
     """
     from projections.league.projection import NoLeague, open_league
 
-    with opened(db) as store:
+    with opened(db, create=True) as store:
         games = store.recorder.max_notification_id() is not None
         try:
             open_league(store)

@@ -125,7 +125,9 @@ def import_summary(rows: list[dict[str, Any]]) -> Table:
     table.add_column("problem")
     for r in rows:
         if r["imported"]:
-            table.add_row(r["source"], r["name"], str(r["events"]), "")
+            table.add_row(r["source"], r["name"], str(r["events"]), "" if r["how"] == "stored" else r["said"])
+        elif "said" in r:
+            table.add_row(r["source"], r["name"], str(r["events"]), r["said"])
         else:
             table.add_row(r["source"], Text("not stored", style="red"), "-", r["error"])
     return table

@@ -308,6 +308,23 @@ class Game(FoldedRecord, Aggregate):
             game.start_fold(result.state, len(log.events))
         return game
 
+    def append_log(self, log: GameLog, catalog: Catalog | None = None, source: str = "<log>") -> int:
+        """Append the entries of a log that extends this record (its chain holds this game's head), with the
+        log's stamps and hashes, after the rules accepted the whole log: one pass. Returns how many.
+
+        Raises ``IllegalLog`` (nothing triggered) or ``ValueError`` if the log does not extend this record.
+        """
+        chain, start = log.hashes(), self.entries
+        if log.anchor() != self.header.anchor() or len(chain) <= start or (chain[start - 1] if start else log.anchor()) != self.head:
+            raise ValueError(f"{source} does not extend {self.name}")
+        result = validate(log, catalog, source)
+        if not kept(result):
+            raise IllegalLog(result)
+        for k in range(start, len(log.events)):
+            self._trigger(log.events[k], log.stamp(k))
+        self.start_fold(result.state if result.valid else None, len(log.events) if result.valid else 0)
+        return len(log.events) - start
+
     def enter_as(self, by: str | None) -> None:
         """Who enters the entries recorded on this copy from now on, kept with each (with the time);
         ``None``: entries are not stamped."""

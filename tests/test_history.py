@@ -584,7 +584,7 @@ def test_export_import_export_is_byte_identical_with_history_entries(store, tmp_
     first = game_log.dumps(store.export("eventful"))
     assert game_log.dumps(store.get("eventful").to_log()) == first
     assert validate(log_reader.loads(first)).valid
-    copy = store.import_log(log_reader.loads(first), "copy")
+    copy = store.import_log(log_reader.loads(first), "copy", copy=True)
     assert game_log.dumps(store.export("copy")) == first
     assert copy.state == game.state and copy.line == game.line and store.inspect("copy").problems == ()
     other = GameStore(tmp_path / "other.sqlite")
@@ -656,7 +656,7 @@ def test_fork_rolls_parent_reuses_the_parents_outcome(memory):
     assert memory.roll("f")[1] == E[13]
     assert memory.get("f").events == list(E[:14])
     # a parent that never got that far has no outcome to give
-    memory.import_log(log_of(E[:13]), "short")
+    memory.import_log(log_of(E[:13]), "short", copy=True)  # g1 holds these 13 entries: a deliberate copy
     memory.fork("short", 13, "f2", "parent")
     with pytest.raises(TableInputNeeded):
         memory.roll("f2")[1]

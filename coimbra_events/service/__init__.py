@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # the game and the store bring in the eventsourcing library: 
     from coimbra_events.history import Play
     from coimbra_events.store.game_store import GameStore
     from coimbra_events.store.games_query import GameInfo, GamesQuery, Page
+    from coimbra_events.store.records import Imported
 
 T = TypeVar("T")
 Input = str | GameEvent
@@ -141,9 +142,19 @@ class Games:
         """A new stored game sharing entries 1..``at`` (``BadFork`` for a point that is not a whole entry)."""
         return self.store.fork(ref, at, name, rolls)
 
-    def import_log(self, log: GameLog, name: str | None = None, source: str = "<log>") -> Game:
-        """A whole log stored as a game in one save (``IllegalLog`` if a rule is broken: nothing stored)."""
-        return self.store.import_log(log, name, self.catalog, source)
+    def import_log(self, log: GameLog, name: str | None = None, source: str = "<log>", copy: bool = False) -> Imported:
+        """A log's record stored once (``IllegalLog`` if a rule is broken: nothing stored): a new game in one save,
+        the new entries of a log that extends a stored game, or nothing when the record is stored already (the
+        value says which, naming the stored game); ``copy`` stores a copy the league never counts."""
+        return self.store.import_record(log, name, self.catalog, source, copy)
+
+    def unfinished(self, limit: int | None = None) -> list[GameInfo]:
+        """The games still in progress, most recently created first: what a table may want to resume before
+        starting a new game (``record`` without a game, and the table's page, offer them first)."""
+        from coimbra_events.store.games_query import IN_PROGRESS, GamesQuery
+
+        listed = self.store.games(GamesQuery(status=IN_PROGRESS))
+        return list(reversed(listed))[:limit]
 
     # -- recording
 

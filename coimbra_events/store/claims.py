@@ -81,12 +81,13 @@ class NameClaims:
         if base not in self._numbers:
             self._numbers[base] = self.largest_number(base) + 1
         number = self._numbers[base]
-        while self._taken(candidate := base if number == 1 else f"{base}-{number}"):
+        while self.taken(candidate := base if number == 1 else f"{base}-{number}"):
             number += 1  # claimed by a game the index has not seen yet
         self._numbers[base] = number + 1
         return candidate
 
-    def _taken(self, name: str) -> bool:
+    def taken(self, name: str) -> bool:
+        """Whether a stored game has this name now."""
         entry = self.entry(name)
         return entry.game_id is not None if entry is not None else self.legacy_exists(name)
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
     from coimbra_events.log import LogProblem
+    from coimbra_events.store.records import Held
 
 
 class UnknownGame(KeyError):
@@ -23,6 +24,14 @@ class UnknownGame(KeyError):
     def __str__(self) -> str:
         hint = f"; did you mean {' or '.join(repr(n) for n in self.near)}?" if self.near else ""
         return f"no game named {self.args[0]!r} in the store{hint} (coimbra games lists them)"
+
+
+class AlreadyStored(ValueError):
+    """A record that is stored already (``GameStore.import_log``): ``held`` says where; nothing was stored."""
+
+    def __init__(self, held: Held) -> None:
+        super().__init__(held.said())
+        self.held = held
 
 
 class BadGameName(ValueError):

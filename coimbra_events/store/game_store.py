@@ -40,6 +40,8 @@ from coimbra_events.store.inspection import Inspection, rows_of
 from coimbra_events.rolls import draw_setup, drawn, parse_rolls
 from coimbra_events.store.claims import NameClaims
 from coimbra_events.store.receipts import Evidence
+from coimbra_events.store.importing import import_record
+from coimbra_events.store.records import Imported, LeagueMark, fold_mark
 from coimbra_events.store.repository import GameRepository
 from coimbra_events.store.location import APP, describe_store, store_settings
 from coimbra_events.store.rows import Rows
@@ -51,6 +53,7 @@ from coimbra_events.notation import is_name
 from coimbra_events.rulesets import IMPLEMENTED, refusal
 from coimbra_events.state import TABLE
 from coimbra_events.store.errors import (
+    AlreadyStored,
     BadFork,
     BadGameName,
     BadPlayers,
@@ -105,7 +108,7 @@ class GameStore(Application):
         """The tables this store is kept in (PostgreSQL's names): the library's, and the games index's
         (``coimbra_events.store.games_index``)."""
         snapshots = ["coimbra_snapshots"] if type(self).is_snapshotting_enabled or type(self).snapshotting_intervals else []
-        index = ["games_index", "games_index_players", "games_index_tags", "games_index_tracking"]
+        index = ["games_index", "games_index_players", "games_index_tags", "games_index_records", "games_index_tracking"]
         return [f"{self.name.lower()}_events", *snapshots, *index]
 
     def construct_mapper(self) -> Mapper:
@@ -281,20 +284,44 @@ class GameStore(Application):
         return self.update(game.name, lambda _: None, game)[0]
 
     def import_log(
-        self, log: GameLog, name: str | None = None, catalog: Catalog | None = None, source: str = "<log>"
+        self, log: GameLog, name: str | None = None, catalog: Catalog | None = None, source: str = "<log>",
+        copy: bool = False,
     ) -> Game:
-        """Store every event of a log in one transaction, after the rules accepted them all (one pass).
+        """``import_record``'s game: the game stored, or the stored game the log extended.
 
-        Raises ``LogError`` (catalog, players or ruleset), ``IllegalLog`` (a rule is
-        broken; nothing is stored) or ``BadGameName``.
+        ``AlreadyStored`` if the record is stored already (nothing stored).
         """
+        imported = self.import_record(log, name, catalog, source, copy)
+        if imported.game is None:
+            assert imported.held is not None
+            raise AlreadyStored(imported.held)
+        return imported.game
 
-        def build() -> tuple[Game, list[Aggregate], None]:
-            chosen = self.claims.name_for(name, log.players)
-            game = Game.from_log(chosen, log, catalog, source)
-            return game, self.claims.claim(chosen, game.id), None
+    def import_record(
+        self, log: GameLog, name: str | None = None, catalog: Catalog | None = None, source: str = "<log>",
+        copy: bool = False,
+    ) -> Imported:
+        """Store a log's record once (``store.importing``): a new game, the entries a stored game lacks, or nothing."""
+        return import_record(self, log, name, catalog, source, copy)
 
-        return self.stored_games.commit(build, snapshot=False)[0]
+    def duplicates(self) -> list[tuple[str, int, list[GameInfo]]]:
+        """The groups of stored games that hold the same record (same header and entries), oldest first: the record's
+        head, its entries, and the games."""
+        self._caught_up()
+        return [(group[0]["head"], group[0]["entries"], [info_of(r) for r in group]) for group in self.index.view.duplicates()]
+
+    def count(self, names: Sequence[str], counted: bool) -> list[Game]:
+        """Tell the league to leave these games out (``counted=False``: a teaching game, a test) or count them again;
+        every name is checked before anything is stored."""
+        games = [self.get(name, any_ruleset=True) for name in names]
+        for game in games:
+            mark = fold_mark(None, self.events.get(LeagueMark.create_id(str(game.id))))
+            if mark is None:
+                mark = LeagueMark.made(game.id, counted=counted)
+            mark.count(counted)
+            if mark.pending_events:
+                self.save(mark)
+        return games
 
     def update(
         self, name: str, change: Callable[[Game], T], game: Game | None = None, retry: bool = False
@@ -357,19 +384,35 @@ class GameStore(Application):
 
     def tag(self, name: str, add: Sequence[str] = (), remove: Sequence[str] = ()) -> Game:
         """Add tags to a game and take others off (``BadGameName`` for a tag with spaces or commas)."""
+        return self.tag_games([name], add, remove)[0]
+
+    def tag_games(self, names: Sequence[str], add: Sequence[str] = (), remove: Sequence[str] = ()) -> list[Game]:
+        """``tag`` for several games, every name and tag checked before any game is changed: ``UnknownGame``,
+        or ``BadGameName`` for a tag with spaces or commas, or one that is a stored game's name."""
         for tag in add:
             if not _TAG.fullmatch(tag):
                 raise BadGameName(f"tag {tag!r}: use up to 40 characters without spaces or commas")
+            if self.claims.taken(tag):
+                raise BadGameName(f"tag {tag!r} is the name of a stored game: a tag names an evening or a season "
+                                  "(coimbra tag --add TAG GAME...)")
+        for name in names:
+            self.get(name, any_ruleset=True)
 
         def retag(game: Game) -> None:
             kept = [t for t in game.tags if t not in remove]
             game.set_tags(kept + [t for t in dict.fromkeys(add) if t not in kept])
 
-        return self.update_any(name, retag)
+        return [self.update_any(name, retag) for name in dict.fromkeys(names)]
 
     def archive(self, name: str, archived: bool = True) -> Game:
         """Leave a game out of the games list (``archived``) or list it again; nothing is deleted."""
-        return self.update_any(name, lambda game: game.set_archived(archived))
+        return self.archive_games([name], archived)[0]
+
+    def archive_games(self, names: Sequence[str], archived: bool = True) -> list[Game]:
+        """``archive`` for several games, every name checked (``UnknownGame``) before any game is changed."""
+        for name in names:
+            self.get(name, any_ruleset=True)
+        return [self.update_any(name, lambda game: game.set_archived(archived)) for name in dict.fromkeys(names)]
 
     def update_any(self, name: str, change: Callable[[Game], None]) -> Game:
         """``update`` for facts about a record that fold nothing (tags, archiving): any ruleset."""

@@ -37,9 +37,12 @@ from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
 
 from coimbra_events.game import Game, result_of
+from coimbra_events.log import GameLog
 from coimbra_events.store.games_query import IN_PROGRESS, OVER
 from coimbra_events.store.games_view import GamesView
 from coimbra_events.store.legacy import LEGACY_TOPICS, LegacyGamesIndex
+from coimbra_events.store.receipts import Receipt, receipt_id
+from coimbra_events.store.topics import RECEIPT_TOPICS
 
 
 class GamesIndex(Projection[GamesView]):
@@ -52,7 +55,7 @@ class GamesIndex(Projection[GamesView]):
     name = "games_index"
     topics = (
         get_topic(Game.Created), get_topic(Game.Finished), get_topic(Game.Reopened), get_topic(Game.Renamed),
-        get_topic(Game.Tagged), get_topic(Game.Archived), *LEGACY_TOPICS,
+        get_topic(Game.Tagged), get_topic(Game.Archived), *LEGACY_TOPICS, *RECEIPT_TOPICS,
     )
 
     def __init__(self, view: GamesView, read_game: Callable[[UUID], Game]) -> None:
@@ -73,8 +76,15 @@ class GamesIndex(Projection[GamesView]):
             "players": [{"name": str(n), "color": str(c)} for n, c in event.players], "status": IN_PROGRESS,
             "created": event.timestamp.isoformat(), "parent": parent if isinstance(parent, str) else None,
             "seed": seed if type(seed) is int else None, "catalog": event.catalog_id, "result": None, "tags": [],
-            "archived": False,
+            "archived": False, "receipts": str(receipt_id(event.originator_id)), "anchor": anchor_of(event),
+            "entries": 0, "head": anchor_of(event),
         }, tracking)
+
+    @process_event.register
+    def _receipt(self, event: Receipt, tracking: Tracking) -> None:
+        """Where a game's chain stands after a save: the record the game holds now (``store.records``)."""
+        row = self.view.by_receipts(str(event.originator_id))
+        self.view.upsert(None if row is None else {**row, "entries": event.entries, "head": event.head}, tracking)
 
     def _changed(self, game_id: UUID, tracking: Tracking, **changes: Any) -> None:
         row = self.view.row(str(game_id))
@@ -116,6 +126,13 @@ class GamesIndex(Projection[GamesView]):
             return
         result = result_of(self.read_game(UUID(row["game_id"])).state)
         self.view.upsert({**row, **changes, "status": OVER if result else IN_PROGRESS, "result": result}, tracking)
+
+
+def anchor_of(created: Game.Created) -> str:
+    """The anchor of a stored game's chain: the hash of the header its ``Created`` event holds."""
+    players = tuple((str(n), str(c)) for n, c in created.players)
+    return GameLog(created.catalog_id, created.catalog_sha256, players, (), created.ruleset, dict(created.meta), (),
+                   created.upcast_from).anchor()
 
 
 def catch_up(app: Application, projection: Projection[Any], batch: int = 500) -> int:

@@ -26,7 +26,11 @@ from coimbra_events.store.games_query import GameInfo, GamesQuery, name_series
 
 
 Row = dict[str, Any]
-"""A game in the view: the fields of ``GameInfo`` as JSON values, with ``game_id`` as text."""
+"""A game in the view: the fields of ``GameInfo`` as JSON values, with ``game_id`` as text, and its record's
+``anchor``, ``entries`` and ``head`` (``receipts``: the id its receipts are kept under)."""
+
+RECORDS = "games_index_records"
+"""The table of each game's record: its anchor, entries and head (``coimbra_events.store.records``)."""
 
 
 class GamesView(TrackingRecorder, ABC):
@@ -74,6 +78,25 @@ class GamesView(TrackingRecorder, ABC):
                 return dict(row)
         found = self._stored_find(name)
         return None if found is None or (self._pending and found["game_id"] in self._pending) else found
+
+    def by_receipts(self, receipts: str) -> Row | None:
+        """The row of the game whose receipts are kept under this id (as changed in the current batch)."""
+        for row in (self._pending or {}).values():
+            if row.get("receipts") == receipts:
+                return dict(row)
+        found = self._stored_by_receipts(receipts)
+        return None if found is None or (self._pending and found["game_id"] in self._pending) else found
+
+    @abstractmethod
+    def _stored_by_receipts(self, receipts: str) -> Row | None: ...
+
+    @abstractmethod
+    def holding(self, anchor: str) -> list[Row]:
+        """Every game whose record has this anchor (header hash): name, entries and head, archived or not."""
+
+    @abstractmethod
+    def duplicates(self) -> list[list[Row]]:
+        """The groups of two or more games that hold the same record (same anchor and head), oldest first."""
 
     @abstractmethod
     def _write(self, rows: list[Row], tracking: Tracking) -> None:
@@ -124,6 +147,15 @@ class POPOGamesView(POPOTrackingRecorder, GamesView):
     def _stored_find(self, name: str) -> Row | None:
         return next((dict(r) for r in self._rows.values() if r["name"] == name), None)
 
+    def _stored_by_receipts(self, receipts: str) -> Row | None:
+        return next((dict(r) for r in self._rows.values() if r.get("receipts") == receipts), None)
+
+    def holding(self, anchor: str) -> list[Row]:
+        return [dict(r) for r in self._rows.values() if r.get("anchor") == anchor]
+
+    def duplicates(self) -> list[list[Row]]:
+        return _grouped(sorted((dict(r) for r in self._rows.values() if r.get("anchor")), key=_record_order))
+
     def select(self, query: GamesQuery) -> tuple[list[Row], int]:
         rows = sorted((r for r in self._rows.values() if _matches(r, query)), key=lambda r: (r["created"], r["name"]))
         stop = None if query.limit is None else query.offset + query.limit
@@ -131,6 +163,20 @@ class POPOGamesView(POPOTrackingRecorder, GamesView):
 
     def largest_number(self, base: str) -> int:
         return max((n for b, n in (name_series(r["name"]) for r in self._rows.values()) if b == base), default=0)
+
+
+def _record_order(row: Row) -> tuple[str, str, str, str]:
+    return (row["anchor"], row["head"], row["created"], row["name"])
+
+
+def _grouped(rows: list[Row]) -> list[list[Row]]:
+    """Rows in ``_record_order`` as groups of the same record, two or more, oldest group first."""
+    groups: dict[tuple[str, str], list[Row]] = {}
+    for row in rows:
+        if not row.get("entries"):
+            continue  # no entries, or none its receipts tell (a game from before receipts): no record to compare
+        groups.setdefault((row["anchor"], row["head"]), []).append(row)
+    return sorted((g for g in groups.values() if len(g) > 1), key=lambda g: (g[0]["created"], g[0]["name"]))
 
 
 def _matches(row: Row, q: GamesQuery) -> bool:
@@ -161,6 +207,7 @@ class SQLGamesView(GamesView, ABC):
 
     def _create_statements(self) -> list[str]:
         g, pl, tg = self._table("games_index"), self._table("games_index_players"), self._table("games_index_tags")
+        rc = self._table(RECORDS)
         return [
             f"CREATE TABLE IF NOT EXISTS {g} (game_id TEXT PRIMARY KEY, name TEXT NOT NULL, series TEXT NOT NULL, "
             "number INTEGER NOT NULL, players TEXT NOT NULL, status TEXT NOT NULL, created TEXT NOT NULL, parent TEXT, "
@@ -170,6 +217,10 @@ class SQLGamesView(GamesView, ABC):
             f"CREATE INDEX IF NOT EXISTS games_index_by_created ON {g} (archived, created, name)",
             f"CREATE TABLE IF NOT EXISTS {pl} (game_id TEXT NOT NULL, player TEXT NOT NULL, PRIMARY KEY (player, game_id))",
             f"CREATE TABLE IF NOT EXISTS {tg} (game_id TEXT NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (tag, game_id))",
+            f"CREATE TABLE IF NOT EXISTS {rc} (game_id TEXT PRIMARY KEY, receipts TEXT NOT NULL, anchor TEXT NOT NULL, "
+            "entries INTEGER NOT NULL, head TEXT NOT NULL)",
+            f"CREATE INDEX IF NOT EXISTS games_index_records_by_anchor ON {rc} (anchor, head)",
+            f"CREATE INDEX IF NOT EXISTS games_index_records_by_receipts ON {rc} (receipts)",
         ]
 
     @abstractmethod
@@ -196,10 +247,16 @@ class SQLGamesView(GamesView, ABC):
             c.execute(f"DELETE FROM {self._table(table)} WHERE game_id = {p}", (row["game_id"],))
             for item in dict.fromkeys(items):
                 c.execute(f"INSERT INTO {self._table(table)} (game_id, {column}) VALUES ({p}, {p})", (row["game_id"], item))
+        c.execute(f"DELETE FROM {self._table(RECORDS)} WHERE game_id = {p}", (row["game_id"],))
+        if row.get("anchor"):
+            c.execute(f"INSERT INTO {self._table(RECORDS)} (game_id, receipts, anchor, entries, head) VALUES ({p}, {p}, {p}, {p}, {p})",
+                      (row["game_id"], row["receipts"], row["anchor"], row["entries"], row["head"]))
 
     def _rows(self, where: str, params: Sequence[Any], tail: str = "") -> list[Row]:
+        g, rc = self._table("games_index"), self._table(RECORDS)
         with self.datastore.transaction(commit=False) as c:
-            c.execute(f"SELECT * FROM {self._table('games_index')} WHERE {where} {tail}", tuple(params))
+            c.execute(f"SELECT {g}.*, {rc}.receipts, {rc}.anchor, {rc}.entries, {rc}.head FROM {g} LEFT JOIN {rc} "
+                      f"ON {rc}.game_id = {g}.game_id WHERE {where} {tail}", tuple(params))
             return [self._decoded(dict(r)) for r in c.fetchall()]
 
     @staticmethod
@@ -208,21 +265,33 @@ class SQLGamesView(GamesView, ABC):
                 "tags": orjson.loads(r["tags"])}
 
     def _stored_row(self, game_id: str) -> Row | None:
-        found = self._rows(f"game_id = {self.P}", (game_id,))
+        found = self._rows(f"{self._table('games_index')}.game_id = {self.P}", (game_id,))
         return found[0] if found else None
 
     def _stored_find(self, name: str) -> Row | None:
         found = self._rows(f"name = {self.P}", (name,))
         return found[0] if found else None
 
+    def _stored_by_receipts(self, receipts: str) -> Row | None:
+        found = self._rows(f"receipts = {self.P}", (receipts,))
+        return found[0] if found else None
+
+    def holding(self, anchor: str) -> list[Row]:
+        return self._rows(f"anchor = {self.P}", (anchor,))
+
+    def duplicates(self) -> list[list[Row]]:
+        rc = self._table(RECORDS)
+        return _grouped(self._rows(f"({rc}.anchor, {rc}.head) IN (SELECT anchor, head FROM {rc} GROUP BY anchor, head "
+                                   "HAVING COUNT(*) > 1)", (), "ORDER BY anchor, head, created, name"))
+
     def select(self, q: GamesQuery) -> tuple[list[Row], int]:
-        p = self.P
+        p, g = self.P, self._table("games_index")
         where, params = [f"archived = {p}"], [int(q.archived)]
         if q.player is not None:
-            where.append(f"game_id IN (SELECT game_id FROM {self._table('games_index_players')} WHERE player = {p})")
+            where.append(f"{g}.game_id IN (SELECT game_id FROM {self._table('games_index_players')} WHERE player = {p})")
             params.append(q.player.casefold())
         if q.tag is not None:
-            where.append(f"game_id IN (SELECT game_id FROM {self._table('games_index_tags')} WHERE tag = {p})")
+            where.append(f"{g}.game_id IN (SELECT game_id FROM {self._table('games_index_tags')} WHERE tag = {p})")
             params.append(q.tag)
         if q.status is not None:
             where.append(f"status = {p}")
@@ -254,6 +323,7 @@ class SQLiteGamesView(SQLGamesView, SQLiteTrackingRecorder):
     """
 
     TRACKING = "games_index_tracking"
+    _stale = False
 
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
@@ -266,14 +336,25 @@ class SQLiteGamesView(SQLGamesView, SQLiteTrackingRecorder):
     def _write_tracking(self, cursor: Any, tracking: Tracking) -> None:
         self._insert_tracking(cursor, tracking)
 
-    def _create_table(self, c: Any) -> None:
-        """Build the index again if its tracking rows are gone (the index is derived: nothing is lost).
+    def create_table(self) -> None:
+        """Create what is missing; an index from before its table of records is built again (it is derived)."""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)", (self.TRACKING, RECORDS))
+            found = {r[0] for r in c.fetchall()}
+        self._stale = self.TRACKING in found and RECORDS not in found
+        super().create_table()
 
-        The library takes a tracking table without its own row for one of an older layout and
-        migrates it, naming the table ``tracking`` outright; this one was never of that layout.
+    def _create_table(self, c: Any) -> None:
+        """Build the index again if its layout is older (the index is derived: nothing is lost).
+
+        With single-row tracking (the library's default), the library takes a tracking table
+        without its own row for one of an older layout and migrates it, naming the table
+        ``tracking`` outright; this one was never of that layout. With ``SINGLE_ROW_TRACKING=n``
+        a tracking table never has that row: it is kept as it is.
         """
-        if self.tracking_table_exists and not self.tracking_migration_previous:
-            for table in (self.TRACKING, "games_index", "games_index_players", "games_index_tags"):
+        single = self.datastore.single_row_tracking
+        if self._stale or (single and self.tracking_table_exists and not self.tracking_migration_previous):
+            for table in (self.TRACKING, "games_index", "games_index_players", "games_index_tags", RECORDS):
                 c.execute(f"DROP TABLE IF EXISTS {table}")
             self.tracking_table_exists = False
         super()._create_table(c)
@@ -284,26 +365,8 @@ def _renamed(statement: str, table: str) -> str:
 
 
 def postgres_view_class() -> type[GamesView]:
-    """The PostgreSQL view (defined on first use: it needs ``psycopg``)."""
-    from eventsourcing.postgres import PostgresTrackingRecorder
-    from psycopg.sql import SQL
-
-    class PostgresGamesView(SQLGamesView, PostgresTrackingRecorder):
-        """The games table in the store's PostgreSQL schema, with its tracking table ``games_index_tracking``."""
-
-        P = "%s"
-        NO_LIMIT = "ALL"
-
-        def __init__(self, datastore: Any, **kwargs: Any) -> None:
-            super().__init__(datastore, tracking_table_name="games_index_tracking", **kwargs)
-            self.sql_create_statements.extend(SQL(s) for s in self._create_statements())  # type: ignore[arg-type]
-
-        def _table(self, name: str) -> str:
-            schema = self.datastore.schema
-            return f'"{schema}".{name}' if schema else name
-
-        def _write_tracking(self, cursor: Any, tracking: Tracking) -> None:
-            self._insert_tracking(cursor, tracking)
+    """The PostgreSQL view (imported on first use: it needs ``psycopg``)."""
+    from coimbra_events.store.postgres_games_view import PostgresGamesView
 
     return PostgresGamesView
 

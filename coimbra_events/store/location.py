@@ -31,12 +31,13 @@ def default_db_path() -> Path:
 
 
 def store_settings(
-    db: str | os.PathLike[str] | None = None, *, in_memory: bool = False, env: Mapping[str, str] | None = None
+    db: str | os.PathLike[str] | None = None, *, in_memory: bool = False, env: Mapping[str, str] | None = None,
+    create: bool = True,
 ) -> dict[str, str]:
     """What a ``GameStore`` is given: where it lives (``store_env``), ``env`` over it, each key also with
     the application's prefix (so a stray ``COIMBRA_SQLITE_DBNAME`` cannot override ``--db``), and, for
     PostgreSQL, a short connection timeout and a pool of one connection unless set otherwise."""
-    settings = {**store_env(db, in_memory=in_memory, environ={**os.environ, **(env or {})}), **(env or {})}
+    settings = {**store_env(db, in_memory=in_memory, environ={**os.environ, **(env or {})}, create=create), **(env or {})}
     given = Environment(APP, {**os.environ, **settings})
     settings.update({key: value for key, value in postgres_store.DEFAULTS.items() if not given.get(key)})
     settings.update({f"{APP.upper()}_{k}": v for k, v in list(settings.items())})
@@ -57,7 +58,7 @@ def describe_store(env: Mapping[str, str]) -> str:
 def where_games_live(db: str | os.PathLike[str] | None = None) -> str:
     """``describe_store`` for the store ``GameStore(db)`` would open (for a message when it cannot)."""
     try:
-        settings = store_settings(db)
+        settings = store_settings(db, create=False)
     except OSError:
         settings = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db or os.environ.get("COIMBRA_DB") or "")}
     return describe_store(Environment(APP, {**os.environ, **settings}))
@@ -72,7 +73,8 @@ def store_env(
 ) -> dict[str, str]:
     """The eventsourcing settings for a store: see the module docstring for the order of choice.
 
-    ``create``: make the SQLite file's folder if it is missing.
+    ``create``: make the SQLite file's folder if it is missing, readable by its owner only, and the file in it
+    (``owner_only``).
     """
     if in_memory:
         return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
@@ -82,9 +84,39 @@ def store_env(
     if path is None and (environ.get("PERSISTENCE_MODULE") or environ.get(f"{APP.upper()}_PERSISTENCE_MODULE")):
         return {}
     target = Path(path if path is not None else default_db_path()).expanduser()
-    if create:
-        target.parent.mkdir(parents=True, exist_ok=True)
+    if create and not target.parent.exists():
+        owner_only(target)
     return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(target)}
+
+
+def owner_only(target: Path) -> None:
+    """Make a store's folder (0700) and its empty SQLite file (0600), readable by their owner only: a store holds
+    who played whom and when. (A folder that exists already is the owner's choice: the library creates the file.)"""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.parent.chmod(0o700)
+    os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o600))
+
+
+def missing_store(db: str | os.PathLike[str] | None = None, environ: Mapping[str, str] = os.environ) -> Path | None:
+    """The SQLite file the store ``db`` names, if it does not exist (a read opens no new store); ``None`` otherwise."""
+    settings = store_env(db, environ=environ, create=False)
+    if settings.get("PERSISTENCE_MODULE") != "eventsourcing.sqlite":
+        return None
+    target = Path(settings["SQLITE_DBNAME"])
+    return None if target.exists() else target
+
+
+def existing_stores(environ: Mapping[str, str] = os.environ) -> list[str]:
+    """The stores a person may have meant, that exist: ``$COIMBRA_DB`` and the default one."""
+    found = []
+    given = environ.get("COIMBRA_DB")
+    if given and _POSTGRES_URL.match(given):
+        found.append("$COIMBRA_DB (a PostgreSQL store)")
+    elif given and Path(given).expanduser().exists():
+        found.append(f"$COIMBRA_DB {given}")
+    if default_db_path().exists():
+        found.append(f"the default store {default_db_path()}")
+    return found
 
 
 _POSTGRES_URL = re.compile(r"postgres(?:ql)?:/+", re.IGNORECASE)

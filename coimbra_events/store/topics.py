@@ -19,6 +19,7 @@ from coimbra_events.players import fold_aliases
 from coimbra_events.store.legacy import LEGACY_TOPICS, OLD_MODULE
 from coimbra_events.store import receipts, register, snapshots
 from coimbra_events.store.receipts import Receipt
+from coimbra_events.store.records import fold_claim, fold_mark
 from coimbra_events.store.register import fold_name
 from coimbra_events.store.snapshots import fold_game
 
@@ -26,7 +27,8 @@ RECEIPT_TOPICS: tuple[str, ...] = (get_topic(Receipt), receipts.MOVED_FROM)
 """Every topic a receipt's row may name."""
 
 STORED_TOPICS: frozenset[str] = frozenset(
-    [get_topic(cls) for cls in (*fold_game.events, *fold_name.events, *fold_aliases.events, Receipt)]
+    [get_topic(cls) for cls in (*fold_game.events, *fold_name.events, *fold_aliases.events, *fold_claim.events,
+                                 *fold_mark.events, Receipt)]
     + [f"{register.MOVED_FROM}.{cls.__name__}" for cls in fold_name.events]
     + [receipts.MOVED_FROM, snapshots.MOVED_FROM, *LEGACY_TOPICS, f"{OLD_MODULE}:GamesIndex.Created"]
 )

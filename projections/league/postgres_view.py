@@ -35,6 +35,11 @@ class PostgresLeagueView(LeagueView, PostgresTrackingRecorder):
     def sql(self, template: str) -> str:
         return template.format_map(self.names).replace("?", "%s")
 
+    def _exists(self, table: str) -> bool:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute("SELECT to_regclass(%s) AS found", (self.names[table],))
+            return curs.fetchone()["found"] is not None
+
     def _create_table(self, curs: Any) -> None:
         curs.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.lock_name + ":create",))
         super()._create_table(curs)

@@ -46,6 +46,7 @@ from eventsourcing.utils import get_topic
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.game import Game
 from coimbra_events.store.receipts import receipt_id
+from coimbra_events.store.records import LeagueMark
 from coimbra_events.store.topics import RECEIPT_TOPICS
 from coimbra_events.players import Aliases, resolve
 from projections.league.contribution import seats_of
@@ -56,10 +57,14 @@ from projections.league.view import DAMAGED, IN_PROGRESS, OVER, LeagueView, Over
 
 GAME_CREATED, GAME_RECORDED = get_topic(Game.Created), get_topic(Game.Recorded)
 GAME_TAGGED, GAME_RENAMED = get_topic(Game.Tagged), get_topic(Game.Renamed)
-GAME_OTHER = (get_topic(Game.Finished), get_topic(Game.Reopened), get_topic(Game.Archived))
+GAME_OTHER = (get_topic(Game.Finished), get_topic(Game.Reopened))
 """A game's events that change nothing the league shows (they only move the game's version on)."""
+GAME_ARCHIVED = get_topic(Game.Archived)
+MARKS = (get_topic(LeagueMark.Created), get_topic(LeagueMark.Marked))
+"""What the league is told about a game beyond its record: a copy, or not counted (``store.records``)."""
 ALIASED, UNALIASED = get_topic(Aliases.Aliased), get_topic(Aliases.Unaliased)
-TOPICS = (GAME_CREATED, GAME_RECORDED, GAME_TAGGED, GAME_RENAMED, *GAME_OTHER, ALIASED, UNALIASED, *RECEIPT_TOPICS)
+TOPICS = (GAME_CREATED, GAME_RECORDED, GAME_TAGGED, GAME_RENAMED, *GAME_OTHER, GAME_ARCHIVED, *MARKS, ALIASED, UNALIASED,
+          *RECEIPT_TOPICS)
 
 BATCH = 20_000
 """Notifications taken per flush when catching up (each flush is a commit: fewer is faster; a crash loses at most one)."""
@@ -107,6 +112,10 @@ class League(Projection[LeagueView]):
         self.tags: dict[str, tuple[str, ...]] = {}
         self.names: dict[str, str] = {}
         """Renamed games, by id: their names now."""
+        self.facts: dict[str, dict[str, Any]] = {}
+        """By game id: what changed of whether it counts (``archived``, ``counted``, ``copy``)."""
+        self.recount: list[str] = []
+        """Games whose record or result changed in this flush (``Tables.recount``)."""
         self.last_game: str | None = None
         """The game of the last game event taken: a save's receipt follows that save's events in the log."""
         self.taken: int | None = None
@@ -158,9 +167,17 @@ class League(Projection[LeagueView]):
             self._moved_on(originator, version)
         elif topic in GAME_OTHER:
             self._moved_on(originator, version)
+        elif topic == GAME_ARCHIVED:
+            self.facts.setdefault(str(UUID(originator)), {})["archived"] = int(bool(fields.get("archived")))
+            self._moved_on(originator, version)
+        elif topic in MARKS:
+            game = fields.get("game_id")
+            if isinstance(game, (UUID, str)):
+                self.facts.setdefault(str(UUID(str(game))), {}).update(
+                    copy=int(fields.get("copy_of") is not None), counted=int(bool(fields.get("counted"))))
         elif topic in RECEIPT_TOPICS:
             self._check_receipt(originator, fields)
-        if topic not in RECEIPT_TOPICS and topic not in (ALIASED, UNALIASED):
+        if topic not in RECEIPT_TOPICS and topic not in (ALIASED, UNALIASED, *MARKS):
             self.last_game = originator
         self.taken = position
 
@@ -231,6 +248,10 @@ class League(Projection[LeagueView]):
                 tables.set_tags(game_id, tags)
             for game_id, name in self.names.items():
                 tables.set_name(game_id, name)
+            for game_id, facts in self.facts.items():
+                for column, value in facts.items():
+                    tables.set_fact(game_id, column, value)
+            replay_from = _earliest(replay_from, tables.recount([*self.recount, *self.facts]))
             if replay_from is not None:
                 replay_ratings(tables, replay_from, person_resolver(tables))
             tables.track(self.taken)
@@ -239,6 +260,8 @@ class League(Projection[LeagueView]):
         self.aliases.clear()
         self.tags.clear()
         self.names.clear()
+        self.facts.clear()
+        self.recount.clear()
         self._evict()
 
     def _write_games(self, tables: Tables) -> int | None:
@@ -263,6 +286,8 @@ class League(Projection[LeagueView]):
                     finished = fold.over_since if fold.over_since not in (None, AS_STORED) else (
                         before[1] if was_over and before else self.taken)
             rows.append((gid, fold.name, status, finished, fold.fork, len(fold.players), fold.problem))
+            tables.set_fact(gid, "record", fold.head if status == OVER else None)
+            self.recount.append(gid)
             if was_over or seats:
                 results.append((gid, seats, before[1] if was_over and before else None, finished))
         tables.put_games(rows)

@@ -12,7 +12,7 @@ on; earlier ratings stay as they were.
 from __future__ import annotations
 
 from itertools import groupby
-from typing import Callable
+from typing import Callable, Sequence
 
 from projections.league.view import Tables
 
@@ -23,15 +23,24 @@ def replay_ratings(tables: Tables, start: int, person_of: Callable[[str], str]) 
     A game in which one person holds two seats (two spellings made one person
     by an alias) cannot be rated and is passed over.
     """
+    tables.drop_ratings(start)
+    placings = tables.placings(start)
+    known = tables.ratings_before(sorted({person_of(key) for _, _, key, _ in placings}), start)
+    rows = rated(placings, person_of, known)
+    tables.put_ratings(rows)
+    return len({game for _, _, game, _, _ in rows})
+
+
+def rated(placings: Sequence[tuple[int, str, str, int]], person_of: Callable[[str], str],
+          known: dict[str, tuple[float, float]]) -> list[tuple[int, str, str, float, float]]:
+    """``(finished, person, game id, mu, sigma)`` after each of these games (``Tables.placings``), rated in turn from
+    ``known`` ratings (a season's: from none); a game in which one person holds two seats is passed over."""
     from openskill.models import PlackettLuce  # only the league needs it
 
     model = PlackettLuce()
-    tables.drop_ratings(start)
     games = [(game, [(person_of(key), place) for _, _, key, place in seats])
-             for game, seats in groupby(tables.placings(start), key=lambda r: (r[0], r[1]))]
-    known: dict[str, tuple[float, float]] = tables.ratings_before(sorted({p for _, placed in games for p, _ in placed}), start)
+             for game, seats in groupby(placings, key=lambda r: (r[0], r[1]))]
     rows: list[tuple[int, str, str, float, float]] = []
-    rated = 0
     for (finished, game_id), placed in games:
         people = [p for p, _ in placed]
         if len(set(people)) != len(people):
@@ -44,9 +53,7 @@ def replay_ratings(tables: Tables, start: int, person_of: Callable[[str], str]) 
         for person, (rating,) in zip(people, after):
             known[person] = (rating.mu, rating.sigma)
             rows.append((finished, person, game_id, rating.mu, rating.sigma))
-        rated += 1
-    tables.put_ratings(rows)
-    return rated
+    return rows
 
 
 def ordinal(mu: float, sigma: float) -> float:

@@ -9,7 +9,7 @@ or with one person's games, not with the whole archive.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -18,20 +18,27 @@ import orjson
 from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.players import person_key, resolve
 from projections.league.contribution import SOURCES, Seat
-from projections.league.ratings import ordinal
+from projections.league.ratings import ordinal, rated
 from projections.league.view import Tables
 
 TREND_GAMES = 5
 """The rating trend is the change of the conservative rating over a player's last five rated games."""
 RECENT = 10
 """A rating shows the conservative ratings its last ten games left."""
+PROVISIONAL = 5
+"""A rating from fewer rated games than this is provisional: its sigma is still wide, its rank may move a lot."""
 
 
 class UnknownPlayer(KeyError):
-    """No finished game in the league has this player."""
+    """No finished game in the league has this player; ``near`` are players whose names are close."""
+
+    def __init__(self, name: str, near: Sequence[str] = ()) -> None:
+        super().__init__(name)
+        self.near = tuple(near)
 
     def __str__(self) -> str:
-        return f"no finished game of {self.args[0]!r} in the league (coimbra league standings lists the players)"
+        hint = f"; did you mean {' or '.join(repr(n) for n in self.near)}?" if self.near else ""
+        return f"no finished game of {self.args[0]!r} in the league{hint} (coimbra league standings lists the players)"
 
 
 # --- who is who -----------------------------------------------------------------------------------
@@ -85,6 +92,16 @@ def people_of(tables: Tables) -> People:
             given.setdefault(target, written)
     people.shown = {**{person: min(options)[3] for person, options in ranked.items()}, **given}
     return people
+
+
+def near_names(people: People, name: str) -> list[str]:
+    """Players whose names (as shown, or as recorded) are close to a mistyped one, as the league shows them."""
+    import difflib
+
+    spelled = {spelling.casefold(): person for person, spellings in people.spellings.items() for spelling in spellings}
+    spelled.update({people.name(person).casefold(): person for person in people.spellings})
+    close = difflib.get_close_matches(name.casefold(), list(spelled), n=3, cutoff=0.6)
+    return list(dict.fromkeys(people.name(spelled[c]) for c in close))
 
 
 def people_report(tables: Tables) -> list[dict[str, Any]]:
@@ -160,15 +177,23 @@ def standings(tables: Tables, season: str | None = None) -> dict[str, Any]:
         rank = rank if key == previous else k
         previous = key
         table.append({"rank": rank, "player": people.name(person), **t.to_json()})
-    left_out = [{"game": name, "why": why} for name, _, why in tables.left_out()]
-    left_out += [{"game": name, "why": "one person holds two seats (see coimbra player list)"} for _, name in doubled]
     return {
         "season": season,
         "games": tables.games_counted(season, left),
         "players": table,
-        "left_out": left_out,
+        **left_out_of(tables, season, doubled),
         "seasons": [{"tag": tag, "games": n} for tag, n in tables.tag_names()],
     }
+
+
+def left_out_of(tables: Tables, season: str | None, doubled: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """The finished games the league leaves out (of a season), each with its ``reason`` and ``why``, and how many
+    for each reason: damaged, one person in two seats (``doubled``), a copy, not counted, archived, the same record."""
+    left_out = [{"game": name, "reason": "damaged", "why": why} for name, _, why in tables.left_out()]
+    left_out += [{"game": name, "reason": "two seats", "why": "one person holds two seats (see coimbra player list)"}
+                 for _, name in doubled]
+    left_out += [{"game": name, "reason": reason, "why": why} for name, reason, why in tables.left_out_counting(season)]
+    return {"left_out": left_out, "left_out_counts": dict(Counter(item["reason"] for item in left_out))}
 
 
 # --- ratings --------------------------------------------------------------------------------------
@@ -204,13 +229,24 @@ def recent_ratings(tables: Tables) -> dict[str, dict[str, Any]]:
     return {person: rating_of(h, counts[person]) for person, h in history.items()}
 
 
-def ratings(tables: Tables) -> dict[str, Any]:
-    """Every rated person, highest conservative rating first."""
+def season_ratings(tables: Tables, season: str, people: People) -> dict[str, dict[str, Any]]:
+    """Each person's rating over one season's games alone (every player starts the season unrated), by person key."""
+    history: dict[str, list[tuple[int, float, float]]] = defaultdict(list)
+    for finished, person, _, mu, sigma in rated(tables.placings(0, season), people.of, {}):
+        history[person].append((finished, mu, sigma))
+    return {person: rating_of(h) for person, h in history.items()}
+
+
+def ratings(tables: Tables, season: str | None = None) -> dict[str, Any]:
+    """Every rated person (of a season: rated over its games alone), highest conservative rating first; a rating
+    from fewer than ``PROVISIONAL`` games is marked provisional."""
     people = people_of(tables)
-    rows = sorted(({"player": people.name(p), **r} for p, r in recent_ratings(tables).items()),
+    found = recent_ratings(tables) if season is None else season_ratings(tables, season, people)
+    rows = sorted(({"player": people.name(p), **r, "provisional": r["games"] < PROVISIONAL} for p, r in found.items()),
                   key=lambda r: (-r["rating"], r["player"]))
-    return {"model": "openskill Plackett-Luce", "shown": "mu - 3 sigma", "trend_games": TREND_GAMES,
-            "players": [{"rank": k, **r} for k, r in enumerate(rows, 1)]}
+    return {"model": "openskill Plackett-Luce", "shown": "mu - 3 sigma", "trend_games": TREND_GAMES, "season": season,
+            "provisional_below": PROVISIONAL, "players": [{"rank": k, **r} for k, r in enumerate(rows, 1)],
+            **left_out_of(tables, season, tables.doubled(people.together()))}
 
 
 # --- a player's profile ---------------------------------------------------------------------------
@@ -280,7 +316,7 @@ def profile(tables: Tables, name: str, season: str | None = None) -> dict[str, A
              if len({people.of(s.key) for s in seats}) == len(seats)}  # one person in two seats: left out
     mine = [s for seats in games.values() for s in seats if people.of(s.key) == person]
     if not mine:
-        raise UnknownPlayer(name)
+        raise UnknownPlayer(name, near_names(people, name))
     n = len(mine)
     t = Tally()
     for s in mine:

@@ -13,8 +13,13 @@ Tables (all prefixed ``league_``):
 - ``games``: every stored game: name, status (``over``, ``in progress``,
   ``damaged``), ``finished`` (the log position at which it last became over:
   the order of the ratings), whether it is a fork, and what is wrong with it;
-- ``results``: one row per seat of each finished game that is not a fork (its
+- ``held``: one row per seat of each finished game that is not a fork (its
   contribution): spelling, identity key, place, total, points by source, facts;
+- ``results``: the rows of ``held`` of the games the league counts (each record
+  once, nothing archived, not counted or a copy: ``projections.league.counting``),
+  which every report reads;
+- ``counting``: per game, its record (its head once over) and whether it is
+  archived, not counted or a copy;
 - ``tags``: the tags of each game (the seasons);
 - ``aliases``: the alias map as recorded (``coimbra player alias``);
 - ``ratings``: each person's openskill rating after each rated game.
@@ -33,11 +38,12 @@ from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 
 from coimbra_events.players import person_key
 from projections.league.contribution import SOURCES, Seat
+from projections.league.counting import COUNTING_DDL, Counting
 
 APPLICATION = "coimbra"
 """The name of the application whose notification log the league reflects (``GameStore.name``)."""
 
-TABLES = ("games", "results", "tags", "aliases", "ratings")
+TABLES = ("games", "results", "tags", "aliases", "ratings", "held", "counting")
 
 _DDL = (
     "CREATE TABLE IF NOT EXISTS {games} (game_id TEXT PRIMARY KEY, name TEXT NOT NULL, status TEXT NOT NULL, "
@@ -56,7 +62,9 @@ _DDL = (
     "mu DOUBLE PRECISION NOT NULL, sigma DOUBLE PRECISION NOT NULL, PRIMARY KEY (finished, person_key))",
     "CREATE INDEX IF NOT EXISTS league_ratings_person ON {ratings} (person_key, finished)",
 )
-"""One schema for both databases (SQLite reads BIGINT and DOUBLE PRECISION by affinity)."""
+_DDL = (*_DDL, next(s for s in _DDL if "{results} (" in s).replace("{results}", "{held}"), *COUNTING_DDL)
+"""One schema for both databases (SQLite reads BIGINT and DOUBLE PRECISION by affinity); ``held`` has the columns
+of ``results`` (``projections.league.counting``)."""
 
 _SEAT_COLUMNS = ("game_id", "seat", "spelling", "spelling_key", "place", "shared", "total", *(c for _, c in SOURCES),
                  "resources_left", "facts")
@@ -69,7 +77,7 @@ class Overtaken(RuntimeError):
     """Another process moved the league on since this one last read it: catch up again from there."""
 
 
-class Tables:
+class Tables(Counting):
     """The league's tables inside one transaction; the same SQL on SQLite and PostgreSQL."""
 
     def __init__(self, view: LeagueView, cursor: Any, tracking_cursor: Any = None) -> None:
@@ -128,22 +136,23 @@ class Tables:
                 [(g, n, st, f, int(fork), p, why) for g, n, st, f, fork, p, why in rows])
 
     def seats(self, game_ids: Sequence[str]) -> dict[str, list[tuple[Any, ...]]]:
-        """The stored seats of these games (every column but the game id), in seat order."""
+        """The stored seats of these games, counted or not (every column but the game id), in seat order."""
         out: dict[str, list[tuple[Any, ...]]] = {}
         for chunk in _chunks(list(game_ids)):
-            for row in self._rows(f"SELECT {', '.join(_SEAT_COLUMNS)} FROM {{results}} WHERE game_id IN ({_marks(chunk)}) "
+            for row in self._rows(f"SELECT {', '.join(_SEAT_COLUMNS)} FROM {{held}} WHERE game_id IN ({_marks(chunk)}) "
                                   "ORDER BY game_id, seat", chunk):
                 out.setdefault(row[0], []).append(row[1:])
         return out
 
     def put_seats(self, contributions: Sequence[tuple[str, Sequence[Seat]]]) -> None:
-        """Replace the contribution of each of these games."""
+        """Replace the contribution of each of these games (held: ``recount`` says which count)."""
         for chunk in _chunks([game_id for game_id, _ in contributions]):
+            self._run(f"DELETE FROM {{held}} WHERE game_id IN ({_marks(chunk)})", chunk)
             self._run(f"DELETE FROM {{results}} WHERE game_id IN ({_marks(chunk)})", chunk)
         rows = [seat_row(game_id, s) for game_id, seats in contributions for s in seats]
         if rows:
             self.cursor.executemany(
-                self.view.sql(f"INSERT INTO {{results}} ({', '.join(_SEAT_COLUMNS)}) VALUES ({_marks(_SEAT_COLUMNS)})"),
+                self.view.sql(f"INSERT INTO {{held}} ({', '.join(_SEAT_COLUMNS)}) VALUES ({_marks(_SEAT_COLUMNS)})"),
                 rows,
             )
 
@@ -266,10 +275,12 @@ class Tables:
 
     # -- ratings
 
-    def placings(self, start: int) -> list[tuple[int, str, str, int]]:
-        """``(finished, game id, spelling key, place)`` of every seat of the games finished at or after ``start``."""
+    def placings(self, start: int, tag: str | None = None) -> list[tuple[int, str, str, int]]:
+        """``(finished, game id, spelling key, place)`` of every seat of the games (of a tag) finished at or after
+        ``start``."""
+        season, params = ("", [start]) if tag is None else (" JOIN {tags} t ON t.game_id = g.game_id AND t.tag = ?", [tag, start])
         return self._rows("SELECT g.finished, g.game_id, r.spelling_key, r.place FROM {results} r JOIN {games} g "
-                          "ON g.game_id = r.game_id WHERE g.finished >= ? ORDER BY g.finished, r.seat", (start,))
+                          f"ON g.game_id = r.game_id{season} WHERE g.finished >= ? ORDER BY g.finished, r.seat", params)
 
     def drop_ratings(self, start: int) -> None:
         self._run("DELETE FROM {ratings} WHERE finished >= ?", (start,))
@@ -305,7 +316,7 @@ class Tables:
 
     def dump(self) -> dict[str, list[tuple[Any, ...]]]:
         order = {"games": "game_id", "results": "game_id, seat", "tags": "game_id, tag", "aliases": "alias_key",
-                 "ratings": "finished, person_key"}
+                 "ratings": "finished, person_key", "held": "game_id, seat", "counting": "game_id"}
         out = {t: self._rows(f"SELECT * FROM {{{t}}} ORDER BY {order[t]}") for t in TABLES}
         out["position"] = [(self.position(),)]
         return out
@@ -339,13 +350,21 @@ class LeagueView(TrackingRecorder, ABC):
         """Create what is missing; again if another process created it at the same moment (the library reads
         its tracking table's migration row before the transaction that creates the tables: a second creator
         would insert that row again, and is told so by an ``IntegrityError``)."""
+        older = not self._exists("counting") and self._exists("games")
         for attempt in range(3):
             try:
                 super().create_table()  # type: ignore[misc]
-                return
+                break
             except IntegrityError:
                 if attempt == 2:
                     raise
+        if older:  # tables from before the league counted each record once: built again from the record
+            with self.writing() as tables:
+                tables.clear()
+
+    @abstractmethod
+    def _exists(self, table: str) -> bool:
+        """Whether one of the league's tables is there."""
 
     @abstractmethod
     @contextmanager
@@ -367,6 +386,11 @@ class SQLiteLeagueView(LeagueView, SQLiteTrackingRecorder):
 
     def construct_create_table_statements(self) -> list[str]:
         return [*super().construct_create_table_statements(), *(self.sql(s) for s in _DDL)]
+
+    def _exists(self, table: str) -> bool:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", (self.names[table],))
+            return c.fetchone() is not None
 
     @contextmanager
     def writing(self) -> Iterator[Tables]:

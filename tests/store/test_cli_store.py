@@ -12,6 +12,7 @@ import pytest
 
 from coimbra_events import log as game_log, log_reader
 
+from coimbra_events.store.game_store import GameStore
 from tests.conftest import FIXTURES
 from tests.store.conftest import GAMES, INVALID
 from tests.conftest import installed_coimbra
@@ -65,8 +66,12 @@ def test_new_legal_act_export_import_games_verify(db, tmp_path):
 
     exported = tmp_path / "game.json"
     assert run(db, "export", name, "-o", str(exported)).returncode == 0
-    imported = run(db, "import", str(exported), "--name", "copy")
+    again = run(db, "import", str(exported), "--name", "copy")  # a record is one game: stored already, nothing stored
+    assert again.returncode == 0 and again.stdout.strip() == name
+    assert f"already stored as {name} (the same 7 entries); nothing stored" in again.stderr
+    imported = run(db, "import", str(exported), "--name", "copy", "--copy")
     assert imported.returncode == 0 and imported.stdout.strip() == "copy"
+    assert f"a copy of {name}; the league never counts it" in imported.stderr
     assert run(db, "export", "copy").stdout.encode() == exported.read_bytes()
 
     games = run_json(db, "games")["games"]
@@ -107,7 +112,8 @@ def test_a_damaged_log_reports_every_problem_and_stores_nothing(db, tmp_path):
     assert "2 problems" in out.stderr and "nothing stored" in out.stderr
     problems = orjson.loads(run(db, "import", str(damaged), "--json").stdout)["problems"]
     assert [p["seq"] for p in problems] == [3, 9] and all(p["what"] and p["why"] for p in problems)
-    assert run_json(db, "games")["games"] == []
+    assert not db.exists()  # nothing stored, not even a store: the log is refused before the store is opened
+    assert run(db, "games").returncode == 2 and not db.exists()  # and a read does not make one
 
     verified = run(db, "verify", str(damaged))
     assert verified.returncode == 2 and "damaged.json: event 3: hash chain broken" in verified.stderr
@@ -159,6 +165,7 @@ def test_a_log_file_is_a_game_too(db, tmp_path):
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(db, args, message):
+    GameStore(db).close()  # a store that exists (one that does not is named as such: tests/store/test_no_store_made.py)
     out = run(db, *args)
     assert out.returncode == 2 and message in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1

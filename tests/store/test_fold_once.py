@@ -78,10 +78,11 @@ def test_recording_after_history_entries_folds_only_the_new_entry(catalog, monke
     assert game.state == replay(game.initial, resolve(game.events), stop_at_violation=False).state != state
 
 
-def grown(store: GameStore, catalog, entries: int, name: str = "long") -> Game:
-    """A game recorded entry by entry into the store (with an undo and a note on the way)."""
+def grown(store: GameStore, catalog, entries: int, name: str = "long", copy: bool = False) -> Game:
+    """A game recorded entry by entry into the store (with an undo and a note on the way); ``copy``: another game
+    begun from the same first entries (a deliberate copy, as ``import --copy`` stores one)."""
     log, _ = simulate(catalog, DEFAULT_PLAYERS[:4], 8)
-    game = store.import_log(log.prefix(10), name)
+    game = store.import_log(log.prefix(10), name, copy=copy)
     for k in range(10, entries):
         game = store.record(name, log.events[k], game=game)
         if k == 30:
@@ -116,7 +117,7 @@ def test_only_the_latest_snapshot_of_a_game_is_kept(store, catalog):
     if store.location == "memory":
         pytest.skip("an in-memory store keeps its snapshots until the process ends")
     game = grown(store, catalog, 10 + 3 * SNAPSHOT_EVERY)
-    other = grown(store, catalog, 10 + SNAPSHOT_EVERY, name="other")
+    other = grown(store, catalog, 10 + SNAPSHOT_EVERY, name="other", copy=True)
     kept = store.snapshots.recorder.select_events(game.id)
     assert [s.originator_version for s in kept] == [store.evidence(game).snapshot_version] and store.evidence(game).snapshot_version > 2 * SNAPSHOT_EVERY
     assert len(store.snapshots.recorder.select_events(other.id)) == 1  # another game's snapshot is its own

@@ -85,7 +85,7 @@ def test_rename_frees_the_old_name_and_keeps_everything_else(store):
     assert store.get("new").head == head and store.info("new").status == OVER
     with pytest.raises(UnknownGame):
         store.get("old")
-    store.import_log(FINISHED, "old")  # the name is free again
+    store.import_log(FINISHED, "old", copy=True)  # the name is free again (for a copy: the record is stored as new)
     assert {i.name for i in store.games()} == {"old", "new"}
     with pytest.raises(BadGameName, match="taken"):
         store.rename("old", "new")
@@ -94,13 +94,13 @@ def test_rename_frees_the_old_name_and_keeps_everything_else(store):
 def test_a_name_is_never_given_to_two_games(store):
     store.import_log(FINISHED, "x")
     with pytest.raises(BadGameName, match="taken"):
-        store.import_log(FINISHED, "x")
+        store.import_log(FINISHED, "x", copy=True)
     assert [i.name for i in store.games()] == ["x"]
 
 
 def test_tags_and_archiving(store):
     for name in ("a", "b", "c"):
-        store.import_log(FINISHED, name)
+        store.import_log(FINISHED, name, copy=name != "a")
     store.tag("a", add=["season-1", "friday"])
     store.tag("b", add=["season-1"])
     store.tag("a", remove=["friday"])

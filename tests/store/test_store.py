@@ -36,8 +36,8 @@ def test_import_stores_every_event_in_one_save(store, monkeypatch):
     game = store.import_log(log)
     assert len(saves) == 1
     # the game's Created, its events and its result, the name's entry in the register (created claimed,
-    # one row), and the game's receipt
-    assert stored_events(store) == 1 + len(log.events) + 1 + 1 + 1
+    # one row), the record's claim (store.records: one row), and the game's receipt
+    assert stored_events(store) == 1 + len(log.events) + 1 + 1 + 1 + 1
     assert store.info(game.name).status == OVER
 
 
