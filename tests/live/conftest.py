@@ -149,12 +149,15 @@ def _serving(folder: Path) -> Iterator[Callable[..., Served]]:
 
 @pytest.fixture(scope="module")
 def fixture_game(serve: Callable[..., Served], tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Served]:
-    """``fixture_game(k, name)``: the 4-player fixture up to entry ``k`` imported as ``name``, and served."""
+    """``fixture_game(k, name)``: the 4-player fixture up to entry ``k`` imported as ``name``, and served.
+
+    Each is a copy (``--copy``): one module's tables share a store, and a longer cut of one record would
+    otherwise be appended to the table already imported (a record is one game)."""
 
     def run(entries: int = SETUP_ENTRIES, name: str = "table") -> Served:
         log = tmp_path_factory.mktemp("log") / f"{name}.json"
         log.write_bytes(fixture_log(entries))
-        imported = coimbra(serve.db, "import", str(log), "--name", name)  # type: ignore[attr-defined]
+        imported = coimbra(serve.db, "import", str(log), "--name", name, "--copy")  # type: ignore[attr-defined]
         assert imported.returncode == 0, imported.stderr
         return serve(name)
 

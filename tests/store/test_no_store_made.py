@@ -18,11 +18,12 @@ COMMANDS = [
     ["verify", *GAME], ["show", *GAME], ["diff", "g", "h"], ["explain", *GAME, "--seq", "1"], ["replay", *GAME],
     ["act", *GAME, "pass"], ["fork", *GAME, "--at", "1"], ["correct", *GAME, "--seq", "1", "pass"], ["undo", *GAME],
     ["accept", *GAME, "pass", "--reason", "r"], ["note", *GAME, "--at", "1", "text"], ["roll", *GAME],
-    ["rename", *GAME, "h"], ["tag", "--add", "t", *GAME], ["archive", *GAME],
+    ["rename", *GAME, "h"], ["tag", "--add", "t", *GAME], ["archive", *GAME], ["serve", *GAME],
     ["league", "standings"], ["league", "ratings"], ["league", "player", "Ana"], ["league", "rebuild"],
     ["league", "follow"], ["player", "list"], ["player", "alias", "Ana", "Anna"], ["store", "check"],
 ]
-"""Every command that opens the store and may not make one (new, import, record and store init make one)."""
+"""Every command that opens the store and may not make one (new, import, record, serve without a game and store
+init make one)."""
 
 
 def _home(tmp_path: Path) -> tuple[dict[str, str], Path]:
