@@ -28,6 +28,7 @@ KIND_WORDS: Mapping[str, str] = {
     "monasteries": "monastery",
     "voyages": "voyage",
     "scoring_tiles": "scoring tile",
+    "spaces": "map space",
     "players": "player",
 }
 """Each kind of named thing, in the game's words (for messages)."""
@@ -42,6 +43,8 @@ FIELDS: Mapping[str, Mapping[str, str]] = {
     "CharacterRowsDealt": {"rows": "characters"},
     "StartGroupsDealt": {"groups": "characters"},
     "SeatingDrawn": {"order": "players"},
+    "PilgrimPlaced": {"space": "spaces"},
+    "PilgrimStepped": {"to": "spaces"},
 }
 """Payload fields that name components (or players), by event type: the kind each holds.
 
@@ -84,7 +87,13 @@ class Kind:
             self._exact.setdefault(fold(e.name), e.ident)
         for e in self.entries:  # an id wins over a name that happens to read the same
             self._exact[fold(e.ident)] = e.ident
-        self._names = {e.ident: e.name for e in self.entries}
+        self._names: dict[str, str] = {}
+        for e in self.entries:  # a component listed under several names is shown by the first
+            self._names.setdefault(e.ident, e.name)
+
+    def name(self, ident: str) -> str:
+        """The name ``ident`` is shown by (the id itself if it has none)."""
+        return self._names.get(ident, ident)
 
     def shown(self, ident: str) -> str:
         name = self._names.get(ident, ident)
@@ -99,7 +108,8 @@ class Kind:
         named = _NAMED_ID.fullmatch(typed)
         if named is not None and fold(named.group("id")) in self._exact:
             return self._exact[fold(named.group("id"))]
-        starting = [e.ident for e in self.entries if key and (fold(e.ident).startswith(key) or fold(e.name).startswith(key))]
+        starting = list(dict.fromkeys(
+            e.ident for e in self.entries if key and (fold(e.ident).startswith(key) or fold(e.name).startswith(key))))
         if len(starting) == 1:
             return starting[0]
         what = KIND_WORDS[self.kind]
@@ -123,15 +133,27 @@ class Kind:
         return f"coimbra catalog show lists every {KIND_WORDS[self.kind]}"
 
 
-class Names:
-    """Every named thing of one game: the catalog's components and the players."""
+def space_entries(catalog: Catalog, placement: Mapping[str, str]) -> list[Entry]:
+    """The map's spaces under the names people say: a monastery space by the monastery laid on it
+    (``placement``: space -> monastery id), then by the name the catalog gives the space, if any."""
+    monasteries = catalog.monasteries
+    entries = [Entry(space, monasteries[tile].name) for space, tile in placement.items() if tile in monasteries]
+    return entries + [Entry(s.id, s.name) for s in catalog.map.spaces.values() if s.name]
 
-    def __init__(self, catalog: Catalog, players: Sequence[str]) -> None:
+
+class Names:
+    """Every named thing of one game: the catalog's components, the map's spaces and the players.
+
+    ``placement`` (map space -> monastery id, once the monastery tiles are drawn) names the
+    monastery spaces by their monasteries."""
+
+    def __init__(self, catalog: Catalog, players: Sequence[str], placement: Mapping[str, str] | None = None) -> None:
         self.catalog = catalog
         self.kinds: dict[str, Kind] = {
             table: Kind(table, (Entry(i, item.name) for i, item in getattr(catalog, table).items()))
-            for table in KIND_WORDS if table != "players"
+            for table in KIND_WORDS if table not in ("players", "spaces")
         }
+        self.kinds["spaces"] = Kind("spaces", space_entries(catalog, placement or {}))
         self.kinds["players"] = Kind("players", (Entry(p, p) for p in players))
 
     def resolve(self, kind: str, typed: str) -> str:
@@ -152,9 +174,23 @@ class Names:
             return {k: self._value(kind, v) for k, v in value.items()}
         return value
 
+    def named_payload(self, event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """The payload with every id in a component field replaced by its name (``payload`` reversed)."""
+        fields = FIELDS.get(event_type, {})
+        return {key: self._named(fields[key], value) if key in fields else value for key, value in payload.items()}
+
+    def _named(self, kind: str, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.kinds[kind].name(value)
+        if isinstance(value, list):
+            return [self._named(kind, v) for v in value]
+        if isinstance(value, dict):
+            return {k: self._named(kind, v) for k, v in value.items()}
+        return value
+
     def holds_names(self, event_type: str, field: str) -> bool:
         """Whether a field of this event type is read as names (so it may hold spaces)."""
         return field in FIELDS.get(event_type, {})
 
 
-__all__ = ["FIELDS", "KIND_WORDS", "Names", "UnknownName", "fold"]
+__all__ = ["FIELDS", "KIND_WORDS", "Names", "UnknownName", "fold", "space_entries"]
