@@ -366,7 +366,7 @@ def _shared(game: Game, format_: ExportFormat) -> bytes:
         from projections.scores import result_line, score_report
         from projections.sections import headings
 
-        return movelist.dumps(game.to_log(), headings(line), result_line(score_report(line.final))).encode()
+        return movelist.dumps(game.to_log(), headings(line), result_line(score_report(line.final)), game.catalog).encode()
     from cli.replay_page import replay_page
 
     return replay_page(game, line).encode()

@@ -54,8 +54,10 @@ from typing import Any, Mapping, Sequence
 import orjson
 
 from coimbra_events import log as game_log, log_reader
-from coimbra_events.events import Bookmarked, GameEvent, Noted
+from coimbra_events.catalog import Catalog, CatalogError, resolve_catalog
+from coimbra_events.events import Bookmarked, GameEvent, MonasteriesDrawn, Noted
 from coimbra_events.log import GameLog, LogError, LogProblem, entry_hash
+from coimbra_events.names import Names
 from coimbra_events.notation import NotationError, parse, render
 
 HEAD = "Head"
@@ -90,13 +92,19 @@ class _BadLine(Exception):
 # --- writing ---------------------------------------------------------------------------------
 
 
-def dumps(log: GameLog, headings: Mapping[int, Sequence[str]] | None = None, result: str = IN_PROGRESS) -> str:
+def dumps(log: GameLog, headings: Mapping[int, Sequence[str]] | None = None, result: str = IN_PROGRESS,
+          catalog: Catalog | None = None) -> str:
     """The move list of a log.
 
     ``headings`` are the lines written before an entry, by its sequence number
     (``projections.sections.headings`` makes the round and phase headings);
-    ``result`` the ``Result`` tag (``projections.scores.result_line``).
+    ``result`` the ``Result`` tag (``projections.scores.result_line``). Components
+    are written by name (``SpokenNames``) from the log's ``catalog`` (else the
+    shipped or installed one the log names), ids only where a name would not read
+    back, or where the catalog is not to be found.
     """
+    names = _spoken({"Catalog": (0, {"id": log.catalog_id, "sha256": log.catalog_sha256})}) if catalog is None \
+        else SpokenNames(catalog)
     doc = orjson.loads(game_log.dumps(log))
     entries: list[dict[str, Any]] = doc.pop("events")
     lines = [_tag(_tag_name(key), _header_value(key, value)) for key, value in doc.items()]
@@ -106,8 +114,26 @@ def dumps(log: GameLog, headings: Mapping[int, Sequence[str]] | None = None, res
     for entry, event in zip(entries, log.events):
         for heading in (headings or {}).get(entry["seq"], ()):
             lines += ["", heading] if heading.startswith("==") else [heading]
-        lines.append(_entry_line(entry, event))
+        lines.append(_entry_line(entry, event, names))
+        if names is not None:
+            names.saw(entry)
     return "\n".join(lines) + "\n"
+
+
+class SpokenNames:
+    """The names a move list writes and reads components by, as the entries so far set them: the
+    catalog's names, and a monastery space by the monastery drawn onto it (players as written)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.names = Names(catalog, None)
+
+    def saw(self, entry: Mapping[str, Any]) -> None:
+        """Take in an entry written or read: a monastery draw names the map's monastery spaces from here on."""
+        if entry.get("type") == MonasteriesDrawn.TYPE and isinstance(entry.get("payload"), dict):
+            placement = entry["payload"].get("placement")
+            if isinstance(placement, dict):
+                self.names = Names(self.catalog, None, {str(k): str(v) for k, v in placement.items()})
 
 
 def _date(entries: Sequence[Mapping[str, Any]]) -> str:
@@ -142,20 +168,22 @@ def _players(text: str) -> list[dict[str, str]] | None:
     return out
 
 
-def _entry_line(entry: dict[str, Any], event: GameEvent) -> str:
-    """``SEQ. notation``, braced for notes and bookmarks, with any other field as a command;
-    the entry's JSON object where the notation cannot spell it so that it reads back."""
+def _entry_line(entry: dict[str, Any], event: GameEvent, spoken: SpokenNames | None = None) -> str:
+    """``SEQ. notation``, components by name where ``spoken`` gives names that read back (else by id), braced
+    for notes and bookmarks, with any other field as a command; the entry's JSON object where the notation
+    cannot spell it so that it reads back."""
     extra = {k: v for k, v in entry.items() if k not in CORE_FIELDS}
-    try:
-        body = render(event)
-        if type(event) in _COMMENTED:
-            body = "{" + body + "}"
-        if extra:
-            body += " {" + " ".join(f"[%{k} {orjson.dumps(v).decode()}]" for k, v in extra.items()) + "}"
-        if _read_body(body, entry["seq"]) == {k: v for k, v in entry.items() if k != "hash"}:
-            return f"{entry['seq']}. {body}"
-    except (NotationError, _BadLine):
-        pass  # a value the notation cannot spell, or a line that would read as something else
+    for names in ((spoken.names, None) if spoken is not None else (None,)):
+        try:
+            body = render(event, names)
+            if type(event) in _COMMENTED:
+                body = "{" + body + "}"
+            if extra:
+                body += " {" + " ".join(f"[%{k} {orjson.dumps(v).decode()}]" for k, v in extra.items()) + "}"
+            if _read_body(body, entry["seq"], names) == {k: v for k, v in entry.items() if k != "hash"}:
+                return f"{entry['seq']}. {body}"
+        except (NotationError, _BadLine):
+            pass  # a value the notation cannot spell, or a line that would read as something else
     return f"{entry['seq']}. = {orjson.dumps({k: v for k, v in entry.items() if k not in ('seq', 'hash')}).decode()}"
 
 
@@ -206,6 +234,13 @@ class _Reader:
         self.entries: list[dict[str, Any]] = []
         self.lines: dict[int, int] = {}  # entry seq -> its line number
         self.last = 0  # the number the last entry line was written with
+        self.spoken: SpokenNames | None = None  # the names entries are read with, from the header's catalog and players
+
+    def names(self) -> Names | None:
+        """The names of the header's catalog and players (``None`` where the header names no catalog found)."""
+        if self.spoken is None and not self.entries:
+            self.spoken = _spoken(self.tags)
+        return None if self.spoken is None else self.spoken.names
 
     def seq_at(self, line: str) -> int:
         """The entry a bad line stands for: the number it is written with, else the next (0, the header, before any)."""
@@ -228,8 +263,11 @@ class _Reader:
         if found != expected:  # one gap, one problem: go on from the number found
             raise _BadLine("sequence broken", f"expected entry {expected}, found {found} (entries count from 1 without gaps)")
         seq = len(self.entries) + 1
-        self.entries.append(_read_body(match.group(2), seq))
+        entry = _read_body(match.group(2), seq, self.names())
+        self.entries.append(entry)
         self.lines[seq] = number
+        if self.spoken is not None:
+            self.spoken.saw(entry)
 
     def tag(self, number: int, line: str) -> None:
         name, value = _read_tag(line)
@@ -238,6 +276,18 @@ class _Reader:
         if name in self.tags:
             raise _BadLine(f"tag {name}", f"given twice (first on line {self.tags[name][0]})")
         self.tags[name] = (number, value)
+
+
+def _spoken(tags: Mapping[str, tuple[int, Any]]) -> SpokenNames | None:
+    """The names of the catalog the tags name; ``None`` if they name no catalog to be found (the entries
+    are then read by id, and the log's reader says what is wrong with the header)."""
+    catalog = tags.get("Catalog", (0, None))[1]
+    if type(catalog) is not dict or type(catalog.get("id")) is not str or type(catalog.get("sha256")) is not str:
+        return None
+    try:
+        return SpokenNames(resolve_catalog(catalog["id"], catalog["sha256"], None))
+    except CatalogError:
+        return None
 
 
 def _read_tag(line: str) -> tuple[str, Any]:
@@ -250,8 +300,9 @@ def _read_tag(line: str) -> tuple[str, Any]:
         raise _BadLine(f"tag {match.group(1)}", f"the value is not JSON (strings in double quotes): {exc}") from None
 
 
-def _read_body(body: str, seq: int) -> dict[str, Any]:
-    """The entry object a line spells after its ``SEQ. ``, without its hash."""
+def _read_body(body: str, seq: int, names: Names | None = None) -> dict[str, Any]:
+    """The entry object a line spells after its ``SEQ. ``, without its hash; components by name, id or
+    the start of either with ``names``."""
     if body.startswith("= "):
         return _json_entry(body[2:], seq)
     extra: dict[str, Any] = {}
@@ -267,7 +318,7 @@ def _read_body(body: str, seq: int) -> dict[str, Any]:
     else:
         commented = False
     try:
-        event = parse(body)
+        event = parse(body, names=names)
     except NotationError as exc:
         raise _BadLine("bad notation", str(exc)) from None
     if commented != (type(event) in _COMMENTED):

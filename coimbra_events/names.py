@@ -138,23 +138,26 @@ def space_entries(catalog: Catalog, placement: Mapping[str, str]) -> list[Entry]
     (``placement``: space -> monastery id), then by the name the catalog gives the space, if any."""
     monasteries = catalog.monasteries
     entries = [Entry(space, monasteries[tile].name) for space, tile in placement.items() if tile in monasteries]
-    return entries + [Entry(s.id, s.name) for s in catalog.map.spaces.values() if s.name]
+    spaces = catalog.map.spaces.values()
+    return entries + [Entry(s.id, s.name) for s in spaces if s.name] + [Entry(s.id, s.id) for s in spaces]
 
 
 class Names:
     """Every named thing of one game: the catalog's components, the map's spaces and the players.
 
     ``placement`` (map space -> monastery id, once the monastery tiles are drawn) names the
-    monastery spaces by their monasteries."""
+    monastery spaces by their monasteries. Without ``players`` (``None``), player names are taken as written."""
 
-    def __init__(self, catalog: Catalog, players: Sequence[str], placement: Mapping[str, str] | None = None) -> None:
+    def __init__(self, catalog: Catalog, players: Sequence[str] | None,
+                 placement: Mapping[str, str] | None = None) -> None:
         self.catalog = catalog
         self.kinds: dict[str, Kind] = {
             table: Kind(table, (Entry(i, item.name) for i, item in getattr(catalog, table).items()))
             for table in KIND_WORDS if table not in ("players", "spaces")
         }
         self.kinds["spaces"] = Kind("spaces", space_entries(catalog, placement or {}))
-        self.kinds["players"] = Kind("players", (Entry(p, p) for p in players))
+        if players is not None:
+            self.kinds["players"] = Kind("players", (Entry(p, p) for p in players))
 
     def resolve(self, kind: str, typed: str) -> str:
         """The id (or player name) ``typed`` means in a field of this kind; ``UnknownName`` if none or several."""
@@ -166,6 +169,8 @@ class Names:
         return {key: self._value(fields[key], value) if key in fields else value for key, value in payload.items()}
 
     def _value(self, kind: str, value: Any) -> Any:
+        if kind not in self.kinds:
+            return value
         if isinstance(value, str):
             return self.resolve(kind, value)
         if isinstance(value, list):
@@ -180,6 +185,8 @@ class Names:
         return {key: self._named(fields[key], value) if key in fields else value for key, value in payload.items()}
 
     def _named(self, kind: str, value: Any) -> Any:
+        if kind not in self.kinds:
+            return value
         if isinstance(value, str):
             return self.kinds[kind].name(value)
         if isinstance(value, list):

@@ -130,8 +130,9 @@ def read_line(line: str, state: GameState) -> Reading:
 
 
 def names_of(state: GameState) -> Names:
-    """The names a line may use at this table: the catalog's components and the players."""
-    return Names(state.catalog, [p.name for p in state.players])
+    """The names a line may use at this table: the catalog's components, the map's spaces (a monastery space
+    by its monastery) and the players."""
+    return Names(state.catalog, [p.name for p in state.players], dict(state.monasteries))
 
 
 def _command(word: str, text: str) -> Reading:

@@ -226,14 +226,14 @@ def _edit(old: str, new: str, count: int = 1) -> str:
 @pytest.mark.parametrize(
     "damaged, expected",
     [
-        (_edit("22. Bruno: buy c-II-23", "22. Bruno: bye c-II-23"), f"event 22: line {LINE_OF['22']}: bad notation: unknown verb 'bye'"),
-        (_edit("24. Ana: buy c-II-24", "24. Ana: buy"), f"event 24: line {LINE_OF['24']}: bad notation: 'buy' expects 'buy CARD'"),
+        (_edit("22. Bruno: buy Rector", "22. Bruno: bye Rector"), f"event 22: line {LINE_OF['22']}: bad notation: unknown verb 'bye'"),
+        (_edit("24. Ana: buy Law Student", "24. Ana: buy"), f"event 24: line {LINE_OF['24']}: bad notation: 'buy' expects 'buy CARD'"),
         (_edit("30. Ana: income gray-1 gray\n", ""), f"event 31: line {LINE_OF['30']}: sequence broken: expected entry 30, found 31"),
         (_edit("7. Ana: group 2", "7. Ana: group two"), f"event 7: line {LINE_OF['7']}: bad notation: 'group' expects 'group N'"),
-        (_edit("22. Bruno: buy c-II-23", "22. {Bruno: buy c-II-23}"), f"event 22: line {LINE_OF['22']}: CardBought entry: "
+        (_edit("22. Bruno: buy Rector", "22. {Bruno: buy Rector}"), f"event 22: line {LINE_OF['22']}: CardBought entry: "
                                                                       "only notes and bookmarks are written in braces"),
-        (_edit("22. Bruno: buy c-II-23", "22. = {\"type\": \"CardBought\""), f"event 22: line {LINE_OF['22']}: bad entry object"),
-        (_edit("22. Bruno: buy c-II-23", "22. Bruno: buy c-II-23 {[%at 2026]"), f"event 22: line {LINE_OF['22']}: bad notation"),
+        (_edit("22. Bruno: buy Rector", "22. = {\"type\": \"CardBought\""), f"event 22: line {LINE_OF['22']}: bad entry object"),
+        (_edit("22. Bruno: buy Rector", "22. Bruno: buy Rector {[%at 2026]"), f"event 22: line {LINE_OF['22']}: bad notation"),
         (_edit("[Schema 2]", "[Schema 2]\n[Schema 2]"), "header: line 3: tag Schema: given twice (first on line 2)"),
         (_edit("[Schema 2]", "[Schema two]"), "header: line 2: tag Schema: the value is not JSON"),
         (_edit("[Schema 2]", "[Schema 9]"), "header: line 2: unsupported schema version"),

@@ -17,7 +17,7 @@ def typed_decision(text: str, game: Game, actor: str | None) -> GameEvent:
     from coimbra_events.names import Names
     from coimbra_events.notation import parse
 
-    names = Names(game.catalog, [n for n, _ in game.header.players])
+    names = Names(game.catalog, [n for n, _ in game.header.players], dict(game.state.monasteries))
     return with_player_name(parse(text, actor, names), game)
 
 
