@@ -222,7 +222,7 @@ class Recorder:
                 self.game = done.game
                 return done
             if isinstance(done, Refused):
-                for line in refusal_lines(text, done.violation, self.game.catalog):
+                for line in refusal_lines(text, done.violation, self.game.catalog, done.monasteries):
                     self.io.say(line)
             else:  # another writer recorded first: show the game as it is now
                 self.io.say(done.reason)

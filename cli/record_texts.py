@@ -7,7 +7,7 @@ read side's (``projections.recording``), which any front-end shares.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.catalog.effect_kinds import TRACKS
@@ -92,11 +92,13 @@ def outcome_prompt(state: GameState, space: OutcomeSpace, example: GameEvent) ->
     return lines
 
 
-def refusal_lines(text: str, violation: RuleViolation, catalog: Catalog) -> list[str]:
-    """A refused input: the rule id, why, what the rule says (with the game's catalog), and the facts it checked, components named."""
+def refusal_lines(text: str, violation: RuleViolation, catalog: Catalog,
+                  monasteries: Mapping[str, str] | None = None) -> list[str]:
+    """A refused input: the rule id, why, what the rule says (with the game's catalog), and the facts it checked,
+    components named (map spaces by the ``monasteries`` on them, space -> monastery id)."""
     rule = RULES[violation.rule]
     facts = "; ".join(f"{k} {_short(catalog, v)}" for k, v in violation.facts.items())
-    lines = [f"refused '{text}': rule {violation.rule}: {named_text(catalog, violation.reason)}; nothing stored",
+    lines = [f"refused '{text}': rule {violation.rule}: {named_text(catalog, violation.reason, monasteries)}; nothing stored",
              f"  {rule.id}: {rule.statement_for(catalog)} ({rule.source})"]
     return lines + ([f"  facts: {facts}"] if facts else [])
 

@@ -192,9 +192,11 @@ def entry_changes(before: GameState, after: GameState, entry: Entry, records: Se
 
 
 def told_changes(changes: Sequence[Told], state: GameState) -> tuple[Change, ...]:
-    """What the rules told about a play from ``state`` (read: ``narration.told``), as changes of the table."""
+    """What the rules told about a play from ``state`` (read: ``narration.told``), as changes of the table;
+    a thing the rules put back where it was (a lion that keeps its flag) is no change."""
     names = [p.name for p in state.players]
-    return tuple(told_change(t, names, state) for t in changes)
+    told = (told_change(t, names, state) for t in changes)
+    return tuple(c for c in told if c.is_value or c.src != c.dst)
 
 
 def entries_since(state: GameState, initial: GameState, events: Sequence[GameEvent],
@@ -276,7 +278,7 @@ def told_change(t: Told, names: Sequence[str], state: GameState) -> Change:
     else:
         what, src, dst = (kind, t.ident), _place(src, who), _place(dst, who)
     return Change(who, what, src, dst, t.rule, t.facts or {}, None if t.at < 0 else t.at, t.amount, t.source,
-                  state.catalog)
+                  state.catalog, dict(state.monasteries))
 
 
 __all__ = ["Changes", "Entry", "Folded", "PLAYED", "Restated", "Tape", "entries_since", "entry_changes", "new_entries", "fold", "fold_since",
