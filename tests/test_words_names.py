@@ -7,14 +7,16 @@ the catalog's name for it, and ``step`` takes those names.
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import orjson
 import pytest
 
 from coimbra_events.catalog import find_catalog
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, installed_coimbra
 from tests.test_e2e_flow import Cli
 
 GAMES = sorted((FIXTURES / "games").glob("standin-*.json"))
@@ -53,3 +55,62 @@ def test_the_move_list_names_every_named_component_and_reads_back_to_the_same_re
     (tmp_path / "game.txt").write_text(text)
     cli("import", str(tmp_path / "game.txt"), "--name", "copy")
     assert cli("export", "copy").stdout == cli("export", "original").stdout
+
+
+@pytest.fixture
+def two_players(cli: Cli) -> Cli:
+    cli("import", str(FIXTURES / "games" / "standin-2p-seed1.json"), "--name", "g")
+    return cli
+
+
+def _explained(cli: Cli, seq: int, game: str = "g") -> str:
+    return cli("explain", game, "--seq", str(seq)).stdout_text
+
+
+def test_start_cards_are_dealt_from_the_character_pile(two_players: Cli) -> None:
+    text = _explained(two_players, 6)
+    assert "Student (c-I-07): character pile I → start group 1" in text and "monastery pile" not in text
+
+
+def test_a_lion_that_keeps_its_flag_is_no_change(cli: Cli) -> None:
+    cli("import", str(FIXTURES / "games" / "standin-3p-seed2.json"), "--name", "g")
+    text = _explained(cli, 37)
+    assert "Carla's lion" not in text and "Ana's lion: flag 3 → flag 1" in text
+    assert not re.search(r"flag (\d) → flag \1\b", text)
+
+
+def test_a_die_rolled_to_the_face_it_showed_says_so(two_players: Cli) -> None:
+    text = _explained(two_players, 99)
+    assert "die purple-1: rolled 6 again" in text and "6 → 6" not in text
+
+
+def test_income_that_gives_pilgrim_steps_says_what_it_gave(two_players: Cli) -> None:
+    two_players("fork", "g", "--at", "33", "--name", "f")
+    out = two_players("act", "f", "Bruno: income purple-1 purple").stdout_text
+    assert "Bruno may move the pilgrim 2 steps" in out and "nothing changes" not in out
+
+
+def test_a_step_is_said_and_refused_in_the_names_of_the_map(two_players: Cli) -> None:
+    two_players("fork", "g", "--at", "34", "--name", "f")
+    refused = two_players("act", "f", "Bruno: step celas", code=1).stderr_text
+    assert "'Celas (blue-e1)' is not adjacent to the pilgrim's space 'start-w'" in refused
+    two_players("act", "f", "Bruno: step start-n")
+    out = two_players("act", "f", "Bruno: step cel", code=1).stderr_text  # the start of a name
+    assert "refused 'Bruno: step Celas (blue-e1)'" in out
+
+
+def test_a_correction_says_what_it_does_to_the_recorder(two_players: Cli) -> None:
+    two_players("fork", "g", "--at", "16", "--name", "f")
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120", "COIMBRA_DB": str(two_players.db)}
+    out = subprocess.run([installed_coimbra(), "record", "f"], input=b"correct 16 Ana: place white-1 upper\nquit\n",
+                         capture_output=True, timeout=120, env=env).stdout.decode()
+    assert "entry 17: the next entry says what entry 16 should have said" in out
+    assert "nothing changes on the table" not in out
+
+
+def test_diff_says_the_table_in_the_game_s_words(two_players: Cli) -> None:
+    two_players("fork", "g", "--at", "34", "--name", "f")
+    out = two_players("diff", "g", "f").stdout_text
+    assert "crowns taken over the game: 11 → 1" in out and "final place: 2 → not yet (the game is not over)" in out
+    assert "influence on the gray track: 8 → 3" in out
+    assert not re.search(r"\b[a-z]+_[a-z_]+:", out) and "None" not in out
