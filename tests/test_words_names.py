@@ -114,3 +114,15 @@ def test_diff_says_the_table_in_the_game_s_words(two_players: Cli) -> None:
     assert "crowns taken over the game: 11 → 1" in out and "final place: 2 → not yet (the game is not over)" in out
     assert "influence on the gray track: 8 → 3" in out
     assert not re.search(r"\b[a-z]+_[a-z_]+:", out) and "None" not in out
+
+
+def test_standin_2_names_every_space_but_the_monasteries_with_the_id_as_alias_and_standin_1_is_unchanged() -> None:
+    from coimbra_events.names import Names
+
+    named = find_catalog("standin-2")
+    assert find_catalog("standin-1").sha256.startswith("b336186307ee")
+    assert all(bool(s.name) == (s.kind != "monastery") for s in named.map.spaces.values())
+    names = Names(named, ["Ana"], {"blue-n1": "m-I-01"})
+    assert names.resolve("spaces", "north road") == names.resolve("spaces", "road-n") == "road-n"
+    assert names.resolve("spaces", "santa cruz") == "blue-n1"
+    assert "standin-1" in (FIXTURES / "catalogs" / "standin-2.json").read_text()  # its notes say what it adds
