@@ -80,7 +80,8 @@ def _one_count(c: ChangeJson) -> str:
     if per == "symbol set":
         return f"{_plural(c['count'], 'set')} of {' '.join(c['symbols'])} × {each}"
     if per == "crown":
-        return f"{_plural(c['count'], 'crown')} taken over the game (favor tiles and crown tokens) × {each}"
+        items = f": {', '.join(c['counted'])}" if c.get("counted") else ""
+        return f"{_plural(c['count'], 'crown')} taken over the game (favor tiles and crown tokens{items}) × {each}"
     what = f"{c['category']} card" if per == "card" and c["category"] != "any" else per
     listed = f": {_names(c['counted'])}" if c.get("counted") else ""
     return f"{_plural(c['count'], what, 'monasteries' if per == 'monastery' else '')} × {each}{listed}"

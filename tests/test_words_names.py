@@ -126,3 +126,12 @@ def test_standin_2_names_every_space_but_the_monasteries_with_the_id_as_alias_an
     assert names.resolve("spaces", "north road") == names.resolve("spaces", "road-n") == "road-n"
     assert names.resolve("spaces", "santa cruz") == "blue-n1"
     assert "standin-1" in (FIXTURES / "catalogs" / "standin-2.json").read_text()  # its notes say what it adds
+
+
+def test_end_game_crowns_are_itemized_where_they_are_counted(two_players: Cli) -> None:
+    changes = two_players.json("explain", "g", "--seq", "130")["entry"]["changes"]
+    crowns = [c for change in changes for c in change["facts"].get("counted", ()) if c["per"] == "crown"]
+    assert crowns and all(c["counted"] == ["1 from f-1", "1 from green crown token", "1 from gray crown token",
+                                           "2 from f-2", "2 from f-2", "1 from green crown token"] for c in crowns)
+    assert all(sum(int(item.split()[0]) for item in c["counted"]) == c["count"] for c in crowns)
+    assert "Royal Purse (f-1), 1 from green crown token" in _explained(two_players, 130)  # named, as the table wraps it
