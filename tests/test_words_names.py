@@ -135,3 +135,13 @@ def test_end_game_crowns_are_itemized_where_they_are_counted(two_players: Cli) -
                                            "2 from f-2", "2 from f-2", "1 from green crown token"] for c in crowns)
     assert all(sum(int(item.split()[0]) for item in c["counted"]) == c["count"] for c in crowns)
     assert "Royal Purse (f-1), 1 from green crown token" in _explained(two_players, 130)  # named, as the table wraps it
+
+
+def test_the_replay_page_lists_entries_and_labels_the_map_in_names(two_players: Cli, tmp_path: Path) -> None:
+    two_players("export", "g", "--format", "html", "-o", str(tmp_path / "g.html"))
+    page = (tmp_path / "g.html").read_text()
+    for said in ("Bruno: tile Royal Purse", "Bruno: step Celas", "table: groups Student+Tutor, Novice+Town Sergeant"):
+        assert f'"said":"{said}"' in page
+    assert '"said":"Ana: buy c-II-' not in page
+    assert '{"id":"road-n","kind":"road","name":"road-n"' in page  # standin-1 names no road: its id is its name
+    assert "text(x, y + 12, s.name" in page  # every space that holds no monastery is labelled on the map
