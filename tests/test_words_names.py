@@ -145,3 +145,9 @@ def test_the_replay_page_lists_entries_and_labels_the_map_in_names(two_players: 
     assert '"said":"Ana: buy c-II-' not in page
     assert '{"id":"road-n","kind":"road","name":"road-n"' in page  # standin-1 names no road: its id is its name
     assert "text(x, y + 12, s.name" in page  # every space that holds no monastery is labelled on the map
+
+
+def test_explain_heads_an_entry_in_words_with_its_components_named(two_players: Cli) -> None:
+    text = _explained(two_players, 92)
+    assert "g · entry 92 of 130 · pilgrim stepped" in text and "Bruno: step Celas (blue-e1)" in text
+    assert "PilgrimStepped" not in text.splitlines()[0]
