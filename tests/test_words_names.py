@@ -151,3 +151,16 @@ def test_explain_heads_an_entry_in_words_with_its_components_named(two_players: 
     text = _explained(two_players, 92)
     assert "g · entry 92 of 130 · pilgrim stepped" in text and "Bruno: step Celas (blue-e1)" in text
     assert "PilgrimStepped" not in text.splitlines()[0]
+
+
+def test_a_game_on_the_named_map_says_every_space_by_name_in_the_move_list_and_the_league(cli: Cli, tmp_path: Path) -> None:
+    standin_2 = FIXTURES / "catalogs" / "standin-2.json"
+    cli("simulate", "--players", "2", "--seed", "5", "--catalog", str(standin_2), "-o", str(tmp_path / "g.json"))
+    cli("import", str(tmp_path / "g.json"), "--name", "g")
+    text = cli("export", "g", "--format", "text").stdout_text
+    spaces = [line.split(": ", 1)[1].split(" ", 1)[1] for line in text.splitlines() if re.search(r": (step|pilgrim) ", line)]
+    assert spaces and "North Gate" in spaces and not [s for s in spaces if re.fullmatch(r"[\w]+-[\w]+", s)]
+    (tmp_path / "g.txt").write_text(text)
+    cli("import", str(tmp_path / "g.txt"), "--name", "copy")
+    assert cli("export", "copy").stdout == cli("export", "g").stdout
+    assert "West Gate" in cli("league", "player", "Ana").stdout_text
