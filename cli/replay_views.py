@@ -41,7 +41,7 @@ class Replay:
         self.line = timeline(game)
         self.nav = Navigator(self.line, marks_of(game))
         self.rows: list[EntryRow] = entry_rows(game.events, game.line, game.replay.skipped)
-        self.texts = [said(game.catalog, e) for e in game.events]
+        self.texts = [said(game.catalog, e, monasteries=dict(game.state.monasteries)) for e in game.events]
         self._views: dict[int, dict[str, Any]] = {}
         self._changes: dict[int, list[dict[str, Any]]] = {}
         self.parts = DrawnParts()
