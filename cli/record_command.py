@@ -208,7 +208,7 @@ class Recorder:
             self.io.say(f"recorded {self.game.entries}: {entry_echo(done.entries[0].event, done.outcome[0])}")
 
     def _said(self, event: GameEvent) -> str:
-        return said(self.game.catalog, event)
+        return said(self.game.catalog, event, monasteries=dict(self.game.state.monasteries))
 
     def _saved(self, save: Callable[[], Outcome[T]], text: str) -> Recorded[T] | None:
         """Run one use case (one save) on the game in hand and take the game it stored; a refusal or a conflict is

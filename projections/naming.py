@@ -104,17 +104,18 @@ def said(catalog: Catalog, event: GameEvent, actor: bool = True, monasteries: Ma
     return named_text(catalog, text if actor else text.split(": ", 1)[1], monasteries)
 
 
-def value_text(catalog: Catalog | None, value: Any) -> str:
-    """A fact's value in words: lists joined by commas, ids named (given the catalog), ``none`` for nothing, never a Python repr."""
+def value_text(catalog: Catalog | None, value: Any, monasteries: Mapping[str, str] | None = None) -> str:
+    """A fact's value in words: lists joined by commas, ids named (given the catalog; map spaces by the
+    ``monasteries`` on them), ``none`` for nothing, never a Python repr."""
     if value is None:
         return "none"
     if isinstance(value, (list, tuple, set, frozenset)):
-        return ", ".join(value_text(catalog, v) for v in value) or "none"
+        return ", ".join(value_text(catalog, v, monasteries) for v in value) or "none"
     if isinstance(value, dict):
-        return "; ".join(f"{k} {value_text(catalog, v)}" for k, v in value.items()) or "none"
+        return "; ".join(f"{k} {value_text(catalog, v, monasteries)}" for k, v in value.items()) or "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return str(value) if catalog is None else named_text(catalog, str(value))
+    return str(value) if catalog is None else named_text(catalog, str(value), monasteries)
 
 
 __all__ = ["KINDS", "component", "name_of", "named", "named_text", "notation_text", "said", "space_name", "value_text"]

@@ -231,7 +231,7 @@ def entry_echo(event: GameEvent, state: GameState) -> str:
     if isinstance(event, DiceRolled):
         values = dict(event.values)
         return "table: roll " + " ".join(f"{d}={values[d]}" for d in pool_order(state) if d in values)
-    return said(state.catalog, event)
+    return said(state.catalog, event, monasteries=dict(state.monasteries))
 
 
 def step_header(state: GameState) -> str:

@@ -164,3 +164,13 @@ def test_a_game_on_the_named_map_says_every_space_by_name_in_the_move_list_and_t
     cli("import", str(tmp_path / "g.txt"), "--name", "copy")
     assert cli("export", "copy").stdout == cli("export", "g").stdout
     assert "West Gate" in cli("league", "player", "Ana").stdout_text
+
+
+def test_the_recorder_takes_a_step_by_name_and_refuses_it_in_names(two_players: Cli) -> None:
+    two_players("fork", "g", "--at", "34", "--name", "f")
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "160", "COIMBRA_DB": str(two_players.db)}
+    out = subprocess.run([installed_coimbra(), "record", "f"], input=b"step celas\nquit\n",
+                         capture_output=True, timeout=120, env=env).stdout.decode()
+    assert ("refused 'Bruno: step Celas (blue-e1)': rule PILGRIM.adjacent: 'Celas (blue-e1)' is not adjacent to the "
+            "pilgrim's space 'start-w'") in out
+    assert "facts: from start-w; to Celas (blue-e1); adjacent road-w, start-n, start-s" in out
