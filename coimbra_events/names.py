@@ -18,7 +18,7 @@ import difflib
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from coimbra_events.catalog import Catalog
 
@@ -165,35 +165,27 @@ class Names:
 
     def payload(self, event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
         """The payload with every name in a component field replaced by its id (other fields as they are)."""
-        fields = FIELDS.get(event_type, {})
-        return {key: self._value(fields[key], value) if key in fields else value for key, value in payload.items()}
-
-    def _value(self, kind: str, value: Any) -> Any:
-        if kind not in self.kinds:
-            return value
-        if isinstance(value, str):
-            return self.resolve(kind, value)
-        if isinstance(value, list):
-            return [self._value(kind, v) for v in value]
-        if isinstance(value, dict):
-            return {k: self._value(kind, v) for k, v in value.items()}
-        return value
+        return self._fields(event_type, payload, lambda kind, typed: self.resolve(kind, typed))
 
     def named_payload(self, event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
         """The payload with every id in a component field replaced by its name (``payload`` reversed)."""
-        fields = FIELDS.get(event_type, {})
-        return {key: self._named(fields[key], value) if key in fields else value for key, value in payload.items()}
+        return self._fields(event_type, payload, lambda kind, ident: self.kinds[kind].name(ident))
 
-    def _named(self, kind: str, value: Any) -> Any:
-        if kind not in self.kinds:
+    def _fields(self, event_type: str, payload: dict[str, Any], turn: Callable[[str, str], str]) -> dict[str, Any]:
+        """``payload`` with ``turn(kind, text)`` applied to every string of its component fields (map values,
+        list items); fields of a kind this ``Names`` does not hold (players, without them) as they are."""
+        fields = FIELDS.get(event_type, {})
+
+        def each(kind: str, value: Any) -> Any:
+            if isinstance(value, str):
+                return turn(kind, value)
+            if isinstance(value, list):
+                return [each(kind, v) for v in value]
+            if isinstance(value, dict):
+                return {k: each(kind, v) for k, v in value.items()}
             return value
-        if isinstance(value, str):
-            return self.kinds[kind].name(value)
-        if isinstance(value, list):
-            return [self._named(kind, v) for v in value]
-        if isinstance(value, dict):
-            return {k: self._named(kind, v) for k, v in value.items()}
-        return value
+
+        return {key: each(fields[key], value) if fields.get(key) in self.kinds else value for key, value in payload.items()}
 
     def holds_names(self, event_type: str, field: str) -> bool:
         """Whether a field of this event type is read as names (so it may hold spaces)."""
