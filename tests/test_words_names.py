@@ -174,3 +174,9 @@ def test_the_recorder_takes_a_step_by_name_and_refuses_it_in_names(two_players: 
     assert ("refused 'Bruno: step Celas (blue-e1)': rule PILGRIM.adjacent: 'Celas (blue-e1)' is not adjacent to the "
             "pilgrim's space 'start-w'") in out
     assert "facts: from start-w; to Celas (blue-e1); adjacent road-w, start-n, start-s" in out
+
+
+def test_catalog_show_says_what_the_spaces_are_called(cli: Cli) -> None:
+    shown = cli("catalog", "show", "--file", str(FIXTURES / "catalogs" / "standin-2.json")).stdout_text
+    assert "space names" in shown and "North Gate (start-n)" in shown
+    assert "space names" not in cli("catalog", "show").stdout_text  # standin-1 names none
