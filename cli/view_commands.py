@@ -46,7 +46,8 @@ def event_words(game: Game, n: int) -> dict[str, Any]:
     if n:
         event = game.events[n - 1]
         doc = (type(event).__doc__ or event.TYPE).strip().splitlines()[0]
-        out.update(type=event.TYPE, actor=event.actor, notation=notation(event), text=said(game.catalog, event), about=doc)
+        text = said(game.catalog, event, monasteries=dict(game.state.monasteries))
+        out.update(type=event.TYPE, actor=event.actor, notation=notation(event), text=text, about=doc)
     return out
 
 

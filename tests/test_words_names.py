@@ -180,3 +180,9 @@ def test_catalog_show_says_what_the_spaces_are_called(cli: Cli) -> None:
     shown = cli("catalog", "show", "--file", str(FIXTURES / "catalogs" / "standin-2.json")).stdout_text
     assert "space names" in shown and "North Gate (start-n)" in shown
     assert "space names" not in cli("catalog", "show").stdout_text  # standin-1 names none
+
+
+def test_show_names_the_pilgrims_spaces(two_players: Cli) -> None:
+    shown = two_players("show", "g", "--at", "92").stdout_text
+    assert "event 92 of 130: Bruno: step Celas (blue-e1)" in shown and "Celas (blue-e1)" in shown.split("event 92")[1]
+    assert two_players.json("show", "g", "--at", "92")["legend"]["spaces"] == {}  # standin-1 names no other space
