@@ -188,7 +188,7 @@ def _rules_table(play: dict[str, Any]) -> Table:
 def _changes_lines(entry: dict[str, Any], catalog: Catalog) -> list[RenderableType]:
     """What the entry changed on the table, then what each rule it cites says."""
     if not entry["changes"]:
-        return []
+        return [Text(entry["unchanged"], style="dim")]
     lines: list[RenderableType] = [changes_view(entry["changes"], title="What it changed on the table", catalog=catalog)]
     rules = _table("The rules behind those changes", "rule", "what it says")
     for rule, about in entry["reasons"].items():

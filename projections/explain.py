@@ -24,6 +24,7 @@ from projections.board import PHASE_NAMES
 from projections.changes import Change, plain
 from projections.consequences import Changes, counts_crowns, fold, told_changes
 from projections.ledger import acquisitions, notation, player_ledger, step_rows
+from projections.words import quiet_words
 
 def _event_json(event: GameEvent) -> dict[str, Any]:
     about = (type(event).__doc__ or event.TYPE).strip().splitlines()[0]
@@ -180,6 +181,7 @@ def explain_entry(audit: Audit, seq: int) -> dict[str, Any]:
     return {
         "seq": seq, "of": len(game.events), **_event_json(event), "record": record,
         "changes": changes, "reasons": reasons(changes, game.catalog),
+        "unchanged": None if changes else quiet_words(event, step.after if step is not None and target == seq else None),
         "play": None if step is None else play_json(audit, step),
         "notes": list(game.line.notes.get(about, ())), "bookmark": game.line.bookmarks.get(about),
     }

@@ -186,3 +186,9 @@ def test_show_names_the_pilgrims_spaces(two_players: Cli) -> None:
     shown = two_players("show", "g", "--at", "92").stdout_text
     assert "event 92 of 130: Bruno: step Celas (blue-e1)" in shown and "Celas (blue-e1)" in shown.split("event 92")[1]
     assert two_players.json("show", "g", "--at", "92")["legend"]["spaces"] == {}  # standin-1 names no other space
+
+
+def test_explain_says_what_an_entry_that_moves_nothing_gave(two_players: Cli) -> None:
+    assert "Bruno may move the pilgrim 2 steps" in _explained(two_players, 34)
+    assert two_players.json("explain", "g", "--seq", "34")["entry"]["unchanged"] == "Bruno may move the pilgrim 2 steps"
+    assert two_players.json("explain", "g", "--seq", "35")["entry"]["unchanged"] is None  # the step moves the pilgrim
