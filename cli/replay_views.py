@@ -30,7 +30,7 @@ from projections.entries import EntryRow, entry_rows
 from projections.naming import said
 from projections.navigation import Mark, Navigator, marks_of
 from projections.timeline import timeline
-from projections.words import entry_words
+from projections.words import entry_words, quiet_words
 
 
 class Replay:
@@ -109,7 +109,8 @@ class Replay:
         """The current entry's changes, one a line: who, what, from → to, and the rule with what decided it."""
         if not n:
             return Text("the table before the first entry", style="dim")
-        return changes_view(self.changes(n), catalog=self.line.final.catalog)
+        unchanged = quiet_words(self.game.events[n - 1], self.line.states[n])
+        return changes_view(self.changes(n), catalog=self.line.final.catalog, empty=unchanged)
 
     def entry_line(self, row: EntryRow) -> Text:
         """One entry of the list: number, the entry in words, and its marks."""

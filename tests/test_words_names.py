@@ -192,3 +192,14 @@ def test_explain_says_what_an_entry_that_moves_nothing_gave(two_players: Cli) ->
     assert "Bruno may move the pilgrim 2 steps" in _explained(two_players, 34)
     assert two_players.json("explain", "g", "--seq", "34")["entry"]["unchanged"] == "Bruno may move the pilgrim 2 steps"
     assert two_players.json("explain", "g", "--seq", "35")["entry"]["unchanged"] is None  # the step moves the pilgrim
+
+
+def test_the_replayer_says_what_an_entry_that_moves_nothing_gave() -> None:
+    from rich.console import Console
+
+    from cli.replay_views import Replay
+    from coimbra_events.store.sources import game_from_file
+
+    console = Console(width=100, record=True, color_system=None)
+    console.print(Replay(game_from_file(FIXTURES / "games" / "standin-2p-seed1.json")).change_list(34))
+    assert "Bruno may move the pilgrim 2 steps" in console.export_text()
