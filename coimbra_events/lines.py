@@ -72,23 +72,28 @@ def _joins(before: GameEvent, event: GameEvent) -> bool:
     return shares_a_line(before) and shares_a_line(event) and before.actor == event.actor
 
 
-def render_line(events: Sequence[GameEvent]) -> str:
+def render_line(events: Sequence[GameEvent], names: Names | None = None) -> str:
     """The entries of one line (``groups``) as notation: the actor once, a verb left out where it repeats,
-    consecutive steps as one walk."""
+    consecutive steps as one walk; with ``names``, components by name (``notation.render``)."""
     parts: list[str] = []
     verb = ""
     k = 0
     while k < len(events):
         steps = _steps_from(events, k)
         if len(steps) > 1:
-            parts.append(f"{WALK} " + ", ".join(s.to for s in steps))
+            parts.append(f"{WALK} " + ", ".join(_said(s, names).partition(" ")[2] for s in steps))
             verb, k = WALK, k + len(steps)
             continue
-        text = render(events[k]).split(":", 1)[1].strip()
+        text = _said(events[k], names)
         word, _, args = text.partition(" ")
         parts.append(args if word == verb and args and not _is_verb(args) else text)
         verb, k = word, k + 1
     return f"{events[0].actor}: " + SEPARATOR.join(parts)
+
+
+def _said(event: GameEvent, names: Names | None) -> str:
+    """An entry's notation without its actor (``step Celas``)."""
+    return render(event, names).split(":", 1)[1].strip()
 
 
 def _steps_from(events: Sequence[GameEvent], k: int) -> list[ev.PilgrimStepped]:
