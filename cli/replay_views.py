@@ -116,7 +116,8 @@ class Replay:
         """Every player's side of table ``n`` (in player order), or only the side of the player named ``only``."""
         if only is None:
             return Group(*player_boards(self.view(n)))
-        return Group(*(player_board(p) for p in self.view(n)["players"] if p["name"] == only))
+        view = self.view(n)
+        return Group(*(player_board(p, view) for p in view["players"] if p["name"] == only))
 
     def scores(self, n: int) -> RenderableType:
         """The score pad at table ``n``: the final scores and who won once the game is over, else the scores so far."""
