@@ -68,7 +68,7 @@ def players_table(view: dict[str, Any]) -> Table:
         tracks = "·".join(str(v) for v in p["influence"].values())
         table.add_row(
             str(p["flag"] or "-"), p["name"], str(p["coins"]), str(p["guards"]), str(p["points"]), tracks,
-            p["pilgrim"] or "-", str(len(p["start_cards"]) + len(p["cards"])), str(len(p["monasteries"])),
+            space_words(view, p["pilgrim"]) or "-", str(len(p["start_cards"]) + len(p["cards"])), str(len(p["monasteries"])),
             str(len(p["voyages"])), _shutter(p["holdings"]["shutter"]),
         )
     return table
@@ -84,8 +84,9 @@ ZONE_NAMES = {"immediate": "immediate", "phase_c": "phase C", "phase_e": "phase 
               "none": "no bonus"}
 
 
-def player_board(p: dict[str, Any]) -> Panel:
-    """One player's side of the table: resources and tracks, then everything held, each component named."""
+def player_board(p: dict[str, Any], view: dict[str, Any]) -> Panel:
+    """One player's side of the table (of the board ``view``): resources and tracks, then everything held, each
+    component named."""
     h = p["holdings"]
     table = Table(show_header=False, box=None, padding=(0, 1), expand=True)
     table.add_column(style="bold", no_wrap=True)
@@ -93,7 +94,7 @@ def player_board(p: dict[str, Any]) -> Panel:
     tracks = "  ".join(f"{t} {v}" for t, v in p["influence"].items())
     table.add_row("resources", f"{p['coins']} coins · {p['guards']} guards · {p['points']} points")
     table.add_row("tracks", tracks)
-    table.add_row("pilgrim", p["pilgrim"] or "not placed")
+    table.add_row("pilgrim", space_words(view, p["pilgrim"]) or "not placed")
     for timing, cards in h["cards"].items():
         table.add_row(f"{ZONE_NAMES.get(timing, timing)} cards", "\n".join(
             f"{c['name']} ({c['id']}) {c['category']} +{c['influence']}{' (start card)' if c['start_card'] else ''}: {c['bonus']}"
@@ -114,7 +115,7 @@ def player_board(p: dict[str, Any]) -> Panel:
 
 def player_boards(view: dict[str, Any]) -> list[Panel]:
     """Every player's side of the table, in player order."""
-    return [player_board(p) for p in sorted(view["players"], key=lambda p: p["flag"] or 9)]
+    return [player_board(p, view) for p in sorted(view["players"], key=lambda p: p["flag"] or 9)]
 
 
 def voyages_table(view: dict[str, Any]) -> Table:
@@ -177,8 +178,17 @@ def map_table(view: dict[str, Any]) -> Table:
         table.add_row(m["space"], f"{m['name']} ({m['id']})", ", ".join(m["marked_by"]) or "-",
                       ", ".join(pilgrims.pop(m["space"], [])) or "")
     for space, names in sorted(pilgrims.items()):
-        table.add_row(space, "-", "", ", ".join(names))
+        table.add_row(space_words(view, space), "-", "", ", ".join(names))
     return table
+
+
+def space_words(view: dict[str, Any], space: str | None) -> str | None:
+    """A map space as people call it: ``Celas (blue-e1)`` by the monastery on it, ``North Road (road-n)`` by the
+    catalog's name, else its id."""
+    if space is None:
+        return None
+    name = next((m["name"] for m in view["monasteries"] if m["space"] == space), None) or view["legend"]["spaces"].get(space)
+    return f"{name} ({space})" if name else space
 
 
 def start_groups_table(view: dict[str, Any]) -> Table:

@@ -427,6 +427,9 @@ def _map_summary(catalog: Catalog) -> Table:
             for p, s in pilgrim_map.monastery_spaces.items()
         ),
     ]
+    named = [f"{s.name} ({s.id})" for s in pilgrim_map.spaces.values() if s.name]
+    if named:  # what people call the spaces (a monastery space: its monastery, once drawn)
+        rows.append(("space names", ", ".join(named)))
     provenance = [_provenance(catalog, "map")] * len(rows)
     return _table("Pilgrimage map", ("what", "value"), rows, provenance, ("value",))
 

@@ -25,6 +25,7 @@ from projections.changes import Change, tier_words
 from projections.consequences import entries_since
 from projections.naming import named_text
 from projections.scores import score_report
+from projections.words import NOTHING, quiet_words
 
 ChangeJson = Mapping[str, Any]
 
@@ -79,7 +80,8 @@ def _one_count(c: ChangeJson) -> str:
     if per == "symbol set":
         return f"{_plural(c['count'], 'set')} of {' '.join(c['symbols'])} × {each}"
     if per == "crown":
-        return f"{_plural(c['count'], 'crown')} × {each}"
+        items = f": {', '.join(c['counted'])}" if c.get("counted") else ""
+        return f"{_plural(c['count'], 'crown')} taken over the game (favor tiles and crown tokens{items}) × {each}"
     what = f"{c['category']} card" if per == "card" and c["category"] != "any" else per
     listed = f": {_names(c['counted'])}" if c.get("counted") else ""
     return f"{_plural(c['count'], what, 'monasteries' if per == 'monastery' else '')} × {each}{listed}"
@@ -141,6 +143,8 @@ def change_text(change: ChangeJson) -> str:
     src, dst = change["from"], change["to"]
     if src is None:
         return f"{change['what']}: {dst}"
+    if src == dst:  # a die rolled to the face it showed, a marker at its limit
+        return f"{change['what']}: rolled {dst} again" if change["what"].startswith("die ") else f"{change['what']}: stays at {dst}"
     return f"{change['what']}: {src} → {dst}"
 
 
@@ -179,14 +183,14 @@ class ChangeList:
     WIDE = 100
 
     def __init__(self, changes: Iterable[Change | ChangeJson], limit: int | None = None, title: str | None = None,
-                 catalog: Catalog | None = None) -> None:
+                 catalog: Catalog | None = None, empty: str = NOTHING) -> None:
         changes = list(changes)
-        self.items, self.limit, self.title = as_json(changes), limit, title
+        self.items, self.limit, self.title, self.empty = as_json(changes), limit, title, empty
         self.catalog = catalog or next((c.catalog for c in changes if isinstance(c, Change)), None)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if not self.items:
-            yield Text("nothing changes on the table", style="dim")
+            yield Text(self.empty, style="dim")
             return
         wide = options.max_width >= self.WIDE
         table = Table(show_header=False, box=None, padding=(0, 1), title=self.title, title_justify="left")
@@ -210,9 +214,10 @@ class ChangeList:
 
 
 def changes_view(changes: Iterable[Change | ChangeJson], limit: int | None = None, title: str | None = None,
-                 catalog: Catalog | None = None) -> RenderableType:
-    """A change list for the terminal (``ChangeList``; changes in JSON form name components with ``catalog``)."""
-    return ChangeList(changes, limit, title, catalog)
+                 catalog: Catalog | None = None, empty: str = NOTHING) -> RenderableType:
+    """A change list for the terminal (``ChangeList``; changes in JSON form name components with ``catalog``;
+    ``empty``: what to say when there is none, ``projections.words.quiet_words``)."""
+    return ChangeList(changes, limit, title, catalog, empty)
 
 
 def table_lines(game: Game, stored: int, table: GameState, quiet: bool = False) -> list[str]:
@@ -222,7 +227,8 @@ def table_lines(game: Game, stored: int, table: GameState, quiet: bool = False) 
     lines: list[str] = []
     if not quiet:
         for seq, changes in entries_since(table, game.initial, game.events, stored):
-            lines += [f"entry {seq}: nothing changes on the table"] if not changes else \
+            after = game.state if seq == game.entries else None
+            lines += [f"entry {seq}: {quiet_words(game.events[seq - 1], after)}"] if not changes else \
                 change_lines(as_json(changes), catalog=game.catalog)
     if game.over and not table.over:
         report = score_report(game.state)

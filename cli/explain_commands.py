@@ -10,8 +10,9 @@ each player's totals. The data comes from ``projections.explain`` and
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Mapping, Optional
 
 import typer
 from rich.console import Group, RenderableType
@@ -81,7 +82,7 @@ def explain_command(
         return
     report = named_values(game.catalog, report)  # what people read names every component; --json keeps ids
     if "entry" in report:
-        console.print(entry_view(game.name, report["entry"], game.catalog))
+        console.print(entry_view(game.name, report["entry"], game.catalog, dict(game.state.monasteries)))
     if "ledger" in report:
         console.print(ledger_view(game.name, report["ledger"]))
     if "overview" in report:
@@ -187,7 +188,7 @@ def _rules_table(play: dict[str, Any]) -> Table:
 def _changes_lines(entry: dict[str, Any], catalog: Catalog) -> list[RenderableType]:
     """What the entry changed on the table, then what each rule it cites says."""
     if not entry["changes"]:
-        return []
+        return [Text(entry["unchanged"], style="dim")]
     lines: list[RenderableType] = [changes_view(entry["changes"], title="What it changed on the table", catalog=catalog)]
     rules = _table("The rules behind those changes", "rule", "what it says")
     for rule, about in entry["reasons"].items():
@@ -204,10 +205,13 @@ def _resources_table(title: str, rows: list[dict[str, Any]], with_player: bool) 
     return table
 
 
-def entry_view(game: str, entry: dict[str, Any], catalog: Catalog) -> RenderableType:
-    """One entry: what it is, where it stands, why it was legal, and what it changed."""
+def entry_view(game: str, entry: dict[str, Any], catalog: Catalog,
+               monasteries: Mapping[str, str] | None = None) -> RenderableType:
+    """One entry: what it is (components named, map spaces by the ``monasteries`` on them), where it stands,
+    why it was legal, and what it changed."""
     lines: list[RenderableType] = [
-        Text(entry["notation"], style="bold"), Text(entry["about"], style="dim"), Text(_record_line(entry)),
+        Text(named_text(catalog, entry["notation"], monasteries), style="bold"), Text(entry["about"], style="dim"),
+        Text(_record_line(entry)),
     ]
     lines += [Text(f"note: {n}", style="italic") for n in entry["notes"]]
     if entry["bookmark"]:
@@ -221,7 +225,8 @@ def entry_view(game: str, entry: dict[str, Any], catalog: Catalog) -> Renderable
     if play is not None:
         if play["resources"]:
             lines.append(_resources_table("Points, coins and guards", play["resources"], with_player=True))
-    return Panel(Group(*lines), title=escape(f"{game} · entry {entry['seq']} of {entry['of']} · {entry['type']}"), title_align="left")
+    kind = re.sub(r"(?<!^)(?=[A-Z])", " ", entry["type"]).lower()  # StartGroupTaken: start group taken
+    return Panel(Group(*lines), title=escape(f"{game} · entry {entry['seq']} of {entry['of']} · {kind}"), title_align="left")
 
 
 # --- one player --------------------------------------------------------------------------------------

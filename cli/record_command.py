@@ -226,7 +226,7 @@ class Recorder:
                 self.io.say(f"recorded {entry.seq}: {entry_echo(entry.event, table)}")
 
     def _said(self, event: GameEvent) -> str:
-        return said(self.game.catalog, event)
+        return said(self.game.catalog, event, monasteries=dict(self.game.state.monasteries))
 
     def _saved(self, save: Callable[[], Outcome[T]], text: str) -> Recorded[T] | None:
         """Run one use case (one save) on the game in hand and take the game it stored; a refusal or a conflict is
@@ -241,7 +241,7 @@ class Recorder:
                 return done
             if isinstance(done, Refused):  # the entry refused, of a line of several
                 said = self._said(done.event) if done.event is not None else text
-                for line in refusal_lines(said, done.violation, self.game.catalog):
+                for line in refusal_lines(said, done.violation, self.game.catalog, done.monasteries):
                     self.io.say(line)
             else:  # another writer recorded first: show the game as it is now
                 self.io.say(done.reason)

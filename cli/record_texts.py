@@ -7,7 +7,7 @@ read side's (``projections.recording``), which any front-end shares.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.catalog.effect_kinds import TRACKS
@@ -97,20 +97,23 @@ def outcome_prompt(state: GameState, space: OutcomeSpace, example: GameEvent) ->
     return lines
 
 
-def refusal_lines(text: str, violation: RuleViolation, catalog: Catalog) -> list[str]:
-    """A refused input: the rule id, why, what the rule says (with the game's catalog), and the facts it checked, components named."""
+def refusal_lines(text: str, violation: RuleViolation, catalog: Catalog,
+                  monasteries: Mapping[str, str] | None = None) -> list[str]:
+    """A refused input: the rule id, why, what the rule says (with the game's catalog), and the facts it checked,
+    components named (map spaces by the ``monasteries`` on them, space -> monastery id)."""
     rule = RULES[violation.rule]
-    facts = "; ".join(f"{k} {_short(catalog, v)}" for k, v in violation.facts.items())
-    lines = [f"refused '{text}': rule {violation.rule}: {named_text(catalog, violation.reason)}; nothing stored",
+    facts = "; ".join(f"{k} {_short(catalog, v, monasteries)}" for k, v in violation.facts.items())
+    lines = [f"refused '{text}': rule {violation.rule}: {named_text(catalog, violation.reason, monasteries)}; nothing stored",
              f"  {rule.id}: {rule.statement_for(catalog)} ({rule.source})"]
     return lines + ([f"  facts: {facts}"] if facts else [])
 
 
-def _short(catalog: Catalog, value: Any, most: int = 8) -> str:
-    """A fact's value on one line; long lists are cut (the full facts are in ``coimbra act --json``)."""
+def _short(catalog: Catalog, value: Any, monasteries: Mapping[str, str] | None = None, most: int = 8) -> str:
+    """A fact's value on one line, components named (map spaces by the ``monasteries`` on them); long lists
+    are cut (the full facts are in ``coimbra act --json``)."""
     if isinstance(value, (list, tuple, frozenset, set)) and len(value) > most:
-        return value_text(catalog, list(value)[:most]) + f", … {len(value) - most} more"
-    return value_text(catalog, value)
+        return value_text(catalog, list(value)[:most], monasteries) + f", … {len(value) - most} more"
+    return value_text(catalog, value, monasteries)
 
 
 __all__ = ["COMMANDS_HELP", "FLAT_LIMIT", "SHOWN_GROUPS", "option_lines", "outcome_prompt", "refusal_lines"]

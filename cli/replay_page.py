@@ -27,8 +27,12 @@ import orjson
 from cli.common import notation
 from coimbra_events.catalog import Catalog
 from coimbra_events.catalog.effect_kinds import TRACKS
+from coimbra_events.events import GameEvent
 from coimbra_events.game import Game
 from coimbra_events.log import SCHEMA
+from coimbra_events.names import Names
+from coimbra_events.notation import NotationError, render
+from coimbra_events.state import GameState
 from projections.board import board_view
 from projections.entries import entry_marks
 from projections.naming import component, named
@@ -94,10 +98,20 @@ def _entry(game: Game, line: Timeline, seq: int, mark: dict[str, Any]) -> dict[s
     """An entry in notation and in words, with the components it names, what the record says about it, and what
     it changed on the table (the consequences read model's items, each with its rule and facts)."""
     event = game.events[seq - 1]
+    before = line.states[seq - 1]
     names = [named(game.catalog, value) for value in _words_in(event.payload()) if component(game.catalog, value)]
     return {"seq": seq, "actor": event.actor, "type": event.TYPE, "notation": notation(event),
-            "words": entry_words(line.states[seq - 1], event), "names": list(dict.fromkeys(names)), **mark,
+            "said": _said(event, before), "words": entry_words(before, event), "names": list(dict.fromkeys(names)), **mark,
             "changes": [c.to_json() for c in line.changes[seq]]}
+
+
+def _said(event: GameEvent, before: GameState) -> str:
+    """The entry as the move list writes it, components by name (``Ana: buy Castellan``); in notation with ids
+    where a name cannot be written."""
+    try:
+        return render(event, Names(before.catalog, None, dict(before.monasteries)))
+    except NotationError:
+        return notation(event)
 
 
 def _words_in(value: Any) -> list[str]:
@@ -175,7 +189,8 @@ def map_layout(catalog: Catalog) -> dict[str, Any]:
     scaled = {s: (round(6 + 88 * (x - min(xs)) / span, 1), round(6 + 88 * (y - min(ys)) / span, 1)) for s, (x, y) in positions.items()}
     edges = sorted({tuple(sorted((a, b))) for a in ids for b in graph.neighbours.get(a, ())})
     return {
-        "spaces": [{"id": s, "kind": graph.spaces[s].kind, "x": scaled[s][0], "y": scaled[s][1]} for s in ids],
+        "spaces": [{"id": s, "kind": graph.spaces[s].kind, "name": graph.spaces[s].name or s, "x": scaled[s][0],
+                    "y": scaled[s][1]} for s in ids],
         "edges": [list(e) for e in edges],
     }
 

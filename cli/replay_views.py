@@ -32,7 +32,7 @@ from projections.naming import said
 from projections.navigation import Mark, Navigator, marks_of
 from projections.scores import score_report
 from projections.timeline import timeline
-from projections.words import entry_words
+from projections.words import entry_words, quiet_words
 
 
 class Replay:
@@ -43,7 +43,7 @@ class Replay:
         self.line = timeline(game)
         self.nav = Navigator(self.line, marks_of(game))
         self.rows: list[EntryRow] = entry_rows(game.events, game.line, game.replay.skipped)
-        self.texts = [said(game.catalog, e) for e in game.events]
+        self.texts = [said(game.catalog, e, monasteries=dict(game.state.monasteries)) for e in game.events]
         self._views: dict[int, dict[str, Any]] = {}
         self._changes: dict[int, list[dict[str, Any]]] = {}
         self.parts = DrawnParts()
@@ -116,7 +116,8 @@ class Replay:
         """Every player's side of table ``n`` (in player order), or only the side of the player named ``only``."""
         if only is None:
             return Group(*player_boards(self.view(n)))
-        return Group(*(player_board(p) for p in self.view(n)["players"] if p["name"] == only))
+        view = self.view(n)
+        return Group(*(player_board(p, view) for p in view["players"] if p["name"] == only))
 
     def scores(self, n: int) -> RenderableType:
         """The score pad at table ``n``: the final scores and who won once the game is over, else the scores so far."""
@@ -128,7 +129,8 @@ class Replay:
         """The current entry's changes, one a line: who, what, from → to, and the rule with what decided it."""
         if not n:
             return Text("the table before the first entry", style="dim")
-        return changes_view(self.changes(n), catalog=self.line.final.catalog)
+        unchanged = quiet_words(self.game.events[n - 1], self.line.states[n])
+        return changes_view(self.changes(n), catalog=self.line.final.catalog, empty=unchanged)
 
     def entry_line(self, row: EntryRow) -> Text:
         """One entry of the list: number, the entry in words, and its marks."""

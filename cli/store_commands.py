@@ -53,6 +53,7 @@ from coimbra_events.state import GameState
 from projections.scores import score_report
 from projections.naming import named_text, said
 from projections.recording import entry_echo
+from projections.words import quiet_words
 
 if TYPE_CHECKING:
     from coimbra_events.service import Games
@@ -148,10 +149,11 @@ def act_command(
         print_json({"game": game.name, "recorded": recorded, "events": game.entries, "pending": due_json(game),
                     "scores": scores, "head": result.head})
         return
-    for r, echo in zip(recorded, _echoes(result)):
+    for r, echo, entry in zip(recorded, _echoes(result), result.entries):
         console.print(f"recorded {r['seq']}: {escape(echo)}", soft_wrap=True)
         if not quiet:
-            console.print(changes_view(r["changes"], catalog=game.catalog))
+            after = game.state if entry.seq == game.entries else None
+            console.print(changes_view(r["changes"], catalog=game.catalog, empty=quiet_words(entry.event, after)))
     if scores is not None:
         console.print(final_scores_view(scores))
     console.print(f"next: {escape(due(game))}", soft_wrap=True)
@@ -165,7 +167,9 @@ def _refused(refusal: Refused, as_json: bool) -> NoReturn:
         fail(f"{refusal.name}: the game is over (rule {v.rule}); nothing more can be recorded", RULE_VIOLATION)
     if as_json:
         print_json({"recorded": [], "refused": notation(event), "violation": v.to_json(catalog)})
-    fail(f"refused '{said(catalog, event)}': rule {v.rule}: {named_text(catalog, v.reason)}; nothing stored", RULE_VIOLATION)
+    spaces = refusal.monasteries
+    fail(f"refused '{said(catalog, event, monasteries=spaces)}': rule {v.rule}: {named_text(catalog, v.reason, spaces)}; "
+         "nothing stored", RULE_VIOLATION)
 
 
 def _echoes(result: Recorded[tuple[GameState, ...]]) -> list[str]:
@@ -408,7 +412,7 @@ def _shared(game: Game, format_: ExportFormat) -> bytes:
         from projections.scores import result_line, score_report
         from projections.sections import headings
 
-        return movelist.dumps(game.to_log(), headings(line), result_line(score_report(line.final))).encode()
+        return movelist.dumps(game.to_log(), headings(line), result_line(score_report(line.final)), game.catalog).encode()
     from cli.replay_page import replay_page
 
     return replay_page(game, line).encode()

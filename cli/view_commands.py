@@ -46,7 +46,8 @@ def event_words(game: Game, n: int) -> dict[str, Any]:
     if n:
         event = game.events[n - 1]
         doc = (type(event).__doc__ or event.TYPE).strip().splitlines()[0]
-        out.update(type=event.TYPE, actor=event.actor, notation=notation(event), text=said(game.catalog, event), about=doc)
+        text = said(game.catalog, event, monasteries=dict(game.state.monasteries))
+        out.update(type=event.TYPE, actor=event.actor, notation=notation(event), text=text, about=doc)
     return out
 
 
@@ -195,7 +196,7 @@ def _print_diff(a: Game, b: Game, at: Optional[int], prefix: int, parted: dict[s
     for group, items in _grouped(differences).items():
         console.print(f"  {escape(group)}")
         for label, d in items:
-            console.print(f"    {escape(label)}: {escape(named_text(a.catalog, _change(d)))}", soft_wrap=True)
+            console.print(f"    {escape(_label(label))}: {escape(named_text(a.catalog, _change(d)))}", soft_wrap=True)
 
 
 def _grouped(differences: list[Difference]) -> dict[str, list[tuple[str, Difference]]]:
@@ -208,6 +209,24 @@ def _grouped(differences: list[Difference]) -> dict[str, list[tuple[str, Differe
     return groups
 
 
+_LABELS = {
+    "crowns_collected": "crowns taken over the game", "dice_on_shutter": "dice on the shutter spaces",
+    "discs_in_supply": "discs beside the board", "end_game": "end-game scoring", "place": "final place",
+    "points_during_play": "points during play", "income_left": "income dice not yet used", "crown_tokens": "crown tokens",
+    "favor_tiles": "favor tiles", "points": "points (disc on the scoring track)",
+}
+"""A table's field in the game's words, where its name is not already one (``diff``)."""
+
+
+def _label(field: str) -> str:
+    """``influence.gray`` → ``influence on the gray track``; ``crowns_collected`` → ``crowns taken over the game``."""
+    head, _, rest = field.partition(".")
+    if head == "influence" and rest:
+        return f"influence on the {rest} track"
+    words = _LABELS.get(head, head.replace("_", " "))
+    return f"{words} {rest.replace('_', ' ')}" if rest else words
+
+
 def _change(d: Difference) -> str:
     """``1 → 11``; for lists, what only A has and what only B has (or the new order)."""
     if isinstance(d.a, list) and isinstance(d.b, list):
@@ -216,8 +235,11 @@ def _change(d: Difference) -> str:
             return f"order {_value(d.a)} → {_value(d.b)}"
         return "; ".join(part for part in (f"only A: {_value(gone)}" if gone else "",
                                             f"only B: {_value(new)}" if new else "") if part)
-    return f"{_value(d.a)} → {_value(d.b)}"
+    return f"{_value(d.a, d.path)} → {_value(d.b, d.path)}"
 
 
-def _value(value: Any) -> str:
+def _value(value: Any, path: str = "") -> str:
+    """A value in words; a final place or score that is not there is the game's not being over."""
+    if value is None and path.rsplit(".", 1)[-1] in ("place", "points_during_play", "end_game"):
+        return "not yet (the game is not over)"
     return value_text(None, value)

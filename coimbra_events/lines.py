@@ -72,23 +72,28 @@ def _joins(before: GameEvent, event: GameEvent) -> bool:
     return shares_a_line(before) and shares_a_line(event) and before.actor == event.actor
 
 
-def render_line(events: Sequence[GameEvent]) -> str:
+def render_line(events: Sequence[GameEvent], names: Names | None = None) -> str:
     """The entries of one line (``groups``) as notation: the actor once, a verb left out where it repeats,
-    consecutive steps as one walk."""
+    consecutive steps as one walk; with ``names``, components by name (``notation.render``)."""
     parts: list[str] = []
     verb = ""
     k = 0
     while k < len(events):
         steps = _steps_from(events, k)
         if len(steps) > 1:
-            parts.append(f"{WALK} " + ", ".join(s.to for s in steps))
+            parts.append(f"{WALK} " + ", ".join(_said(s, names).partition(" ")[2] for s in steps))
             verb, k = WALK, k + len(steps)
             continue
-        text = render(events[k]).split(":", 1)[1].strip()
+        text = _said(events[k], names)
         word, _, args = text.partition(" ")
         parts.append(args if word == verb and args and not _is_verb(args) else text)
         verb, k = word, k + 1
     return f"{events[0].actor}: " + SEPARATOR.join(parts)
+
+
+def _said(event: GameEvent, names: Names | None) -> str:
+    """An entry's notation without its actor (``step Celas``)."""
+    return render(event, names).split(":", 1)[1].strip()
 
 
 def _steps_from(events: Sequence[GameEvent], k: int) -> list[ev.PilgrimStepped]:
@@ -179,9 +184,9 @@ def _seated(event: GameEvent, names: Names | None) -> GameEvent:
 
 
 def needs_table(text: str) -> bool:
-    """Whether a line holds a walk naming one space only: read with the table, it may take several steps."""
-    return any(_is_walk(part) and len(_spaces(part.split(None, 1)[1] if len(part.split()) > 1 else "")) == 1
-               for part in split(text)[1])
+    """Whether a line holds a walk that may name one space only (no commas: ``walk Santa Clara``): read with the
+    table, it may take several steps."""
+    return any(_is_walk(part) and len(part.split()) > 1 and "," not in part for part in split(text)[1])
 
 
 def _is_walk(part: str) -> bool:
@@ -237,7 +242,7 @@ def _own_track(text: str, names: Names | None) -> str:
 
 def _walk(text: str, actor: str | None, names: Names | None, state: GameState | None,
           before: Sequence[GameEvent]) -> list[GameEvent]:
-    spaces = _spaces(text)
+    spaces = _spaces(text, names)
     if not spaces or not all(spaces):
         raise NotationError("expected 'walk SPACE, SPACE, …' (the spaces stepped to, in order)")
     steps = [parse(f"step {space}", actor, names) for space in spaces]
@@ -246,8 +251,19 @@ def _walk(text: str, actor: str | None, names: Names | None, state: GameState | 
     return steps
 
 
-def _spaces(text: str) -> list[str]:
-    return [s.strip() for s in text.split(",")] if "," in text else text.split()
+def _spaces(text: str, names: Names | None) -> list[str]:
+    """The spaces a walk names: parted by commas, else by blanks unless the whole is one space's name
+    (``walk Santa Clara``, a name holding blanks)."""
+    if "," in text:
+        return [s.strip() for s in text.split(",")]
+    return [text.strip()] if len(text.split()) > 1 and _names_a_space(text, names) else text.split()
+
+
+def _names_a_space(text: str, names: Names | None) -> bool:
+    try:
+        return names is not None and bool(names.resolve("spaces", text))
+    except UnknownName:
+        return False
 
 
 class Table:

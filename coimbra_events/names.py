@@ -18,9 +18,10 @@ import difflib
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from coimbra_events.catalog import Catalog
+from coimbra_events.events import MonasteriesDrawn
 
 KIND_WORDS: Mapping[str, str] = {
     "characters": "character card",
@@ -28,6 +29,7 @@ KIND_WORDS: Mapping[str, str] = {
     "monasteries": "monastery",
     "voyages": "voyage",
     "scoring_tiles": "scoring tile",
+    "spaces": "map space",
     "players": "player",
 }
 """Each kind of named thing, in the game's words (for messages)."""
@@ -42,6 +44,8 @@ FIELDS: Mapping[str, Mapping[str, str]] = {
     "CharacterRowsDealt": {"rows": "characters"},
     "StartGroupsDealt": {"groups": "characters"},
     "SeatingDrawn": {"order": "players"},
+    "PilgrimPlaced": {"space": "spaces"},
+    "PilgrimStepped": {"to": "spaces"},
 }
 """Payload fields that name components (or players), by event type: the kind each holds.
 
@@ -84,7 +88,13 @@ class Kind:
             self._exact.setdefault(fold(e.name), e.ident)
         for e in self.entries:  # an id wins over a name that happens to read the same
             self._exact[fold(e.ident)] = e.ident
-        self._names = {e.ident: e.name for e in self.entries}
+        self._names: dict[str, str] = {}
+        for e in self.entries:  # a component listed under several names is shown by the first
+            self._names.setdefault(e.ident, e.name)
+
+    def name(self, ident: str) -> str:
+        """The name ``ident`` is shown by (the id itself if it has none)."""
+        return self._names.get(ident, ident)
 
     def shown(self, ident: str) -> str:
         name = self._names.get(ident, ident)
@@ -99,7 +109,8 @@ class Kind:
         named = _NAMED_ID.fullmatch(typed)
         if named is not None and fold(named.group("id")) in self._exact:
             return self._exact[fold(named.group("id"))]
-        starting = [e.ident for e in self.entries if key and (fold(e.ident).startswith(key) or fold(e.name).startswith(key))]
+        starting = list(dict.fromkeys(
+            e.ident for e in self.entries if key and (fold(e.ident).startswith(key) or fold(e.name).startswith(key))))
         if len(starting) == 1:
             return starting[0]
         what = KIND_WORDS[self.kind]
@@ -123,38 +134,82 @@ class Kind:
         return f"coimbra catalog show lists every {KIND_WORDS[self.kind]}"
 
 
-class Names:
-    """Every named thing of one game: the catalog's components and the players."""
+def space_entries(catalog: Catalog, placement: Mapping[str, str]) -> list[Entry]:
+    """The map's spaces under the names people say: a monastery space by the monastery laid on it
+    (``placement``: space -> monastery id), then by the name the catalog gives the space, if any."""
+    monasteries = catalog.monasteries
+    entries = [Entry(space, monasteries[tile].name) for space, tile in placement.items() if tile in monasteries]
+    spaces = catalog.map.spaces.values()
+    return entries + [Entry(s.id, s.name) for s in spaces if s.name] + [Entry(s.id, s.id) for s in spaces]
 
-    def __init__(self, catalog: Catalog, players: Sequence[str]) -> None:
+
+class Names:
+    """Every named thing of one game: the catalog's components, the map's spaces and the players.
+
+    ``placement`` (map space -> monastery id, once the monastery tiles are drawn) names the
+    monastery spaces by their monasteries. Without ``players`` (``None``), player names are taken as written."""
+
+    def __init__(self, catalog: Catalog, players: Sequence[str] | None,
+                 placement: Mapping[str, str] | None = None) -> None:
         self.catalog = catalog
         self.kinds: dict[str, Kind] = {
             table: Kind(table, (Entry(i, item.name) for i, item in getattr(catalog, table).items()))
-            for table in KIND_WORDS if table != "players"
+            for table in KIND_WORDS if table not in ("players", "spaces")
         }
-        self.kinds["players"] = Kind("players", (Entry(p, p) for p in players))
+        self.kinds["spaces"] = Kind("spaces", space_entries(catalog, placement or {}))
+        if players is not None:
+            self.kinds["players"] = Kind("players", (Entry(p, p) for p in players))
 
     def resolve(self, kind: str, typed: str) -> str:
-        """The id (or player name) ``typed`` means in a field of this kind; ``UnknownName`` if none or several."""
+        """The id (or player name) ``typed`` means in a field of this kind; ``UnknownName`` if none or several.
+        Without players, a player's name is taken as written."""
+        if kind not in self.kinds and kind == "players":
+            return typed
         return self.kinds[kind].resolve(typed.strip())
 
     def payload(self, event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
         """The payload with every name in a component field replaced by its id (other fields as they are)."""
-        fields = FIELDS.get(event_type, {})
-        return {key: self._value(fields[key], value) if key in fields else value for key, value in payload.items()}
+        return self._fields(event_type, payload, lambda kind, typed: self.resolve(kind, typed))
 
-    def _value(self, kind: str, value: Any) -> Any:
-        if isinstance(value, str):
-            return self.resolve(kind, value)
-        if isinstance(value, list):
-            return [self._value(kind, v) for v in value]
-        if isinstance(value, dict):
-            return {k: self._value(kind, v) for k, v in value.items()}
-        return value
+    def named_payload(self, event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
+        """The payload with every id in a component field replaced by its name (``payload`` reversed)."""
+        return self._fields(event_type, payload, lambda kind, ident: self.kinds[kind].name(ident))
+
+    def _fields(self, event_type: str, payload: dict[str, Any], turn: Callable[[str, str], str]) -> dict[str, Any]:
+        """``payload`` with ``turn(kind, text)`` applied to every string of its component fields (map values,
+        list items); fields of a kind this ``Names`` does not hold (players, without them) as they are."""
+        fields = FIELDS.get(event_type, {})
+
+        def each(kind: str, value: Any) -> Any:
+            if isinstance(value, str):
+                return turn(kind, value)
+            if isinstance(value, list):
+                return [each(kind, v) for v in value]
+            if isinstance(value, dict):
+                return {k: each(kind, v) for k, v in value.items()}
+            return value
+
+        return {key: each(fields[key], value) if fields.get(key) in self.kinds else value for key, value in payload.items()}
 
     def holds_names(self, event_type: str, field: str) -> bool:
         """Whether a field of this event type is read as names (so it may hold spaces)."""
         return field in FIELDS.get(event_type, {})
 
 
-__all__ = ["FIELDS", "KIND_WORDS", "Names", "UnknownName", "fold"]
+class SpokenNames:
+    """The names a record's entries are written and read by, as the entries so far set them: the catalog's
+    names, the players', and a monastery space by the monastery drawn onto it (the move list's)."""
+
+    def __init__(self, catalog: Catalog, players: Sequence[str] | None) -> None:
+        self.catalog, self.players = catalog, players
+        self.names = Names(catalog, players)
+
+    def saw(self, entry: Mapping[str, Any]) -> None:
+        """Take in an entry written or read: a monastery draw names the map's monastery spaces from here on."""
+        if entry.get("type") == MonasteriesDrawn.TYPE and isinstance(entry.get("payload"), dict):
+            placement = entry["payload"].get("placement")
+            if isinstance(placement, dict):
+                self.names = Names(self.catalog, self.players, {str(k): str(v) for k, v in placement.items()})
+
+
+__all__ = ["FIELDS", "KIND_WORDS", "Names", "SpokenNames", "UnknownName", "fold", "space_entries"]

@@ -106,21 +106,26 @@ def is_name(value: str) -> bool:
 # --- rendering -------------------------------------------------------------------------------
 
 
-def render(event: GameEvent) -> str:
-    """The event as one line of notation, always with its actor (``Ana: buy c-II-05``).
+def render(event: GameEvent, names: Names | None = None) -> str:
+    """The event as one line of notation, always with its actor (``Ana: buy c-II-05``); with ``names``,
+    components by the names people read (``Ana: buy Castellan``), as ``parse`` reads them with those names.
 
     Raises ``NotationError`` for a value the notation cannot write (a name
     holding a comma or colon, say); the game store never creates such names.
+    A name that would not read back (a separator in it) is for the caller to
+    check: ``parse`` the line with the same names.
     """
     verb = BY_TYPE[event.TYPE]
     if verb.event is ev.AlternativeTaken:
         args = [f"{event.coins}c", f"{event.guards}g"]
     else:
-        payload = event.payload()
+        payload = event.payload() if names is None else names.named_payload(event.TYPE, event.payload())
         fields = list(event.KINDS.items())
         last = len(fields) - 1
         args = [
-            _free_text(payload[name]) if verb.free_text and k == last else _render_field(kind, payload[name])
+            _free_text(payload[name]) if verb.free_text and k == last
+            else _render_name(kind, payload[name]) if names is not None and names.holds_names(event.TYPE, name)
+            else _render_field(kind, payload[name])
             for k, (name, kind) in enumerate(fields)
         ]
     actor = _checked(event.actor, _ITEM, "an actor")
@@ -156,6 +161,17 @@ def _render_field(kind: str, value: Any) -> str:
         return " ".join("+".join(_word(c) for c in group) for group in value)
     # maps: str_map, int_map, strs_map
     return " ".join(f"{_word(k)}={_items(v) if isinstance(v, list) else _word(v)}" for k, v in value.items())
+
+
+def _render_name(kind: str, value: Any) -> str:
+    """A field read as names (``_SPACED``): names may hold spaces, groups are parted by commas."""
+    if kind == "str":
+        return _free_text(value)
+    if kind == "groups":
+        return ", ".join("+".join(_free_text(c) for c in group) for group in value)
+    if kind == "strs":
+        return ",".join(_free_text(v) for v in value)
+    return " ".join(f"{_word(k)}={','.join(v) if isinstance(v, list) else v}" for k, v in value.items())
 
 
 # --- parsing ---------------------------------------------------------------------------------

@@ -216,4 +216,5 @@ def _legend(state: GameState) -> dict[str, Any]:
         "favor_tiles": {t.id: {"name": t.name, "crowns": t.crowns} for t in cat.favor_tiles.values()},
         "scoring_tiles": {t.id: {"name": t.name, "points": list(cat.scoring_points(t.id, players))} for t in cat.scoring_tiles.values()},
         "cards": {c: cat.characters[c].name for group in state.start_groups for c in group},
+        "spaces": {s.id: s.name for s in cat.map.spaces.values() if s.name},
     }

@@ -24,7 +24,7 @@ from typing import Any, Mapping
 from coimbra_events.catalog import Catalog
 from coimbra_events.state import TABLE
 from projections.board import PHASE_NAMES
-from projections.naming import named
+from projections.naming import named, space_name
 
 Place = tuple[Any, ...]
 Key = tuple[str, str]
@@ -72,6 +72,7 @@ class Change:
     amount: int = 0
     source: str = ""
     catalog: Catalog | None = field(default=None, compare=False, repr=False)
+    monasteries: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def is_value(self) -> bool:
@@ -120,6 +121,11 @@ class Change:
             return f"on {self._name(str(arg))}"
         if kind == "supply":
             return "the supply" if arg is None else f"{arg}'s supply"
+        if kind in ("map", "space") and self.catalog is not None:
+            name = space_name(self.catalog, str(arg), self.monasteries)
+            return f"map space {arg}" if name is None else f"{name} ({arg})"
+        if kind == "pile" and self.catalog is not None and self.what[1] in self.catalog.characters:
+            return f"character pile {arg}"
         words = _PLACE_WORDS.get(kind)
         return " ".join(str(p) for p in place) if words is None else words.format(arg)
 

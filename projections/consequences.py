@@ -23,7 +23,7 @@ the two tables the fold kept. Nothing is folded or narrated again on read
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Mapping, Sequence, overload
 
 from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retracted, RuleOverridden, is_plain
@@ -177,9 +177,42 @@ class Changes(Sequence[tuple[Change, ...]]):
         made = self._made.get(k)
         if made is None:
             f = self._folded
-            made = self._made[k] = () if k == 0 else entry_changes(f.states[k - 1], f.states[k], f.entries[k - 1],
-                                                                    f.told[k - 1])
+            made = () if k == 0 else entry_changes(f.states[k - 1], f.states[k], f.entries[k - 1], f.told[k - 1])
+            if any(counts_crowns(c) for c in made):
+                taken = self._crowns_taken(k)
+                made = tuple(_itemized(c, taken.get(c.who, ())) if counts_crowns(c) else c for c in made)
+            self._made[k] = made
         return made
+
+    def _crowns_taken(self, k: int) -> dict[str, list[tuple[str, int]]]:
+        """Every crown each player took before entry ``k``: a favor tile or a crown token, with its crowns."""
+        taken: dict[str, list[tuple[str, int]]] = {}
+        for j in range(1, k):
+            for c in self[j]:
+                if c.catalog is None or not isinstance(c.dst, tuple) or c.dst[0] not in ("favor tiles", "crown tokens"):
+                    continue
+                if c.what[0] == "crown token":
+                    taken.setdefault(c.who, []).append((f"{c.what[1]} crown token", c.catalog.crown_token_crowns))
+                elif c.what[1] in c.catalog.favor_tiles:
+                    taken.setdefault(c.who, []).append((c.what[1], c.catalog.favor_tiles[c.what[1]].crowns))
+        return taken
+
+
+def counts_crowns(change: Change) -> bool:
+    """Whether the change scores crowns at the end of the game (``Changes`` says where they came from)."""
+    return any(type(c) is dict and c.get("per") == "crown" for c in change.facts.get("counted", ()))
+
+
+def _itemized(change: Change, taken: Sequence[tuple[str, int]]) -> Change:
+    """An end-game count of crowns with the favor tiles and crown tokens they came from (``taken``), where
+    those add up to the count the rules made."""
+    def item(counted: Any) -> Any:
+        if type(counted) is not dict or counted.get("per") != "crown" or sum(n for _, n in taken) != counted["count"]:
+            return counted
+        return {**counted, "counted": tuple(f"{n} from {what}" for what, n in taken)}
+
+    facts = {**change.facts, "counted": tuple(item(c) for c in change.facts["counted"])}
+    return replace(change, facts=facts)
 
 
 def entry_changes(before: GameState, after: GameState, entry: Entry, records: Sequence[Record]) -> tuple[Change, ...]:
@@ -192,9 +225,11 @@ def entry_changes(before: GameState, after: GameState, entry: Entry, records: Se
 
 
 def told_changes(changes: Sequence[Told], state: GameState) -> tuple[Change, ...]:
-    """What the rules told about a play from ``state`` (read: ``narration.told``), as changes of the table."""
+    """What the rules told about a play from ``state`` (read: ``narration.told``), as changes of the table;
+    a thing the rules put back where it was (a lion that keeps its flag) is no change."""
     names = [p.name for p in state.players]
-    return tuple(told_change(t, names, state) for t in changes)
+    told = (told_change(t, names, state) for t in changes)
+    return tuple(c for c in told if c.is_value or c.src != c.dst)
 
 
 def entries_since(state: GameState, initial: GameState, events: Sequence[GameEvent],
@@ -276,8 +311,8 @@ def told_change(t: Told, names: Sequence[str], state: GameState) -> Change:
     else:
         what, src, dst = (kind, t.ident), _place(src, who), _place(dst, who)
     return Change(who, what, src, dst, t.rule, t.facts or {}, None if t.at < 0 else t.at, t.amount, t.source,
-                  state.catalog)
+                  state.catalog, dict(state.monasteries))
 
 
-__all__ = ["Changes", "Entry", "Folded", "PLAYED", "Restated", "Tape", "entries_since", "entry_changes", "new_entries", "fold", "fold_since",
+__all__ = ["Changes", "counts_crowns", "Entry", "Folded", "PLAYED", "Restated", "Tape", "entries_since", "entry_changes", "new_entries", "fold", "fold_since",
            "told_change", "told_changes"]

@@ -22,8 +22,9 @@ from coimbra_events.violations import RULES, Seen
 from projections.audit import Audit, AuditError, Step
 from projections.board import PHASE_NAMES
 from projections.changes import Change, plain
-from projections.consequences import Changes, fold, told_changes
+from projections.consequences import Changes, counts_crowns, fold, told_changes
 from projections.ledger import acquisitions, notation, player_ledger, step_rows
+from projections.words import quiet_words
 
 def _event_json(event: GameEvent) -> dict[str, Any]:
     about = (type(event).__doc__ or event.TYPE).strip().splitlines()[0]
@@ -152,12 +153,15 @@ def _entry_changes(audit: Audit, seq: int) -> list[dict[str, Any]]:
     """What entry ``seq`` did on the table when it was recorded (a correction's or an undo's moves too).
 
     A plain record's entries are its plays, already folded; a record with
-    history entries is folded entry by entry up to ``seq``.
+    history entries is folded entry by entry up to ``seq``, and so is an entry
+    that scores crowns, to say which favor tiles and crown tokens they came from.
     """
     game = audit.game
     if is_plain(game.events):
         step = audit.steps[seq - 1]
-        return changes_json(told_changes(step.told, step.before))
+        made = told_changes(step.told, step.before)
+        if not any(counts_crowns(c) for c in made):
+            return changes_json(made)
     return changes_json(Changes(fold(game.initial, game.events[:seq]))[seq])
 
 
@@ -177,6 +181,7 @@ def explain_entry(audit: Audit, seq: int) -> dict[str, Any]:
     return {
         "seq": seq, "of": len(game.events), **_event_json(event), "record": record,
         "changes": changes, "reasons": reasons(changes, game.catalog),
+        "unchanged": None if changes else quiet_words(event, step.after if step is not None and target == seq else None),
         "play": None if step is None else play_json(audit, step),
         "notes": list(game.line.notes.get(about, ())), "bookmark": game.line.bookmarks.get(about),
     }

@@ -39,10 +39,24 @@ def component(catalog: Catalog, ident: str) -> tuple[str, str] | None:
     return None
 
 
-def named(catalog: Catalog, ident: str) -> str:
-    """``Crossbowman (c-II-02)``: the name with the id; an id the catalog does not name stays as it is."""
+def space_name(catalog: Catalog, ident: str, monasteries: Mapping[str, str] | None = None) -> str | None:
+    """What people call a map space: the monastery laid on it (``monasteries``: space -> monastery id), else
+    the catalog's name for it; ``None`` for a space without a name (or no space)."""
+    tile = (monasteries or {}).get(ident)
+    if tile is not None and tile in catalog.monasteries:
+        return str(catalog.monasteries[tile].name)
+    space = catalog.map.spaces.get(ident)
+    return space.name if space is not None and space.name else None
+
+
+def named(catalog: Catalog, ident: str, monasteries: Mapping[str, str] | None = None) -> str:
+    """``Crossbowman (c-II-02)``: the name with the id; an id the catalog does not name stays as it is. A map
+    space is named by the monastery on it (``monasteries``: space -> monastery id) or by the catalog."""
     found = component(catalog, ident)
-    return ident if found is None else f"{found[1]} ({ident})"
+    if found is None:
+        space = space_name(catalog, ident, monasteries)
+        return ident if space is None else f"{space} ({ident})"
+    return f"{found[1]} ({ident})"
 
 
 def name_of(catalog: Catalog, ident: str) -> str:
@@ -57,17 +71,19 @@ _WORD = re.compile(r"(?<![\w(-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+(?![\w)-])")
 
 @lru_cache(maxsize=8)
 def _ids(catalog: Catalog) -> frozenset[str]:
-    return frozenset(i for table, _ in KINDS for i in getattr(catalog, table))
+    named_spaces = (s.id for s in catalog.map.spaces.values() if s.name)
+    return frozenset(i for table, _ in KINDS for i in getattr(catalog, table)) | frozenset(named_spaces)
 
 
-def named_text(catalog: Catalog, text: str) -> str:
-    """A sentence with every catalog id in it named: ``card 'c-II-05' …`` → ``card 'Castellan (c-II-05)' …``.
+def named_text(catalog: Catalog, text: str, monasteries: Mapping[str, str] | None = None) -> str:
+    """A sentence with every catalog id in it named: ``card 'c-II-05' …`` → ``card 'Castellan (c-II-05)' …``,
+    map spaces too (``monasteries``: space -> monastery id names a monastery space by its monastery).
 
     For what the rules and the notation write with ids (refusals, facts,
     entries); words that are not ids of this catalog stay as they are.
     """
-    ids = _ids(catalog)
-    return _WORD.sub(lambda m: named(catalog, m.group(0)) if m.group(0) in ids else m.group(0), text)
+    ids = _ids(catalog) | frozenset(monasteries or ())
+    return _WORD.sub(lambda m: named(catalog, m.group(0), monasteries) if m.group(0) in ids else m.group(0), text)
 
 
 def notation_text(event: GameEvent) -> str:
@@ -78,26 +94,28 @@ def notation_text(event: GameEvent) -> str:
         return f"{event.actor}: {event.TYPE} {orjson.dumps(event.payload()).decode()}"
 
 
-def said(catalog: Catalog, event: GameEvent, actor: bool = True) -> str:
-    """An entry in notation with its components named (``Ana: buy Castellan (c-II-05)``); without the actor on request.
+def said(catalog: Catalog, event: GameEvent, actor: bool = True, monasteries: Mapping[str, str] | None = None) -> str:
+    """An entry in notation with its components named (``Ana: buy Castellan (c-II-05)``, ``Ana: step Celas
+    (blue-e1)`` with the map's ``monasteries``); without the actor on request.
 
     What people read; the log and ``--json`` keep the notation with ids.
     """
     text = notation_text(event)
-    return named_text(catalog, text if actor else text.split(": ", 1)[1])
+    return named_text(catalog, text if actor else text.split(": ", 1)[1], monasteries)
 
 
-def value_text(catalog: Catalog | None, value: Any) -> str:
-    """A fact's value in words: lists joined by commas, ids named (given the catalog), ``none`` for nothing, never a Python repr."""
+def value_text(catalog: Catalog | None, value: Any, monasteries: Mapping[str, str] | None = None) -> str:
+    """A fact's value in words: lists joined by commas, ids named (given the catalog; map spaces by the
+    ``monasteries`` on them), ``none`` for nothing, never a Python repr."""
     if value is None:
         return "none"
     if isinstance(value, (list, tuple, set, frozenset)):
-        return ", ".join(value_text(catalog, v) for v in value) or "none"
+        return ", ".join(value_text(catalog, v, monasteries) for v in value) or "none"
     if isinstance(value, dict):
-        return "; ".join(f"{k} {value_text(catalog, v)}" for k, v in value.items()) or "none"
+        return "; ".join(f"{k} {value_text(catalog, v, monasteries)}" for k, v in value.items()) or "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    return str(value) if catalog is None else named_text(catalog, str(value))
+    return str(value) if catalog is None else named_text(catalog, str(value), monasteries)
 
 
-__all__ = ["KINDS", "component", "name_of", "named", "named_text", "notation_text", "said", "value_text"]
+__all__ = ["KINDS", "component", "name_of", "named", "named_text", "notation_text", "said", "space_name", "value_text"]

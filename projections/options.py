@@ -58,7 +58,7 @@ def options(state: GameState) -> list[Option]:
 
 
 def _describe(state: GameState, event: GameEvent) -> Option:
-    bare = said(state.catalog, event, actor=False)
+    bare = said(state.catalog, event, actor=False, monasteries=dict(state.monasteries))
     describe = _ABOUT.get(type(event))
     return describe(state, event, bare) if describe else Option(event, _plain(event), bare)
 

@@ -166,8 +166,9 @@ def read_line(line: str, state: GameState, numbers: Numbers | None = None) -> Re
 
 
 def names_of(state: GameState) -> Names:
-    """The names a line may use at this table: the catalog's components and the players."""
-    return Names(state.catalog, [p.name for p in state.players])
+    """The names a line may use at this table: the catalog's components, the map's spaces (a monastery space
+    by its monastery) and the players."""
+    return Names(state.catalog, [p.name for p in state.players], dict(state.monasteries))
 
 
 def _command(word: str, text: str) -> Reading:
@@ -284,7 +285,7 @@ def entry_echo(event: GameEvent, state: GameState) -> str:
     if isinstance(event, DiceRolled):
         values = dict(event.values)
         return "table: roll " + " ".join(f"{d}={values[d]}" for d in pool_order(state) if d in values)
-    return said(state.catalog, event)
+    return said(state.catalog, event, monasteries=dict(state.monasteries))
 
 
 def step_header(state: GameState) -> str:

@@ -89,6 +89,22 @@ _SAY: dict[type[GameEvent], Callable[[GameState, Any, dict[str, Any]], str]] = {
 """One sentence per event type (``tests/test_sharing.py`` holds it to every type there is)."""
 
 
+NOTHING = "nothing changes on the table"
+
+
+def quiet_words(event: GameEvent, after: GameState | None) -> str:
+    """What an entry that moves nothing on the table did: what it gave that is not on the table yet (the
+    steps a pilgrim may take, from ``after``, the table after it), or what it says of the next entry."""
+    if isinstance(event, ev.Corrected):
+        return f"the next entry says what entry {event.seq} should have said"
+    if isinstance(event, ev.RuleOverridden):
+        return f"the next entry is accepted against rule {event.rule}"
+    due = after.pending if after is not None else None
+    if due is not None and due.kind == "steps" and due.amount > 0 and due.actor == event.actor:
+        return f"{due.actor} may move the pilgrim {due.amount} step{'s' * (due.amount != 1)}"
+    return NOTHING
+
+
 TIMING_WORDS: Mapping[str, str] = {
     "immediate": "at once",
     "phase_c": "phase C",
@@ -111,4 +127,4 @@ def bonus_words(timing: str, effects: Iterable[Effect]) -> str:
     return f"{TIMING_WORDS.get(timing, timing)}: {effects_words(effects)}"
 
 
-__all__ = ["TIMING_WORDS", "bonus_words", "effects_words", "entry_words"]
+__all__ = ["NOTHING", "TIMING_WORDS", "bonus_words", "effects_words", "entry_words", "quiet_words"]

@@ -148,12 +148,21 @@ def _die(d: dict[str, Any]) -> dict[str, Any]:
             "shown": "·" if d["value"] is None else str(d["value"])}
 
 
+def spoken(notation: str, monasteries: list[dict[str, Any]]) -> str:
+    """An entry as the page says it: the notation ``show --json`` gives, components by their names (a monastery
+    space by the monastery on it), as the move list writes them."""
+    from coimbra_events.names import Names
+    from coimbra_events.notation import parse, render
+
+    return render(parse(notation), Names(standin_catalog(), None, {m["space"]: m["id"] for m in monasteries}))
+
+
 def expected(view: dict[str, Any]) -> dict[str, Any]:
     """What the page must show for this ``show --json`` output."""
     players = view["players"]
     return {
         "at": view["at"], "round": view["round"], "phase": view["phase"],
-        "notation": view["event"]["notation"] if view["event"] else "before the first entry",
+        "notation": spoken(view["event"]["notation"], view["monasteries"]) if view["event"] else "before the first entry",
         "pending": view["pending"]["actor"] if view["pending"] else None,
         "locations": {loc: [_die(d) for d in dice] for loc, dice in view["locations"].items()},
         "dice_area": [_die(d) for d in view["dice_area"]],

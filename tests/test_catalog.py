@@ -335,7 +335,7 @@ def test_find_catalog(standin: Catalog) -> None:
     ):
         find_catalog("standin-1", "0" * 64)
     with pytest.raises(
-        CatalogError, match=r"^catalog 'nope': expected the id of a shipped or installed catalog \(shipped: standin-1; "
+        CatalogError, match=r"^catalog 'nope': expected the id of a shipped or installed catalog \(shipped: standin-1, standin-2; "
         r"installed in .*: none\), got no such catalog \(install it with 'coimbra catalog install FILE'"
     ):
         find_catalog("nope")

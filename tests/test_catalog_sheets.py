@@ -347,14 +347,14 @@ def test_install_and_list(tmp_path: Path, catalogs_folder: Path) -> None:
     box = dict(standin_catalog().data, id="club-box-1", title="Our box")
     (tmp_path / "box.json").write_bytes(orjson.dumps(box))
     listed = orjson.loads(runner.invoke(app, ["catalog", "list", "--json"]).stdout)
-    assert [c["id"] for c in listed["catalogs"]] == ["standin-1"] and listed["folder"] == str(catalogs_folder)
+    assert [c["id"] for c in listed["catalogs"]] == ["standin-2", "standin-1"] and listed["folder"] == str(catalogs_folder)
     first = runner.invoke(app, ["catalog", "install", str(tmp_path / "box.json"), "--json"])
     assert first.exit_code == 0, first.output
     report = orjson.loads(first.stdout)
     assert report["new"] is True and Path(report["path"]) == catalogs_folder / f"club-box-1-{report['sha256'][:12]}.json"
     assert orjson.loads(runner.invoke(app, ["catalog", "install", str(tmp_path / "box.json"), "--json"]).stdout)["new"] is False
     listed = orjson.loads(runner.invoke(app, ["catalog", "list", "--json"]).stdout)
-    assert [(c["id"], c["where"] == "shipped") for c in listed["catalogs"]] == [("standin-1", True), ("club-box-1", False)]
+    assert [(c["id"], c["where"] == "shipped") for c in listed["catalogs"]] == [("standin-2", True), ("standin-1", True), ("club-box-1", False)]
     (catalogs_folder / "broken.json").write_text("{")
     listed = orjson.loads(runner.invoke(app, ["catalog", "list", "--json"]).stdout)
     assert [Path(b["path"]).name for b in listed["broken"]] == ["broken.json"]

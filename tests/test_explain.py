@@ -311,7 +311,8 @@ def test_a_correction_of_a_correction_names_the_same_play():
 
 # --- JSON contracts -----------------------------------------------------------------------------------
 
-ENTRY_KEYS = {"seq", "of", "type", "actor", "notation", "about", "record", "changes", "reasons", "play", "notes", "bookmark"}
+ENTRY_KEYS = {"seq", "of", "type", "actor", "notation", "about", "record", "changes", "reasons", "unchanged", "play", "notes",
+              "bookmark"}
 PLAY_KEYS = {"seq", "entry", "type", "actor", "notation", "about", "round", "phase", "phase_name", "status", "override",
              "violation", "rules", "changes", "reasons", "resources"}
 RULE_KEYS = {"rule", "statement", "source", "status", "facts"}

@@ -102,6 +102,14 @@ def test_a_walk_to_a_space_further_away_asks_only_when_routes_pass_different_mon
         lines.route(table, lines.read("Bruno: walk coast-w")[0])
 
 
+def test_a_walk_to_a_space_named_in_several_words_is_one_space_and_takes_its_route():
+    table = validate(TWO.prefix(34), CAT).state  # Bruno's pilgrim on start-w; Santa Clara drawn onto blue-n1
+    names = Names(CAT, ["Ana", "Bruno"], dict(table.monasteries))
+    assert [e.to for e in lines.read("Bruno: walk Santa Clara", None, names, table)] == ["start-n", "road-n", "blue-n1"]
+    assert lines.needs_table("Bruno: walk Santa Clara") and not lines.needs_table("Bruno: walk start-n, road-n")
+    assert [e.to for e in lines.read("Bruno: walk start-n road-n", None, names)] == ["start-n", "road-n"]
+
+
 def test_a_move_list_written_by_hand_imports_and_validates(tmp_path: Path):
     """Players' and components' names, no head, no numbers, no hashes: the record is taken as written, and says so."""
     text = BY_HAND.read_text(encoding="utf-8")

@@ -83,7 +83,7 @@ def test_a_damaged_move_list_is_refused_with_its_line_exit_2_and_nothing_stored(
     db = tmp_path / "games.sqlite"
     coimbra("export", str(GAMES[0]), "--format", "text", "-o", str(tmp_path / "g.txt"), db=db)
     text = (tmp_path / "g.txt").read_text()
-    (tmp_path / "bad.txt").write_text(text.replace("27. Bruno: buy c-II-20", "27. Bruno: buy"))
+    (tmp_path / "bad.txt").write_text(text.replace("27. Bruno: buy Scholar", "27. Bruno: buy"))
     out = coimbra("import", str(tmp_path / "bad.txt"), db=db, code=2)
     errors = [line for line in out.stderr.decode().splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and ": event 27: line 40: bad notation: 'buy' expects 'buy CARD'" in errors[0]  # the header has Upcast_from

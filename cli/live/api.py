@@ -168,12 +168,12 @@ class Api:
 def refused_json(refusal: Refused) -> dict[str, Any]:
     """A refusal as ``act`` says it (``error``), with its rule id, reason (names) and facts, and the violation
     as ``act --json`` gives it."""
-    v, catalog, event = refusal.violation, refusal.catalog, refusal.event
-    reason = named_text(catalog, v.reason)
+    v, catalog, event, spaces = refusal.violation, refusal.catalog, refusal.event, refusal.monasteries
+    reason = named_text(catalog, v.reason, spaces)
     if event is None:
         error = f"{refusal.name}: the game is over (rule {v.rule}); nothing more can be recorded"
     else:
-        error = f"refused '{said(catalog, event)}': rule {v.rule}: {reason}; nothing stored"
+        error = f"refused '{said(catalog, event, monasteries=spaces)}': rule {v.rule}: {reason}; nothing stored"
     return {"error": error, "rule": v.rule, "reason": reason, "facts": v.to_json(catalog)["facts"],
             "violation": v.to_json(catalog)}
 

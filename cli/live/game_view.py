@@ -33,7 +33,8 @@ def entry_json(game: Game, seq: int, event: GameEvent, stamp: Stamp, changes: Se
     """Entry ``seq`` of ``game``: its words (``text``, names), its notation, who it is of (``player``), who entered
     it and when (``by``, ``at``), what it changed on the table (each move with its rule) and the head after it."""
     return {
-        "seq": seq, "type": event.TYPE, "player": event.actor, "text": said(game.catalog, event),
+        "seq": seq, "type": event.TYPE, "player": event.actor,
+        "text": said(game.catalog, event, monasteries=dict(game.state.monasteries)),
         "notation": notation(event), "by": stamp[1] or "", "at": stamp[0] or "",
         "changes": [c.to_json() for c in changes], "head": game.hashes[seq - 1],
     }

@@ -199,17 +199,27 @@ function coimbraBoard(CAT, players) {
       const [x, y] = SPACE_AT[s.id];
       const m = tiles[s.id];
       if (s.kind === "start") {
-        body += `<rect x="${x - 6}" y="${y - 6}" width="12" height="12" fill="#d8c9a8" stroke="#7c6a45"${attrs({ "data-space": s.id })}><title>${esc(s.id)}</title></rect>`;
+        body += `<rect x="${x - 6}" y="${y - 6}" width="12" height="12" fill="#d8c9a8" stroke="#7c6a45"${attrs({ "data-space": s.id })}><title>${esc(s.name)}</title></rect>` +
+          text(x, y + 15, s.name, "tiny", ' text-anchor="middle"');
       } else if (m) {
         body += `<g${attrs({ "data-space": s.id, "data-monastery": m.id, "data-marked-by": m.marked_by.join(",") })}>` +
           `<circle cx="${x}" cy="${y}" r="9" fill="#efe3c6" stroke="#7c6a45"/>` + text(x, y + 17, m.name, "tiny", ' text-anchor="middle"') +
           m.marked_by.map((name, i) => playerDisc(x - 6 + i * 4, y - 1, 2.6, name, { "data-marker": name })).join("") +
           `<title>${esc(m.name)} (${esc(m.id)}) on ${esc(s.id)}</title></g>`;
       } else {
-        body += `<circle cx="${x}" cy="${y}" r="${s.kind === "monastery" ? 7 : 4.5}" class="road"${attrs({ "data-space": s.id })}><title>${esc(s.id)}</title></circle>`;
+        body += `<circle cx="${x}" cy="${y}" r="${s.kind === "monastery" ? 7 : 4.5}" class="road"${attrs({ "data-space": s.id })}><title>${esc(s.name)}</title></circle>` +
+          text(x, y + 12, s.name, "tiny", ' text-anchor="middle"');
       }
     }
     return body;
+  }
+
+  const SPACE_NAME = Object.create(null);
+  CAT.map.spaces.forEach((s) => { SPACE_NAME[s.id] = s.name; });
+
+  function spaceName(view, space) {
+    const tile = view.monasteries.find((m) => m.space === space);
+    return tile ? tile.name : SPACE_NAME[space] || space;
   }
 
   function mapPilgrims(view) {
@@ -218,7 +228,7 @@ function coimbraBoard(CAT, players) {
       const [x, y] = SPACE_AT[p.pilgrim];
       const dx = (i - (view.players.length - 1) / 2) * 6;
       return `<g${attrs({ "data-pilgrim": p.name, "data-at": p.pilgrim })}><path d="M${x + dx - 3.5} ${y - 2} l3.5 -9 l3.5 9 z" ` +
-        `fill="${esc(PLAYER_COLOR[p.name])}" stroke="#000" stroke-width=".7"/><title>${esc(p.name)}'s pilgrim on ${esc(p.pilgrim)}</title></g>`;
+        `fill="${esc(PLAYER_COLOR[p.name])}" stroke="#000" stroke-width=".7"/><title>${esc(p.name)}'s pilgrim on ${esc(spaceName(view, p.pilgrim))}</title></g>`;
     }).join("");
   }
 

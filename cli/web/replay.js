@@ -92,7 +92,7 @@
     if (n === 0) return head + `<div class="notation">before the first entry</div>` + pending;
     const e = ENTRIES[n - 1];
     const marks = marksOf(e);
-    return head + `<div class="notation"${attrs({ "data-seq": e.seq })}>${esc(e.notation)}</div>` +
+    return head + `<div class="notation"${attrs({ "data-seq": e.seq })}>${esc(e.said)}</div>` +
       `<div class="about">${esc(e.words)}</div>` +
       (e.names.length ? `<div class="names">${esc(e.names.join(" · "))}</div>` : "") +
       (marks.length ? `<ul>${marks.join("")}</ul>` : "") + changesOf(e) + pending;
@@ -121,7 +121,7 @@
     ENTRIES.forEach((e) => {
       (heads[e.seq] || []).forEach((title) => items.push(`<li class="heading">${esc(title)}</li>`));
       const cls = `kind-${e.kind}${e.withdrawn_by ? " withdrawn" : ""}`;
-      items.push(`<li${attrs({ "data-seq": e.seq, class: cls })}>${goButton(`<span class="seq">${e.seq}.</span><span class="text">${esc(e.notation)}</span>${badges(e)}`)}</li>`);
+      items.push(`<li${attrs({ "data-seq": e.seq, class: cls })}>${goButton(`<span class="seq">${e.seq}.</span><span class="text">${esc(e.said)}</span>${badges(e)}`)}</li>`);
     });
     return items.join("");
   }

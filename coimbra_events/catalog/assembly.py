@@ -110,7 +110,7 @@ def _effects(items: list[Any]) -> tuple[Effect, ...]:
 
 
 def _map(section: Mapping[str, Any]) -> PilgrimMap:
-    spaces = {s["id"]: MapSpace(s["id"], s["kind"], s.get("pile")) for s in section["spaces"]}
+    spaces = {s["id"]: MapSpace(s["id"], s["kind"], s.get("pile"), s.get("name", "")) for s in section["spaces"]}
     adjacent: dict[str, set[str]] = {s: set() for s in spaces}
     for a, b in section["edges"]:
         adjacent[a].add(b)

@@ -22,12 +22,13 @@ from coimbra_events.catalog.effect_kinds import PILES, TRACKS
 Loc = tuple[str | int, ...]
 Data = Mapping[str, Any]
 
-ENTRY_NAMES: Mapping[str, str] = {
-    "favor_tiles": "favor tile",
-    "characters": "character card",
-    "monasteries": "monastery",
-    "voyages": "voyage",
-    "scoring_tiles": "scoring tile",
+ENTRY_NAMES: Mapping[tuple[str, ...], str] = {
+    ("favor_tiles",): "favor tile",
+    ("characters",): "character card",
+    ("monasteries",): "monastery",
+    ("voyages",): "voyage",
+    ("scoring_tiles",): "scoring tile",
+    ("map", "spaces"): "map space",
 }
 """Kinds of component people name when they type (names unique within each)."""
 
@@ -86,15 +87,15 @@ def unique_names(c: Checks) -> Iterator[CatalogProblem]:
     name typed at the table names one component."""
     for section, kind in ENTRY_NAMES.items():
         first: dict[str, int] = {}
-        for i, entry in enumerate(_entries(c.data, (section,))):
+        for i, entry in enumerate(_entries(c.data, section)):
             name = entry.get("name") if isinstance(entry, dict) else None
             if not isinstance(name, str) or not name.strip():
                 continue
             key = " ".join(name.casefold().split())
             if key in first:
-                other = place(c.data, (section, first[key]))
-                yield c.same_as((section, i, "name"), f"a name no other {kind} has", f"{name!r}, the name of {other}",
-                                (section, first[key]), other)
+                other = place(c.data, (*section, first[key]))
+                yield c.same_as((*section, i, "name"), f"a name no other {kind} has", f"{name!r}, the name of {other}",
+                                (*section, first[key]), other)
             else:
                 first[key] = i
 

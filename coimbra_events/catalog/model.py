@@ -207,13 +207,17 @@ class ScoringTile(Record):
 
 
 class MapSpace(Record):
-    FIELDS = ("id", "kind", "pile")
+    """A space of the pilgrimage map; ``name`` is what people call it (empty: the catalog gives none, and a
+    monastery space is called by the monastery laid on it)."""
+
+    FIELDS = ("id", "kind", "pile", "name")
     COMPARED = FIELDS
 
-    def __init__(self, id: str, kind: str, pile: str | None) -> None:
+    def __init__(self, id: str, kind: str, pile: str | None, name: str = "") -> None:
         self.id: Final = id
         self.kind: Final = kind
         self.pile: Final = pile
+        self.name: Final = name
 
 
 class PilgrimMap(Record):

@@ -227,7 +227,9 @@ ScoringPoints = object_model(
     {f"k_{side.replace('-', '_')}": side for side in SCORING_SIDES},
 )
 ScoringTile = object_model("ScoringTile", {"id": Id, "name": Text, "points": ScoringPoints, "provenance": Provenance})
-MapSpace = object_model("MapSpace", {"id": Id, "kind": OneOf(SPACE_KINDS), "pile": (OneOf(PILES), None)})
+MapSpace = object_model(
+    "MapSpace", {"id": Id, "kind": OneOf(SPACE_KINDS), "pile": (OneOf(PILES), None), "name": (Text, None)}
+)
 Edge = ListOf(Any, 2, 2)  # which spaces an edge joins: catalog.checks
 Map = object_model("Map", {"spaces": ListOf(MapSpace, lo=1), "edges": ListOf(Edge), "provenance": Provenance})
 

@@ -221,6 +221,8 @@ ENTRY_SHEETS: tuple[Sheet, ...] = (
         Column("kind", meaning(MapSpace, "kind"), ("kind",), Choice(("start", "monastery", "road"))),
         Column("pile", "monastery spaces only: the pile whose tile lies there, I, II or III", ("pile",),
                Choice(("I", "II", "III")), optional=True),
+        Column("name", "what people call the space, optional (a monastery space is called by its monastery)",
+               ("name",), optional=True),
     ), provenance=False),
     Sheet("map-edges.csv", "roads of the pilgrimage map: one pilgrim step joins two spaces", ("map", "edges"), (
         Column("from", "a space id of map-spaces.csv", (0,)),

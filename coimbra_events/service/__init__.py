@@ -179,7 +179,8 @@ class Games:
                     try:
                         game.record(event)
                     except RuleViolation as v:
-                        raise _Stop(Refused(game.name, game.catalog, v, event, given if isinstance(given, str) else None)) from None
+                        raise _Stop(Refused(game.name, game.catalog, v, event, given if isinstance(given, str) else None,
+                                            dict(game.state.monasteries))) from None
             return tuple(tables)
 
         return self._changed(ref, add, game, after=after)

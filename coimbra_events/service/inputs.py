@@ -9,26 +9,30 @@ from coimbra_events.record import replace
 
 if TYPE_CHECKING:
     from coimbra_events.game import Game
+    from coimbra_events.names import Names
 
 
 def typed_decision(text: str, game: Game, actor: str | None) -> GameEvent:
     """A decision or outcome typed in notation, components by name, id or prefix (``NotationError`` if unreadable);
     without ``Name:`` it is ``actor``'s."""
-    from coimbra_events.names import Names
     from coimbra_events.notation import parse
 
-    names = Names(game.catalog, [n for n, _ in game.header.players])
-    return with_player_name(parse(text, actor, names), game)
+    return with_player_name(parse(text, actor, _names(game)), game)
 
 
 def typed_line(text: str, game: Game, actor: str | None) -> list[GameEvent]:
     """The entries a typed line holds (``coimbra_events.lines``: one, or several of one player's turn), read on the
     table as it is now (a ``walk`` to a space further away takes its route); without ``Name:`` they are ``actor``'s."""
     from coimbra_events.lines import read
+
+    return [with_player_name(event, game) for event in read(text, actor, _names(game), game.state)]
+
+
+def _names(game: Game) -> Names:
+    """The game's names: its catalog's components, its players, and its monastery spaces by their monasteries."""
     from coimbra_events.names import Names
 
-    names = Names(game.catalog, [n for n, _ in game.header.players])
-    return [with_player_name(event, game) for event in read(text, actor, names, game.state)]
+    return Names(game.catalog, [n for n, _ in game.header.players], dict(game.state.monasteries))
 
 
 def with_player_name(event: GameEvent, game: Game) -> GameEvent:

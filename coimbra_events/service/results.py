@@ -6,8 +6,8 @@ them its own way. A refusal and a conflict store nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Sequence, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Mapping, Sequence, TypeVar
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent
@@ -54,7 +54,8 @@ class Refused:
     """An input the rules refused, with the violation; nothing was stored.
 
     ``event`` is the input read (``None`` when nothing can be recorded at all: the
-    game is over), ``text`` the input as typed, if it was.
+    game is over), ``text`` the input as typed, if it was; ``monasteries`` the map's monastery
+    spaces (space -> monastery id), so that the refusal names a space by its monastery.
     """
 
     name: str
@@ -62,6 +63,7 @@ class Refused:
     violation: RuleViolation
     event: GameEvent | None = None
     text: str | None = None
+    monasteries: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

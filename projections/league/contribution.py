@@ -15,8 +15,9 @@ from typing import Any, Mapping
 from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.players import person_key
 from coimbra_events.rules.scoring import final_scores
+from coimbra_events.state import GameState
 from projections.league.fold import GameFold
-from projections.naming import name_of
+from projections.naming import name_of, space_name
 
 SOURCES: tuple[tuple[str, str], ...] = (
     ("during play", "during_play"),
@@ -71,9 +72,13 @@ def seats_of(fold: GameFold) -> tuple[Seat, ...]:
             "start": {
                 "first": pl.start_choices[0] if pl.start_choices else None,  # "cards" or "pilgrim"
                 "cards": [name_of(state.catalog, c) for c in pl.start_cards],
-                "space": observed.start_space[i],
+                "space": _space(state, observed.start_space[i]),
             },
         }
         seats.append(Seat(i, sheet.name, person_key(sheet.name), sheet.place, places.count(sheet.place) > 1, sheet.total,
                           tuple(by_source[s] for s, _ in SOURCES), sheet.resources_left, facts))
     return tuple(sorted(seats, key=lambda s: s.seat))
+
+def _space(state: GameState, space: str | None) -> str | None:
+    """A start space as people call it: the catalog's name for it, else its id."""
+    return None if space is None else space_name(state.catalog, space) or space

@@ -1,41 +1,21 @@
-"""The move list: a game as text that a person reads and a program reads back, as PGN is for chess.
-
-A move list is a second spelling of the JSON log (``coimbra_events.log``), not
-a second model: the writer spells out the log's canonical document, and the
-reader rebuilds that document and hands it to the JSON reader, so both formats
-hold the same facts and pass the same checks. Reading a move list back gives
-the record it was written from, byte for byte once exported as JSON.
-
-Tags come first (``[Name value]``, JSON values; every header field of the log,
-``Date``, ``Result`` and ``Head``), then round and phase headings and the
-entries: ``SEQ. `` and a line of notation holding one entry, or several of one
-player's turn (``coimbra_events.lines``). ``Head`` is the hash of the last entry:
-a list changed after it was written no longer reads. A list written by hand may
-leave out the head, the numbers, and the tags this program can fill in; names
-read as ids do. Its record is then taken as written (``Listing.checked``).
-
-A damaged move list gets one problem per thing wrong, each naming its line (and
-the entry), in a ``LogError`` like a damaged JSON log. Documented in
-``docs/move-list.md``.
-"""
+"""Reading a move list back (``coimbra_events.movelist``): its lines into the JSON log's document, checked as a JSON
+log is, each problem on its line; leniently, as a list written by hand (no head, no numbers, names for ids)."""
 
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
-
-import orjson
+from typing import Any, Mapping
 
 from coimbra_events import RULESET, log as game_log, log_reader
-from coimbra_events.catalog import CatalogError, find_catalog, standin_catalog
+from coimbra_events.catalog import Catalog, CatalogError, find_catalog, resolve_catalog, standin_catalog
 from coimbra_events.events import Bookmarked, GameEvent, Noted
 from coimbra_events.log import GameLog, LogError, LogProblem, entry_hash
 from coimbra_events.event_decoding import PayloadError, decode_event
-from coimbra_events.lines import SEPARATOR, Table, groups as grouped, needs_table, read as read_line, render_line, split
-from coimbra_events.names import Names
-from coimbra_events.notation import NotationError, parse, render
+from coimbra_events.lines import SEPARATOR, Table, needs_table, read as read_line, split
+from coimbra_events.names import Names, SpokenNames
+from coimbra_events.notation import NotationError, parse
 from coimbra_events.state import GameState
 
 HEAD = "Head"
@@ -65,102 +45,6 @@ class _BadLine(Exception):
     def __init__(self, what: str, why: str) -> None:
         super().__init__(what, why)
         self.what, self.why = what, why
-
-
-# --- writing ---------------------------------------------------------------------------------
-
-
-def dumps(log: GameLog, headings: Mapping[int, Sequence[str]] | None = None, result: str = IN_PROGRESS) -> str:
-    """The move list of a log: ``headings``, the lines written before an entry, by its sequence number (the round
-    and phase headings of ``projections.sections.headings``); ``result`` the ``Result`` tag (``projections.scores``)."""
-    doc = orjson.loads(game_log.dumps(log))
-    entries: list[dict[str, Any]] = doc.pop("events")
-    lines = [_tag(_tag_name(key), _header_value(key, value)) for key, value in doc.items()]
-    lines.append(_tag("Date", _date(entries)))
-    lines.append(_tag("Result", result))
-    lines.append(_tag(HEAD, entries[-1]["hash"] if entries else log.anchor()))
-    said = headings or {}
-    for group in grouped(log.events, lambda k: k + 1 in said):
-        for heading in said.get(group[0] + 1, ()):
-            lines += ["", heading] if heading.startswith("==") else [heading]
-        lines += _group_lines([entries[k] for k in group], [log.events[k] for k in group])
-    return "\n".join(lines) + "\n"
-
-
-def _group_lines(entries: list[dict[str, Any]], events: list[GameEvent]) -> list[str]:
-    """The entries of one player's turn on one line (``lines.groups``), when it reads back to them; else a line each."""
-    if len(entries) > 1:
-        try:
-            body = _grouped_body(entries, events)
-            if _read_entries(body, entries[0]["seq"]) == [{k: v for k, v in e.items() if k != "hash"} for e in entries]:
-                return [f"{entries[0]['seq']}. {body}"]
-        except (NotationError, _BadLine):
-            pass  # a value the notation cannot spell: each entry on its own line says it its own way
-    return [_entry_line(entry, event) for entry, event in zip(entries, events)]
-
-
-def _grouped_body(entries: list[dict[str, Any]], events: list[GameEvent]) -> str:
-    """``Ana: income white-1 orange; exchange coins 3``; with each entry's fields as commands after it when it has any."""
-    if not any(_commands_text(e) for e in entries):
-        return render_line(events)
-    parts = [render(event).split(":", 1)[1].strip() + _commands_text(entry) for entry, event in zip(entries, events)]
-    return f"{events[0].actor}: " + SEPARATOR.join(parts)
-
-
-def _commands_text(entry: Mapping[str, Any]) -> str:
-    """`` {[%at "…"] [%by "…"]}``: the fields of an entry beyond those its notation spells; empty if none."""
-    extra = [f"[%{k} {orjson.dumps(v).decode()}]" for k, v in entry.items() if k not in CORE_FIELDS]
-    return " {" + " ".join(extra) + "}" if extra else ""
-
-
-def _date(entries: Sequence[Mapping[str, Any]]) -> str:
-    """The day of the first entry that says when it was entered (its ``at``), else unknown."""
-    return next((e["at"][:10] for e in entries if type(e.get("at")) is str), UNKNOWN_DATE)
-
-
-def _tag(name: str, value: Any) -> str:
-    return f"[{name} {orjson.dumps(value).decode()}]"
-
-
-def _tag_name(key: str) -> str:
-    return key[:1].upper() + key[1:]
-
-
-def _header_value(key: str, value: Any) -> Any:
-    """``Players`` as ``"Ana (red), Bruno (blue)"`` when that reads back to the same players."""
-    if key != "players":
-        return value
-    text = ", ".join(f"{p['name']} ({p['color']})" for p in value)
-    return text if _players(text) == value else value
-
-
-def _players(text: str) -> list[dict[str, str]] | None:
-    """``"Ana (red), Bruno (blue)"`` as the log's player objects; ``None`` if it is not that form."""
-    out = []
-    for item in text.split(", "):
-        match = _PLAYER.fullmatch(item)
-        if match is None:
-            return None
-        out.append({"name": match.group(1), "color": match.group(2)})
-    return out
-
-
-def _entry_line(entry: dict[str, Any], event: GameEvent) -> str:
-    """``SEQ. notation``, braced for notes and bookmarks, with any other field as a command;
-    the entry's JSON object where the notation cannot spell it so that it reads back."""
-    try:
-        body = render(event)
-        if type(event) in _COMMENTED:
-            body = "{" + body + "}"
-        body += _commands_text(entry)
-        if _read_entries(body, entry["seq"]) == [{k: v for k, v in entry.items() if k != "hash"}]:
-            return f"{entry['seq']}. {body}"
-    except (NotationError, _BadLine):
-        pass  # a value the notation cannot spell, or a line that would read as something else
-    return f"{entry['seq']}. = {orjson.dumps({k: v for k, v in entry.items() if k not in ('seq', 'hash')}).decode()}"
-
-
-# --- reading ---------------------------------------------------------------------------------
 
 
 looks_like = log_reader.is_move_list
@@ -222,7 +106,7 @@ class _Reader:
         self.entries: list[dict[str, Any]] = []
         self.lines: dict[int, int] = {}  # entry seq -> its line number
         self.last = 0  # the number of the last entry read
-        self._known: tuple[Names, Table] | None = None
+        self._known: tuple[SpokenNames, Table | None] | None = None
 
     def seq_at(self, line: str) -> int:
         """The entry a bad line stands for: the number it is written with, else the next (0, the header, before any)."""
@@ -254,12 +138,16 @@ class _Reader:
                 raise _BadLine("sequence broken", f"expected entry {expected}, found {found} (entries count from 1 without gaps)")
         self.entries += read
         self.lines.update((entry["seq"], number) for entry in read)
+        if self._known is not None:
+            for entry in read:
+                self._known[0].saw(entry)
 
-    def known(self) -> tuple[Names, Table] | tuple[None, None]:
-        """The names entries may use, and the table they are played on (the tags name them, and come first)."""
+    def known(self) -> tuple[Names | None, Table | None]:
+        """The names entries may use (as the entries so far set them), and the table they are played on (the tags
+        name them, and come first)."""
         if self._known is None and not self.entries:
             self._known = _known(_header(self.tags, []))
-        return self._known or (None, None)
+        return (self._known[0].names, self._known[1]) if self._known else (None, None)
 
     def table(self, table: Table | None, line: str) -> GameState | None:
         """The table after the entries read so far, for a line that needs it (a walk naming only where it goes)."""
@@ -439,17 +327,22 @@ def _catalog_identity(catalog_id: str | None, number: int, problems: list[tuple[
     return {"id": catalog.id, "sha256": catalog.sha256}
 
 
-def _known(header: Mapping[str, Any]) -> tuple[Names, Table] | None:
-    """The names entries may use and the table they are played on, when the header gives the catalog and players."""
-    catalog, players = header.get("catalog"), header.get("players")
-    if type(catalog) is not dict or type(players) is not list or not all(type(p) is dict for p in players):
-        return None
-    try:
-        found = find_catalog(str(catalog.get("id")), str(catalog.get("sha256")))
-    except CatalogError:
-        return None
+def _known(header: Mapping[str, Any], catalog: Catalog | None = None) -> tuple[SpokenNames, Table | None] | None:
+    """The names entries are written and read by and the table they are played on, when the header gives the catalog
+    (or ``catalog`` is given: the log's own) and the players (without them: names, players as written, and no table);
+    ``None`` without a catalog (entries are then by id)."""
+    identity, players = header.get("catalog"), header.get("players")
+    if catalog is None:
+        if type(identity) is not dict:
+            return None
+        try:
+            catalog = resolve_catalog(str(identity.get("id")), str(identity.get("sha256")), None)
+        except CatalogError:
+            return None
+    if type(players) is not list or not all(type(p) is dict for p in players):
+        return SpokenNames(catalog, None), None
     seated = [(str(p.get("name")), str(p.get("color"))) for p in players]
-    return Names(found, [name for name, _ in seated]), Table(found, seated)
+    return SpokenNames(catalog, [name for name, _ in seated]), Table(catalog, seated)
 
 
 def _chained(header: dict[str, Any], reader: _Reader, source: str) -> GameLog:
@@ -492,5 +385,12 @@ def _shown(line: str) -> str:
     return repr(line if len(line) <= 60 else line[:57] + "...")
 
 
-__all__ = ["DECORATIONS", "HEAD", "IN_PROGRESS", "TAKEN_AS_WRITTEN", "UNKNOWN_DATE", "Listing", "dumps", "loads", "looks_like",
-           "read_any", "read_listing"]
+def _players(text: str) -> list[dict[str, str]] | None:
+    """``"Ana (red), Bruno (blue)"`` as the log's player objects; ``None`` if it is not that form."""
+    out = []
+    for item in text.split(", "):
+        match = _PLAYER.fullmatch(item)
+        if match is None:
+            return None
+        out.append({"name": match.group(1), "color": match.group(2)})
+    return out
