@@ -64,7 +64,7 @@ def simulate_command(
     console.print(f"wrote {output}: {len(log.events)} events, {players} players, seed {seed}")
 
 
-def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> tuple[Validation, str]:
+def validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> tuple[Validation, str]:
     """A log file or a stored game (as its exported log), folded through the rules, and the game's name."""
     with served(db, catalog_file=catalog_file) as games:
         source = games.source(game_ref)
@@ -97,7 +97,7 @@ def validate_command(
         _validate_many(game_refs, db, catalog_file, as_json)
         return
     game_ref = game_refs[0]
-    result, _ = _validated_ref(game_ref, db, catalog_file)
+    result, _ = validated_ref(game_ref, db, catalog_file)
     report = result.to_json()
     if as_json:
         print_json(report)
@@ -160,7 +160,7 @@ def score_command(
     """
     from projections.scores import score_report
 
-    result, name = _validated_ref(game_ref, db, catalog_file)
+    result, name = validated_ref(game_ref, db, catalog_file)
     if not result.valid:
         v = result.violation
         fail(f"{game_ref}: event {result.violation_seq} breaks rule {v.rule}: {v.reason}", RULE_VIOLATION)
