@@ -34,3 +34,11 @@ def test_corrected_and_withdrawn_entries(snap_compare):
 
 def test_the_line_of_play_only(snap_compare):
     assert snap_compare(ReplayApp(Replay(corrected_and_undone()), start=22), press=["f"], terminal_size=SIZE)
+
+
+def test_an_analysed_game_marks_each_decision_with_its_grade_and_shows_the_winning_chances(snap_compare):
+    """A blunder reached (entry 53): its mark in the entry and the list, the curve with it marked, what it lost."""
+    from tests.test_replay_analysis import pinned_analysis
+
+    game = game_from_file(FIXTURES / "games" / "standin-3p-seed2.json")
+    assert snap_compare(ReplayApp(Replay(game, pinned_analysis()), start=52), press=["right"], terminal_size=SIZE)
