@@ -67,6 +67,7 @@ class Graded:
     loss: float
     se: float
     certain: bool
+    playouts: int
 
     @property
     def win_after(self) -> tuple[float, ...]:
@@ -82,6 +83,7 @@ class Lucky:
     kind: str
     luck: tuple[float, ...]
     win_after: tuple[float, ...]
+    playouts: int
 
 
 @dataclass(frozen=True)
@@ -151,12 +153,13 @@ def measure(k: int) -> Graded | Lucky:
     if entry.is_outcome:
         found = luck(state, entry.event, settings, entry.index)
         return Lucky(entry.index, entry.seq, kind, tuple(found.points(p) for p in range(len(state.players))),
-                     win_vector(found.actual))
+                     win_vector(found.actual), found.actual.n + found.average.n)
     decision = decide(state, entry.event, settings, entry.index)
     options = tuple(_value(decision, t) for t in decision.tallies)
     played = decision.tallies.index(decision.played)
     loss, se = decision.loss(decision.played)
-    return Graded(entry.index, entry.seq, entry.event.actor, kind, options, played, len(options), decision.evaluated, grade(loss), loss, se, certain(loss, se))
+    return Graded(entry.index, entry.seq, entry.event.actor, kind, options, played, len(options), decision.evaluated,
+                  grade(loss), loss, se, certain(loss, se), decision.playouts)
 
 
 def _value(decision: Decision, tally: Tally) -> OptionValue:

@@ -106,11 +106,13 @@ class Decision:
     """The options of one decision measured: ``tallies`` best first, the one played, and its settled loss and SE
     (percentage points of P(first) against the best)."""
 
-    def __init__(self, tallies: list[Tally], played: Tally, evaluated: int, loss: float, se: float) -> None:
+    def __init__(self, tallies: list[Tally], played: Tally, evaluated: int, settled: tuple[float, float, int]) -> None:
         self.tallies = tallies
         self.played = played
         self.evaluated = evaluated
-        self.settled = (loss, se)
+        self.settled = settled[:2]
+        self.playouts = sum(t.n for t in tallies) + 2 * settled[2]
+        """Every playout this decision took."""
 
     def loss(self, tally: Tally) -> tuple[float, float]:
         """Points of P(first) ``tally`` loses against the best (at least 0), and the standard error."""
@@ -132,27 +134,43 @@ def option_list(state: GameState, played: GameEvent) -> list[GameEvent]:
 def decide(state: GameState, played: GameEvent, settings: Settings, entry: int) -> Decision:
     """Measure every option of the decision due in ``state``; ``played`` is the one the record says was taken."""
     options = option_list(state, played)
+    ranked, evaluated = rank(state, options, settings, entry, options.index(played))
+    chosen = next(t for t in ranked if t.option == options.index(played))
+    best = ranked[0]
+    return Decision(ranked, chosen, evaluated, (0.0, 0.0, 0) if best is chosen else settle(best, chosen, settings, entry))
+
+
+def rank(state: GameState, options: Sequence[GameEvent], settings: Settings, entry: int,
+         keep: int | None = None) -> tuple[list[Tally], int]:
+    """Every option measured, best first (those carried to the end before those sampled less), and how many were
+    carried on past the first pass; option ``keep`` (the one played) is always carried on."""
     actor = state.index[state.pending.actor] if state.pending else 0
     tallies = [Tally(k, Fold().apply(state, o), actor, len(state.players)) for k, o in enumerate(options)]
-    chosen = tallies[options.index(played)]
     first = min(settings.first_pass, settings.playouts)
     if len(tallies) == 1:
-        chosen.run(settings, entry, first)
-        return Decision(tallies, chosen, 1, 0.0, 0.0)
+        tallies[0].run(settings, entry, first)
+        return tallies, 1
     for t in tallies:
         t.run(settings, entry, first)
     ranked = sorted(tallies, key=Tally.rank, reverse=True)
-    live = ranked[: settings.candidates] + ([chosen] if chosen not in ranked[: settings.candidates] else [])
-    _carry_on(live, chosen, settings, entry)
+    live = ranked[: settings.candidates]
+    kept = None if keep is None else tallies[keep]
+    if kept is not None and kept not in live:
+        live.append(kept)
+    _carry_on(live, kept, settings, entry)
     done = max(t.n for t in tallies)
     finished = sorted((t for t in tallies if t.n == done), key=Tally.rank, reverse=True)
     rest = sorted((t for t in tallies if t.n < done), key=Tally.rank, reverse=True)
-    best = finished[0]
-    loss, se = (0.0, 0.0) if best is chosen else settle(best, chosen, settings, entry)
-    return Decision(finished + rest, chosen, len(live), loss, se)
+    return finished + rest, len(live)
 
 
-def _carry_on(live: list[Tally], chosen: Tally, settings: Settings, entry: int) -> None:
+def best_option(state: GameState, settings: Settings, entry: int) -> GameEvent:
+    """The option the analysis rates best in ``state``: how a player choosing by the analysis plays."""
+    options = list(legal_options(state))
+    return options[rank(state, options, settings, entry)[0][0].option]
+
+
+def _carry_on(live: list[Tally], chosen: Tally | None, settings: Settings, entry: int) -> None:
     """Add playouts batch by batch up to ``settings.playouts``; clearly worse options (not the one played) stop."""
     while live and live[0].n < settings.playouts:
         until = min(settings.playouts, live[0].n + settings.batch)
@@ -167,9 +185,9 @@ def _unsettled(best: Tally, other: Tally) -> bool:
     return mean <= STOP_SE * se
 
 
-def settle(best: Tally, chosen: Tally, settings: Settings, entry: int) -> tuple[float, float]:
-    """The loss of ``chosen`` against ``best`` on fresh paired playouts, and its SE, in points: batch by batch
-    until its 95 % interval lies within one grade (``grades.BOUNDS``) or ``settings.settle`` playouts."""
+def settle(best: Tally, chosen: Tally, settings: Settings, entry: int) -> tuple[float, float, int]:
+    """The loss of ``chosen`` against ``best`` on fresh paired playouts, its SE (in points) and how many pairs:
+    batch by batch until its 95 % interval lies within one grade (``grades.BOUNDS``) or ``settings.settle`` pairs."""
     players = len(best.first_sums)
     duel = [Tally(t.option, t.start, t.actor, players, SETTLING) for t in (best, chosen)]
     while True:
@@ -179,7 +197,7 @@ def settle(best: Tally, chosen: Tally, settings: Settings, entry: int) -> tuple[
         mean, se = paired(*duel)
         loss, se = 100 * mean, 100 * se
         if until >= settings.settle or (until >= 2 * settings.batch and _within_one_grade(loss, se)):
-            return max(0.0, loss), se
+            return max(0.0, loss), se, until
 
 
 def _within_one_grade(loss: float, se: float) -> bool:
@@ -217,5 +235,5 @@ def win_vector(tally: Tally) -> tuple[float, ...]:
     return tuple(s / tally.n for s in tally.first_sums)
 
 
-__all__: Sequence[str] = ("Settings", "Tally", "Decision", "option_list", "decide", "settle", "Luck", "luck",
+__all__: Sequence[str] = ("Settings", "Tally", "Decision", "option_list", "decide", "rank", "best_option", "settle", "Luck", "luck",
                           "paired", "win_vector")
