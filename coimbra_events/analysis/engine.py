@@ -7,9 +7,7 @@ number, so the result does not depend on how many processes did the work, nor in
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
@@ -114,6 +112,9 @@ def default_jobs() -> int:
 def analyse(entries: Sequence[Entry], settings: Settings, jobs: int = 1,
             progress: Callable[[int], None] | None = None) -> Analysis:
     """Measure every entry (in ``jobs`` processes); ``progress`` is told each time one more is done."""
+    import multiprocessing  # here: the views that only read a kept analysis do not pay for process pools
+    from concurrent.futures import ProcessPoolExecutor
+
     global _WORK
     _WORK = (settings, tuple(entries))
     results: list[Graded | Lucky] = []
