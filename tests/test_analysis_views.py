@@ -142,3 +142,22 @@ def test_analysis_goes_on_the_replay_page_only(analysed):
     path, cache, _ = analysed
     out = coimbra("export", str(path), "--format", "text", "--analysis", cache=cache)
     assert out.returncode == 2 and "--format html" in out.stderr.decode()
+
+
+def test_analysis_makes_one_when_none_is_kept_and_keeps_it_for_the_record(tmp_path):
+    """``export --analysis`` with nothing kept analyses the record now (default settings: the game's first three
+    entries, the table's setup draws, keep it short), and the replayer then finds that analysis by itself."""
+    path = tmp_path / "setup.json"
+    log.write(path, log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json").prefix(3))
+    cache = tmp_path / "analyses"
+    html = path.with_suffix(".html")
+    out = coimbra("export", str(path), "--format", "html", "--analysis", "-o", str(html), cache=cache)
+    assert out.returncode == 0, out.stderr.decode()
+    data = orjson.loads(html.read_text(encoding="utf-8").split('id="coimbra-data">', 1)[1].split("</script>", 1)[0])
+    analysis = data["analysis"]
+    assert [p["seq"] for p in analysis["curve"]] == [1, 2, 3]
+    defaults = Settings().to_json()
+    assert analysis["key"]["seed"] == defaults.pop("seed")
+    assert {k: v for k, v in analysis["key"]["settings"].items() if k != "policy"} == defaults
+    shown = orjson.loads(coimbra("replay", str(path), "--at", "2", "--json", cache=cache).stdout)["analysis"]
+    assert shown["seq"] == 2 and shown["luck"] == next(u["luck"] for u in analysis["luck"] if u["seq"] == 2)
