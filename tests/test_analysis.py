@@ -20,6 +20,7 @@ from coimbra_events.analysis.strength import duel
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.log_reader import read
 from coimbra_events.rules.core import Fold, initial_state, legal
+from coimbra_events.rules.scoring import final_scores
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.state import GameState, PlayerState
 from tests.conftest import FIXTURES
@@ -87,6 +88,44 @@ def test_passing_on_the_deciding_voyage_is_a_certain_blunder(decided_by_a_voyage
     decision = decide(state, passed, TINY, 0)
     loss, se = decision.loss(decision.played)
     assert grade(loss) == "blunder" and loss == 100.0 and se == 0.0
+
+
+def total(state: GameState, event: ev.GameEvent, name: str) -> int:
+    """A player's provisional final score just after ``event``."""
+    return next(p.total for p in final_scores(Fold().apply(state, event)) if p.name == name)
+
+
+@pytest.fixture(scope="module")
+def a_card_worth_ten_points():
+    """In the last round of a simulated game, Ana may buy a card that scores at least 10 points more than taking the
+    alternative (coins and guards); Bruno's disc is put where the card decides the game."""
+    catalog = standin_catalog()
+    log, end = simulate(catalog, DEFAULT_PLAYERS[:2], 0)
+    state, fold = initial_state(catalog, log.players), Fold()
+    for event in log.events:
+        due = state.pending
+        if due and due.actor == "Ana" and due.kind == "retrieve" and state.round == end.round:
+            options = legal(state)
+            alternative = max((o for o in options if isinstance(o, ev.AlternativeTaken)), key=lambda o: o.coins + o.guards)
+            card = max((o for o in options if isinstance(o, ev.CardBought)), key=lambda o: total(state, o, "Ana"))
+            if total(state, card, "Ana") - total(state, alternative, "Ana") >= 10:
+                bruno = state.player("Bruno")
+                ahead_by = total(state, card, "Ana") - total(state, card, "Bruno") - 4
+                return with_points(state, "Bruno", bruno.points + ahead_by), card, alternative
+        state = fold.apply(state, event)
+    pytest.fail("no such card in the last round of the seed-0 game")
+
+
+CLEAR = Settings(playouts=8, first_pass=4, candidates=2, settle=16, batch=8)
+
+
+def test_a_card_scoring_ten_points_more_than_passing_is_best_and_passing_a_blunder(a_card_worth_ten_points):
+    state, card, alternative = a_card_worth_ten_points
+    bought = decide(state, card, CLEAR, 0)
+    assert grade(bought.loss(bought.played)[0]) == "best"
+    passed = decide(state, alternative, CLEAR, 0)
+    loss, se = passed.loss(passed.played)
+    assert grade(loss) == "blunder" and loss - 2 * se > 15
 
 
 @pytest.fixture(scope="module")
