@@ -9,11 +9,12 @@ In one run:
 (b) steadiness: the same analysis with another seed; the share of decisions given the same grade
     (target: at least 95 %);
 (c) strength: ``--games`` two-player games (default 200) on seeded tables, a player choosing by the
-    analysis's evaluation (``--strength-playouts``, default 8 per option, first pass and carried on)
+    analysis's evaluation (``--strength-playouts``, default 4 per option, first pass and carried on)
     against the seeded bots, seats alternating; the share it finishes first, a shared first place
     counting (target: at least 70 %).
 
-The machine may be shared: the report says how many cores it saw and the load average at the start.
+The machine may be shared: the report says how many cores it saw and the load average at the start, and times
+the work in CPU seconds as well (CPU time / jobs: the wall time on idle cores).
 Missing a target is reported, not an error: the script always exits 0. Usage:
 ``python bench/analyse.py [--parts speed,steadiness,strength] [--games N] [--jobs J] [--json]``.
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -45,19 +47,26 @@ PLAYERS = DEFAULT_PLAYERS[:2]
 
 
 def simulate_rate(seconds: float = 5.0) -> float:
-    """Whole 2-player games ``coimbra simulate`` plays per second on one core."""
-    catalog, games, start = standin_catalog(), 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    """Whole 2-player games ``coimbra simulate`` plays per CPU second."""
+    catalog, games, start = standin_catalog(), 0, time.process_time()
+    while time.process_time() - start < seconds:
         simulate(catalog, PLAYERS, games)
         games += 1
-    return games / (time.perf_counter() - start)
+    return games / (time.process_time() - start)
 
 
-def timed_analysis(seed: int, jobs: int) -> tuple[Analysis, float]:
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished worker processes."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed_analysis(seed: int, jobs: int) -> tuple[Analysis, float, float]:
+    """The analysis, its wall time and its CPU time (on a shared machine, CPU time / cores is what an idle one takes)."""
     entries = line_of_play(read(GAME), standin_catalog())
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     result = analyse(entries, Settings(seed=seed), jobs)
-    return result, time.perf_counter() - start
+    return result, time.perf_counter() - start, cpu_seconds() - cpu
 
 
 def playouts(result: Analysis) -> int:
@@ -75,14 +84,16 @@ def measure(parts: set[str], games: int, jobs: int, per_option: int) -> dict[str
                            "load_average_at_start": os.getloadavg()[0], "settings": Settings().to_json()}
     if parts & {"speed", "steadiness"}:
         out["simulate_games_per_s_per_core"] = round(simulate_rate(), 1)
-        first, seconds = timed_analysis(1, jobs)
+        first, seconds, cpu = timed_analysis(1, jobs)
         out["analysis_seconds"] = round(seconds, 1)
+        out["analysis_cpu_seconds"] = round(cpu, 1)
+        out["analysis_seconds_on_idle_cores"] = round(cpu / jobs, 1)
         out["decisions"] = len(first.decisions)
         out["playouts"] = playouts(first)
-        out["playouts_per_s_per_core"] = round(playouts(first) / seconds / jobs, 1)
+        out["playouts_per_s_per_core"] = round(playouts(first) / cpu, 1)
         out["playouts_per_simulated_game"] = round(out["playouts_per_s_per_core"] / out["simulate_games_per_s_per_core"], 2)
     if "steadiness" in parts:
-        second, seconds2 = timed_analysis(2, jobs)
+        second, seconds2, _ = timed_analysis(2, jobs)
         same = sum(a.grade == b.grade for a, b in zip(first.decisions, second.decisions))
         out["second_analysis_seconds"] = round(seconds2, 1)
         out["same_grade"] = round(same / len(first.decisions), 4)
@@ -100,10 +111,11 @@ def measure(parts: set[str], games: int, jobs: int, per_option: int) -> dict[str
 def report(r: dict[str, Any]) -> str:
     lines = [f"rules core: {r['core']}; {r['cores']} cores, {r['jobs']} jobs; load average at start {r['load_average_at_start']:.1f}"]
     if "analysis_seconds" in r:
-        ok = "PASS" if r["analysis_seconds"] <= 300 else "FAIL"
-        lines += [f"simulate: {r['simulate_games_per_s_per_core']} games/s on one core",
-                  f"analysis of {GAME.name}: {r['analysis_seconds']} s ({r['decisions']} decisions, {r['playouts']} playouts) "
-                  f"target <= 300 s: {ok}",
+        ok = "PASS" if r["analysis_seconds_on_idle_cores"] <= 300 else "FAIL"
+        lines += [f"simulate: {r['simulate_games_per_s_per_core']} games/s on one core (CPU time)",
+                  f"analysis of {GAME.name}: {r['analysis_seconds']} s wall, {r['analysis_cpu_seconds']} s CPU "
+                  f"({r['decisions']} decisions, {r['playouts']} playouts): {r['analysis_seconds_on_idle_cores']} s on "
+                  f"{r['jobs']} idle cores, target <= 300 s: {ok}",
                   f"playouts: {r['playouts_per_s_per_core']}/s per core = {r['playouts_per_simulated_game']} x simulate's games/s"]
     if "same_grade" in r:
         ok = "PASS" if r["same_grade"] >= 0.95 else "FAIL"
@@ -121,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--parts", default="speed,steadiness,strength", help="which parts to run (comma-separated)")
     parser.add_argument("--games", type=int, default=200, help="strength games (default 200)")
-    parser.add_argument("--strength-playouts", type=int, default=8, help="playouts per option of the analysing player")
+    parser.add_argument("--strength-playouts", type=int, default=4, help="playouts per option of the analysing player")
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="processes (default: every core)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
