@@ -8,6 +8,7 @@ number, so the result does not depend on how many processes did the work, nor in
 from __future__ import annotations
 
 import os
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
@@ -119,18 +120,15 @@ def analyse(entries: Sequence[Entry], settings: Settings, jobs: int = 1,
     _WORK = (settings, tuple(entries))
     results: list[Graded | Lucky] = []
     try:
-        if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        with ExitStack() as stack:
             done: Iterable[Graded | Lucky] = map(measure, range(len(entries)))
+            if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
+                pool = stack.enter_context(ProcessPoolExecutor(jobs, multiprocessing.get_context("fork")))
+                done = pool.map(measure, range(len(entries)), chunksize=1)
             for result in done:
                 results.append(result)
                 if progress:
                     progress(1)
-        else:
-            with ProcessPoolExecutor(jobs, multiprocessing.get_context("fork")) as pool:
-                for result in pool.map(measure, range(len(entries)), chunksize=1):
-                    results.append(result)
-                    if progress:
-                        progress(1)
     finally:
         _WORK = None
     players = tuple(p.name for p in entries[0].before.players) if entries else ()
