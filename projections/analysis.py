@@ -81,15 +81,16 @@ def analysis_for(log: GameLog, catalog: Catalog, settings: Settings = Settings()
 
 
 def latest_analysis(log: GameLog, cache_dir: Path | None = None) -> dict[str, Any] | None:
-    """The analysis kept last for exactly this record (its head, ruleset and catalog), whatever its settings and
-    seed, or ``None``: never computes one (what the replayer and the replay page show)."""
+    """The analysis kept last for exactly this record (its head, ruleset and catalog) in this shape (``FORMAT``),
+    whatever its settings and seed, or ``None``: never computes one (what the replayer and the replay page show)."""
     folder = cache_dir or default_cache_dir()
     try:
         report: dict[str, Any] = orjson.loads((folder / orjson.loads((_pointer(folder, log.head())).read_bytes())).read_bytes())
     except (OSError, orjson.JSONDecodeError, TypeError):
         return None
     key = report.get("key", {})
-    same = {"head": log.head(), "ruleset": log.ruleset, "catalog": {"id": log.catalog_id, "sha256": log.catalog_sha256}}
+    same = {"format": FORMAT, "head": log.head(), "ruleset": log.ruleset,
+            "catalog": {"id": log.catalog_id, "sha256": log.catalog_sha256}}
     return report if all(key.get(k) == v for k, v in same.items()) else None
 
 

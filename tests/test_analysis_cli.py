@@ -76,3 +76,14 @@ def test_an_illegal_game_is_refused_with_one_line(tmp_path):
     bad = sorted((FIXTURES / "invalid").glob("*-*.json"))[0]
     out = run(str(bad), *QUICK, cache=tmp_path)
     assert out.returncode in (1, 2) and out.stderr.count("error:") == 1 and "Traceback" not in out.stderr
+
+
+def test_a_kept_analysis_of_another_shape_is_not_shown(opening, tmp_path):
+    """A report kept by an older version (another ``format``) is never handed to the views."""
+    path, cache = opening[0], tmp_path
+    log = read(path)
+    assert run(str(path), *QUICK, "--json", cache=cache).returncode == 0
+    kept = latest_analysis(log, cache)
+    pointer = orjson.loads((cache / "heads" / f"{log.head()}.json").read_bytes())
+    (cache / pointer).write_bytes(orjson.dumps({**kept, "key": {**kept["key"], "format": 0}}))
+    assert latest_analysis(log, cache) is None
