@@ -9,7 +9,7 @@ In one run:
 (b) steadiness: the same analysis with another seed; the share of decisions given the same grade
     (target: at least 95 %);
 (c) strength: ``--games`` two-player games (default 200) on seeded tables, a player choosing by the
-    analysis's evaluation (``--strength-playouts``, default 4 per option, first pass and carried on)
+    analysis's evaluation (``--strength-playouts``, default 2 per option, first pass and carried on)
     against the seeded bots, seats alternating; the share it finishes first, a shared first place
     counting (target: at least 70 %).
 
@@ -101,8 +101,11 @@ def measure(parts: set[str], games: int, jobs: int, per_option: int) -> dict[str
                                    for a, b in zip(first.decisions, second.decisions) if a.grade != b.grade]
     if "strength" in parts:
         start = time.perf_counter()
+        firsts: list[bool] = []
         with ProcessPoolExecutor(jobs) as pool:
-            firsts = list(pool.map(_strength_game, [(g, per_option) for g in range(games)], chunksize=1))
+            for first in pool.map(_strength_game, [(g, per_option) for g in range(games)], chunksize=1):
+                firsts.append(first)
+                print(f"strength: {sum(firsts)} first of {len(firsts)}", file=sys.stderr, flush=True)
         out["strength"] = {"games": games, "playouts_per_option": per_option, "first": round(sum(firsts) / games, 4),
                            "seconds": round(time.perf_counter() - start, 1)}
     return out
@@ -133,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--parts", default="speed,steadiness,strength", help="which parts to run (comma-separated)")
     parser.add_argument("--games", type=int, default=200, help="strength games (default 200)")
-    parser.add_argument("--strength-playouts", type=int, default=4, help="playouts per option of the analysing player")
+    parser.add_argument("--strength-playouts", type=int, default=2, help="playouts per option of the analysing player")
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="processes (default: every core)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
