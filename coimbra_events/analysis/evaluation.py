@@ -7,9 +7,10 @@ playouts and the noise is that of their difference. The work is adaptive, in thr
 1. a cheap first pass over every option;
 2. the best few (and the option played) carried on, batch by batch, except those the best
    leads clearly (by three standard errors of the paired difference): this picks the best;
-3. the option played settled against the best on fresh paired playouts (so the loss is not
-   inflated by having picked the best on the same playouts), batch by batch until the 95 %
-   interval of the loss lies within one grade, or the most playouts the settings allow.
+3. the option played settled against the best other option on fresh paired playouts (so the loss
+   is not inflated by having picked the best on the same playouts, and an option played that led
+   by chance is found out), batch by batch until the 95 % interval of the loss lies within one
+   grade, or the most playouts the settings allow.
 """
 
 from __future__ import annotations
@@ -42,9 +43,9 @@ class Settings:
     """
 
     playouts: int = 128
-    first_pass: int = 16
-    candidates: int = 4
-    settle: int = 4096
+    first_pass: int = 24
+    candidates: int = 6
+    settle: int = 16384
     batch: int = 32
     seed: int = 0
 
@@ -136,8 +137,13 @@ def decide(state: GameState, played: GameEvent, settings: Settings, entry: int) 
     options = option_list(state, played)
     ranked, evaluated = rank(state, options, settings, entry, options.index(played))
     chosen = next(t for t in ranked if t.option == options.index(played))
-    best = ranked[0]
-    return Decision(ranked, chosen, evaluated, (0.0, 0.0, 0) if best is chosen else settle(best, chosen, settings, entry))
+    if len(ranked) == 1:
+        return Decision(ranked, chosen, evaluated, (0.0, 0.0, 0))
+    rival = next(t for t in ranked if t is not chosen)  # the best other option: settled even when the played one leads
+    loss, se, pairs = settle(rival, chosen, settings, entry)
+    if ranked[0] is chosen and loss > 0:  # the fresh playouts put the rival ahead: it is the best
+        ranked[:2] = ranked[1::-1]
+    return Decision(ranked, chosen, evaluated, (loss, se, pairs))
 
 
 def rank(state: GameState, options: Sequence[GameEvent], settings: Settings, entry: int,
@@ -186,12 +192,14 @@ def _unsettled(best: Tally, other: Tally) -> bool:
 
 
 def settle(best: Tally, chosen: Tally, settings: Settings, entry: int) -> tuple[float, float, int]:
-    """The loss of ``chosen`` against ``best`` on fresh paired playouts, its SE (in points) and how many pairs:
-    batch by batch until its 95 % interval lies within one grade (``grades.BOUNDS``) or ``settings.settle`` pairs."""
+    """The loss of ``chosen`` against ``best`` on fresh paired playouts, its SE (in points) and how many pairs: a
+    batch, then half as many again as so far, until its 95 % interval lies within one grade (``grades.BOUNDS``)
+    or ``settings.settle`` pairs."""
     players = len(best.first_sums)
     duel = [Tally(t.option, t.start, t.actor, players, SETTLING) for t in (best, chosen)]
     while True:
-        until = min(settings.settle, duel[0].n + settings.batch)
+        n = duel[0].n
+        until = min(settings.settle, n + max(settings.batch, n // 2))  # looks ever further apart: few looks in all
         for t in duel:
             t.run(settings, entry, until)
         mean, se = paired(*duel)
