@@ -172,8 +172,8 @@ def _notes(settings: Settings) -> dict[str, str]:
                     "then, never from the record (no peeking); the same random numbers for every option of a decision",
         "options": f"every legal option gets {settings.first_pass} playouts; the best {settings.candidates} and the one "
                    f"played go on to {settings.playouts}, except those the best leads by {STOP_SE:g} standard errors "
-                   "(first_pass_only: sampled less); then the one played is settled against the best on fresh paired "
-                   f"playouts until the 95 % interval of its loss lies within one grade, at most {settings.settle}",
+                   "(first_pass_only: sampled less); then the one played is settled against the best other option on fresh "
+                   f"paired playouts until the 95 % interval of its loss lies within one grade, at most {settings.settle}",
         "grades": f"loss in percentage points of P(first) against the best option: {grades}; certain: the best leads "
                   "by at least 2 standard errors of the paired difference; interval: 95 %",
         "accuracy": ACCURACY_FORMULA + "; forced decisions (one legal option) are left out",
