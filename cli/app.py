@@ -44,6 +44,8 @@ COMMANDS: dict[str, Lazy] = {
     "diff": Lazy(_VIEW, "Compare two games (or a game and its fork): shared events, where they part, and how the tables differ."),
     "replay": Lazy("cli.replay_command", "Step through a game in the terminal: every table, entry by entry, with jumps by phase, round, bookmark and player."),
     "explain": Lazy("cli.explain_commands", "The audit trail: why an entry was legal and what it changed; where a player's points came from."),
+    "analyse": Lazy("cli.analyse_command", "Grade every decision of a game and measure the luck of every roll and deal, "
+                    "by Monte Carlo playouts."),
     "simulate": Lazy(_LOG, "Play a whole game with seeded bots and write its JSON log."),
     "validate": Lazy(_LOG, "Fold logs (or stored games) through the rules and say whether every event is legal."),
     "score": Lazy(_LOG, "Final scores (or provisional ones for a game in progress), by source of points."),

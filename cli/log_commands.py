@@ -79,7 +79,7 @@ def simulate_command(
     console.print(f"wrote {output}: {len(log.events)} events, {players} players, seed {seed}")
 
 
-def _validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> tuple[Validation, GameSource]:
+def validated_ref(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> tuple[Validation, GameSource]:
     """A log file (or move list) or a stored game (as its exported log), folded through the rules, and where it is
     kept (its name, a move list's line of each entry); a move list no hash vouches for is said to be taken as written."""
     with served(db, catalog_file=catalog_file) as games:
@@ -117,7 +117,7 @@ def validate_command(
         _validate_many(game_refs, db, catalog_file, as_json)
         return
     game_ref = game_refs[0]
-    result, source = _validated_ref(game_ref, db, catalog_file)
+    result, source = validated_ref(game_ref, db, catalog_file)
     report = result.to_json()
     line = source.lines.get(result.violation_seq or 0)
     if line is not None:
@@ -188,7 +188,7 @@ def score_command(
     """
     from projections.scores import score_report
 
-    result, source = _validated_ref(game_ref, db, catalog_file)
+    result, source = validated_ref(game_ref, db, catalog_file)
     if not result.valid:
         v = result.violation
         fail(f"{game_ref}: event {result.violation_seq} breaks rule {v.rule}: {v.reason}", RULE_VIOLATION)

@@ -1,7 +1,8 @@
 """The full-screen replayer of ``coimbra replay``: a Textual app of small panes.
 
 Panes: the current entry (top), the entry list with what became of each entry
-and the current entry's changes (left), and the board or the players' sides of
+(and each decision's grade, when the game is analysed), the winning chances of an
+analysed game and the current entry's changes (left), and the board or the players' sides of
 the table (right; side by side on a wide terminal). Every key goes to
 ``cli.replay_keys.press``, which says where the cursor goes; the app
 only shows the ``Replay`` views (``cli.replay_views``) of where it is. The
@@ -180,6 +181,7 @@ class ReplayApp(App[None]):
         with Horizontal(id="body"):
             with Vertical(id="side"):
                 yield EntryList(id="entries")
+                yield LinesPane(id="analysis")
                 yield LinesPane(id="changes")
             with Horizontal(id="main"):
                 yield LinesPane(id="board")
@@ -193,6 +195,12 @@ class ReplayApp(App[None]):
         self.pane("entry").fit = entry_height(self.size.height)
         self.pane("changes").border_title = "changes"
         self.query_one("#entries").border_title = "entries"
+        if self.replay.graded is not None:
+            self.set_class(True, "analysed")
+            analysis = self.pane("analysis")
+            analysis.border_title = "winning chances"
+            analysis.styles.height = len(self.replay.graded.players) + 5  # a player a line, the grade in up to three, the border
+
         self._fill_entries()
         self._layout(self.size.width)
         self.show()
@@ -300,6 +308,8 @@ class ReplayApp(App[None]):
         self.pane("entry").show(n, lambda: replay.event_panel(n))
         self._highlight(n)
         self.pane("changes").show(n, lambda: replay.change_list(n))
+        if replay.graded is not None:
+            self.pane("analysis").show(n, lambda: replay.analysis_panel(n))
         help_shown = self.cursor.help
         if help_shown != self.has_class("help-shown"):
             self.set_class(help_shown, "help-shown")

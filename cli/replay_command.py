@@ -18,6 +18,7 @@ from typing import Iterator, Optional
 
 import typer
 
+from cli.analysis_views import analysis_of
 from cli.common import CatalogOption, Commands, DbOption, GameArgument, JsonOption, console, game_ref_opened, print_json
 from cli.exits import fail
 from cli.replay_views import Replay
@@ -27,10 +28,10 @@ COMMANDS = Commands()
 
 
 @contextmanager
-def _replay(game_ref: str, db: Optional[Path], catalog_file: Optional[Path]) -> Iterator[Replay]:
+def _replay(game_ref: str, db: Optional[Path], catalog_file: Optional[Path], analyse: bool) -> Iterator[Replay]:
     with game_ref_opened(game_ref, db, catalog_file) as (game, _):
         try:
-            replay = Replay(game)
+            replay = Replay(game, analysis_of(game, analyse))
         except TimelineError as exc:
             fail(f"{game.name}: {exc}")
     yield replay
@@ -41,6 +42,10 @@ def replay_command(
     game_ref: str = GameArgument,
     at: Optional[int] = typer.Option(
         None, "--at", help="Print the table after this many entries (0: before the first) with its entry, and exit."
+    ),
+    analysis: bool = typer.Option(
+        False, "--analysis", help="Grade every decision and show the winning chances: the analysis kept for this "
+        "record (coimbra analyse) is shown without it; with it, one is made now if none is kept (minutes)."
     ),
     db: Optional[Path] = DbOption,
     catalog_file: Optional[Path] = CatalogOption,
@@ -60,19 +65,24 @@ def replay_command(
 
     The entry list marks what became of each entry ("corrected by 12",
     "withdrawn by 59"); the changes pane says what the current entry changed.
+    An analysed game (coimbra analyse, or --analysis) marks each decision
+    with its grade (★ best, ✓ good, ?! inaccuracy, ? mistake, ?? blunder)
+    and shows every player's winning chances through the game.
     Without a terminal, or with --at N, prints one frame (the entry, its
     changes and the whole board, the latest entry by default) and exits;
-    --json prints that entry's changes, each with the rule that caused it.
+    --json prints that entry's changes, each with the rule that caused it
+    (and its grade or luck, when analysed).
 
     Example: [bold]coimbra replay fixtures/games/standin-3p-seed2.json[/]
     """
-    with _replay(game_ref, db, catalog_file) as replay:
+    with _replay(game_ref, db, catalog_file, analysis) as replay:
         last = replay.nav.last
         if at is not None and not 0 <= at <= last:
             fail(f"no table after {at} entries: the game has {last}; choose 0 to {last}")
         if as_json:
             n = last if at is None else at
-            print_json({"game": replay.game.name, "seq": n, "changes": replay.changes(n)})
+            graded = {"analysis": replay.graded.of(n)} if replay.graded else {}
+            print_json({"game": replay.game.name, "seq": n, "changes": replay.changes(n), **graded})
             return
         if at is not None or not (sys.stdin.isatty() and sys.stdout.isatty()):
             console.print(replay.still(last if at is None else at))

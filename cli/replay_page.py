@@ -8,6 +8,10 @@ words with what the record says about each, the board view
 sections to jump between, the final scores and the record's identity. Nothing
 is fetched: the file opens from a disk or a chat attachment, on a phone too.
 
+With the game's analysis (``coimbra analyse``; ``page_analysis``), the page also shows
+every player's winning chances through the game as a graph and each decision's grade
+(``cli/web/analysis.js``).
+
 The states are most of the data, and a step changes little of a board, so state
 0 is written whole and every later one as its ``delta`` from the state before;
 the script rebuilds each state from them once, sharing what did not change.
@@ -46,9 +50,9 @@ VERSION = 1
 """The version of the embedded data the page's script reads."""
 
 
-def replay_page(game: Game, line: Timeline) -> str:
-    """The whole page: template, stylesheet, script and data in one HTML document."""
-    return page_of(replay_data(game, line))
+def replay_page(game: Game, line: Timeline, analysis: dict[str, Any] | None = None) -> str:
+    """The whole page: template, stylesheet, script and data in one HTML document (with the analysis, if given)."""
+    return page_of(replay_data(game, line, analysis))
 
 
 def page_of(data: dict[str, Any]) -> str:
@@ -58,7 +62,8 @@ def page_of(data: dict[str, Any]) -> str:
     return page.substitute(
         title=html.escape(f"{data['game']} · coimbra replay"),
         style=(web / "replay.css").read_text("utf-8"),
-        script=(web / "board.js").read_text("utf-8") + (web / "replay.js").read_text("utf-8"),
+        script=(web / "board.js").read_text("utf-8") + (web / "replay.js").read_text("utf-8")
+        + (web / "analysis.js").read_text("utf-8"),
         data=script_json(data),
     )
 
@@ -68,8 +73,9 @@ def script_json(data: Any) -> str:
     return orjson.dumps(data).decode().replace("<", "\\u003c")
 
 
-def replay_data(game: Game, line: Timeline) -> dict[str, Any]:
-    """Everything the page shows, as JSON-able data (the page's script reads ``VERSION`` 1)."""
+def replay_data(game: Game, line: Timeline, analysis: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything the page shows, as JSON-able data (the page's script reads ``VERSION`` 1); ``analysis`` is
+    the game's analysis read model (``projections.analysis``), shown when given."""
     catalog = game.catalog
     views = [board_view(state) for state in line.states]
     log = game.to_log()
@@ -91,6 +97,22 @@ def replay_data(game: Game, line: Timeline) -> dict[str, Any]:
         ],
         "states": [views[0], *(delta(a, b) for a, b in zip(views, views[1:]))],
         "scores": score_report(line.final),
+        **({"analysis": page_analysis(analysis)} if analysis is not None else {}),
+    }
+
+
+def page_analysis(report: dict[str, Any]) -> dict[str, Any]:
+    """What the page shows of an analysis: each decision's grade (not every option weighed), each outcome's luck,
+    the winning chances after every entry, each player's summary, and how it was made."""
+    decision_keys = ("seq", "player", "grade", "loss", "interval", "certain", "forced", "played", "best")
+    return {
+        "players": report["players"],
+        "decisions": [{k: d[k] for k in decision_keys} for d in report["decisions"]],
+        "luck": [{"seq": u["seq"], "luck": u["luck"]} for u in report["luck"]],
+        "curve": [{"seq": p["seq"], "win": p["win"]} for p in report["curve"]],
+        "summary": report["summary"],
+        "key": report["key"],
+        "notes": report["notes"],
     }
 
 
@@ -247,4 +269,5 @@ def _majorized(ids: list[str], steps: dict[str, dict[str, int]], start: dict[str
     return pos
 
 
-__all__ = ["FORMAT", "VERSION", "apply_delta", "catalog_lookup", "delta", "map_layout", "page_of", "replay_data", "replay_page"]
+__all__ = ["FORMAT", "VERSION", "apply_delta", "catalog_lookup", "delta", "map_layout", "page_analysis", "page_of", "replay_data",
+           "replay_page"]

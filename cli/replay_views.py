@@ -18,6 +18,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from cli.analysis_views import Graded
 from cli.board_views import DrawnParts, board_panel, player_board, player_boards
 from cli.change_views import as_json, changes_view, final_scores_view
 from cli.replay_keys import KEYS
@@ -36,11 +37,14 @@ from projections.words import entry_words, quiet_words
 
 
 class Replay:
-    """A game folded once, with everything the replayer shows of each entry, built when first asked for."""
+    """A game folded once, with everything the replayer shows of each entry, built when first asked for;
+    with its analysis (``projections.analysis``'s read model), each decision's grade and the winning chances too."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, analysis: dict[str, Any] | None = None) -> None:
         self.game = game
         self.line = timeline(game)
+        colors = {p.name: p.color for p in self.line.final.players}
+        self.graded = Graded(analysis, colors) if analysis is not None else None
         self.nav = Navigator(self.line, marks_of(game))
         self.rows: list[EntryRow] = entry_rows(game.events, game.line, game.replay.skipped)
         self.texts = [said(game.catalog, e, monasteries=dict(game.state.monasteries)) for e in game.events]
@@ -91,6 +95,9 @@ class Replay:
             first = Text.assemble(("▶ ", "bold"), (self.texts[n - 1], "bold"))
             for mark in self.rows[n - 1].marks:
                 first.append(f"  ◆ {mark}", style="bold magenta")
+            grade = self.graded.grade(n) if self.graded else None
+            if grade is not None:
+                first.append("  ").append(grade)
             lines.append(first)
             words = entry_words(self.line.states[n - 1], self.game.events[n - 1])
             lines.append(Text(f"  {words}", style="dim" if event["actor"] == "table" else ""))
@@ -136,10 +143,18 @@ class Replay:
         """One entry of the list: number, the entry in words, and its marks."""
         style = "dim" if not row.in_line else ""
         text = Text.assemble((f"{row.seq:>4} ", "dim"), no_wrap=True, overflow="ellipsis")
+        if self.graded:
+            text.append(self.graded.mark(row.seq))
         for mark in row.marks:
             text.append(f"[{mark}] ", style="magenta")
         text.append(escape_controls(self.texts[row.seq - 1]), style)
         return text
+
+    def analysis_panel(self, n: int) -> RenderableType:
+        """Every player's winning chances through the game with entry ``n`` marked, and entry ``n``'s grade."""
+        if self.graded is None:
+            return Text("not analysed: coimbra analyse GAME, then replay again", style="dim")
+        return self.graded.panel(n)
 
     def help_panel(self) -> Panel:
         table = Table(show_header=False, box=None, padding=(0, 2))
@@ -153,7 +168,8 @@ class Replay:
 
     def still(self, n: int) -> RenderableType:
         """One frame for a pipe or ``--at``: the entry, what it changed, and the whole board with every player's side."""
-        return Group(self.event_panel(n), Panel(self.change_list(n), title="changes", title_align="left"),
+        analysis = [Panel(self.analysis_panel(n), title="winning chances", title_align="left")] if self.graded else []
+        return Group(self.event_panel(n), *analysis, Panel(self.change_list(n), title="changes", title_align="left"),
                      self.board(n, boards=True))
 
 

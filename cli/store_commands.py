@@ -355,6 +355,10 @@ def export_command(
         False, "--force", help="Write a damaged stored game's JSON log as it is stored, with the hashes it was recorded with "
         "(so the file shows the damage too: verify fails on it)."
     ),
+    analysis: bool = typer.Option(
+        False, "--analysis", help="html: grade every decision and graph the winning chances; the analysis kept for "
+        "this record (coimbra analyse) is shown without it; with it, one is made now if none is kept (minutes)."
+    ),
     db: Optional[Path] = DbOption,
 ) -> None:
     """Write a game as a canonical JSON log, a move list, or a replay page to open in a browser.
@@ -363,6 +367,8 @@ def export_command(
     for chess: a person reads it, and [bold]coimbra import[/] reads it back to the
     same record. The replay page (html) is one self-contained file, no network
     needed: send it to the players, open it on a phone, link into it with #entry=N.
+    An analysed game (coimbra analyse, or --analysis) has its winning chances
+    graphed and every decision graded on the page.
 
     A damaged stored game (see [bold]coimbra verify[/]) is refused, never written
     out as if intact; --force writes what is stored, damage and all.
@@ -373,12 +379,14 @@ def export_command(
     """
     if format_ is not ExportFormat.JSON and force:
         fail("--force writes a damaged game's JSON log as it is stored: leave out --format")
+    if analysis and format_ is not ExportFormat.HTML:
+        fail("--analysis goes on the replay page: give --format html")
     with served(db, catalog_file=catalog_file) as games:
         if format_ is not ExportFormat.JSON:
             with store_errors():
                 game = games.open(game_ref)
                 games.check(game_ref)  # every row of a stored game, as the JSON export checks them
-            data, entries = _shared(game, format_), game.entries
+            data, entries = _shared(game, format_, analysis), game.entries
         else:
             data = _exported(games, game_ref, force)
             entries = data.count(ENTRY)
@@ -402,8 +410,9 @@ def _exported(games: Games, game_ref: str, force: bool) -> bytes:
     return exported.data
 
 
-def _shared(game: Game, format_: ExportFormat) -> bytes:
-    """A game as a move list or a replay page, from one fold of its timeline."""
+def _shared(game: Game, format_: ExportFormat, analyse: bool) -> bytes:
+    """A game as a move list or a replay page (with its analysis: kept, or made now when ``analyse``), from one fold
+    of its timeline."""
     from projections.timeline import timeline  # imported here: only these formats fold the game
 
     line = timeline(game)
@@ -413,9 +422,10 @@ def _shared(game: Game, format_: ExportFormat) -> bytes:
         from projections.sections import headings
 
         return movelist.dumps(game.to_log(), headings(line), result_line(score_report(line.final)), game.catalog).encode()
+    from cli.analysis_views import analysis_of
     from cli.replay_page import replay_page
 
-    return replay_page(game, line).encode()
+    return replay_page(game, line, analysis_of(game, analyse)).encode()
 
 
 @COMMANDS("verify")

@@ -31,6 +31,15 @@ def catalogs_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     return folder
 
 
+@pytest.fixture(autouse=True)
+def analyses_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty folder of kept analyses of this test's own (``$COIMBRA_ANALYSES``): the user's kept analyses never
+    reach a test (the replayer and the replay page show the one kept for a record)."""
+    folder = tmp_path_factory.mktemp("analyses")
+    monkeypatch.setenv("COIMBRA_ANALYSES", str(folder))
+    return folder
+
+
 @pytest.fixture(scope="session")
 def catalog():
     from coimbra_events.catalog import standin_catalog

@@ -46,3 +46,10 @@ def test_the_last_entry_of_a_phase_and_one_player_s_side(snap_compare):
 
 def test_the_final_scores(snap_compare):
     assert snap_compare(ReplayApp(fixture_replay(), start=175), press=["s"], terminal_size=SIZE)
+
+def test_an_analysed_game_marks_each_decision_with_its_grade_and_shows_the_winning_chances(snap_compare):
+    """A blunder reached (entry 53): its mark in the entry and the list, the curve with it marked, what it lost."""
+    from tests.test_replay_analysis import pinned_analysis
+
+    game = game_from_file(FIXTURES / "games" / "standin-3p-seed2.json")
+    assert snap_compare(ReplayApp(Replay(game, pinned_analysis()), start=52), press=["right"], terminal_size=SIZE)

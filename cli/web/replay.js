@@ -139,6 +139,7 @@
   const el = (id) => document.getElementById(id);
   const list = el("entry-list");
   const ITEMS = [];
+  const STEPPED = [];  // what else the page shows of an entry (analysis.js): called with n after each step
 
   function go(n) {
     n = Math.max(0, Math.min(LAST, Math.round(Number(n)) || 0));
@@ -171,6 +172,7 @@
     el("next-round").disabled = following(ROUND_STARTS, n) === null;
     if (focused && focused.disabled) el("slider").focus();  // not the page: the slider says where the game is
     at = n;
+    STEPPED.forEach((show) => show(n));
     scrollTo(item);  // last: the one layout of the step, after every change is made
     if (location.hash !== `#entry=${n}`) {
       try { history.replaceState(null, "", `#entry=${n}`); } catch (e) { /* a page without history (sandboxed viewer) */ }
@@ -245,7 +247,10 @@
     go(asked === null ? 0 : asked);
   }
 
-  window.coimbraReplay = { go, get at() { return at; }, last: LAST, state: (n) => STATES[n], entries: ENTRIES };
+  window.coimbraReplay = {
+    go, get at() { return at; }, last: LAST, state: (n) => STATES[n], entries: ENTRIES, data: DATA,
+    color: (name) => PLAYER_COLOR[name] || "#777", esc, onStep: (show) => { STEPPED.push(show); show(at); },
+  };
   start();
 })();
 

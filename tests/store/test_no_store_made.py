@@ -18,7 +18,7 @@ COMMANDS = [
     ["verify", *GAME], ["show", *GAME], ["diff", "g", "h"], ["explain", *GAME, "--seq", "1"], ["replay", *GAME],
     ["act", *GAME, "pass"], ["fork", *GAME, "--at", "1"], ["correct", *GAME, "--seq", "1", "pass"], ["undo", *GAME],
     ["accept", *GAME, "pass", "--reason", "r"], ["note", *GAME, "--at", "1", "text"], ["roll", *GAME],
-    ["rename", *GAME, "h"], ["tag", "--add", "t", *GAME], ["archive", *GAME], ["serve", *GAME],
+    ["rename", *GAME, "h"], ["tag", "--add", "t", *GAME], ["archive", *GAME], ["serve", *GAME], ["analyse", *GAME],
     ["league", "standings"], ["league", "ratings"], ["league", "player", "Ana"], ["league", "rebuild"],
     ["league", "follow"], ["player", "list"], ["player", "alias", "Ana", "Anna"], ["store", "check"],
 ]

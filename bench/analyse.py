@@ -1,0 +1,149 @@
+"""Benchmark of ``coimbra analyse``: the whole analysis of the 2-player fixture, its steadiness, and its strength.
+
+In one run:
+
+(a) speed: ``coimbra simulate``'s games per second on one core (2 players, seeded), then the whole
+    analysis of ``fixtures/games/standin-2p-seed1.json`` with the default settings and ``--jobs``
+    (default: every core), reporting its wall time (target: at most 5 minutes on 2 cores) and its
+    playouts per second per core, against the games per second of ``simulate``;
+(b) steadiness: the same analysis with another seed; the share of decisions given the same grade
+    (target: at least 95 %);
+(c) strength: ``--games`` two-player games (default 200) on seeded tables, a player choosing by the
+    analysis's evaluation (``--strength-playouts``, default 2 per option, first pass and carried on)
+    against the seeded bots, seats alternating; the share it finishes first, a shared first place
+    counting (target: at least 70 %).
+
+The machine may be shared: the report says how many cores it saw and the load average at the start, and times
+the work in CPU seconds as well (CPU time / jobs: the wall time on idle cores).
+Missing a target is reported, not an error: the script always exits 0. Usage:
+``python bench/analyse.py [--parts speed,steadiness,strength] [--games N] [--jobs J] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, Sequence
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from coimbra_events import core_build  # noqa: E402
+from coimbra_events.analysis.engine import Analysis, analyse, default_jobs, line_of_play  # noqa: E402
+from coimbra_events.analysis.evaluation import Settings  # noqa: E402
+from coimbra_events.analysis.strength import duel  # noqa: E402
+from coimbra_events.catalog import standin_catalog  # noqa: E402
+from coimbra_events.log_reader import read  # noqa: E402
+from coimbra_events.simulator import DEFAULT_PLAYERS, simulate  # noqa: E402
+
+GAME = ROOT / "fixtures" / "games" / "standin-2p-seed1.json"
+PLAYERS = DEFAULT_PLAYERS[:2]
+
+
+def simulate_rate(seconds: float = 5.0) -> float:
+    """Whole 2-player games ``coimbra simulate`` plays per CPU second."""
+    catalog, games, start = standin_catalog(), 0, time.process_time()
+    while time.process_time() - start < seconds:
+        simulate(catalog, PLAYERS, games)
+        games += 1
+    return games / (time.process_time() - start)
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished worker processes."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed_analysis(seed: int, jobs: int) -> tuple[Analysis, float, float]:
+    """The analysis, its wall time and its CPU time (on a shared machine, CPU time / cores is what an idle one takes)."""
+    entries = line_of_play(read(GAME), standin_catalog())
+    start, cpu = time.perf_counter(), cpu_seconds()
+    result = analyse(entries, Settings(seed=seed), jobs)
+    return result, time.perf_counter() - start, cpu_seconds() - cpu
+
+
+def playouts(result: Analysis) -> int:
+    return sum(d.playouts for d in result.decisions) + sum(u.playouts for u in result.luck)
+
+
+def _strength_game(args: tuple[int, int]) -> bool:
+    game, per_option = args
+    settings = Settings(playouts=per_option, first_pass=per_option, candidates=2)
+    return duel(standin_catalog(), PLAYERS, 10_000 + game, game % 2, settings).first[game % 2]
+
+
+def measure(parts: set[str], games: int, jobs: int, per_option: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"core": core_build(), "cores": os.cpu_count(), "jobs": jobs,
+                           "load_average_at_start": os.getloadavg()[0], "settings": Settings().to_json()}
+    if parts & {"speed", "steadiness"}:
+        out["simulate_games_per_s_per_core"] = round(simulate_rate(), 1)
+        first, seconds, cpu = timed_analysis(1, jobs)
+        out["analysis_seconds"] = round(seconds, 1)
+        out["analysis_cpu_seconds"] = round(cpu, 1)
+        out["analysis_seconds_on_idle_cores"] = round(cpu / jobs, 1)
+        out["decisions"] = len(first.decisions)
+        out["playouts"] = playouts(first)
+        out["playouts_per_s_per_core"] = round(playouts(first) / cpu, 1)
+        out["playouts_per_simulated_game"] = round(out["playouts_per_s_per_core"] / out["simulate_games_per_s_per_core"], 2)
+    if "steadiness" in parts:
+        second, seconds2, _ = timed_analysis(2, jobs)
+        same = sum(a.grade == b.grade for a, b in zip(first.decisions, second.decisions))
+        out["second_analysis_seconds"] = round(seconds2, 1)
+        out["same_grade"] = round(same / len(first.decisions), 4)
+        out["grades_differing"] = [(a.seq, a.grade, round(a.loss, 1), b.grade, round(b.loss, 1))
+                                   for a, b in zip(first.decisions, second.decisions) if a.grade != b.grade]
+    if "strength" in parts:
+        start = time.perf_counter()
+        firsts: list[bool] = []
+        with ProcessPoolExecutor(jobs) as pool:
+            for first in pool.map(_strength_game, [(g, per_option) for g in range(games)], chunksize=1):
+                firsts.append(first)
+                print(f"strength: {sum(firsts)} first of {len(firsts)}", file=sys.stderr, flush=True)
+        out["strength"] = {"games": games, "playouts_per_option": per_option, "first": round(sum(firsts) / games, 4),
+                           "seconds": round(time.perf_counter() - start, 1)}
+    return out
+
+
+def report(r: dict[str, Any]) -> str:
+    lines = [f"rules core: {r['core']}; {r['cores']} cores, {r['jobs']} jobs; load average at start {r['load_average_at_start']:.1f}"]
+    if "analysis_seconds" in r:
+        ok = "PASS" if r["analysis_seconds_on_idle_cores"] <= 300 else "FAIL"
+        lines += [f"simulate: {r['simulate_games_per_s_per_core']} games/s on one core (CPU time)",
+                  f"analysis of {GAME.name}: {r['analysis_seconds']} s wall, {r['analysis_cpu_seconds']} s CPU "
+                  f"({r['decisions']} decisions, {r['playouts']} playouts): {r['analysis_seconds_on_idle_cores']} s on "
+                  f"{r['jobs']} idle cores, target <= 300 s: {ok}",
+                  f"playouts: {r['playouts_per_s_per_core']}/s per core = {r['playouts_per_simulated_game']} x simulate's games/s"]
+    if "same_grade" in r:
+        ok = "PASS" if r["same_grade"] >= 0.95 else "FAIL"
+        lines.append(f"steadiness: same grade with seeds 1 and 2 for {100 * r['same_grade']:.1f} % of decisions "
+                     f"(target >= 95 %): {ok}; differing: {r['grades_differing']}")
+    if "strength" in r:
+        s = r["strength"]
+        ok = "PASS" if s["first"] >= 0.7 else "FAIL"
+        lines.append(f"strength: first in {100 * s['first']:.1f} % of {s['games']} games against the seeded bots at "
+                     f"{s['playouts_per_option']} playouts per option ({s['seconds']} s; target >= 70 %): {ok}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--parts", default="speed,steadiness,strength", help="which parts to run (comma-separated)")
+    parser.add_argument("--games", type=int, default=200, help="strength games (default 200)")
+    parser.add_argument("--strength-playouts", type=int, default=2, help="playouts per option of the analysing player")
+    parser.add_argument("--jobs", type=int, default=default_jobs(), help="processes (default: every core)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    result = measure(set(args.parts.split(",")), args.games, args.jobs, args.strength_playouts)
+    print(json.dumps(result, indent=2) if args.json else report(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

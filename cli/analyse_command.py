@@ -1,0 +1,99 @@
+"""``coimbra analyse``: where a game was decided, every decision graded and every roll's luck measured."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from cli.common import CatalogOption, Commands, DbOption, GameArgument, JsonOption, console, print_json
+from cli.exits import RULE_VIOLATION, fail
+from cli.log_commands import validated_ref
+from cli.views import progress_bar
+from projections.analysis import Settings, analysis_for
+
+COMMANDS = Commands()
+
+_MARKS = {"best": "", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+"""Chess's marks for the grades, after the move."""
+
+
+@COMMANDS("analyse")
+def analyse_command(
+    game_ref: str = GameArgument,
+    playouts: int = typer.Option(Settings.playouts, "--playouts", "-n", min=4, help="Playouts per option carried past the first pass "
+                                 "(and per random outcome); more: steadier grades, longer runs."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the playouts: the same seed and settings give the same analysis."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes to run playouts in (default: every core)."),
+    settle: int = typer.Option(Settings.settle, "--settle", min=4, help="At most this many paired playouts settle the decision "
+                               "played against the best, until its grade is clear."),
+    catalog_file: Optional[Path] = CatalogOption,
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """Grade every decision of a game and measure the luck of every roll and deal, by Monte Carlo playouts.
+
+    Each option a player had is played out from the table as it was (rolls and deals drawn from what
+    was possible then, never from the record) by the seeded bots; an option's value is the chance of
+    finishing first. A decision's loss is how many percentage points it gave up against the best
+    option: best below 2.5, good below 5, inaccuracy from 5, mistake from 10, blunder from 15 (with
+    a 95 % interval). Luck: how far each random outcome moved a player's chances against the
+    average outcome possible then. The analysis is kept (in $COIMBRA_ANALYSES, else the user's
+    cache folder) under the record's head, ruleset, catalog, settings and seed: asked again, it is
+    read back, not computed. A game with an illegal event is refused (exit 1).
+
+    Example: [bold]coimbra analyse fixtures/games/standin-2p-seed1.json[/]
+
+    Example: [bold]coimbra analyse demo --playouts 64 --seed 7 --json[/]
+    """
+    result, _ = validated_ref(game_ref, db, catalog_file)
+    if not result.valid:
+        v = result.violation
+        fail(f"{game_ref}: event {result.violation_seq} breaks rule {v.rule}: {v.reason}", RULE_VIOLATION)
+    settings = Settings(playouts=playouts, first_pass=min(Settings.first_pass, playouts), settle=settle, seed=seed)
+    with progress_bar("analysing") as bar:
+        task = bar.add_task("analysing", total=None)
+        report = analysis_for(result.log, result.state.catalog, settings, jobs=jobs,
+                              progress=lambda done, total: bar.update(task, completed=done, total=total))
+    if as_json:
+        print_json(report)
+        return
+    console.print(summary_table(report))
+    console.print(graded_table(report))
+    console.print(f"[dim]{escape(report['notes']['options'])}; {escape(report['notes']['accuracy'])}[/]")
+
+
+def summary_table(report: dict[str, Any]) -> Table:
+    """One column per player: accuracy, mean loss, luck, how many decisions of each grade, the three costliest."""
+    table = Table(title="Where the game was decided")
+    table.add_column("")
+    players = report["players"]
+    for name in players:
+        table.add_column(escape(name), justify="right")
+    rows = report["summary"]
+    table.add_row("accuracy", *(f"{rows[p]['accuracy']:.1f}" for p in players))
+    table.add_row("mean loss (points)", *(f"{rows[p]['mean_loss']:.1f}" for p in players))
+    table.add_row("luck (points)", *(f"{rows[p]['luck']:+.1f}" for p in players), end_section=True)
+    for grade in rows[players[0]]["grades"] if players else ():
+        table.add_row(grade, *(str(rows[p]["grades"][grade]) for p in players))
+    table.add_row("costliest", *("\n".join(f"#{c['seq']} {c['grade']} −{c['loss']:.1f}" for c in rows[p]["costliest"])
+                                 for p in players), end_section=True)
+    return table
+
+
+def graded_table(report: dict[str, Any]) -> Table:
+    """Every decision in order: who, what was played, its grade and loss (with its interval), and the best option
+    where another was better."""
+    table = Table(title="Every decision")
+    for column in ("entry", "player", "played", "grade", "loss", "95 %", "best option"):
+        table.add_column(column, justify="right" if column in ("entry", "loss") else "left", overflow="fold")
+    for d in report["decisions"]:
+        low, high = d["interval"]
+        better = "" if d["grade"] == "best" else escape(d["best"])
+        table.add_row(str(d["seq"]), escape(d["player"]), escape(d["played"]) + _MARKS[d["grade"]],
+                      d["grade"] + ("" if d["certain"] or d["grade"] == "best" else " (uncertain)"),
+                      f"{d['loss']:.1f}", f"{low:.1f}–{high:.1f}", better, style="dim" if d["grade"] == "best" else "")
+    return table

@@ -1,0 +1,167 @@
+"""The whole line of play analysed: each decision's options measured and graded, each random entry's luck.
+
+Entries are independent once the table before each is known, so they are shared out among
+worker processes (``jobs``); every playout is seeded from the analysis seed, the entry and its
+number, so the result does not depend on how many processes did the work, nor in which order.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import ExitStack
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from coimbra_events.analysis.evaluation import Decision, Settings, Tally, decide, luck, win_vector
+from coimbra_events.analysis.grades import certain, grade
+from coimbra_events.catalog import Catalog
+from coimbra_events.events import GameEvent
+from coimbra_events.history import replay, resolve
+from coimbra_events.log import GameLog
+from coimbra_events.rulesets import under_current_rules
+from coimbra_events.state import TABLE, GameState
+from coimbra_events.validation import start_state
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry of the line of play: where it stands, the log entry that says it, and the table just before it."""
+
+    index: int
+    seq: int
+    event: GameEvent
+    before: GameState
+
+    @property
+    def is_outcome(self) -> bool:
+        return self.event.actor == TABLE
+
+
+@dataclass(frozen=True)
+class OptionValue:
+    """One option measured (``option``: its place in ``option_list``): every player's P(first) and expected score,
+    its loss against the best (points) and SE."""
+
+    option: int
+    win: tuple[float, ...]
+    score: tuple[float, ...]
+    playouts: int
+    loss: float
+    se: float
+
+
+@dataclass(frozen=True)
+class Graded:
+    """One decision: its options best first (``played``: the one taken), its grade, loss and the loss's SE."""
+
+    index: int
+    seq: int
+    player: str
+    kind: str
+    options: tuple[OptionValue, ...]
+    played: int
+    options_total: int
+    evaluated: int
+    grade: str
+    loss: float
+    se: float
+    certain: bool
+    playouts: int
+
+    @property
+    def win_after(self) -> tuple[float, ...]:
+        return self.options[self.played].win
+
+
+@dataclass(frozen=True)
+class Lucky:
+    """One random entry: the points of P(first) it gave each player (against the average outcome), and P(first) after it."""
+
+    index: int
+    seq: int
+    kind: str
+    luck: tuple[float, ...]
+    win_after: tuple[float, ...]
+    playouts: int
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Every decision graded and every random entry's luck, in the order of the line of play."""
+
+    settings: Settings
+    players: tuple[str, ...]
+    decisions: tuple[Graded, ...]
+    luck: tuple[Lucky, ...]
+
+
+def line_of_play(log: GameLog, catalog: Catalog) -> list[Entry]:
+    """The entries in force (corrections and retractions read), each with the table before it."""
+    folded, _ = under_current_rules(log)
+    state = start_state(folded, catalog)
+    line = resolve(folded.events)
+    tables: list[GameState] = []
+    replay(state, line, True, lambda event, before, after: tables.append(before))
+    return [Entry(k, play.seq, play.event, before) for k, (play, before) in enumerate(zip(line.plays, tables))]
+
+
+def default_jobs() -> int:
+    """Every core this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def analyse(entries: Sequence[Entry], settings: Settings, jobs: int = 1,
+            progress: Callable[[int], None] | None = None) -> Analysis:
+    """Measure every entry (in ``jobs`` processes); ``progress`` is told each time one more is done."""
+    import multiprocessing  # here: the views that only read a kept analysis do not pay for process pools
+    from concurrent.futures import ProcessPoolExecutor
+
+    global _WORK
+    _WORK = (settings, tuple(entries))
+    results: list[Graded | Lucky] = []
+    try:
+        with ExitStack() as stack:
+            done: Iterable[Graded | Lucky] = map(measure, range(len(entries)))
+            if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
+                pool = stack.enter_context(ProcessPoolExecutor(jobs, multiprocessing.get_context("fork")))
+                done = pool.map(measure, range(len(entries)), chunksize=1)
+            for result in done:
+                results.append(result)
+                if progress:
+                    progress(1)
+    finally:
+        _WORK = None
+    players = tuple(p.name for p in entries[0].before.players) if entries else ()
+    return Analysis(settings, players, tuple(r for r in results if isinstance(r, Graded)),
+                    tuple(r for r in results if isinstance(r, Lucky)))
+
+
+_WORK: tuple[Settings, tuple[Entry, ...]] | None = None
+"""The analysis under way: worker processes are forked with it, as the rules core's compiled states do not pickle;
+a worker is sent only the number of the entry to measure, and sends back numbers."""
+
+
+def measure(k: int) -> Graded | Lucky:
+    """Entry ``k`` measured: a decision graded, or a random outcome's luck (runs in a worker process)."""
+    assert _WORK is not None, "measure() runs inside analyse()"
+    settings, entries = _WORK
+    entry = entries[k]
+    state = entry.before
+    pending = state.pending
+    kind = pending.kind if pending else ""
+    if entry.is_outcome:
+        found = luck(state, entry.event, settings, entry.index)
+        return Lucky(entry.index, entry.seq, kind, tuple(found.points(p) for p in range(len(state.players))),
+                     win_vector(found.actual), found.actual.n + found.average.n)
+    decision = decide(state, entry.event, settings, entry.index)
+    options = tuple(_value(decision, t) for t in decision.tallies)
+    played = decision.tallies.index(decision.played)
+    loss, se = decision.loss(decision.played)
+    return Graded(entry.index, entry.seq, entry.event.actor, kind, options, played, len(options), decision.evaluated,
+                  grade(loss), loss, se, certain(loss, se), decision.playouts)
+
+
+def _value(decision: Decision, tally: Tally) -> OptionValue:
+    loss, se = decision.loss(tally)
+    players = range(len(tally.first_sums))
+    return OptionValue(tally.option, win_vector(tally), tuple(tally.score(p) for p in players), tally.n, loss, se)

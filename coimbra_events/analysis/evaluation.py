@@ -1,0 +1,262 @@
+"""The options of one decision, and the outcome of one random entry, measured by playouts.
+
+Every option of a decision is played out with the same seeded streams (playout ``k`` of every
+option rolls the same dice: common random numbers), so two options are compared on paired
+playouts and the noise is that of their difference. The work is adaptive, in three steps:
+
+1. a cheap first pass over every option, ranked by the mean lead in points (steadier than a
+   chance of finishing first over a few playouts);
+2. the best few (and the option played) carried on, batch by batch, except those the best
+   leads clearly (by three standard errors of the paired difference): this picks the best;
+3. the option played settled against the best other option on fresh paired playouts (so the loss
+   is not inflated by having picked the best on the same playouts, and an option played that led
+   by chance is found out), batch by batch until the 95 % interval of the loss lies within one
+   grade, or the most playouts the settings allow.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Final, Sequence
+
+from coimbra_events.analysis.grades import BOUNDS, Z95
+from coimbra_events.analysis.playouts import Result, Streams, drawn, legal_options, play_out
+from coimbra_events.events import GameEvent
+from coimbra_events.rules.core import Fold
+from coimbra_events.state import GameState
+
+STOP_SE: Final = 3.0
+"""An option stops early once the best is ahead of it by this many standard errors of the paired difference."""
+
+SETTLING: Final = 1 << 20
+"""Playouts of the settling step are numbered from here: fresh streams, never those the best was picked on."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How much work an analysis does; with the seed, what makes it reproducible.
+
+    ``first_pass``: playouts per option in the cheap first pass; ``candidates``: how many options
+    (besides the one played) go on past it; ``playouts``: per option carried on, and per random
+    outcome; ``settle``: the most paired playouts that settle the option played against the best;
+    ``batch``: playouts added between two looks.
+    """
+
+    playouts: int = 128
+    first_pass: int = 24
+    candidates: int = 6
+    rivals: int = 2
+    settle: int = 8192
+    batch: int = 32
+    seed: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return asdict(self)
+
+
+class Tally:
+    """The playouts of one option: the acting player's first places one by one, and every player's sums."""
+
+    def __init__(self, option: int, start: GameState, actor: int, players: int, offset: int = 0) -> None:
+        self.option = option
+        self.start = start
+        self.actor = actor
+        self.offset = offset
+        self.firsts: list[int] = []
+        self.first_sums = [0] * players
+        self.score_sums = [0] * players
+        self.margin_sum = 0
+
+    @property
+    def n(self) -> int:
+        return len(self.firsts)
+
+    def run(self, settings: Settings, entry: int, until: int) -> None:
+        """Play out this option's playouts ``n .. until - 1`` (each with its own numbered streams)."""
+        fold = Fold()
+        for k in range(self.n, until):
+            self.add(play_out(self.start, Streams(settings.seed, entry, self.offset + k), fold))
+
+    def add(self, result: Result) -> None:
+        """Count one playout's result."""
+        self.firsts.append(int(result.first[self.actor]))
+        for p, (first, score) in enumerate(zip(result.first, result.scores)):
+            self.first_sums[p] += first
+            self.score_sums[p] += score
+        mine = result.scores[self.actor]
+        self.margin_sum += mine - max(s for p, s in enumerate(result.scores) if p != self.actor)
+
+    def win(self, player: int | None = None) -> float:
+        """P(first) of the acting player (or of ``player``)."""
+        return self.first_sums[self.actor if player is None else player] / self.n
+
+    def score(self, player: int | None = None) -> float:
+        """Expected final score of the acting player (or of ``player``)."""
+        return self.score_sums[self.actor if player is None else player] / self.n
+
+    def rank(self) -> tuple[float, float]:
+        return self.win(), self.score()
+
+    def promise(self) -> float:
+        """The acting player's mean lead in points over the best other player: what the first pass ranks options by
+        (a few playouts tell a margin much better than a chance of finishing first)."""
+        return self.margin_sum / self.n
+
+
+def paired(best: Tally, other: Tally) -> tuple[float, float]:
+    """How far ``best`` is ahead of ``other`` in P(first) on their common playouts, and its standard error."""
+    n = min(best.n, other.n)
+    diffs = [b - o for b, o in zip(best.firsts[:n], other.firsts[:n])]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.25
+    return mean, math.sqrt(var / n)
+
+
+class Decision:
+    """The options of one decision measured: ``tallies`` best first, the one played, and its settled loss and SE
+    (percentage points of P(first) against the best)."""
+
+    def __init__(self, tallies: list[Tally], played: Tally, evaluated: int, settled: tuple[float, float, int]) -> None:
+        self.tallies = tallies
+        self.played = played
+        self.evaluated = evaluated
+        self.settled = settled[:2]
+        self.playouts = sum(t.n for t in tallies) + 2 * settled[2]
+        """Every playout this decision took."""
+
+    def loss(self, tally: Tally) -> tuple[float, float]:
+        """Points of P(first) ``tally`` loses against the best (at least 0), and the standard error."""
+        if tally is self.played:
+            return self.settled
+        if tally is self.tallies[0]:
+            return 0.0, 0.0
+        mean, se = paired(self.tallies[0], tally)
+        return max(0.0, 100 * mean), 100 * se
+
+
+def option_list(state: GameState, played: GameEvent) -> list[GameEvent]:
+    """The options of the decision due, in the rules core's order; a move the table accepted against the rules
+    is an option that was taken, last."""
+    options: list[GameEvent] = list(legal_options(state))
+    return options if played in options else options + [played]
+
+
+def decide(state: GameState, played: GameEvent, settings: Settings, entry: int) -> Decision:
+    """Measure every option of the decision due in ``state``; ``played`` is the one the record says was taken."""
+    options = option_list(state, played)
+    ranked, evaluated = rank(state, options, settings, entry, options.index(played))
+    chosen = next(t for t in ranked if t.option == options.index(played))
+    if len(ranked) == 1:
+        return Decision(ranked, chosen, evaluated, (0.0, 0.0, 0))
+    done = ranked[0].n
+    others = [t for t in ranked if t is not chosen]
+    rivals = [t for t in others if t.n == done][: settings.rivals] or others[:1]
+    settled = [settle(rival, chosen, settings, entry) for rival in rivals]  # even when the played one leads
+    worst = max(range(len(rivals)), key=lambda k: settled[k][0])
+    loss, se, _ = settled[worst]
+    if loss > 0:  # the fresh playouts put this rival ahead of the one played: it is the best
+        ranked.remove(rivals[worst])
+        ranked.insert(0, rivals[worst])
+    return Decision(ranked, chosen, evaluated, (loss, se, sum(pairs for _, _, pairs in settled)))
+
+
+def rank(state: GameState, options: Sequence[GameEvent], settings: Settings, entry: int,
+         keep: int | None = None) -> tuple[list[Tally], int]:
+    """Every option measured, best first (those carried to the end before those sampled less), and how many were
+    carried on past the first pass; option ``keep`` (the one played) is always carried on."""
+    actor = state.index[state.pending.actor] if state.pending else 0
+    tallies = [Tally(k, Fold().apply(state, o), actor, len(state.players)) for k, o in enumerate(options)]
+    first = min(settings.first_pass, settings.playouts)
+    if len(tallies) == 1:
+        tallies[0].run(settings, entry, first)
+        return tallies, 1
+    for t in tallies:
+        t.run(settings, entry, first)
+    ranked = sorted(tallies, key=Tally.promise, reverse=True)
+    live = ranked[: settings.candidates]
+    kept = None if keep is None else tallies[keep]
+    if kept is not None and kept not in live:
+        live.append(kept)
+    _carry_on(live, kept, settings, entry)
+    done = max(t.n for t in tallies)
+    finished = sorted((t for t in tallies if t.n == done), key=Tally.rank, reverse=True)
+    rest = sorted((t for t in tallies if t.n < done), key=Tally.rank, reverse=True)
+    return finished + rest, len(live)
+
+
+def best_option(state: GameState, settings: Settings, entry: int) -> GameEvent:
+    """The option the analysis rates best in ``state``: how a player choosing by the analysis plays."""
+    options = list(legal_options(state))
+    return options[rank(state, options, settings, entry)[0][0].option]
+
+
+def _carry_on(live: list[Tally], chosen: Tally | None, settings: Settings, entry: int) -> None:
+    """Add playouts batch by batch up to ``settings.playouts``; clearly worse options (not the one played) stop."""
+    while live and live[0].n < settings.playouts:
+        until = min(settings.playouts, live[0].n + settings.batch)
+        for t in live:
+            t.run(settings, entry, until)
+        best = max(live, key=Tally.rank)
+        live = [t for t in live if t is best or t is chosen or _unsettled(best, t)]
+
+
+def _unsettled(best: Tally, other: Tally) -> bool:
+    mean, se = paired(best, other)
+    return mean <= STOP_SE * se
+
+
+def settle(best: Tally, chosen: Tally, settings: Settings, entry: int) -> tuple[float, float, int]:
+    """The loss of ``chosen`` against ``best`` on fresh paired playouts, its SE (in points) and how many pairs: a
+    batch, then half as many again as so far, until its 95 % interval lies within one grade (``grades.BOUNDS``)
+    or ``settings.settle`` pairs."""
+    players = len(best.first_sums)
+    duel = [Tally(t.option, t.start, t.actor, players, SETTLING) for t in (best, chosen)]
+    while True:
+        n = duel[0].n
+        until = min(settings.settle, n + max(settings.batch, n // 2))  # looks ever further apart: few looks in all
+        for t in duel:
+            t.run(settings, entry, until)
+        mean, se = paired(*duel)
+        loss, se = 100 * mean, 100 * se
+        if until >= settings.settle or (until >= 2 * settings.batch and _within_one_grade(loss, se)):
+            return max(0.0, loss), se, until
+
+
+def _within_one_grade(loss: float, se: float) -> bool:
+    low, high = loss - Z95 * se, loss + Z95 * se
+    return not any(low < bound < high for bound in BOUNDS)
+
+
+class Luck:
+    """What one random entry did: each player's P(first) after it, and after the average outcome possible then."""
+
+    def __init__(self, actual: Tally, average: Tally) -> None:
+        self.actual = actual
+        self.average = average
+
+    def points(self, player: int) -> float:
+        """Percentage points of P(first) the outcome gave ``player`` (negative: it took them)."""
+        return 100 * (self.actual.win(player) - self.average.win(player))
+
+
+def luck(state: GameState, outcome: GameEvent, settings: Settings, entry: int) -> Luck:
+    """The outcome recorded against outcomes drawn afresh from what was possible then, on paired playouts."""
+    players = len(state.players)
+    actual = Tally(0, Fold().apply(state, outcome), 0, players)
+    actual.run(settings, entry, settings.playouts)
+    average = Tally(0, state, 0, players)
+    fold = Fold()
+    for k in range(settings.playouts):
+        streams = Streams(settings.seed, entry, k)
+        average.add(play_out(fold.apply(state, drawn(state, streams)), streams, fold))
+    return Luck(actual, average)
+
+
+def win_vector(tally: Tally) -> tuple[float, ...]:
+    """Every player's P(first) in ``tally``'s playouts."""
+    return tuple(s / tally.n for s in tally.first_sums)
+
+
+__all__: Sequence[str] = ("Settings", "Tally", "Decision", "option_list", "decide", "rank", "best_option", "settle", "Luck", "luck",
+                          "paired", "win_vector")

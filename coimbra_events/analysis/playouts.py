@@ -1,0 +1,77 @@
+"""One playout: the game played on from a table to its end by the seeded bots, on the rules core's fastest path.
+
+No peeking: a playout starts from a state, and the state holds only what had happened by then;
+every later roll and deal is drawn from the outcome spaces of the rules core (the dice of the
+pool, the deck's cards not dealt yet), never read from the record. The table and the bots draw
+from two generators, so that the playouts of two options of one decision, seeded alike, roll
+the same dice even when the bots' choices part (common random numbers).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final, Sequence
+
+from coimbra_events.events import GameEvent
+from coimbra_events.rules.core import Fold, legal
+from coimbra_events.rules.outcomes import OutcomeSpace
+from coimbra_events.rules.scoring import places, scored_items
+from coimbra_events.simulator import choose
+from coimbra_events.state import GameState
+
+POLICY: Final = "seeded bots"
+"""The playout policy: ``coimbra simulate``'s bots (a kind of decision, then one of that kind)."""
+
+
+class Streams:
+    """The two seeded generators of playout ``k``: the table's draws and the bots' choices.
+
+    Seeded from text (``random.Random`` hashes it with SHA-512), so the same analysis seed, entry
+    and playout number give the same draws in any process and any order of work.
+    """
+
+    def __init__(self, seed: int, entry: int, k: int) -> None:
+        self.table = random.Random(f"table:{seed}:{entry}:{k}")
+        self.bots = random.Random(f"bots:{seed}:{entry}:{k}")
+        self.first = random.Random(f"first:{seed}:{entry}:{k}")
+        """Draws the outcome of a random entry when a playout starts at it (``luck``)."""
+
+
+class Result:
+    """The end of one playout: who finished first (shared first places count for each) and every final score."""
+
+    __slots__ = ("first", "scores")
+
+    def __init__(self, first: tuple[bool, ...], scores: tuple[int, ...]) -> None:
+        self.first = first
+        self.scores = scores
+
+
+def play_out(state: GameState, streams: Streams, fold: Fold | None = None) -> Result:
+    """Play from ``state`` to the end: the table draws what is possible now, the bots choose among legal options."""
+    fold = fold or Fold()
+    table, bots = streams.table, streams.bots
+    while not state.over:
+        options = legal(state)
+        event = options.sample(table) if isinstance(options, OutcomeSpace) else choose(bots, options)
+        state = fold.apply(state, event)
+    return outcome(state)
+
+
+def outcome(state: GameState) -> Result:
+    """Places and final scores of a finished game (GAPS 11: a tie the tie break leaves is a shared place)."""
+    totals = [pl.points + sum(i.points for i in mine) for pl, mine in zip(state.players, scored_items(state))]
+    return Result(tuple(p == 1 for p in places(state, totals)), tuple(totals))
+
+
+def drawn(state: GameState, streams: Streams) -> GameEvent:
+    """An outcome of the table's pending draw, from the stream kept for the first draw of a playout."""
+    space = legal(state)
+    assert isinstance(space, OutcomeSpace), "drawn() is for the table's pending outcome"
+    return space.sample(streams.first)
+
+
+def legal_options(state: GameState) -> Sequence[GameEvent]:
+    """The decisions the player due to act may take now (none when the table draws next)."""
+    options = legal(state)
+    return () if isinstance(options, OutcomeSpace) else options

@@ -1,0 +1,194 @@
+"""The analysis of a game as people read it: a read model kept beside the record, never an entry of it.
+
+``analysis_for`` gives the whole analysis (``coimbra analyse --json`` prints it; the replayer and
+the replay page show it): every decision graded with its options, every random outcome's luck,
+the curve of winning chances and each player's summary, with names, not ids. The result is kept
+under a key made of what decides it (the record's head, ruleset and catalog, the settings and the
+seed): asked again with the same key, it is read back, not computed (``cached_analysis`` only reads).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+import orjson
+
+from coimbra_events.analysis.engine import Analysis, Entry, Graded, analyse, default_jobs, line_of_play
+from coimbra_events.analysis.evaluation import STOP_SE, Settings, option_list
+from coimbra_events.analysis.grades import ACCURACY_FORMULA, GRADES, THRESHOLDS, accuracy, interval
+from coimbra_events.analysis.playouts import POLICY
+from coimbra_events.catalog import Catalog
+from coimbra_events.files import write_atomically
+from coimbra_events.log import GameLog
+from projections.words import entry_words
+
+__all__ = ["Settings", "analysis_for", "cached_analysis", "latest_analysis", "analysis_key", "default_cache_dir"]
+
+FORMAT = 1
+"""The read model's shape; a new shape is a new key, so an old file is never read as a new one."""
+
+
+def default_cache_dir() -> Path:
+    """Where analyses are kept: ``$COIMBRA_ANALYSES``, else ``coimbra/analyses`` in the user's cache directory."""
+    if os.environ.get("COIMBRA_ANALYSES"):
+        return Path(os.environ["COIMBRA_ANALYSES"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "coimbra" / "analyses"
+
+
+def analysis_key(log: GameLog, settings: Settings) -> dict[str, Any]:
+    """What decides an analysis: the record (its head), the rules and components, the settings and the seed."""
+    work = settings.to_json()
+    seed = work.pop("seed")
+    return {"format": FORMAT, "head": log.head(), "ruleset": log.ruleset,
+            "catalog": {"id": log.catalog_id, "sha256": log.catalog_sha256},
+            "settings": {**work, "policy": POLICY}, "seed": seed}
+
+
+def cached_analysis(log: GameLog, settings: Settings = Settings(), cache_dir: Path | None = None) -> dict[str, Any] | None:
+    """The analysis kept for this record and settings, or ``None``: never computes one."""
+    path = _path(cache_dir, analysis_key(log, settings))
+    try:
+        report: dict[str, Any] = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    return report if report.get("key") == analysis_key(log, settings) else None
+
+
+def analysis_for(log: GameLog, catalog: Catalog, settings: Settings = Settings(), cache_dir: Path | None = None,
+                 jobs: int | None = None, progress: Callable[[int, int], None] | None = None,
+                 keep: bool = True) -> dict[str, Any]:
+    """The analysis of a legal record: read back when kept under the same key, else computed (in ``jobs`` processes,
+    default every core; ``progress(done, total)``) and kept (unless ``keep`` is false)."""
+    found = cached_analysis(log, settings, cache_dir) if keep else None
+    if found is not None:
+        return found
+    entries = line_of_play(log, catalog)
+    done = [0]
+
+    def tick(n: int) -> None:
+        done[0] += n
+        if progress:
+            progress(done[0], len(entries))
+
+    result = analyse(entries, settings, jobs or default_jobs(), tick)
+    report = read_model(result, entries, analysis_key(log, settings))
+    if keep:
+        _keep(cache_dir, report)
+    return report
+
+
+def latest_analysis(log: GameLog, cache_dir: Path | None = None) -> dict[str, Any] | None:
+    """The analysis kept last for exactly this record (its head, ruleset and catalog) in this shape (``FORMAT``),
+    whatever its settings and seed, or ``None``: never computes one (what the replayer and the replay page show)."""
+    folder = cache_dir or default_cache_dir()
+    try:
+        report: dict[str, Any] = orjson.loads((folder / orjson.loads((_pointer(folder, log.head())).read_bytes())).read_bytes())
+    except (OSError, orjson.JSONDecodeError, TypeError):
+        return None
+    key = report.get("key", {})
+    same = {"format": FORMAT, "head": log.head(), "ruleset": log.ruleset,
+            "catalog": {"id": log.catalog_id, "sha256": log.catalog_sha256}}
+    return report if all(key.get(k) == v for k, v in same.items()) else None
+
+
+def _keep(cache_dir: Path | None, report: dict[str, Any]) -> None:
+    """Write the report under its key, and point the record's head at it (the newest for that record)."""
+    path = _path(cache_dir, report["key"])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, orjson.dumps(report))
+    pointer = _pointer(path.parent, report["key"]["head"])
+    pointer.parent.mkdir(exist_ok=True)
+    write_atomically(pointer, orjson.dumps(path.name))
+
+
+def _pointer(folder: Path, head: str) -> Path:
+    return folder / "heads" / f"{head}.json"
+
+
+def _path(cache_dir: Path | None, key: dict[str, Any]) -> Path:
+    digest = hashlib.sha256(orjson.dumps(key, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    return (cache_dir or default_cache_dir()) / f"{digest}.json"
+
+
+def read_model(result: Analysis, entries: list[Entry], key: dict[str, Any]) -> dict[str, Any]:
+    """The analysis as JSON-ready data, in words (see docs/analysis.md for every field)."""
+    players = result.players
+    decisions = [_decision(d, entries[d.index], players) for d in result.decisions]
+    luck = [{"seq": u.seq, "index": u.index, "kind": u.kind, "outcome": _words(entries[u.index]),
+             "luck": _by_player(players, u.luck, 1), "win_after": _by_player(players, u.win_after, 3)}
+            for u in result.luck]
+    points = sorted([(d["index"], d["seq"], d["win_after"]) for d in decisions] +
+                    [(u["index"], u["seq"], u["win_after"]) for u in luck], key=lambda p: p[0])
+    return {
+        "key": key,
+        "players": list(players),
+        "decisions": decisions,
+        "luck": luck,
+        "curve": [{"seq": seq, "index": index, "win": win} for index, seq, win in points],
+        "summary": {name: _summary(name, decisions, luck) for name in players},
+        "notes": _notes(result.settings),
+    }
+
+
+def _decision(d: Graded, entry: Entry, players: tuple[str, ...]) -> dict[str, Any]:
+    events = option_list(entry.before, entry.event)
+    actor = players.index(d.player)
+    options = [{"option": _words(entry, events[o.option]), "played": k == d.played, "best": k == 0,
+                "win": round(o.win[actor], 4), "score": round(o.score[actor], 2), "loss": round(o.loss, 2),
+                "interval": _interval(o.loss, o.se), "playouts": o.playouts,
+                "first_pass_only": o.playouts < d.options[0].playouts}
+               for k, o in enumerate(d.options)]
+    return {"seq": d.seq, "index": d.index, "player": d.player, "kind": d.kind, "played": options[d.played]["option"],
+            "best": options[0]["option"], "grade": d.grade, "loss": round(d.loss, 2), "interval": _interval(d.loss, d.se),
+            "certain": d.certain, "forced": d.options_total == 1, "accuracy": round(accuracy(d.loss), 1),
+            "options_total": d.options_total, "options_evaluated": d.evaluated, "options": options,
+            "win_after": _by_player(players, d.win_after, 3)}
+
+
+def _summary(name: str, decisions: list[dict[str, Any]], luck: list[dict[str, Any]]) -> dict[str, Any]:
+    """A player's accuracy over their decisions with a choice, their luck, and their three costliest decisions."""
+    mine = [d for d in decisions if d["player"] == name and not d["forced"]]
+    costliest = sorted(mine, key=lambda d: (-d["loss"], d["seq"]))[:3]
+    return {
+        "decisions": len(mine),
+        "mean_loss": round(sum(d["loss"] for d in mine) / len(mine), 2) if mine else 0.0,
+        "accuracy": round(sum(accuracy(d["loss"]) for d in mine) / len(mine), 1) if mine else 100.0,
+        "luck": round(sum(u["luck"][name] for u in luck), 1),
+        "grades": {g: sum(1 for d in mine if d["grade"] == g) for g in GRADES},
+        "costliest": [{"seq": d["seq"], "loss": d["loss"], "grade": d["grade"], "played": d["played"],
+                       "best": d["best"]} for d in costliest],
+    }
+
+
+def _notes(settings: Settings) -> dict[str, str]:
+    grades = ", ".join(f"{name} from {threshold:g}" for threshold, name in reversed(THRESHOLDS))
+    return {
+        "win": "P(first): the share of playouts the player finishes first; a first place shared after the tie break "
+               "counts as first for each (GAPS 11)",
+        "playouts": f"from the table as it was, played on by the {POLICY}; rolls and deals drawn from what was possible "
+                    "then, never from the record (no peeking); the same random numbers for every option of a decision",
+        "options": f"every legal option gets {settings.first_pass} playouts; the best {settings.candidates} and the one "
+                   f"played go on to {settings.playouts}, except those the best leads by {STOP_SE:g} standard errors "
+                   "(first_pass_only: sampled less); then the one played is settled against the best other option on fresh "
+                   f"paired playouts until the 95 % interval of its loss lies within one grade, at most {settings.settle}",
+        "grades": f"loss in percentage points of P(first) against the best option: {grades}; certain: the best leads "
+                  "by at least 2 standard errors of the paired difference; interval: 95 %",
+        "accuracy": ACCURACY_FORMULA + "; forced decisions (one legal option) are left out",
+        "luck": "percentage points of P(first) an outcome gave each player against the average outcome possible then",
+    }
+
+
+def _words(entry: Entry, event: Any = None) -> str:
+    return entry_words(entry.before, entry.event if event is None else event)
+
+
+def _interval(loss: float, se: float) -> list[float]:
+    low, high = interval(loss, se)
+    return [round(low, 2), round(high, 2)]
+
+
+def _by_player(players: tuple[str, ...], values: tuple[float, ...], digits: int) -> dict[str, float]:
+    return {name: round(v, digits) for name, v in zip(players, values)}

@@ -1,0 +1,171 @@
+"""The analysis (issue 28): grades that mean what they say, no peeking at the record, the same result for the
+same seed and settings however many processes work, and a command that prints it with names.
+
+Small playout counts keep these tests fast; the heavy figures (time, steadiness, strength) are
+``bench/analyse.py``'s.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from coimbra_events import events as ev
+from coimbra_events.analysis.engine import analyse, line_of_play
+from coimbra_events.analysis.evaluation import Settings, decide
+from coimbra_events.analysis.grades import GRADES, accuracy, grade
+from coimbra_events.analysis.playouts import outcome
+from coimbra_events.analysis.strength import duel
+from coimbra_events.catalog import standin_catalog
+from coimbra_events.log_reader import read
+from coimbra_events.rules.core import Fold, initial_state, legal
+from coimbra_events.rules.scoring import final_scores
+from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
+from coimbra_events.state import GameState, PlayerState
+from tests.conftest import FIXTURES
+
+GAME = FIXTURES / "games" / "standin-2p-seed1.json"
+TINY = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4)
+"""Enough playouts to exercise every step of the analysis, few enough for a test."""
+
+
+@pytest.mark.parametrize(("loss", "expected"), [(0.0, "best"), (2.49, "best"), (2.5, "good"), (4.99, "good"),
+                                                (5.0, "inaccuracy"), (9.99, "inaccuracy"), (10.0, "mistake"),
+                                                (14.99, "mistake"), (15.0, "blunder"), (100.0, "blunder")])
+def test_grades_begin_at_lichess_thresholds(loss, expected):
+    assert grade(loss) == expected and expected in GRADES
+
+
+def test_accuracy_is_lichess_formula():
+    assert accuracy(0.0) == pytest.approx(100.0, abs=0.001)
+    assert accuracy(10.0) == pytest.approx(103.1668 * math.exp(-0.4354) - 3.1669)
+    assert accuracy(100.0) == 0.0
+
+
+def with_points(state: GameState, name: str, points: int) -> GameState:
+    """The same table with one player's scoring disc moved: a hand-made position."""
+    players = tuple(PlayerState(*(points if f == "points" and p.name == name else getattr(p, f) for f in PlayerState.FIELDS))
+                    for p in state.players)
+    return GameState(*(players if f == "players" else getattr(state, f) for f in GameState.FIELDS))
+
+
+def last_decision(seed: int) -> GameState:
+    """The table before the last decision of a simulated 2-player game (a voyage in the last phase F)."""
+    catalog = standin_catalog()
+    log, _ = simulate(catalog, DEFAULT_PLAYERS[:2], seed)
+    state, fold = initial_state(catalog, log.players), Fold()
+    for event in log.events[:-1]:
+        state = fold.apply(state, event)
+    return state
+
+
+@pytest.fixture(scope="module")
+def decided_by_a_voyage():
+    """Ana's last voyage decides the game: investing scores enough to finish ahead of Bruno, passing does not, and
+    no later round comes in which she could still afford it."""
+    state = last_decision(0)
+    options = legal(state)
+    totals = {type(o): outcome(Fold().apply(state, o)).scores for o in options}
+    invest, passed = totals[ev.VoyageInvested][0], totals[ev.VoyagePassed][0]
+    assert state.pending.actor == "Ana" and invest > passed + 2
+    bruno = state.player("Bruno")
+    target = (invest + passed) // 2  # Bruno's total between Ana's two
+    return with_points(state, "Bruno", bruno.points + target - totals[ev.VoyagePassed][1]), options
+
+
+def test_a_voyage_the_player_cannot_afford_later_is_graded_best(decided_by_a_voyage):
+    state, options = decided_by_a_voyage
+    invest = next(o for o in options if isinstance(o, ev.VoyageInvested))
+    decision = decide(state, invest, TINY, 0)
+    loss, se = decision.loss(decision.played)
+    assert decision.tallies[0].option == options.index(invest) and grade(loss) == "best" and loss == 0.0
+
+
+def test_passing_on_the_deciding_voyage_is_a_certain_blunder(decided_by_a_voyage):
+    state, options = decided_by_a_voyage
+    passed = next(o for o in options if isinstance(o, ev.VoyagePassed))
+    decision = decide(state, passed, TINY, 0)
+    loss, se = decision.loss(decision.played)
+    assert grade(loss) == "blunder" and loss == 100.0 and se == 0.0
+
+
+def total(state: GameState, event: ev.GameEvent, name: str) -> int:
+    """A player's provisional final score just after ``event``."""
+    return next(p.total for p in final_scores(Fold().apply(state, event)) if p.name == name)
+
+
+@pytest.fixture(scope="module")
+def a_card_worth_ten_points():
+    """In the last round of a simulated game, Ana may buy a card that scores at least 10 points more than taking the
+    alternative (coins and guards); Bruno's disc is put where the card decides the game."""
+    catalog = standin_catalog()
+    log, end = simulate(catalog, DEFAULT_PLAYERS[:2], 0)
+    state, fold = initial_state(catalog, log.players), Fold()
+    for event in log.events:
+        due = state.pending
+        if due and due.actor == "Ana" and due.kind == "retrieve" and state.round == end.round:
+            options = legal(state)
+            alternative = max((o for o in options if isinstance(o, ev.AlternativeTaken)), key=lambda o: o.coins + o.guards)
+            card = max((o for o in options if isinstance(o, ev.CardBought)), key=lambda o: total(state, o, "Ana"))
+            if total(state, card, "Ana") - total(state, alternative, "Ana") >= 10:
+                bruno = state.player("Bruno")
+                ahead_by = total(state, card, "Ana") - total(state, card, "Bruno") - 4
+                return with_points(state, "Bruno", bruno.points + ahead_by), card, alternative
+        state = fold.apply(state, event)
+    pytest.fail("no such card in the last round of the seed-0 game")
+
+
+CLEAR = Settings(playouts=8, first_pass=4, candidates=2, settle=16, batch=8)
+
+
+def test_a_card_scoring_ten_points_more_than_passing_is_best_and_passing_a_blunder(a_card_worth_ten_points):
+    state, card, alternative = a_card_worth_ten_points
+    bought = decide(state, card, CLEAR, 0)
+    assert grade(bought.loss(bought.played)[0]) == "best"
+    passed = decide(state, alternative, CLEAR, 0)
+    loss, se = passed.loss(passed.played)
+    assert grade(loss) == "blunder" and loss - 2 * se > 15
+
+
+@pytest.fixture(scope="module")
+def early_game():
+    """The fixture's line of play up to round 2's roll, and the same with that roll changed."""
+    log = read(GAME)
+    rolls = [k for k, e in enumerate(log.events) if isinstance(e, ev.DiceRolled)]
+    end = rolls[1] + 1
+    changed = log.events[rolls[1]]
+    other = ev.DiceRolled(changed.actor, tuple((die, 7 - value) for die, value in changed.values))
+    catalog = standin_catalog()
+    lines = [line_of_play(log.prefix(end), catalog),
+             line_of_play(log.with_events(log.events[:end - 1] + (other,)), catalog)]
+    assert lines[0][-1].event != lines[1][-1].event
+    return rolls[0], lines
+
+
+def test_no_peeking_an_outcome_recorded_later_changes_no_earlier_grade(early_game):
+    """Round 1's decisions are measured alike whatever round 2's roll was, although the analysis is given that roll:
+    a playout never uses an outcome recorded after its decision."""
+    first_roll, (line, changed) = early_game
+    window = slice(first_roll + 1, first_roll + 4)  # round 1's first decisions, a few of them
+    before = analyse(line[window] + line[-1:], TINY)
+    after = analyse(changed[window] + changed[-1:], TINY)
+    assert before.decisions and before.decisions == after.decisions
+    assert [d.seq for d in before.decisions] == [e.seq for e in line[window]]
+    assert before.luck != after.luck  # the roll itself is measured as what it was
+
+
+def test_the_same_seed_gives_the_same_analysis_in_one_process_or_two(early_game):
+    first_roll, (line, _) = early_game
+    window = line[first_roll - 1:first_roll + 3]  # a deal, a roll and decisions
+    one = analyse(window, TINY, jobs=1)
+    assert one == analyse(window, TINY, jobs=2)
+    assert one.luck and all(math.isclose(sum(u.luck), 0.0, abs_tol=1e-9) for u in one.luck)  # two players: zero-sum
+    assert one != analyse(window, Settings(**{**TINY.to_json(), "seed": 1}), jobs=1)
+
+
+def test_a_player_choosing_by_the_analysis_beats_the_seeded_bots():
+    """The CI sample of bench/analyse.py's strength figure: 4 seeded tables, seats alternating, one playout per option."""
+    settings = Settings(playouts=1, first_pass=1, candidates=1)
+    firsts = [duel(standin_catalog(), DEFAULT_PLAYERS[:2], 10_000 + g, g % 2, settings).first[g % 2] for g in range(4)]
+    assert sum(firsts) >= 3

@@ -1,0 +1,170 @@
+"""An analysed game where people look (issue 28): the replay page's graph and grades, and the replayer's frame.
+
+A short game (the 2-player fixture's first entries) is analysed by the real engine with
+few playouts into a cache folder of its own (``COIMBRA_ANALYSES``); the installed
+``coimbra`` then finds that analysis by itself, as it finds any analysis kept for the
+record as it is: ``export --format html`` puts the graph and the grades on the page
+(still one file, no request made), read back here from the DOM in Debian's Chromium;
+``replay --at N --json`` says entry N's grade (run in process). Without a kept analysis neither shows one.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+from typing import Any, Iterator
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+from coimbra_events import log, log_reader
+from coimbra_events.catalog import standin_catalog
+from projections.analysis import Settings, analysis_for
+from tests.browser_kit import axe_violations, chromium
+from tests.conftest import FIXTURES, installed_coimbra
+
+ENTRIES = 40
+"""How much of the 2-player fixture is analysed: setup, start choices and round 1's first drafts."""
+FEW = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4)
+
+
+@pytest.fixture(scope="module")
+def analysed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, Any]]:
+    """The short game's log file, the cache folder its analysis is kept in, and that analysis."""
+    folder = tmp_path_factory.mktemp("analysed")
+    path = folder / "short.json"
+    log.write(path, log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json").prefix(ENTRIES))
+    cache = folder / "analyses"
+    report = analysis_for(log_reader.read(path), standin_catalog(), FEW, cache_dir=cache, jobs=1)
+    return path, cache, report
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from chromium()
+
+
+def coimbra(*args: str, cache: Path) -> subprocess.CompletedProcess[bytes]:
+    """The installed command, with analyses kept in ``cache``."""
+    out = subprocess.run([installed_coimbra(), *args], capture_output=True, timeout=120,
+                         env={**os.environ, "NO_COLOR": "1", "COIMBRA_ANALYSES": str(cache)})
+    assert "Traceback" not in out.stderr.decode(), out.stderr.decode()
+    return out
+
+
+def asked(*args: str, cache: Path) -> Any:
+    """A command run in this process (quicker than the installed one where the page is not involved)."""
+    return CliRunner().invoke(app, list(args), env={"NO_COLOR": "1", "COIMBRA_ANALYSES": str(cache)})
+
+
+def exported(path: Path, cache: Path) -> Path:
+    html = path.with_suffix(".html")
+    out = coimbra("export", str(path), "--format", "html", "-o", str(html), cache=cache)
+    assert out.returncode == 0, out.stderr.decode()
+    return html
+
+
+# What the page shows of the analysis, read from its DOM.
+ANALYSIS_READER = """() => {
+  const q = (sel) => Array.from(document.querySelectorAll(sel));
+  const grade = document.querySelector("#grade [data-grade]");
+  return {
+    shown: !document.getElementById("analysis").hidden,
+    curves: Object.fromEntries(q("#curve [data-curve-player]").map((l) => [l.dataset.curvePlayer,
+      l.getAttribute("points").trim().split(/\\s+/).length])),
+    marks: Object.fromEntries(q("#entry-list li[data-seq] [data-grade]").map((s) => [s.closest("li").dataset.seq, s.dataset.grade])),
+    ticks: q("#curve [data-tick-seq]").map((t) => [Number(t.dataset.tickSeq), t.dataset.tickGrade]),
+    chances: Object.fromEntries(q("#analysis [data-win-player]").map((s) => [s.dataset.winPlayer, s.textContent])),
+    grade: grade ? { grade: grade.dataset.grade, seq: Number(grade.dataset.seq), text: grade.textContent } : null,
+    summary: Object.fromEntries(q("#accuracy [data-summary-player]").map((c) => [c.dataset.summaryPlayer + " " + c.dataset.field, c.textContent])),
+  };
+}"""
+
+
+def read(page: Any) -> dict[str, Any]:
+    return orjson.loads(page.evaluate(f"() => JSON.stringify(({ANALYSIS_READER})())"))
+
+
+def test_the_replay_page_graphs_the_winning_chances_and_grades_every_decision(browser, analysed):
+    path, cache, report = analysed
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    requests: list[str] = []
+    errors: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        url = exported(path, cache).as_uri()
+        page.goto(url)
+        seen = read(page)
+        assert seen["shown"]
+        assert seen["curves"] == {name: len(report["curve"]) for name in report["players"]}
+        assert seen["marks"] == {str(d["seq"]): d["grade"] for d in report["decisions"]}
+        assert sorted(seen["ticks"]) == sorted([d["seq"], d["grade"]] for d in report["decisions"]
+                                               if d["grade"] in ("inaccuracy", "mistake", "blunder"))
+        worst = max((d for d in report["decisions"] if not d["forced"]), key=lambda d: (d["loss"], -d["seq"]))
+        page.evaluate(f"window.coimbraReplay.go({worst['seq']})")
+        seen = read(page)
+        assert seen["grade"]["grade"] == worst["grade"] and seen["grade"]["seq"] == worst["seq"]
+        assert f"{worst['loss']:.1f} percentage points" in seen["grade"]["text"]
+        point = max((p for p in report["curve"] if p["seq"] <= worst["seq"]), key=lambda p: p["index"])
+        assert seen["chances"] == {name: f"{round(point['win'][name] * 100)} %" for name in report["players"]}
+        for name, summary in report["summary"].items():
+            assert seen["summary"][f"{name} accuracy"] == f"{summary['accuracy']:.1f}"
+            assert seen["summary"][f"{name} blunder"] == str(summary["grades"]["blunder"])
+        page.keyboard.press("ArrowRight")
+        assert read(page)["grade"] is None or read(page)["grade"]["seq"] == worst["seq"] + 1
+        ours = ("#analysis", "#curve", "#grade", "#accuracy", "[data-grade]")
+        assert [v for v in axe_violations(page) if any(part in str(v["nodes"]) for part in ours)] == []
+        assert requests == [url] and errors == []
+    finally:
+        page.close()
+
+
+def test_without_a_kept_analysis_the_page_shows_none(browser, analysed, tmp_path):
+    path, _, _ = analysed
+    page = browser.new_page()
+    try:
+        page.goto(exported(path, tmp_path / "empty").as_uri())
+        seen = read(page)
+        assert not seen["shown"] and seen["marks"] == {} and seen["curves"] == {}
+    finally:
+        page.close()
+
+
+def test_replay_json_says_the_grade_of_the_entry_asked_for(analysed, tmp_path):
+    path, cache, report = analysed
+    decision = report["decisions"][-1]
+    out = asked("replay", str(path), "--at", str(decision["seq"]), "--json", cache=cache)
+    assert out.exit_code == 0 and orjson.loads(out.stdout)["analysis"] == decision
+    frame = asked("replay", str(path), "--at", str(decision["seq"]), cache=cache).stdout
+    assert "winning chances" in frame and decision["grade"] in frame
+    plain = asked("replay", str(path), "--at", str(decision["seq"]), "--json", cache=tmp_path / "empty")
+    assert "analysis" not in orjson.loads(plain.stdout)
+
+
+def test_analysis_goes_on_the_replay_page_only(analysed):
+    path, cache, _ = analysed
+    out = asked("export", str(path), "--format", "text", "--analysis", cache=cache)
+    assert out.exit_code == 2 and "--format html" in out.stderr
+
+
+def test_analysis_makes_one_when_none_is_kept_and_keeps_it_for_the_record(tmp_path):
+    """``export --analysis`` with nothing kept analyses the record now (default settings: the game's first three
+    entries, the table's setup draws, keep it short), and the replayer then finds that analysis by itself."""
+    path = tmp_path / "setup.json"
+    log.write(path, log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json").prefix(3))
+    cache = tmp_path / "analyses"
+    html = path.with_suffix(".html")
+    out = coimbra("export", str(path), "--format", "html", "--analysis", "-o", str(html), cache=cache)
+    assert out.returncode == 0, out.stderr.decode()
+    data = orjson.loads(html.read_text(encoding="utf-8").split('id="coimbra-data">', 1)[1].split("</script>", 1)[0])
+    analysis = data["analysis"]
+    assert [p["seq"] for p in analysis["curve"]] == [1, 2, 3]
+    defaults = Settings().to_json()
+    assert analysis["key"]["seed"] == defaults.pop("seed")
+    assert {k: v for k, v in analysis["key"]["settings"].items() if k != "policy"} == defaults
+    shown = orjson.loads(asked("replay", str(path), "--at", "2", "--json", cache=cache).stdout)["analysis"]
+    assert shown["seq"] == 2 and shown["luck"] == next(u["luck"] for u in analysis["luck"] if u["seq"] == 2)
