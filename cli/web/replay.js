@@ -249,7 +249,7 @@
 
   window.coimbraReplay = {
     go, get at() { return at; }, last: LAST, state: (n) => STATES[n], entries: ENTRIES, data: DATA,
-    color: (name) => PLAYER_COLOR[name] || "#777", esc, onStep: (show) => { STEPPED.push(show); show(at); },
+    color: (name) => BOARD.color(name) || "#777", esc, onStep: (show) => { STEPPED.push(show); show(at); },
   };
   start();
 })();
