@@ -46,8 +46,8 @@ class Terminal:
     def __init__(self, command: str, size: tuple[int, int] = (160, 60)) -> None:
         self.socket = f"coimbra-test-{uuid.uuid4().hex[:12]}"
         self.env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"}
-        self.env.pop("NO_COLOR", None)
-        self.env.pop("TMUX", None)
+        for inherited in ("NO_COLOR", "TMUX", "COLUMNS", "LINES"):  # the terminal tells its own size (a pytest-xdist
+            self.env.pop(inherited, None)  # worker has COLUMNS=80 and LINES=24 set, which Textual would take instead)
         self.tmux("new-session", "-d", "-s", "replay", "-x", str(size[0]), "-y", str(size[1]), command)
 
     def tmux(self, *args: str) -> str:
