@@ -75,8 +75,8 @@ def baseline(log: Path, inputs: list[str], db: Path) -> list[float]:
     from coimbra_events import log_reader
 
     times = []
-    with served(db, "bench", views=True) as games:
-        game = games.import_log(log_reader.read(log), "table")
+    with served(db, "bench", views=True, create=True) as games:
+        game = games.import_log(log_reader.read(log), "table").game
         head = game.head
         for text in inputs:
             started = time.perf_counter()
