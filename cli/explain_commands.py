@@ -94,13 +94,9 @@ def explain_command(
 
 def named_values(catalog: Catalog, value: Any) -> Any:
     """A report with every catalog id in its texts named (``c-II-18`` → ``Chaplain (c-II-18)``)."""
-    if isinstance(value, str):
-        return named_text(catalog, value)
-    if isinstance(value, list):
-        return [named_values(catalog, v) for v in value]
-    if isinstance(value, dict):
-        return {k: named_values(catalog, v) for k, v in value.items()}
-    return value
+    from coimbra_events.names import map_strings
+
+    return map_strings(value, lambda text: named_text(catalog, text))
 
 
 def _value(value: Any) -> str:

@@ -180,16 +180,8 @@ class Names:
         list items); fields of a kind this ``Names`` does not hold (players, without them) as they are."""
         fields = FIELDS.get(event_type, {})
 
-        def each(kind: str, value: Any) -> Any:
-            if isinstance(value, str):
-                return turn(kind, value)
-            if isinstance(value, list):
-                return [each(kind, v) for v in value]
-            if isinstance(value, dict):
-                return {k: each(kind, v) for k, v in value.items()}
-            return value
-
-        return {key: each(fields[key], value) if fields.get(key) in self.kinds else value for key, value in payload.items()}
+        return {key: map_strings(value, lambda text, kind=fields[key]: turn(kind, text))
+                if fields.get(key) in self.kinds else value for key, value in payload.items()}
 
     def holds_names(self, event_type: str, field: str) -> bool:
         """Whether a field of this event type is read as names (so it may hold spaces)."""
@@ -213,3 +205,14 @@ class SpokenNames:
 
 
 __all__ = ["FIELDS", "KIND_WORDS", "Names", "SpokenNames", "UnknownName", "fold", "space_entries"]
+
+
+def map_strings(value: Any, turn: Callable[[str], Any]) -> Any:
+    """``value`` (JSON-shaped: lists, dicts, scalars) with every string in it turned by ``turn``."""
+    if isinstance(value, str):
+        return turn(value)
+    if isinstance(value, list):
+        return [map_strings(v, turn) for v in value]
+    if isinstance(value, dict):
+        return {k: map_strings(v, turn) for k, v in value.items()}
+    return value
