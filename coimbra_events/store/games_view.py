@@ -13,12 +13,12 @@ import re
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 from uuid import UUID
 
 import orjson
 from eventsourcing.application import Application
-from eventsourcing.persistence import Tracking, TrackingRecorder
+from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.popo import POPOTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
@@ -28,6 +28,22 @@ from coimbra_events.store.games_query import GameInfo, GamesQuery, name_series
 Row = dict[str, Any]
 """A game in the view: the fields of ``GameInfo`` as JSON values, with ``game_id`` as text, and its record's
 ``anchor``, ``entries`` and ``head`` (``receipts``: the id its receipts are kept under)."""
+
+def create_beside_others(create: Callable[[], None]) -> None:
+    """Run a tracking recorder's ``create_table``; again if another process created the tables at that moment.
+
+    The library reads its tracking table's migration row before the transaction that creates the tables, so
+    two processes opening a new store at once both insert that row; the second is told by an
+    ``IntegrityError``. Run again, it finds the row and inserts nothing.
+    """
+    for attempt in range(3):
+        try:
+            create()
+            return
+        except IntegrityError:
+            if attempt == 2:
+                raise
+
 
 RECORDS = "games_index_records"
 """The table of each game's record: its anchor, entries and head (``coimbra_events.store.records``)."""
@@ -342,7 +358,7 @@ class SQLiteGamesView(SQLGamesView, SQLiteTrackingRecorder):
             c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)", (self.TRACKING, RECORDS))
             found = {r[0] for r in c.fetchall()}
         self._stale = self.TRACKING in found and RECORDS not in found
-        super().create_table()
+        create_beside_others(super().create_table)
 
     def _create_table(self, c: Any) -> None:
         """Build the index again if its layout is older (the index is derived: nothing is lost).

@@ -37,6 +37,7 @@ from eventsourcing.persistence import IntegrityError, OperationalError, Tracking
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 
 from coimbra_events.players import person_key
+from coimbra_events.store.games_view import create_beside_others
 from projections.league.contribution import SOURCES, Seat
 from projections.league.counting import COUNTING_DDL, Counting
 
@@ -347,17 +348,9 @@ class LeagueView(TrackingRecorder, ABC):
         return template.format_map(self.names)
 
     def create_table(self) -> None:
-        """Create what is missing; again if another process created it at the same moment (the library reads
-        its tracking table's migration row before the transaction that creates the tables: a second creator
-        would insert that row again, and is told so by an ``IntegrityError``)."""
+        """Create what is missing (``create_beside_others``: also when another process creates it at once)."""
         older = not self._exists("counting") and self._exists("games")
-        for attempt in range(3):
-            try:
-                super().create_table()  # type: ignore[misc]
-                break
-            except IntegrityError:
-                if attempt == 2:
-                    raise
+        create_beside_others(super().create_table)  # type: ignore[misc]
         if older:  # tables from before the league counted each record once: built again from the record
             with self.writing() as tables:
                 tables.clear()
