@@ -269,8 +269,19 @@ def test_two_taps_on_one_head_one_is_stored_the_other_page_says_what_changed_and
     taps = {phone: phone.page.get_attribute("#options button.option >> nth=%d" % k, "data-input")
             for k, phone in enumerate((bruno, ana))}
     assert len(set(taps.values())) == 2 and bruno.head() == ana.head()
-    for phone, given in taps.items():  # both sent before either page hears of the other
+    held: list[Any] = []  # each tap's request, held on its way out until both are made: neither page hears first
+    for phone in taps:
+        phone.page.route("**/inputs", lambda route: held.append(route))
+    for phone, given in taps.items():
         phone.page.evaluate("given => document.querySelector(`#options button[data-input='${given}']`).click()", given)
+    deadline = time.monotonic() + 15
+    while len(held) < 2 and time.monotonic() < deadline:
+        bruno.page.wait_for_timeout(10)
+    assert len(held) == 2, "each tap sends its input"
+    for route in held:
+        route.continue_()
+    for phone in taps:
+        phone.page.unroute("**/inputs")
     for phone in taps:
         phone.at(7)
     told = [p for p in taps if p.page.get_attribute("#message", "data-kind") == "conflict"]
