@@ -12,6 +12,7 @@ reads the game again only when its own record moved (``ServedTable.look``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from typing import TYPE_CHECKING, Any
@@ -82,8 +83,10 @@ class Listener:
                     self._loop.call_soon_threadsafe(self.woken.set)
         except Exception as exc:  # the subscription's own thread failed (the server went away): said by ``check``
             self._error = exc
-        self._ended = True
-        self._loop.call_soon_threadsafe(self.woken.set)
+        finally:
+            self._ended = True
+            with contextlib.suppress(RuntimeError):  # the event loop is gone: nobody is waiting any more
+                self._loop.call_soon_threadsafe(self.woken.set)
 
     def check(self) -> None:
         """Raise what ended the subscription, if it ended."""
