@@ -65,7 +65,7 @@ class FoldedRecord:
         """The table now: the entries not folded yet are folded on, or the line is replayed if history changed it."""
         if self._state is not None and self._folded < self.entries:
             state: GameState | None = self._state
-            for event in self._since(self._folded):
+            for event in self.since(self._folded)[0]:
                 state, self._introduced = advance(state, self._introduced, event, self._carried)
                 if state is None:
                     break
@@ -127,10 +127,13 @@ class FoldedRecord:
             return self._hashes[-1]
         return self._held.head if self._held is not None else self.header.anchor()
 
-    def _since(self, k: int) -> list[GameEvent]:
-        """The entries after the first ``k``: those recorded since the snapshot are served without reading it."""
+    def since(self, k: int) -> tuple[list[GameEvent], list[Stamp]]:
+        """The entries after the first ``k`` and their stamps: those recorded since the snapshot are served
+        without reading it (the entries a change just recorded, as the game holds them: never decoded again)."""
         held = self._held.count if self._held is not None else 0
-        return self._events[k - held:] if k >= held else self.events[k:]
+        if k >= held:
+            return self._events[k - held:], self._stamps[k - held:]
+        return self.events[k:], self.stamps[k:]
 
     def _settle(self, held: HeldRecord) -> None:
         """Read the entries held elsewhere, checked, in front of those recorded since (``HeldRecord``).

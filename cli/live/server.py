@@ -23,6 +23,7 @@ from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cli.live import api, pages, stream
+from cli.live.follow import follow
 from cli.live.access import Gate, Keys, LimitBody, Throttle, TooLarge, refusal, too_large
 from cli.live.table import ServedTable
 
@@ -37,7 +38,7 @@ def build_app(table: ServedTable, keys: Keys, throttle: Throttle | None = None) 
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        follower = asyncio.create_task(table.follow())
+        follower = asyncio.create_task(follow(table))
         try:
             yield
         finally:

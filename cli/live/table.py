@@ -9,15 +9,16 @@ stored, the second finds the head moved (``Conflict``), as with two ``act --afte
 Entries are told from a list kept here, in order, each said once as
 ``game_view.entry_json``: an event stream resumes from it after any entry number,
 without reading the store. Entries stored by others (``coimbra record`` or ``act``
-on the same store, another server) are found by watching the store's
-notification log: its latest position is read a few times a second (one indexed
-query); only when it moved is the game read again and its new entries told.
+on the same store, another server) are found by a ``look`` at the store's
+notification log, whenever the store says something was stored or a few times a
+second where it cannot say (``cli.live.follow``): only when the log moved is the
+game's latest receipt read, and only when that moved is the game read again and
+its new entries told.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
@@ -32,9 +33,6 @@ if TYPE_CHECKING:
     from coimbra_events.service import Games, Outcome
 
 T = TypeVar("T")
-log = logging.getLogger("coimbra.serve")
-FOLLOW_EVERY = 0.1
-"""Seconds between two looks at the store's notification log for entries stored by others."""
 
 
 class ServedTable:
@@ -69,16 +67,9 @@ class ServedTable:
             more = self._more
             await more.wait()
 
-    async def follow(self, every: float = FOLLOW_EVERY) -> None:
-        """Tell entries stored by others, for as long as the server runs (a store that does not answer for a
-        while, a PostgreSQL server restarting say, is one log line, and looked at again a second later)."""
-        while True:
-            try:
-                await self.run(self._look)
-            except Exception as exc:  # whatever the store raises: said, and tried again
-                log.warning("cannot read %s from the store now: %s", self.name, " ".join(str(exc).split())[:200])
-                await asyncio.sleep(1)
-            await asyncio.sleep(every)
+    async def look(self) -> None:
+        """Tell the entries others stored since the last look (``cli.live.follow`` says when to look)."""
+        await self.run(self._look)
 
     def _tell(self) -> None:
         if len(self.entries) > self._told:

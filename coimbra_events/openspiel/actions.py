@@ -17,10 +17,8 @@ from coimbra_events import events as ev
 from coimbra_events.catalog import Catalog
 from coimbra_events.catalog.effect_kinds import SPENDABLE, TRACKS
 from coimbra_events.events import GameEvent
+from coimbra_events.rules.outcomes import FACES
 from coimbra_events.state import EXTRA_DIE, LOCATIONS
-
-FACES: Final = range(1, 7)
-"""The values a die can show (rule A.dice)."""
 
 Decision = tuple[type[GameEvent], tuple[Any, ...]]
 """A decision without its actor: the event type and its payload values, in ``KINDS`` order."""

@@ -313,7 +313,7 @@ def legal(state: GameState) -> list[GameEvent] | OutcomeSpace:
     if due is None:
         return []
     if due.actor == TABLE:
-        return outcomes.SPACES[due.kind](state)
+        return outcomes.KINDS[due.kind].space(state)
     return LEGAL[due.kind](state, due)
 
 

@@ -5,12 +5,15 @@ start groups, dice) are events like any decision. For each kind this module
 knows the space of possible outcomes: ``check`` tells whether an observed
 outcome lies in it (with the rule it would break), ``sample`` draws one from a
 seeded generator for simulated games. Replay only ever checks; it never draws.
+``KINDS`` holds, for each kind, its space and the same outcome drawn one die or
+card at a time, with the chances ``sample`` gives (what a game tree's chance nodes
+need, e.g. the OpenSpiel adapter's).
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Final
+from typing import Any, Callable, Final, Sequence
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.catalog.effect_kinds import TRACKS
@@ -39,6 +42,31 @@ class OutcomeSpace(Record):
         self.kind: Final = kind
         self.description: Final = description
         self.sample: Final = sample
+
+
+FACES: Final = range(1, 7)
+"""The values a die can show (rule A.dice)."""
+
+Drawn = tuple[int | str, ...]
+"""The values of an outcome's pieces drawn so far: die faces, seats, or catalog ids."""
+Chances = list[tuple[int | str, float]]
+"""What the next piece can be, with its chance (empty once every piece is drawn)."""
+
+
+class OutcomeKind(Record):
+    """One kind of random outcome: the space of those possible now, and the same outcome drawn
+    one piece at a time (each piece a ``piece``: a die's face, a seat, a card, ...)."""
+
+    FIELDS = ("space", "piece", "next_pieces", "outcome")
+    COMPARED = FIELDS
+
+    def __init__(self, space: Callable[[GameState], OutcomeSpace], piece: str,
+                 next_pieces: Callable[[GameState, Drawn], Chances],
+                 outcome: Callable[[GameState, Drawn], GameEvent]) -> None:
+        self.space: Final = space
+        self.piece: Final = piece
+        self.next_pieces: Final = next_pieces
+        self.outcome: Final = outcome
 
 
 def _rows_source(state: GameState) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -197,7 +225,34 @@ CHECKS: Final[dict[type, Callable[[GameState, Any, Seen | None], RuleViolation |
     DiceRolled: check_dice,
 }
 
-# --- outcome spaces ------------------------------------------------------------------------
+# --- each kind: its outcome space, and the same outcome drawn one piece at a time ------------------
+#
+# ``sample`` draws a whole outcome at once; a game tree whose chance nodes are single dice and
+# cards (the OpenSpiel adapter) draws it piece by piece instead: ``next_pieces`` says what the
+# next piece can be, with the chance ``sample`` gives it, given the values drawn so far (empty
+# once every piece is drawn), and ``outcome`` makes the drawn values the one event ``check`` takes.
+
+
+def _uniform(values: Sequence[int | str]) -> Chances:
+    return [(v, 1 / len(values)) for v in values]
+
+
+def _unused(pool: Sequence[int | str], drawn: Drawn) -> Chances:
+    """Each value of ``pool`` not drawn yet, equally likely (a draw without putting back)."""
+    return _uniform([v for v in pool if v not in drawn])
+
+
+def _texts(drawn: Drawn) -> list[str]:
+    return [str(v) for v in drawn]
+
+
+def _numbers(drawn: Drawn) -> list[int]:
+    return [int(v) for v in drawn]
+
+
+def _monastery_slots(state: GameState) -> list[tuple[str, str]]:
+    """(pile, map space) for every monastery space, in the catalog's order."""
+    return [(pile, space) for pile, spaces in state.catalog.map.monastery_spaces.items() for space in spaces]
 
 
 def _monasteries(state: GameState) -> OutcomeSpace:
@@ -214,6 +269,19 @@ def _monasteries(state: GameState) -> OutcomeSpace:
     return OutcomeSpace("monasteries", f"monastery tiles drawn onto the map: {counts}", sample)
 
 
+def _next_monastery(state: GameState, drawn: Drawn) -> Chances:
+    """The tile of the next monastery space, from that space's pile."""
+    slots = _monastery_slots(state)
+    if len(drawn) == len(slots):
+        return []
+    return _unused(state.catalog.monasteries_of(slots[len(drawn)][0]), drawn)
+
+
+def _monasteries_drawn(state: GameState, drawn: Drawn) -> GameEvent:
+    spaces = [space for _, space in _monastery_slots(state)]
+    return MonasteriesDrawn(TABLE, tuple(sorted(zip(spaces, _texts(drawn)))))
+
+
 def _scoring_tiles(state: GameState) -> OutcomeSpace:
     tiles = tuple(state.catalog.scoring_tiles)
 
@@ -221,6 +289,14 @@ def _scoring_tiles(state: GameState) -> OutcomeSpace:
         return ScoringTilesPlaced(TABLE, tuple(sorted(zip(TRACKS, rng.sample(tiles, len(TRACKS))))))
 
     return OutcomeSpace("scoring-tiles", f"one of {len(tiles)} scoring tiles above each track", sample)
+
+
+def _next_scoring_tile(state: GameState, drawn: Drawn) -> Chances:
+    return [] if len(drawn) == len(TRACKS) else _unused(tuple(state.catalog.scoring_tiles), drawn)
+
+
+def _scoring_tiles_placed(state: GameState, drawn: Drawn) -> GameEvent:
+    return ScoringTilesPlaced(TABLE, tuple(sorted(zip(TRACKS, _texts(drawn)))))
 
 
 def _voyages(state: GameState) -> OutcomeSpace:
@@ -232,6 +308,15 @@ def _voyages(state: GameState) -> OutcomeSpace:
     return OutcomeSpace("voyages", f"{len(cat.voyage_spaces)} of {len(cat.voyages)} voyage cards", sample)
 
 
+def _next_voyage(state: GameState, drawn: Drawn) -> Chances:
+    cat = state.catalog
+    return [] if len(drawn) == len(cat.voyage_spaces) else _unused(tuple(cat.voyages), drawn)
+
+
+def _voyages_drawn(state: GameState, drawn: Drawn) -> GameEvent:
+    return VoyagesDrawn(TABLE, tuple(_texts(drawn)))
+
+
 def _seating(state: GameState) -> OutcomeSpace:
     names = tuple(p.name for p in state.players)
 
@@ -239,6 +324,16 @@ def _seating(state: GameState) -> OutcomeSpace:
         return SeatingDrawn(TABLE, tuple(rng.sample(names, len(names))))
 
     return OutcomeSpace("seating", "any order of the players", sample)
+
+
+def _next_seat(state: GameState, drawn: Drawn) -> Chances:
+    """The seat (a player's place in the game's list of players) that sits next."""
+    seats = range(len(state.players))
+    return [] if len(drawn) == len(seats) else _unused(seats, drawn)
+
+
+def _seating_drawn(state: GameState, drawn: Drawn) -> GameEvent:
+    return SeatingDrawn(TABLE, tuple(state.players[seat].name for seat in _numbers(drawn)))
 
 
 def _rows(state: GameState) -> OutcomeSpace:
@@ -249,10 +344,40 @@ def _rows(state: GameState) -> OutcomeSpace:
     def sample(rng: random.Random) -> GameEvent:
         cards = list(must) + rng.sample(may, 3 * per_row - len(must))
         rng.shuffle(cards)
-        rows = {city: tuple(cards[k * per_row : (k + 1) * per_row]) for k, city in enumerate(CITIES)}
-        return CharacterRowsDealt(TABLE, tuple(sorted(rows.items())))
+        return _dealt(per_row, cards)
 
     return OutcomeSpace("rows", f"{3 * per_row} cards from the {len(must) + len(may)} at the top of the deck", sample)
+
+
+def _next_row_card(state: GameState, drawn: Drawn) -> Chances:
+    """The next card of the rows, left to right, city by city.
+
+    The rows hold every card of ``must`` and the rest from ``may``, shuffled. Of the
+    ``left`` places still empty, the ``m`` cards of ``must`` not dealt yet each take the
+    next one with chance 1/left; the other places go to cards of ``may``, each as
+    likely: (left - m) / (left * |may left|).
+    """
+    left = 3 * state.catalog.cards_per_row - len(drawn)
+    if left == 0:
+        return []
+    must, may = _rows_source(state)
+    must_left = [c for c in must if c not in drawn]
+    may_left = [c for c in may if c not in drawn]
+    chances: Chances = [(c, 1 / left) for c in must_left]
+    if left > len(must_left):
+        share = (left - len(must_left)) / (left * len(may_left))
+        chances += [(c, share) for c in may_left]
+    return chances
+
+
+def _rows_dealt(state: GameState, drawn: Drawn) -> GameEvent:
+    return _dealt(state.catalog.cards_per_row, _texts(drawn))
+
+
+def _dealt(per_row: int, cards: list[str]) -> GameEvent:
+    """The rows these cards make, ``per_row`` to a city in the cities' order."""
+    rows = {city: tuple(cards[k * per_row : (k + 1) * per_row]) for k, city in enumerate(CITIES)}
+    return CharacterRowsDealt(TABLE, tuple(sorted(rows.items())))
 
 
 def _start_groups(state: GameState) -> OutcomeSpace:
@@ -261,10 +386,23 @@ def _start_groups(state: GameState) -> OutcomeSpace:
     size = cat.cards_per_group
 
     def sample(rng: random.Random) -> GameEvent:
-        cards = rng.sample(cat.pile("I"), n * size)
-        return StartGroupsDealt(TABLE, tuple(tuple(cards[k * size : (k + 1) * size]) for k in range(n)))
+        return _grouped(size, rng.sample(cat.pile("I"), n * size))
 
     return OutcomeSpace("start-groups", f"{n} groups of {size} start cards", sample)
+
+
+def _next_start_card(state: GameState, drawn: Drawn) -> Chances:
+    cat = state.catalog
+    return [] if len(drawn) == len(state.players) * cat.cards_per_group else _unused(cat.pile("I"), drawn)
+
+
+def _start_groups_dealt(state: GameState, drawn: Drawn) -> GameEvent:
+    return _grouped(state.catalog.cards_per_group, _texts(drawn))
+
+
+def _grouped(size: int, cards: list[str]) -> GameEvent:
+    """The start groups these cards make, ``size`` to a group."""
+    return StartGroupsDealt(TABLE, tuple(tuple(cards[k : k + size]) for k in range(0, len(cards), size)))
 
 
 def _dice(state: GameState) -> OutcomeSpace:
@@ -276,12 +414,24 @@ def _dice(state: GameState) -> OutcomeSpace:
     return OutcomeSpace("dice", f"each of the {len(pool)} dice shows 1-6", sample)
 
 
-SPACES: Final[dict[str, Callable[[GameState], OutcomeSpace]]] = {
-    "monasteries": _monasteries,
-    "scoring-tiles": _scoring_tiles,
-    "voyages": _voyages,
-    "seating": _seating,
-    "rows": _rows,
-    "start-groups": _start_groups,
-    "dice": _dice,
+def _next_face(state: GameState, drawn: Drawn) -> Chances:
+    """The next die of the pool, in the catalog's order, shows any face."""
+    return [] if len(drawn) == len(state.catalog.dice_for(len(state.players))) else _uniform(FACES)
+
+
+def _dice_rolled(state: GameState, drawn: Drawn) -> GameEvent:
+    pool = state.catalog.dice_for(len(state.players))
+    return DiceRolled(TABLE, tuple(sorted(zip(pool, _numbers(drawn)))))
+
+
+KINDS: Final[dict[str, OutcomeKind]] = {
+    "monasteries": OutcomeKind(_monasteries, "monastery", _next_monastery, _monasteries_drawn),
+    "scoring-tiles": OutcomeKind(_scoring_tiles, "scoring-tile", _next_scoring_tile, _scoring_tiles_placed),
+    "voyages": OutcomeKind(_voyages, "voyage", _next_voyage, _voyages_drawn),
+    "seating": OutcomeKind(_seating, "seat", _next_seat, _seating_drawn),
+    "rows": OutcomeKind(_rows, "card", _next_row_card, _rows_dealt),
+    "start-groups": OutcomeKind(_start_groups, "card", _next_start_card, _start_groups_dealt),
+    "dice": OutcomeKind(_dice, "face", _next_face, _dice_rolled),
 }
+"""Every kind of random outcome the table gives, by the kind its pending input names: a new
+kind brings its space and its piece-by-piece draw together."""

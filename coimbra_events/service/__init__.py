@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence, TypeVar
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent
-from coimbra_events.event_decoding import decode_event
 from coimbra_events.log import GameLog
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
@@ -195,7 +194,7 @@ class Games:
         except StoreConflict as exc:
             return Conflict(source.name, source.head(), str(exc))
         changes = self._changes(before, game, start, [event])
-        entry = Entry(start + 1, event, game.stamps[start], changes[0] if changes else ())
+        entry = Entry(start + 1, event, game.since(start)[1][0], changes[0] if changes else ())
         return Recorded(game, (entry,), game.head, before, event)
 
     def correct(self, ref: str, seq: int, given: Input,
@@ -235,21 +234,19 @@ class Games:
         """Apply ``change`` where GAME is kept and say what was stored; a rule violation, a stale ``after`` or
         another writer's save first stores nothing and is answered as a value."""
         source = self.source(ref)
-        made: list[tuple[GameState, int, list[Any]]] = []
+        made: list[tuple[GameState, int]] = []
 
         def run(game: Game) -> T:
             if after is not None and not game.head.startswith(after):
                 raise _Stop(Conflict(game.name, game.head, f"{game.name}: the game changed since you read it; "
                                                            "nothing stored; try again"))
-            before, start, pending = game.state, game.entries, len(game.pending_events)
+            before, start = game.state, game.entries
             try:
                 outcome = change(game)
             except RuleViolation as v:
                 raise _Stop(Refused(game.name, game.catalog, v)) from None
-            made[:] = [(before, start, game.pending_events[pending:])]  # the library's public list, before the save
+            made[:] = [(before, start)]
             return outcome
-
-        from coimbra_events.game import Game
 
         try:
             game, outcome = source.update(run, game, retry)
@@ -257,12 +254,11 @@ class Games:
             return stop.answer
         except StoreConflict as exc:
             return Conflict(source.name, source.head(), str(exc))
-        before, start, pending = made[0]
-        stored = [e for e in pending if isinstance(e, Game.Recorded)]
-        events = [decode_event(e.type, e.actor, e.payload) for e in stored]
+        before, start = made[0]
+        events, stamps = game.since(start)
         changes = self._changes(before, game, start, events)
-        entries = tuple(Entry(start + k, event, (e.at or "", e.by or ""), changes[k - 1] if changes else ())
-                        for k, (event, e) in enumerate(zip(events, stored), 1))
+        entries = tuple(Entry(start + k, event, stamp, changes[k - 1] if changes else ())
+                        for k, (event, stamp) in enumerate(zip(events, stamps), 1))
         return Recorded(game, entries, game.head, before, outcome)
 
     def _changes(self, before: GameState, game: Game, start: int, new: Sequence[GameEvent]) -> list[Sequence[Any]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import select
 import signal
 import subprocess
+import time
 
 import httpx
 import orjson
@@ -104,8 +105,11 @@ def test_a_game_in_postgresql_is_served_and_entries_the_cli_stores_reach_the_str
             acted = subprocess.run([installed_coimbra(), "act", line["game"], now["legal"]["options"][0], "--after", now["head"]],
                                    capture_output=True, text=True, env=env, timeout=60)
             assert acted.returncode == 0, acted.stderr
+            stored = time.monotonic()
             told = next(events(stream))
+            took = time.monotonic() - stored
         assert told["id"] == str(view["events"] + 2) and told["data"]["by"] == entrant_of(env)
+        assert took < 1.0, f"told {took:.2f} s after act stored it"  # PostgreSQL tells the server (cli.live.follow)
     finally:
         assert stopped(process)[0] == 0
 

@@ -16,6 +16,7 @@ from coimbra_events.notation import render
 from coimbra_events.record import replace
 from coimbra_events.service import Conflict, Games, Recorded, Refused
 from coimbra_events.simulator import choose, next_event
+from coimbra_events.state import TABLE
 from coimbra_events.store.game_store import GameStore
 from projections.read_side import ReadSide
 from projections.scores import score_report
@@ -87,6 +88,16 @@ def test_a_whole_game_with_a_refusal_two_writers_an_undo_and_a_correction(connec
     assert len(report["players"]) == len(PLAYERS) and {p["place"] for p in report["players"]} >= {1}
     refused = table.record("evening", ["pass"])
     assert isinstance(refused, Refused) and refused.violation.rule == "GAME.over" and refused.event is None
+
+
+def test_the_entries_stored_are_answered_as_the_events_the_game_recorded(connect):
+    """Not decoded again from what was saved: each new entry is answered as the very event the game holds."""
+    games = Games(connect, ReadSide())
+    game = games.new_game(PLAYERS, name="g", seed=11)
+    while game.pending.actor == TABLE:
+        game = recorded(games.roll("g", game)).game
+    done = recorded(games.record("g", [render(games.legal("g").decisions[0])], game=game))
+    assert done.entries[0].event is done.game.events[-1]
 
 
 def _refused(games: Games, game: Game, played: object) -> None:

@@ -89,7 +89,7 @@ def test_eight_tables_and_two_devices_at_once(club, club_env, tmp_path):
     shared = [a for a in attempts["shared"] if "entry" in a]
     stale = [a for a in shared if a["code"] != 0]
     assert stale, "the two devices never raced: the test tested nothing"
-    assert all(a["code"] == 3 and CONFLICT in a["error"] for a in stale), stale[:3]
+    assert not (odd := not_conflicts(stale)), odd[:3]
 
     league = open_league(club)
     league.catch_up()
@@ -102,6 +102,11 @@ def test_eight_tables_and_two_devices_at_once(club, club_env, tmp_path):
     expected = brute.ratings(results, {})
     assert {brute.person({}, r["player"]): (r["mu"], r["sigma"]) for r in rated["players"]} == {
         p: (round(mu, 3), round(sigma, 3)) for p, (mu, sigma) in expected.items()}
+
+
+def not_conflicts(failed: list[dict]) -> list[dict]:
+    """The failed attempts that are not issue 13's conflict (each is named when the test fails, not the first few)."""
+    return [a for a in failed if not (a["code"] == 3 and CONFLICT in a["error"])]
 
 
 def _finished(league, club, name: str) -> int:
@@ -117,7 +122,7 @@ def test_a_stale_device_gets_the_conflict_and_retrying_works(club, club_env, tmp
     tried = [a for device in devices for a in finish(device) if "entry" in a]
     stale = [a for a in tried if a["code"] != 0]
     assert stale, "the two devices never raced"
-    assert all(a["code"] == 3 and CONFLICT in a["error"] for a in stale), stale[:3]
+    assert not (odd := not_conflicts(stale)), odd[:3]
     assert club.export("shared").events == log.events  # retrying after each conflict recorded the whole game, once
 
 

@@ -1,0 +1,100 @@
+"""How a served table learns of the entries others store (``coimbra record`` or ``act``, another server).
+
+On PostgreSQL the store tells: the library's subscription to its notification log
+(``recorder.subscribe``, LISTEN/NOTIFY underneath, as ``league follow``'s projection
+runner uses) wakes the table whenever anything is stored, and the table looks then
+only. SQLite has no such notification (the library's SQLite recorder has no
+subscription) and an in-memory store no other writer: there the notification log's
+latest position is read ten times a second (one indexed query). Either way a look
+reads the game again only when its own record moved (``ServedTable.look``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cli.live.table import ServedTable
+
+log = logging.getLogger("coimbra.serve")
+FOLLOW_EVERY = 0.1
+"""Seconds between two looks at the store's notification log, where the store cannot tell (SQLite, memory)."""
+AGAIN_AFTER = 1.0
+"""Seconds before following again after the store did not answer."""
+
+
+async def follow(table: ServedTable, every: float = FOLLOW_EVERY) -> None:
+    """Tell entries stored by others, for as long as the server runs (a store that does not answer for a
+    while, a PostgreSQL server restarting say, is one log line, and followed again a second later)."""
+    while True:
+        try:
+            if type(table.games.store.recorder).__module__ == "eventsourcing.postgres":
+                await _told(table)
+            else:
+                await _polled(table, every)
+        except Exception as exc:  # whatever the store raises: said, and tried again
+            log.warning("cannot read %s from the store now: %s", table.name, " ".join(str(exc).split())[:200])
+            await asyncio.sleep(AGAIN_AFTER)
+
+
+async def _polled(table: ServedTable, every: float) -> None:
+    while True:
+        await table.look()
+        await asyncio.sleep(every)
+
+
+async def _told(table: ServedTable) -> None:
+    """Look whenever the store says something was stored (and once at first: what was stored before it listened)."""
+    recorder = table.games.store.recorder
+    listener = Listener(recorder, await asyncio.to_thread(recorder.max_notification_id), asyncio.get_running_loop())
+    try:
+        await table.look()
+        while True:
+            await listener.woken.wait()
+            listener.woken.clear()
+            listener.check()
+            await table.look()
+    finally:
+        await asyncio.to_thread(listener.close)
+
+
+class Listener:
+    """The library's subscription to the store's notification log after ``gt``, iterated in a thread of its own
+    (each ``next`` blocks until something is stored): every notification sets ``woken`` on the event loop, so
+    a batch of them wakes the table once."""
+
+    def __init__(self, recorder: Any, gt: int | None, loop: asyncio.AbstractEventLoop) -> None:
+        self.woken = asyncio.Event()
+        self._loop = loop
+        self._error: Exception | None = None
+        self._ended = False
+        self._subscription = recorder.subscribe(gt=gt)
+        self._thread = threading.Thread(target=self._listen, name="coimbra-serve-listener", daemon=True)
+        self._thread.start()
+
+    def _listen(self) -> None:
+        try:
+            with self._subscription:
+                for _ in self._subscription:
+                    self._loop.call_soon_threadsafe(self.woken.set)
+        except Exception as exc:  # the subscription's own thread failed (the server went away): said by ``check``
+            self._error = exc
+        finally:
+            self._ended = True
+            with contextlib.suppress(RuntimeError):  # the event loop is gone: nobody is waiting any more
+                self._loop.call_soon_threadsafe(self.woken.set)
+
+    def check(self) -> None:
+        """Raise what ended the subscription, if it ended."""
+        if self._ended:
+            raise self._error or ConnectionError("the store's notification subscription ended")
+
+    def close(self) -> None:
+        """Stop the subscription and its threads (blocks for at most a tenth of a second: the library's
+        listening thread looks at its stop flag that often)."""
+        self._subscription.stop()
+        self._thread.join()
