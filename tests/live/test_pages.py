@@ -89,7 +89,10 @@ class Phone:
         end = time.monotonic() + timeout
         while not self.page.evaluate(expression):
             if time.monotonic() > end:
-                raise AssertionError(f"not so after {timeout} s: {expression}")
+                shown = self.page.evaluate("[document.body.dataset.entries, document.body.dataset.live, "
+                                           "(document.getElementById('message') || {}).innerText]")
+                raise AssertionError(f"not so after {timeout} s: {expression} (entries, live, message: {shown}; "
+                                     f"page errors: {self.errors})")
             time.sleep(0.01)
 
     def entries(self) -> int:
