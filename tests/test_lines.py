@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coimbra_events import events as ev, lines, log as game_log, log_reader, movelist
-from coimbra_events.catalog import standin_catalog
+from coimbra_events.catalog import find_catalog, standin_catalog
 from coimbra_events.names import Names
 from coimbra_events.notation import NotationError
 from coimbra_events.validation import validate
@@ -31,7 +31,8 @@ from tests.commands import invoke
 from tests.conftest import FIXTURES, installed_coimbra
 from tests.strategies import games
 
-CAT = standin_catalog()
+CAT = find_catalog("standin-1")
+"""The catalog the fixtures were recorded with."""
 GAMES = sorted((FIXTURES / "games").glob("*.json"))
 BY_HAND = FIXTURES / "movelists" / "ana-bruno-by-hand.txt"
 MAX_LINES_PER_ENTRY = 0.75
@@ -133,8 +134,8 @@ def test_a_move_list_written_by_hand_imports_and_validates(tmp_path: Path):
 def test_a_header_by_hand_may_leave_out_the_catalog_format_schema_and_ruleset():
     text = BY_HAND.read_text(encoding="utf-8")
     assert "[Format" not in text and "[Schema" not in text and "[Ruleset" not in text
-    read = movelist.loads(text.replace('[Catalog "standin-1"]\n', ""))
-    assert (read.catalog_id, read.catalog_sha256, read.ruleset) == (CAT.id, CAT.sha256, TWO.ruleset)
+    read = movelist.loads(text.replace('[Catalog "standin-1"]\n', ""))  # no tag: the catalog new games start with
+    assert (read.catalog_id, read.catalog_sha256, read.ruleset) == ("standin-2", standin_catalog().sha256, TWO.ruleset)
     with pytest.raises(game_log.LogError, match="line 1: tag Catalog: .*standin-9"):
         movelist.loads(text.replace('"standin-1"', '"standin-9"'))
 

@@ -162,9 +162,10 @@ def test_explain_heads_an_entry_in_words_with_its_components_named(two_players: 
     assert "PilgrimStepped" not in text.splitlines()[0]
 
 
-def test_a_game_on_the_named_map_says_every_space_by_name_in_the_move_list_and_the_league(cli: Cli, tmp_path: Path) -> None:
-    standin_2 = FIXTURES / "catalogs" / "standin-2.json"
-    cli("simulate", "--players", "2", "--seed", "5", "--catalog", str(standin_2), "-o", str(tmp_path / "g.json"))
+def test_a_new_game_says_every_space_by_name_in_the_move_list_and_the_league(cli: Cli, tmp_path: Path) -> None:
+    """A game started without --catalog is on the named map (standin-2): no space is said by its id."""
+    cli("simulate", "--players", "2", "--seed", "5", "-o", str(tmp_path / "g.json"))
+    assert orjson.loads((tmp_path / "g.json").read_bytes())["catalog"]["id"] == "standin-2"
     cli("import", str(tmp_path / "g.json"), "--name", "g")
     text = cli("export", "g", "--format", "text").stdout_text
     spaces = [space for line in text.splitlines() if re.match(r"\d+\. ", line) for space in _spaces_said(line)]
@@ -173,6 +174,16 @@ def test_a_game_on_the_named_map_says_every_space_by_name_in_the_move_list_and_t
     cli("import", str(tmp_path / "g.txt"), "--name", "copy", "--copy")  # the same record: stored again only as a copy
     assert cli("export", "copy").stdout == cli("export", "g").stdout
     assert "West Gate" in cli("league", "player", "Ana").stdout_text
+
+
+def test_a_new_game_is_on_the_named_map_and_a_record_keeps_its_catalog(cli: Cli, two_players: Cli) -> None:
+    """``new`` starts on standin-2: the pilgrim's first steps are offered by the spaces' names; the imported
+    fixture stays on standin-1, its road spaces said by their ids."""
+    cli("new", "--players", "Ana:red,Bruno:blue", "--seed", "1", "--name", "fresh")
+    assert orjson.loads(cli("export", "fresh").stdout)["catalog"]["id"] == "standin-2"
+    assert cli.json("show", "fresh")["legend"]["spaces"]["road-n"] == "North Road"
+    assert "pilgrim North Gate" in cli("legal", "fresh").stdout_text
+    assert orjson.loads(cli("export", "g").stdout)["catalog"]["id"] == "standin-1"
 
 
 def test_the_recorder_takes_a_step_by_name_and_refuses_it_in_names(two_players: Cli) -> None:
@@ -188,7 +199,8 @@ def test_the_recorder_takes_a_step_by_name_and_refuses_it_in_names(two_players: 
 def test_catalog_show_says_what_the_spaces_are_called(cli: Cli) -> None:
     shown = cli("catalog", "show", "--file", str(FIXTURES / "catalogs" / "standin-2.json")).stdout_text
     assert "space names" in shown and "North Gate (start-n)" in shown
-    assert "space names" not in cli("catalog", "show").stdout_text  # standin-1 names none
+    assert cli("catalog", "show").stdout_text == shown  # the catalog new games start with
+    assert "space names" not in cli("catalog", "show", "--file", str(FIXTURES / "catalogs" / "standin.json")).stdout_text
 
 
 def test_show_names_the_pilgrims_spaces(two_players: Cli) -> None:
