@@ -99,7 +99,7 @@ def test_a_walk_to_a_space_further_away_asks_only_when_routes_pass_different_mon
     # start-e: by start-n or by start-s, neither passing a monastery: no question, the map's first
     assert [e.to for e in lines.route(table, lines.read("Bruno: walk start-e")[0])] == ["start-n", "start-e"]
     with pytest.raises(NotationError, match="two routes to coast-w pass different monasteries: write 'walk road-w, "
-                                            "blue-w1, cross-sw, way-sw, brown-sw, coast-w' or 'walk road-w, blue-w2"):
+                                            "Grijó, cross-sw, way-sw, Salzedas, coast-w' or 'walk road-w, Arouca"):
         lines.route(table, lines.read("Bruno: walk coast-w")[0])
 
 
