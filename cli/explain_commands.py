@@ -10,7 +10,6 @@ each player's totals. The data comes from ``projections.explain`` and
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional
 
