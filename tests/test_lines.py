@@ -185,10 +185,34 @@ def test_act_the_recorder_and_the_move_list_take_the_same_one_line_income_and_wa
     assert "130 events, all legal" in _run(env, "validate", str(listed))
 
 
+STAMPS = [("", ""), ("2026-11-01T20:15:00Z", "Ana"), ("2026-11-01T20:15:00Z", "Bruno"), ("2026-11-01T20:16:07Z", "Ana"),
+          ("", "Carla [at the table]"), ("2026-11-01T20:16:07Z", "")]
+"""When and by whom an entry was entered (none, either or both), as a random record's entries carry them."""
+
+
+@st.composite
+def stamped_games(draw) -> game_log.GameLog:
+    """A random game whose entries are stamped in runs (a turn entered at once shares its stamp), or not at all."""
+    record = draw(games(CAT, max_events=160))
+    stamps: list[tuple[str, str]] = []
+    for run in draw(st.lists(st.tuples(st.sampled_from(STAMPS), st.integers(1, 6)), max_size=len(record.events))):
+        stamps += [run[0]] * run[1]
+    stamps = (stamps + [STAMPS[0]] * len(record.events))[:len(record.events)]
+    return record.with_events(record.events, stamps if draw(st.booleans()) else ())
+
+
+def _stamps_per_line(text: str, record: game_log.GameLog) -> list[tuple[str, set[tuple[str, str]]]]:
+    """Each entry line of a move list, with the stamps of the entries it holds."""
+    numbered = [(int(m.group(1)), line) for line in text.splitlines() if (m := re.match(r"(\d+)\. ", line))]
+    ends = [seq for seq, _ in numbered[1:]] + [len(record.events) + 1]
+    return [(line, {record.stamp(k - 1) for k in range(seq, end)}) for (seq, line), end in zip(numbered, ends)]
+
+
 @pytest.mark.property
 @settings(max_examples=max(settings.default.max_examples // 8, 10))
-@given(record=games(CAT, max_events=160))
+@given(record=stamped_games())
 def test_property_grouping_entries_into_lines_and_reading_them_back_gives_the_same_entries(record):
+    """Lines read back to their entries, stamps and all; a line whose entries share their stamp says it once."""
     names = Names(CAT, [name for name, _ in record.players])
     events = list(record.events)
     for group in lines.groups(events):
@@ -197,6 +221,9 @@ def test_property_grouping_entries_into_lines_and_reading_them_back_gives_the_sa
     text = movelist.dumps(record)
     assert game_log.dumps(movelist.loads(text)) == game_log.dumps(record)
     assert entry_lines(text) <= len(events)
+    for line, stamps in _stamps_per_line(text, record):
+        if len(stamps) == 1 and stamps != {STAMPS[0]}:
+            assert line.count("{[%") == 1, line
 
 
 def test_simulate_names_the_players_it_is_given():
