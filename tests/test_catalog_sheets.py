@@ -295,6 +295,7 @@ def test_a_transcribed_box_is_built_installed_and_played(tmp_path: Path) -> None
     folder, box_file, db = tmp_path / "box", tmp_path / "my-box.json", tmp_path / "games.sqlite"
     made = coimbra("catalog", "template", "-o", str(folder))
     assert made.returncode == 0, made.stderr
+    assert cell(folder, "map-spaces.csv", {"id": "road-n"}, "name") == "North Road"  # the stand-in new games start with
     _transcribe(folder)
     built = coimbra("catalog", "build", str(folder), "-o", str(box_file), "--id", "my-box-1")
     assert built.returncode == 0, built.stderr

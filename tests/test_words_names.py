@@ -195,6 +195,8 @@ def test_a_new_game_is_on_the_named_map_and_a_record_keeps_its_catalog(cli: Cli,
     assert cli.json("show", "fresh")["legend"]["spaces"]["road-n"] == "North Road"
     assert "pilgrim North Gate" in cli("legal", "fresh").stdout_text
     assert orjson.loads(cli("export", "g").stdout)["catalog"]["id"] == "standin-1"
+    cli("new", "--players", "Ana:red,Bruno:blue", "--name", "old", "--catalog", str(FIXTURES / "catalogs" / "standin.json"))
+    assert orjson.loads(cli("export", "old").stdout)["catalog"]["id"] == "standin-1"  # when asked for
 
 
 def test_a_walk_with_two_routes_asks_in_the_names_of_the_spaces_and_monasteries(cli: Cli, tmp_path: Path) -> None:
