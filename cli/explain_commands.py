@@ -10,7 +10,6 @@ each player's totals. The data comes from ``projections.explain`` and
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional
 
@@ -28,7 +27,7 @@ from coimbra_events.catalog import Catalog
 from projections.audit import RESOURCES, AuditError, fold_line
 from projections.explain import explain_entry, game_overview
 from projections.ledger import player_ledger
-from projections.naming import named_text
+from projections.naming import kind_words, named_text
 
 COMMANDS: dict[str, Callable[..., None]] = {}
 
@@ -221,7 +220,7 @@ def entry_view(game: str, entry: dict[str, Any], catalog: Catalog,
     if play is not None:
         if play["resources"]:
             lines.append(_resources_table("Points, coins and guards", play["resources"], with_player=True))
-    kind = re.sub(r"(?<!^)(?=[A-Z])", " ", entry["type"]).lower()  # StartGroupTaken: start group taken
+    kind = kind_words(entry["type"])
     return Panel(Group(*lines), title=escape(f"{game} · entry {entry['seq']} of {entry['of']} · {kind}"), title_align="left")
 
 

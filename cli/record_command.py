@@ -462,7 +462,7 @@ def record_command(
     players: Optional[str] = typer.Option(None, "--players", "-p", help='Players of a new game: "Ana:red,Bruno:blue" (else asked).'),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Draw a new game's setup (and 'r' rolls) from this seed."),
     catalog_file: Optional[Path] = typer.Option(
-        None, "--catalog", help="A new game's catalog file, e.g. your transcribed box (default: the shipped stand-in)."
+        None, "--catalog", help="A new game's catalog file, e.g. your transcribed box (default: the shipped stand-in standin-2)."
     ),
     db: Optional[Path] = DbOption,
     by: Optional[str] = ByOption,

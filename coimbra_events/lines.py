@@ -35,7 +35,7 @@ from coimbra_events import events as ev
 from coimbra_events.catalog import Catalog
 from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
-from coimbra_events.names import Names, UnknownName
+from coimbra_events.names import Kind, Names, UnknownName, space_entries
 from coimbra_events.record import replace
 from coimbra_events.notation import BY_TYPE, BY_WORD, NotationError, did_you_mean, parse, render
 from coimbra_events.rules.core import Fold, initial_state, step
@@ -306,8 +306,10 @@ def route(state: GameState, step: ev.PilgrimStepped, before: Sequence[GameEvent]
     monastery = {s for spaces in state.catalog.map.monastery_spaces.values() for s in spaces}
     passed = {tuple(s for s in r if s in monastery) for r in routes}
     if len(passed) > 1:
-        shown = " or ".join(f"'{WALK} {', '.join(r)}'" for r in routes[:2])
-        raise NotationError(f"two routes to {step.to} pass different monasteries: write {shown}")
+        said = space_entries(state.catalog, dict(state.monasteries))
+        name = Kind("spaces", said).name
+        shown = " or ".join(f"'{WALK} {', '.join(map(name, r))}'" for r in routes[:2])
+        raise NotationError(f"two routes to {name(step.to)} pass different monasteries: write {shown}")
     return [ev.PilgrimStepped(step.actor, space) for space in routes[0]]
 
 

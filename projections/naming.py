@@ -14,7 +14,7 @@ from typing import Any, Mapping
 import orjson
 
 from coimbra_events.catalog import Catalog
-from coimbra_events.events import GameEvent
+from coimbra_events.events import EVENT_TYPES, GameEvent
 from coimbra_events.notation import NotationError, render
 
 KINDS: tuple[tuple[str, str], ...] = (
@@ -77,13 +77,24 @@ def _ids(catalog: Catalog) -> frozenset[str]:
 
 def named_text(catalog: Catalog, text: str, monasteries: Mapping[str, str] | None = None) -> str:
     """A sentence with every catalog id in it named: ``card 'c-II-05' …`` → ``card 'Castellan (c-II-05)' …``,
-    map spaces too (``monasteries``: space -> monastery id names a monastery space by its monastery).
+    map spaces too (``monasteries``: space -> monastery id names a monastery space by its monastery), and every
+    kind of entry in words (``IncomeActivated`` → ``income activated``).
 
     For what the rules and the notation write with ids (refusals, facts,
     entries); words that are not ids of this catalog stay as they are.
     """
     ids = _ids(catalog) | frozenset(monasteries or ())
+    text = _TYPE.sub(lambda m: kind_words(m.group(0)), text)
     return _WORD.sub(lambda m: named(catalog, m.group(0), monasteries) if m.group(0) in ids else m.group(0), text)
+
+
+def kind_words(event_type: str) -> str:
+    """A kind of entry as people say it: ``StartGroupTaken`` → ``start group taken``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", event_type).lower()
+
+
+_TYPE = re.compile(r"\b(?:" + "|".join(sorted(EVENT_TYPES, key=len, reverse=True)) + r")\b")
+"""The name of a kind of entry (``IncomeActivated``), as the rules' facts and refusals write it."""
 
 
 def notation_text(event: GameEvent) -> str:

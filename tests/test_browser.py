@@ -18,6 +18,8 @@ CI (``$CI`` set), where they must run.
 
 from __future__ import annotations
 
+import functools
+
 import os
 import subprocess
 from pathlib import Path
@@ -30,7 +32,7 @@ from typer.testing import CliRunner
 from cli.app import app
 
 from coimbra_events import log as game_log, log_reader
-from coimbra_events.catalog import standin_catalog
+from coimbra_events.catalog import Catalog, find_catalog, standin_catalog
 from tests.conftest import FIXTURES, installed_coimbra
 from tests.browser_kit import ARTIFACTS as BROWSER_ARTIFACTS, chromium
 from tests.test_movelist import eventful
@@ -55,8 +57,10 @@ def coimbra(*args: str, db: Path) -> bytes:
     return out.stdout
 
 
+@functools.cache
 def asked(*args: str) -> Any:
-    """A command's ``--json`` output, run in this process (``show`` is asked at every point the page is checked)."""
+    """A command's ``--json`` output, run in this process (``show`` is asked at every point the page is checked, and
+    at the one before: kept, as the files asked about do not change)."""
     result = CliRunner().invoke(app, [*args, "--json"])
     assert result.exit_code == 0, result.output
     return orjson.loads(result.stdout)
@@ -89,7 +93,9 @@ class Page:
         """The table on the page equals ``show --json --at N`` for the entry it shows; returns N."""
         n = self.at()
         view = asked("show", str(self.log), "--at", str(n))
-        assert self.shown() == expected(view), f"entry {n}"
+        played = asked("show", str(self.log), "--at", str(max(n - 1, 0)))  # the table the entry was played on
+        log = log_reader.read(self.log)
+        assert self.shown() == expected(view, played, find_catalog(log.catalog_id, log.catalog_sha256)), f"entry {n}"
         return n
 
     def close(self) -> None:
@@ -104,6 +110,8 @@ DOM_READER = """() => {
     owner: g.dataset.owner || null, color: g.dataset.color, shown: g.querySelector("text").textContent }));
   const where = document.querySelector("#current [data-at]");
   const out = { at: Number(where.dataset.at), round: Number(where.dataset.round), phase: where.dataset.phase };
+  const enters = document.querySelector("#current [data-enters]") || where;  // the table's, where the entry ends a phase
+  out.table = { round: Number(enters.dataset.round), phase: enters.dataset.enters || enters.dataset.phase };
   out.notation = document.querySelector("#current .notation").textContent;
   const due = document.querySelector("#current [data-pending]");
   out.pending = due ? due.dataset.pending : null;
@@ -148,21 +156,30 @@ def _die(d: dict[str, Any]) -> dict[str, Any]:
             "shown": "·" if d["value"] is None else str(d["value"])}
 
 
-def spoken(notation: str, monasteries: list[dict[str, Any]]) -> str:
+def spoken(notation: str, monasteries: list[dict[str, Any]], catalog: Catalog) -> str:
     """An entry as the page says it: the notation ``show --json`` gives, components by their names (a monastery
     space by the monastery on it), as the move list writes them."""
     from coimbra_events.names import Names
     from coimbra_events.notation import parse, render
 
-    return render(parse(notation), Names(standin_catalog(), None, {m["space"]: m["id"] for m in monasteries}))
+    return render(parse(notation), Names(catalog, None, {m["space"]: m["id"] for m in monasteries}))
 
 
-def expected(view: dict[str, Any]) -> dict[str, Any]:
-    """What the page must show for this ``show --json`` output."""
+def space_said(view: dict[str, Any], space: str | None) -> str:
+    """A pilgrim's space as the page says it: by the monastery laid on it, else by its name, else its id."""
+    if space is None:
+        return "—"
+    return next((m["name"] for m in view["monasteries"] if m["space"] == space), view["legend"]["spaces"].get(space, space))
+
+
+def expected(view: dict[str, Any], played: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
+    """What the page must show for this ``show --json`` output of a game on ``catalog``; the entry is headed by the
+    round and phase of ``played``, the table it was played on."""
     players = view["players"]
     return {
-        "at": view["at"], "round": view["round"], "phase": view["phase"],
-        "notation": spoken(view["event"]["notation"], view["monasteries"]) if view["event"] else "before the first entry",
+        "at": view["at"], "round": played["round"], "phase": played["phase"],
+        "table": {"round": view["round"], "phase": view["phase"]},
+        "notation": spoken(view["event"]["notation"], view["monasteries"], catalog) if view["event"] else "before the first entry",
         "pending": view["pending"]["actor"] if view["pending"] else None,
         "locations": {loc: [_die(d) for d in dice] for loc, dice in view["locations"].items()},
         "dice_area": [_die(d) for d in view["dice_area"]],
@@ -171,7 +188,7 @@ def expected(view: dict[str, Any]) -> dict[str, Any]:
         "favor_tiles": [t["id"] for t in view["favor_tiles"]],
         "players": {p["name"]: {
             "coins": p["coins"], "guards": p["guards"], "points": p["points"], "crowns": p["crowns_collected"],
-            "pilgrim": p["pilgrim"] or "—", "influence": p["influence"],
+            "pilgrim": space_said(view, p["pilgrim"]), "influence": p["influence"],
             "cards": {c: [CARDS[c] + (" (start)" if c in p["start_cards"] else ""), ZONES[c]] for c in p["start_cards"] + p["cards"]},
             "favor_tiles": p["favor_tiles"], "crown_tokens": p["crown_tokens"], "monasteries": p["monasteries"],
             "voyages": p["voyages"], "shutter": p["dice_on_shutter"], "flag": f"flag {p['flag']}" if p["flag"] else "no flag yet",
@@ -204,15 +221,15 @@ def test_every_fixture_game_steps_and_jumps_showing_what_show_json_shows(browser
         assert page.check() == 0
         page.page.keyboard.press("PageDown")  # the first round: its phase A
         first_round = page.check()
-        assert page.shown()["round"] == 1 and page.shown()["phase"] == "A"
+        assert page.shown()["table"] == {"round": 1, "phase": "A"}
         page.page.keyboard.press("ArrowDown")  # phase B of round 1
-        assert page.check() > first_round and page.shown()["phase"] == "B"
+        assert page.check() > first_round and page.shown()["table"]["phase"] == "B"
         page.page.click("#next-round")
-        assert page.shown()["round"] == 2 and page.shown()["phase"] == "A"
+        assert page.shown()["table"] == {"round": 2, "phase": "A"}
         page.page.click("#prev-phase")  # the start of the phase before: round 1, F
-        assert page.shown()["phase"] == "F" and page.check() > 0
+        assert page.shown()["table"]["phase"] == "F" and page.check() > 0
         page.page.select_option("#jump", label="Round 3 · C: retrieving dice")
-        assert page.shown()["round"] == 3 and page.shown()["phase"] == "C"
+        assert page.shown()["table"] == {"round": 3, "phase": "C"}
         page.check()
         page.page.fill("#slider", "57")
         assert page.check() == 57 and page.page.url.endswith("#entry=57")
@@ -324,6 +341,24 @@ def test_an_entrys_changes_are_listed_with_their_rule_when_the_data_has_them(bro
         page.goto(html.as_uri() + "#entry=21")  # an entry as the page data has it: the rules' own changes
         rules = page.eval_on_selector_all("#current .changes li", "(els) => els.map((e) => e.dataset.changeRule)")
         assert rules == [c["rule"] for c in data["entries"][20]["changes"]] and rules
+    finally:
+        page.close()
+
+
+def test_the_current_entry_is_headed_by_the_phase_it_was_played_in(browser, tmp_path: Path):
+    """Entry 41 of the 2-player fixture, round 2's roll, ends phase A: its header says phase A (the table after it
+    is in phase B, which the line below says); entry 42 is played in phase B and says nothing of entering it."""
+    log = FIXTURES / "games" / "standin-2p-seed1.json"
+    page = Page(browser, exported(log, tmp_path), log)
+    try:
+        page.open("#entry=41")
+        assert page.page.text_content("#current [data-at]") == "entry 41 of 130 · round 2 · A: rolling dice"
+        assert page.page.get_attribute("#current [data-at]", "data-phase") == "A"
+        assert page.page.text_content("#current [data-enters]") == "→ the table enters round 2 · B: drafting and placing dice"
+        page.page.keyboard.press("ArrowRight")
+        assert page.page.text_content("#current [data-at]") == "entry 42 of 130 · round 2 · B: drafting and placing dice"
+        assert page.page.locator("#current [data-enters]").count() == 0
+        assert page.errors == []
     finally:
         page.close()
 

@@ -44,7 +44,7 @@ def resave(folder: Path, separator: str, encoding: str, files: tuple[str, ...] =
 
 
 def build(folder: Path, tmp_path: Path):
-    return coimbra("catalog", "build", str(folder), "-o", str(tmp_path / "box.json"), "--id", "standin-1")
+    return coimbra("catalog", "build", str(folder), "-o", str(tmp_path / "box.json"), "--id", "standin-2")
 
 
 SAVED_AS = [

@@ -35,7 +35,8 @@ from coimbra_events.catalog.diff import catalog_diff
 from coimbra_events.catalog.sheets import SHEET_FILES
 from tests.conftest import installed_coimbra
 
-STANDIN_SHA256 = "b336186307eec07bab74cf273484b0c9d6e5dd6930be2d79613b0787738f6806"
+STANDIN_SHA256 = "bad2e2d239a3060a60ef3151d3cf51d04a46622433e776a8a56aac5dcb67e5bb"
+"""standin-2, the stand-in new games start with and ``catalog template`` writes when no catalog is named."""
 
 app = typer.Typer()
 app.add_typer(catalog_app, name="catalog")
@@ -121,7 +122,7 @@ def test_template_writes_every_sheet_readme_and_base(sheets: Path) -> None:
 
 
 def test_standin_sheets_build_back_into_the_standin(sheets: Path) -> None:
-    built = build(sheets, "standin-1")
+    built = build(sheets, "standin-2")
     assert built.sha256 == STANDIN_SHA256 == standin_catalog().sha256
     assert built.data == standin_catalog().data
 
@@ -294,6 +295,7 @@ def test_a_transcribed_box_is_built_installed_and_played(tmp_path: Path) -> None
     folder, box_file, db = tmp_path / "box", tmp_path / "my-box.json", tmp_path / "games.sqlite"
     made = coimbra("catalog", "template", "-o", str(folder))
     assert made.returncode == 0, made.stderr
+    assert cell(folder, "map-spaces.csv", {"id": "road-n"}, "name") == "North Road"  # the stand-in new games start with
     _transcribe(folder)
     built = coimbra("catalog", "build", str(folder), "-o", str(box_file), "--id", "my-box-1")
     assert built.returncode == 0, built.stderr
@@ -327,7 +329,7 @@ def test_diff_names_components_and_fields(sheets: Path, tmp_path: Path) -> None:
     box = build(sheets, "box-1")
     (tmp_path / "box.json").write_bytes(orjson.dumps(box.data))
     assert catalog_diff(standin_catalog(), standin_catalog()) == []
-    result = runner.invoke(app, ["catalog", "diff", "standin-1", str(tmp_path / "box.json"), "--json"])
+    result = runner.invoke(app, ["catalog", "diff", "standin-2", str(tmp_path / "box.json"), "--json"])
     assert result.exit_code == 0, result.output
     found = orjson.loads(result.stdout)
     assert {"sheet": "characters", "component": "c-II-05 Castellan", "change": "changed", "field": "influence",
@@ -339,7 +341,7 @@ def test_diff_names_components_and_fields(sheets: Path, tmp_path: Path) -> None:
     changed = {(d["sheet"], d["component"], d["field"]) for d in found if d["field"] not in ("provenance", "value")}
     assert ("characters", "c-II-02 Crossbowman", "bonus effects") in changed
     assert ("favor-tiles", "f-3 Royal Charter", "effects") in changed
-    table = runner.invoke(app, ["catalog", "diff", "standin-1", str(tmp_path / "box.json")], env={"COLUMNS": "200"})
+    table = runner.invoke(app, ["catalog", "diff", "standin-2", str(tmp_path / "box.json")], env={"COLUMNS": "200"})
     assert "c-II-05 Castellan" in table.stdout and "difference" in table.stdout
 
 
@@ -366,7 +368,7 @@ def test_install_refuses_a_shipped_id_with_other_contents(tmp_path: Path) -> Non
     result = runner.invoke(app, ["catalog", "install", str(tmp_path / "fake.json")])
     assert result.exit_code == 2
     assert result.stderr.strip() == (
-        f"error: {tmp_path / 'fake.json'}: catalog 'standin-1': expected an id of its own (catalog build --id ID), "
+        f"error: {tmp_path / 'fake.json'}: catalog 'standin-2': expected an id of its own (catalog build --id ID), "
         "got the id of the shipped catalog 'Coimbra stand-in catalog', whose contents differ"
     )
 

@@ -24,7 +24,7 @@ from coimbra_events import events as ev
 from coimbra_events import log as game_log
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.errors import BadFork, TableInputNeeded
-from coimbra_events.catalog import standin_catalog
+from coimbra_events.catalog import find_catalog
 from coimbra_events.game import Game, NothingToOverride
 from coimbra_events.history import Play, is_plain, play_override, replay, resolve
 from coimbra_events.log import GameLog
@@ -36,7 +36,7 @@ from coimbra_events.state import TABLE
 from coimbra_events.validation import validate
 from coimbra_events.violations import RULES, RuleViolation
 
-CAT = standin_catalog()
+CAT = find_catalog("standin-1")  # the fixture's catalog
 P2 = (("Ana", "red"), ("Bruno", "blue"))
 LOG, FINAL = simulate(CAT, P2, 1)
 E = LOG.events

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coimbra_events import events as ev, lines, log as game_log, log_reader, movelist
-from coimbra_events.catalog import standin_catalog
+from coimbra_events.catalog import find_catalog, standin_catalog
 from coimbra_events.names import Names
 from coimbra_events.notation import NotationError
 from coimbra_events.validation import validate
@@ -31,7 +31,8 @@ from tests.commands import invoke
 from tests.conftest import FIXTURES, installed_coimbra
 from tests.strategies import games
 
-CAT = standin_catalog()
+CAT = find_catalog("standin-1")
+"""The catalog the fixtures were recorded with."""
 GAMES = sorted((FIXTURES / "games").glob("*.json"))
 BY_HAND = FIXTURES / "movelists" / "ana-bruno-by-hand.txt"
 MAX_LINES_PER_ENTRY = 0.75
@@ -98,7 +99,7 @@ def test_a_walk_to_a_space_further_away_asks_only_when_routes_pass_different_mon
     # start-e: by start-n or by start-s, neither passing a monastery: no question, the map's first
     assert [e.to for e in lines.route(table, lines.read("Bruno: walk start-e")[0])] == ["start-n", "start-e"]
     with pytest.raises(NotationError, match="two routes to coast-w pass different monasteries: write 'walk road-w, "
-                                            "blue-w1, cross-sw, way-sw, brown-sw, coast-w' or 'walk road-w, blue-w2"):
+                                            "Grijó, cross-sw, way-sw, Salzedas, coast-w' or 'walk road-w, Arouca"):
         lines.route(table, lines.read("Bruno: walk coast-w")[0])
 
 
@@ -133,8 +134,8 @@ def test_a_move_list_written_by_hand_imports_and_validates(tmp_path: Path):
 def test_a_header_by_hand_may_leave_out_the_catalog_format_schema_and_ruleset():
     text = BY_HAND.read_text(encoding="utf-8")
     assert "[Format" not in text and "[Schema" not in text and "[Ruleset" not in text
-    read = movelist.loads(text.replace('[Catalog "standin-1"]\n', ""))
-    assert (read.catalog_id, read.catalog_sha256, read.ruleset) == (CAT.id, CAT.sha256, TWO.ruleset)
+    read = movelist.loads(text.replace('[Catalog "standin-1"]\n', ""))  # no tag: the catalog new games start with
+    assert (read.catalog_id, read.catalog_sha256, read.ruleset) == ("standin-2", standin_catalog().sha256, TWO.ruleset)
     with pytest.raises(game_log.LogError, match="line 1: tag Catalog: .*standin-9"):
         movelist.loads(text.replace('"standin-1"', '"standin-9"'))
 
@@ -184,10 +185,34 @@ def test_act_the_recorder_and_the_move_list_take_the_same_one_line_income_and_wa
     assert "130 events, all legal" in _run(env, "validate", str(listed))
 
 
+STAMPS = [("", ""), ("2026-11-01T20:15:00Z", "Ana"), ("2026-11-01T20:15:00Z", "Bruno"), ("2026-11-01T20:16:07Z", "Ana"),
+          ("", "Carla [at the table]"), ("2026-11-01T20:16:07Z", "")]
+"""When and by whom an entry was entered (none, either or both), as a random record's entries carry them."""
+
+
+@st.composite
+def stamped_games(draw) -> game_log.GameLog:
+    """A random game whose entries are stamped in runs (a turn entered at once shares its stamp), or not at all."""
+    record = draw(games(CAT, max_events=160))
+    stamps: list[tuple[str, str]] = []
+    for run in draw(st.lists(st.tuples(st.sampled_from(STAMPS), st.integers(1, 6)), max_size=len(record.events))):
+        stamps += [run[0]] * run[1]
+    stamps = (stamps + [STAMPS[0]] * len(record.events))[:len(record.events)]
+    return record.with_events(record.events, stamps if draw(st.booleans()) else ())
+
+
+def _stamps_per_line(text: str, record: game_log.GameLog) -> list[tuple[str, set[tuple[str, str]]]]:
+    """Each entry line of a move list, with the stamps of the entries it holds."""
+    numbered = [(int(m.group(1)), line) for line in text.splitlines() if (m := re.match(r"(\d+)\. ", line))]
+    ends = [seq for seq, _ in numbered[1:]] + [len(record.events) + 1]
+    return [(line, {record.stamp(k - 1) for k in range(seq, end)}) for (seq, line), end in zip(numbered, ends)]
+
+
 @pytest.mark.property
 @settings(max_examples=max(settings.default.max_examples // 8, 10))
-@given(record=games(CAT, max_events=160))
+@given(record=stamped_games())
 def test_property_grouping_entries_into_lines_and_reading_them_back_gives_the_same_entries(record):
+    """Lines read back to their entries, stamps and all; a line whose entries share their stamp says it once."""
     names = Names(CAT, [name for name, _ in record.players])
     events = list(record.events)
     for group in lines.groups(events):
@@ -196,6 +221,9 @@ def test_property_grouping_entries_into_lines_and_reading_them_back_gives_the_sa
     text = movelist.dumps(record)
     assert game_log.dumps(movelist.loads(text)) == game_log.dumps(record)
     assert entry_lines(text) <= len(events)
+    for line, stamps in _stamps_per_line(text, record):
+        if len(stamps) == 1 and stamps != {STAMPS[0]}:
+            assert line.count("{[%") == 1, line
 
 
 def test_simulate_names_the_players_it_is_given():

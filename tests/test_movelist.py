@@ -158,6 +158,19 @@ def test_entry_fields_beyond_type_actor_payload_are_written_as_commands_and_read
     assert read == note
 
 
+def test_fields_a_line_shares_are_written_once_after_its_last_entry_and_given_to_every_entry():
+    """``; {[%…]}`` after a line's last entry: the fields each of its entries has (a walk's steps too); a field
+    given both for an entry and for its line is refused."""
+    at, by = {"at": "2026-11-01T20:15:00Z"}, {"by": "Ana"}
+    read = reading._read_entries('Ana: group 2 {[%at "2026-11-01T20:15:00Z"]}; pilgrim start-s; {[%by "Ana"]}', 7)
+    assert [(e["type"], {k: e[k] for k in ("at", "by") if k in e}) for e in read] == [
+        ("StartGroupTaken", {**at, **by}), ("PilgrimPlaced", by)]
+    walked = reading._read_entries('Ana: walk start-s, road-s; {[%by "Ana"]}', 12)
+    assert [(e["seq"], e["payload"]["to"], e["by"]) for e in walked] == [(12, "start-s", "Ana"), (13, "road-s", "Ana")]
+    with pytest.raises(reading._BadLine, match="field 'by' given twice \\(for the entry and for its whole line\\)"):
+        reading._read_entries('Ana: group 2 {[%by "Bruno"]}; pilgrim start-s; {[%by "Ana"]}', 7)
+
+
 def test_a_move_list_with_entry_fields_this_schema_does_not_have_is_refused_on_its_line():
     text = written(log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json"))
     damaged = text.replace("7. Ana: group 2\n", '7. Ana: group 2 {[%mood "cheerful"]}\n')

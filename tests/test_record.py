@@ -37,6 +37,8 @@ from tests.conftest import installed_coimbra
 
 LOG = log_reader.read(FIXTURES / "games" / "standin-2p-seed1.json")
 EVENTS = LOG.events
+NEW = standin_catalog()
+"""The catalog a new game starts with: the recorder plays the fixture's entries on it (its map names every space)."""
 NAME = "ana-bruno"
 PLAYERS_TYPED = ["Ana red", "Bruno:blue", ""]
 
@@ -49,7 +51,7 @@ COMMAND_WORDS = {"r", "q", "?", "undo", "show", "legal", "help", "quit", "exit",
 
 def states() -> list:
     """The table before each fixture event (index k: before event k + 1)."""
-    state = rules.initial_state(standin_catalog(), LOG.players)
+    state = rules.initial_state(NEW, LOG.players)
     out = []
     for event in EVENTS:
         out.append(state)
@@ -115,7 +117,7 @@ def expected_log() -> bytes:
     """The fixture's events with the wrong entry 16, then entry 17, then the correction of 16."""
     k = WRONG_AT
     events = (*EVENTS[: k - 1], WRONG, EVENTS[k], ev.Corrected(TABLE, k), EVENTS[k - 1], *EVENTS[k + 1 :])
-    return game_log.dumps(GameLog(LOG.catalog_id, LOG.catalog_sha256, LOG.players, events, LOG.ruleset, {}))
+    return game_log.dumps(GameLog(NEW.id, NEW.sha256, LOG.players, events, LOG.ruleset, {}))
 
 
 class ScriptIo:

@@ -26,7 +26,7 @@ from coimbra_events.log import GameLog
 from coimbra_events.names import FIELDS, fold
 from projections.options import options
 from projections.recording import names_of
-from tests.test_record import EVENTS, LOG, NAME, STATES, bare
+from tests.test_record import EVENTS, LOG, NAME, NEW, STATES, bare
 
 TAB, ENTER = "\t", "\r"
 
@@ -93,7 +93,7 @@ def test_a_whole_game_with_tab_completion_stores_the_fixture_byte_for_byte(tmp_p
         pipe.send_text(keys)
         code = record_session(store, Watched(Console(file=out, width=120), input=pipe, output=DummyOutput()))
     assert code == 0, out.getvalue()[-2000:]
-    expected = game_log.dumps(GameLog(LOG.catalog_id, LOG.catalog_sha256, LOG.players, EVENTS, LOG.ruleset, {}))
+    expected = game_log.dumps(GameLog(NEW.id, NEW.sha256, LOG.players, EVENTS, LOG.ruleset, {}))
     assert game_log.dumps(store.export(NAME)) == expected
     assert "the game is over" in out.getvalue()
     # Tab completed every start typed: the recorder read whole options and whole names
@@ -114,6 +114,6 @@ def test_after_a_semicolon_tab_completes_the_next_entry_of_the_turn_on_the_table
     table = STATES[32]
     offered = {c.text for c in completions(table, "income orange-1; inc")}
     assert offered == {"income purple-1 purple", "income gray-2 gray"}
-    assert "step start-n" in {c.text for c in completions(table, "income orange-1; income purple-1; st")}
+    assert "step North Gate (start-n)" in {c.text for c in completions(table, "income orange-1; income purple-1; st")}
     assert completions(table, "income orange-1; income orange-1; inc") == []
     assert completions(table, "incme orange-1; inc") == []

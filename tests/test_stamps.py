@@ -65,3 +65,21 @@ def test_import_and_fork_keep_the_stamps_of_their_source():
     assert store.get("g").stamps == stamps
     fork = store.fork("g", 50, "f")
     assert fork.stamps == stamps[:50]
+
+
+def test_a_turn_entered_at_once_is_stamped_once_on_its_line_of_the_move_list_and_reads_back(tmp_path):
+    """Bruno's whole income (entries 33-37) entered with one ``act``: the move list says who entered it (and when)
+    once, after the line's last entry, and imports back to the same record, byte for byte."""
+    db = str(tmp_path / "g.sqlite")
+    part = tmp_path / "part.json"
+    game_log.write(part, log_reader.read(GAME).prefix(32))
+    assert run("import", str(part), "--name", "g", "--db", db).returncode == 0
+    line = "Bruno: income orange-1; purple-1; walk start-n, road-n; income gray-2"
+    assert run("act", "g", line, "--db", db, COIMBRA_BY="Bruno").returncode == 0
+    text = run("export", "g", "--format", "text", "--db", db).stdout
+    (written,) = [entry for entry in text.splitlines() if entry.startswith("33. ")]
+    assert written.startswith("33. Bruno: income orange-1") and written.count('[%by "Bruno"]') == 1, written
+    assert written.endswith('[%by "Bruno"]}') and "; {[%" in written
+    (tmp_path / "g.txt").write_text(text, encoding="utf-8")
+    assert run("import", str(tmp_path / "g.txt"), "--name", "copy", "--copy", "--db", db).returncode == 0
+    assert run("export", "copy", "--db", db).stdout == run("export", "g", "--db", db).stdout

@@ -162,9 +162,21 @@ def test_explain_heads_an_entry_in_words_with_its_components_named(two_players: 
     assert "PilgrimStepped" not in text.splitlines()[0]
 
 
-def test_a_game_on_the_named_map_says_every_space_by_name_in_the_move_list_and_the_league(cli: Cli, tmp_path: Path) -> None:
-    standin_2 = FIXTURES / "catalogs" / "standin-2.json"
-    cli("simulate", "--players", "2", "--seed", "5", "--catalog", str(standin_2), "-o", str(tmp_path / "g.json"))
+def test_explain_and_a_refusal_say_the_kinds_of_entry_in_words(two_players: Cli) -> None:
+    """The rules' facts name kinds of entry (``IncomeActivated``): what a person reads says them in words."""
+    text = _explained(two_players, 34)
+    assert "accepted=income activated, points exchanged, income ended" in text
+    assert not re.search(r"[a-z][A-Z]", text), [line for line in text.splitlines() if re.search(r"[a-z][A-Z]", line)]
+    two_players("fork", "g", "--at", "33", "--name", "f")
+    refused = two_players("act", "f", "step road-w", code=1).stderr_text
+    assert "must answer income now (income activated, points exchanged, income ended), not pilgrim stepped" in refused
+    assert two_players.json("explain", "g", "--seq", "34")["entry"]["play"]["rules"][2]["facts"]["event"] == "IncomeActivated"
+
+
+def test_a_new_game_says_every_space_by_name_in_the_move_list_and_the_league(cli: Cli, tmp_path: Path) -> None:
+    """A game started without --catalog is on the named map (standin-2): no space is said by its id."""
+    cli("simulate", "--players", "2", "--seed", "5", "-o", str(tmp_path / "g.json"))
+    assert orjson.loads((tmp_path / "g.json").read_bytes())["catalog"]["id"] == "standin-2"
     cli("import", str(tmp_path / "g.json"), "--name", "g")
     text = cli("export", "g", "--format", "text").stdout_text
     spaces = [space for line in text.splitlines() if re.match(r"\d+\. ", line) for space in _spaces_said(line)]
@@ -173,6 +185,32 @@ def test_a_game_on_the_named_map_says_every_space_by_name_in_the_move_list_and_t
     cli("import", str(tmp_path / "g.txt"), "--name", "copy", "--copy")  # the same record: stored again only as a copy
     assert cli("export", "copy").stdout == cli("export", "g").stdout
     assert "West Gate" in cli("league", "player", "Ana").stdout_text
+
+
+def test_a_new_game_is_on_the_named_map_and_a_record_keeps_its_catalog(cli: Cli, two_players: Cli) -> None:
+    """``new`` starts on standin-2: the pilgrim's first steps are offered by the spaces' names; the imported
+    fixture stays on standin-1, its road spaces said by their ids."""
+    cli("new", "--players", "Ana:red,Bruno:blue", "--seed", "1", "--name", "fresh")
+    assert orjson.loads(cli("export", "fresh").stdout)["catalog"]["id"] == "standin-2"
+    assert cli.json("show", "fresh")["legend"]["spaces"]["road-n"] == "North Road"
+    assert "pilgrim North Gate" in cli("legal", "fresh").stdout_text
+    assert orjson.loads(cli("export", "g").stdout)["catalog"]["id"] == "standin-1"
+    cli("new", "--players", "Ana:red,Bruno:blue", "--name", "old", "--catalog", str(FIXTURES / "catalogs" / "standin.json"))
+    assert orjson.loads(cli("export", "old").stdout)["catalog"]["id"] == "standin-1"  # when asked for
+
+
+def test_a_walk_with_two_routes_asks_in_the_names_of_the_spaces_and_monasteries(cli: Cli, tmp_path: Path) -> None:
+    """A new game (the fixture's seed, on the named map) where Bruno's pilgrim may walk: to West Coast Road two
+    routes pass different monasteries, and the question names every space as the table does."""
+    cli("simulate", "--players", "Ana,Bruno", "--seed", "1", "-o", str(tmp_path / "g.json"))
+    cli("import", str(tmp_path / "g.json"), "--name", "g")
+    cli("fork", "g", "--at", "34", "--name", "f")
+    asked = cli("act", "f", "walk West Coast Road", code=2).stderr_text
+    assert ("two routes to West Coast Road pass different monasteries: write 'walk West Road, Grijó, Southwest Crossing, "
+            "Southwest Way, Salzedas, West Coast Road' or 'walk West Road, Arouca, Northwest Crossing") in asked
+    assert not re.search(r"\b(road|cross|way|coast|blue|brown)-\w+", asked), asked
+    cli("act", "f", "walk West Road, Arouca")  # the spaces read as the question says them (his 2 steps)
+    assert "Bruno: step Arouca" in cli("show", "f").stdout_text
 
 
 def test_the_recorder_takes_a_step_by_name_and_refuses_it_in_names(two_players: Cli) -> None:
@@ -188,7 +226,8 @@ def test_the_recorder_takes_a_step_by_name_and_refuses_it_in_names(two_players: 
 def test_catalog_show_says_what_the_spaces_are_called(cli: Cli) -> None:
     shown = cli("catalog", "show", "--file", str(FIXTURES / "catalogs" / "standin-2.json")).stdout_text
     assert "space names" in shown and "North Gate (start-n)" in shown
-    assert "space names" not in cli("catalog", "show").stdout_text  # standin-1 names none
+    assert cli("catalog", "show").stdout_text == shown  # the catalog new games start with
+    assert "space names" not in cli("catalog", "show", "--file", str(FIXTURES / "catalogs" / "standin.json")).stdout_text
 
 
 def test_show_names_the_pilgrims_spaces(two_players: Cli) -> None:

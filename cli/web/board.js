@@ -272,7 +272,7 @@ function coimbraBoard(CAT, players) {
       `<dt>coins</dt><dd data-field="coins">${p.coins}</dd><dt>guards</dt><dd data-field="guards">${p.guards}</dd>` +
       `<dt>points</dt><dd data-field="points">${p.points}</dd>` +
       `<dt>influence</dt><dd>${CAT.tracks.map((t) => `${esc(t)} <span data-influence="${esc(t)}">${p.influence[t]}</span>`).join(" · ")}</dd>` +
-      `<dt>pilgrim</dt><dd data-field="pilgrim">${esc(p.pilgrim || "—")}</dd>` +
+      `<dt>pilgrim</dt><dd${attrs({ "data-field": "pilgrim", "data-space": p.pilgrim || "" })}>${esc(p.pilgrim ? spaceName(view, p.pilgrim) : "—")}</dd>` +
       `<dt>favor tiles</dt><dd>${tiles.length ? tiles.join(", ") : "—"}</dd>` +
       `<dt>crown tokens</dt><dd>${list("data-crown-token", p.crown_tokens, p.crown_tokens.map(cardName))}</dd>` +
       `<dt>crowns</dt><dd data-field="crowns">${p.crowns_collected}</dd>` +

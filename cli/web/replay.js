@@ -85,15 +85,24 @@
   }
 
 
+  /** The round and phase of a table: ``round 1 · phase B: …`` (setup, start choices and the game's end stand alone). */
+  function whereOf(view) {
+    return view.phase === "setup" || view.phase === "start" || view.phase === "over" ? view.phase_name : `round ${view.round} · ${view.phase_name}`;
+  }
+
+  /** Entry n (table n is shown): its header names the round and phase it was played in (table n - 1's, as the move
+   * list heads it, and the replayer); an entry that ends a phase says, below it, which phase the table enters. */
   function currentPanel(n, view) {
-    const where = view.phase === "setup" || view.phase === "start" || view.phase === "over" ? view.phase_name : `round ${view.round} · ${view.phase_name}`;
+    const played = STATES[Math.max(n - 1, 0)];
     const pending = view.pending ? `<div class="where" data-pending="${esc(view.pending.actor)}">next: ${esc(view.pending.actor)} — ${esc(view.pending.kind.replace(/_/g, " "))}</div>` : "";
-    const head = `<div class="where"${attrs({ "data-at": n, "data-round": view.round, "data-phase": view.phase })}>entry ${n} of ${LAST} · ${esc(where)}</div>`;
+    const head = `<div class="where"${attrs({ "data-at": n, "data-round": played.round, "data-phase": played.phase })}>entry ${n} of ${LAST} · ${esc(whereOf(played))}</div>`;
     if (n === 0) return head + `<div class="notation">before the first entry</div>` + pending;
     const e = ENTRIES[n - 1];
     const marks = marksOf(e);
+    const enters = whereOf(view) === whereOf(played) ? "" :
+      `<div class="where"${attrs({ "data-enters": view.phase, "data-round": view.round })}>→ the table enters ${esc(whereOf(view))}</div>`;
     return head + `<div class="notation"${attrs({ "data-seq": e.seq })}>${esc(e.said)}</div>` +
-      `<div class="about">${esc(e.words)}</div>` +
+      `<div class="about">${esc(e.words)}</div>` + enters +
       (e.names.length ? `<div class="names">${esc(e.names.join(" · "))}</div>` : "") +
       (marks.length ? `<ul>${marks.join("")}</ul>` : "") + changesOf(e) + pending;
   }

@@ -9,7 +9,7 @@ what was expected and what was found::
 
     characters[12] (id 'c-II-05').influence: expected an integer 1-4, got 7
 
-The project ships a complete stand-in catalog (:func:`standin_catalog`); clubs
+The project ships a complete stand-in catalog (:func:`standin_catalog`, the one new games start with); clubs
 install their own (``catalog.folder``), and :func:`find_catalog` finds either by
 id and content hash. Every entry and section of a catalog carries its provenance:
 ``rules-text`` where one of the three rule texts gives the value, ``printed`` where
@@ -121,12 +121,14 @@ def catalog_dirs() -> tuple[Path, ...]:
     return tuple(d for d in candidates if d.is_dir()) or candidates[:1]
 
 
-STANDIN_FILE = "standin.json"
+STANDIN_FILE = "standin-2.json"
+"""The stand-in new games start with: ``standin-2``, the values of ``standin-1`` (``standin.json``) with a name for
+every map space, so that what a person reads names every space. Records keep the catalog they name."""
 
 
 @functools.cache
 def standin_catalog() -> Catalog:
-    """The shipped stand-in catalog (loaded once)."""
+    """The shipped stand-in catalog every new game starts with when none is chosen (loaded once)."""
     for directory in catalog_dirs():
         if (directory / STANDIN_FILE).is_file():
             return load_catalog(directory / STANDIN_FILE, checked_in(directory))

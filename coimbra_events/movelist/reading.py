@@ -182,6 +182,7 @@ def _read_entries(body: str, seq: int, names: Names | None = None, table: GameSt
     if body.startswith(("= ", "{")):
         return [_read_body(body, seq, names)]
     actor, parts = split(body)
+    parts, shared = _line_commands(parts)
     cut = [_cut_commands(part) for part in parts]
     try:
         events = read_line((f"{actor}: " if actor is not None else "") + SEPARATOR.join(t for t, _ in cut), None, names, table)
@@ -190,12 +191,25 @@ def _read_entries(body: str, seq: int, names: Names | None = None, table: GameSt
     extras = [extra for _, extra in cut]
     if len(events) != len(extras):
         if any(extras):
-            raise _BadLine("bad entry fields", "a walk's steps carry no fields: write 'step SPACE {[%…]}' for each")
+            raise _BadLine("bad entry fields", "a walk's steps carry no fields of their own: write 'step SPACE {[%…]}' "
+                                               "for each, or the fields every entry of the line shares after it: '; {[%…]}'")
         extras = [{} for _ in events]
     for event in events:
         if type(event) in _COMMENTED:
             raise _BadLine(f"{event.TYPE} entry", "notes and bookmarks are written in braces")
-    return [_entry(seq + k, event, extra) for k, (event, extra) in enumerate(zip(events, extras))]
+    twice = next((name for extra in extras for name in extra if name in shared), None)
+    if twice is not None:
+        raise _BadLine("bad entry fields", f"field {twice!r} given twice (for the entry and for its whole line)")
+    return [_entry(seq + k, event, {**shared, **extra}) for k, (event, extra) in enumerate(zip(events, extras))]
+
+
+def _line_commands(parts: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """A line's entries, and the fields all of them share: ``…; {[%at "…"] [%by "…"]}`` after its last entry
+    (written once for the line, not after each entry)."""
+    last = parts[-1] if len(parts) > 1 else ""
+    if last.startswith(_COMMANDS_START.strip()) and last.endswith("]}"):
+        return parts[:-1], _commands(last[1:-1])
+    return parts, {}
 
 
 def _entry(seq: int, event: GameEvent, extra: Mapping[str, Any]) -> dict[str, Any]:

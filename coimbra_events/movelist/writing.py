@@ -63,17 +63,26 @@ def _namings(names: Names | None) -> tuple[Names | None, ...]:
 
 
 def _grouped_body(entries: list[dict[str, Any]], events: list[GameEvent], names: Names | None) -> str:
-    """``Ana: income white-1 orange; exchange coins 3``; with each entry's fields as commands after it when it has any."""
-    if not any(_commands_text(e) for e in entries):
-        return render_line(events, names)
-    parts = [render(event, names).split(":", 1)[1].strip() + _commands_text(entry) for entry, event in zip(entries, events)]
-    return f"{events[0].actor}: " + SEPARATOR.join(parts)
+    """``Ana: income white-1 orange; exchange coins 3``: the fields every entry shares once, after the last entry
+    (``; {[%at "…"] [%by "…"]}``), and any other field of an entry as commands after it."""
+    shared = {k: v for k, v in entries[0].items() if k not in CORE_FIELDS and all(k in e and e[k] == v for e in entries)}
+    own = [{k: v for k, v in e.items() if k not in shared} for e in entries]
+    line = SEPARATOR + "{" + _fields_text(shared) + "}" if shared else ""
+    if not any(_commands_text(e) for e in own):
+        return render_line(events, names) + line
+    parts = [render(event, names).split(":", 1)[1].strip() + _commands_text(entry) for entry, event in zip(own, events)]
+    return f"{events[0].actor}: " + SEPARATOR.join(parts) + line
 
 
 def _commands_text(entry: Mapping[str, Any]) -> str:
     """`` {[%at "…"] [%by "…"]}``: the fields of an entry beyond those its notation spells; empty if none."""
-    extra = [f"[%{k} {orjson.dumps(v).decode()}]" for k, v in entry.items() if k not in CORE_FIELDS]
-    return " {" + " ".join(extra) + "}" if extra else ""
+    extra = _fields_text(entry)
+    return " {" + extra + "}" if extra else ""
+
+
+def _fields_text(entry: Mapping[str, Any]) -> str:
+    """``[%at "…"] [%by "…"]``: the fields beyond those a notation spells, as commands."""
+    return " ".join(f"[%{k} {orjson.dumps(v).decode()}]" for k, v in entry.items() if k not in CORE_FIELDS)
 
 
 def _date(entries: Sequence[Mapping[str, Any]]) -> str:

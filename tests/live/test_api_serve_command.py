@@ -45,6 +45,7 @@ def test_the_terminal_shows_the_links_a_qr_code_and_the_address(serve) -> None:
     assert "█" in out or "▀" in out, "the QR code of the players' link"
     assert "127.0.0.1 (this computer only)" in out and "Ctrl-C stops the server" in out
     assert "stopped serving ana-bruno" in err
+    assert orjson.loads(coimbra(serve.db, "export", "ana-bruno").stdout)["catalog"]["id"] == "standin-2"  # names every space
 
 
 def test_without_host_the_links_name_the_network_address_never_loopback(serve) -> None:

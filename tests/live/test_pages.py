@@ -18,11 +18,15 @@ import pytest
 
 from cli.common import notation
 from coimbra_events import log as game_log, log_reader
+from coimbra_events.catalog import standin_catalog
 from coimbra_events.events import GameEvent
+from coimbra_events.log import GameLog
 from tests.browser_kit import ARTIFACTS, axe_violations, chromium
 from tests.live.conftest import FIXTURE, Served, coimbra
 
 PHONE = {"width": 390, "height": 844}
+NEW = standin_catalog()
+"""The catalog a new game starts with."""
 SHOTS = ARTIFACTS / "live"
 
 
@@ -217,7 +221,8 @@ def test_a_whole_game_entered_on_four_phones_and_followed_by_two_watchers(browse
     exported = coimbra(new_game.db, "export", new_game.game)
     assert exported.returncode == 0, exported.stderr
     export = exported.stdout.encode()
-    assert moves(export) == moves(game_log.dumps(log))
+    played = GameLog(NEW.id, NEW.sha256, log.players, log.events, log.ruleset, {})  # a new game: on the named map
+    assert moves(export) == moves(game_log.dumps(played))
     assert heads == {json.loads(export)["events"][-1]["hash"]}
     assert [e["by"] for e in json.loads(export)["events"]] == entered_by  # who entered each, on their phone
     print(f"\nwhole game through the pages: {len(log.events)} entries in {took:.1f} s")
@@ -249,6 +254,24 @@ def test_at_360_px_and_on_a_laptop_every_control_is_44_px_nothing_spills_over_an
             phone.shot(f"{role}-{size['width']}-after-{entries}")
             assert phone.requests and all(r.startswith(served.url + "/") for r in phone.requests)  # nothing from elsewhere
             phone.context.close()
+
+
+def test_each_players_panel_says_the_space_of_the_pilgrim_by_its_name(browser, serve, tmp_path_factory):
+    """A new game is on the named map: after the start choices each player's panel says where the pilgrim
+    stands as the map's label does (North Gate), never by the space's id."""
+    log = tmp_path_factory.mktemp("named") / "named.json"
+    assert coimbra(serve.db, "simulate", "--players", "4", "--seed", "3", "-o", str(log)).returncode == 0
+    record = json.loads(log.read_bytes())
+    log.write_text(json.dumps({**record, "events": record["events"][:33]}))
+    assert coimbra(serve.db, "import", str(log), "--name", "named").returncode == 0
+    view = json.loads(coimbra(serve.db, "show", "named", "--json").stdout)
+    served = serve("named")
+    watcher = Phone(browser, served.line["watchers_url"])
+    shown = dict(watcher.page.eval_on_selector_all(
+        '#boards [data-field="pilgrim"]', "dd => dd.map((d) => [d.closest('[data-player]').dataset.player, d.textContent])"))
+    said = {p["name"]: view["legend"]["spaces"][p["pilgrim"]] for p in view["players"]}
+    assert shown == said and all(name.endswith(" Gate") for name in said.values()), (shown, said)
+    watcher.context.close()
 
 
 def test_a_dealt_card_is_found_by_its_name_in_the_search_box(browser, looked_at):
