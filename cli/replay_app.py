@@ -53,7 +53,7 @@ SCROLL_KEYS = {"shift+down": 1, "shift+up": -1, "shift+pagedown": 10, "shift+pag
 
 
 GROWTH = 16
-"""A pane's scrollable height grows by this many lines at a time (each growth costs a layout of the screen)."""
+"""A pane's scrollable height grows by this many lines at a time (its scrollbar keeps its size over a few steps)."""
 LINES_KEPT = 4096
 """Drawn views kept per pane (by what they show and the pane's width): a whole game's worth."""
 
@@ -94,10 +94,14 @@ class LinesPane(ScrollView):
         fits = lines <= view
         height = view if fits else max(seen, -(-lines // GROWTH) * GROWTH)  # all of it in view: no scrollbar
         if height != seen and (fits or height > seen) or self.virtual_size.width != self._width():
-            self.virtual_size = Size(self._width(), height)  # a new layout: only to grow, or when it all fits again
-            self.refresh()
-        else:
-            self._refresh_changed(before)
+            self._scroll_height(Size(self._width(), height))  # only to grow, or when it all fits again
+        self._refresh_changed(before)
+
+    def _scroll_height(self, size: Size) -> None:
+        """A new scrollable size, with no layout of the screen (Textual lays out for any new ``virtual_size``, but
+        this pane's size comes from the layout): one comes only if the scrollbar appears or goes."""
+        self.set_reactive(ScrollView.virtual_size, size)
+        self._scroll_update(size)
 
     def _refresh_changed(self, before: list[Strip]) -> None:
         """Repaint only the lines in view that differ from ``before``: a step changes a few lines of a board."""
