@@ -29,6 +29,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import OptionList, Static
+from textual.visual import VisualType
 from textual.widgets.option_list import Option
 
 from cli.replay_views import Replay
@@ -52,7 +53,7 @@ SCROLL_KEYS = {"shift+down": 1, "shift+up": -1, "shift+pagedown": 10, "shift+pag
 
 
 GROWTH = 16
-"""A pane's scrollable height grows by this many lines at a time (each growth costs a layout of the screen)."""
+"""A pane's scrollable height grows by this many lines at a time (its scrollbar keeps its size over a few steps)."""
 LINES_KEPT = 4096
 """Drawn views kept per pane (by what they show and the pane's width): a whole game's worth."""
 
@@ -93,10 +94,14 @@ class LinesPane(ScrollView):
         fits = lines <= view
         height = view if fits else max(seen, -(-lines // GROWTH) * GROWTH)  # all of it in view: no scrollbar
         if height != seen and (fits or height > seen) or self.virtual_size.width != self._width():
-            self.virtual_size = Size(self._width(), height)  # a new layout: only to grow, or when it all fits again
-            self.refresh()
-        else:
-            self._refresh_changed(before)
+            self._scroll_height(Size(self._width(), height))  # only to grow, or when it all fits again
+        self._refresh_changed(before)
+
+    def _scroll_height(self, size: Size) -> None:
+        """A new scrollable size, with no layout of the screen (Textual lays out for any new ``virtual_size``, but
+        this pane's size comes from the layout): one comes only if the scrollbar appears or goes."""
+        self.set_reactive(ScrollView.virtual_size, size)
+        self._scroll_update(size)
 
     def _refresh_changed(self, before: list[Strip]) -> None:
         """Repaint only the lines in view that differ from ``before``: a step changes a few lines of a board."""
@@ -142,12 +147,61 @@ class LinesPane(ScrollView):
 
 
 class EntryList(OptionList):
-    """Every entry of the record (or the line of play only), the current one highlighted."""
+    """Every entry of the record (or the line of play only), the current one highlighted.
+
+    A step wraps the current entry and cuts the one before back to one line:
+    only those two entries are measured and drawn again. ``OptionList`` itself
+    forgets every entry's lines and height on any such change (and on any
+    resize), and a new height of the list's content asks it for a layout of
+    the whole screen: a step drew the list whole and laid out every pane.
+    """
 
     can_focus = False
 
+    def __init__(self, *, id: str) -> None:
+        super().__init__(id=id)
+        self._drawn_width: int | None = None
+        """The width the entries were measured and drawn at."""
+
+    def _replace_option_prompt(self, index: int, prompt: VisualType) -> None:
+        """Give entry ``index`` another prompt, forgetting the lines and height of that entry alone."""
+        option = self.get_option_at_index(index)
+        option._set_prompt(prompt)
+        drawn = self._option_render_cache
+        for key in [key for key in drawn.keys() if key[0] is option]:
+            drawn.discard(key)
+        measured = self._line_cache
+        if index in measured.heights:
+            width = self.scrollable_content_region.width - self._get_left_gutter_width()
+            padding = self.get_component_styles("option-list--option").padding
+            high = self._get_visual(option).get_height(self.styles, width - padding.width) + option._divider
+            if high != measured.heights[index]:
+                self._measured_from(index, high)
+        self.refresh()
+
+    def _measured_from(self, index: int, high: int) -> None:
+        """Entry ``index`` is ``high`` lines now: the entries after it move, and the content's height changes
+        without a layout (the list's own size comes from the layout, never from its entries)."""
+        measured = self._line_cache
+        measured.heights[index] = high
+        lines = measured.lines
+        del lines[measured.index_to_line[index]:]
+        for k in range(index, len(self.options)):
+            if k not in measured.heights:
+                break
+            measured.index_to_line[k] = len(lines)
+            lines.extend((k, y) for y in range(measured.heights[k]))
+        size = Size(self.virtual_size.width, len(lines) - (1 if self.options[-1]._divider else 0))
+        self.set_reactive(OptionList.virtual_size, size)
+        self._scroll_update(size)
+
     def on_resize(self, event: events.Resize) -> None:
-        """Keep the current entry in view, all its lines, when the entry pane above grows or shrinks."""
+        """Keep the current entry in view, all its lines, when the entry pane above grows or shrinks; the entries
+        are measured and drawn again only for a new width (``OptionList`` would for any new size)."""
+        event.prevent_default()
+        if event.size.width != self._drawn_width:
+            self._drawn_width = event.size.width
+            self._clear_caches()
         self.call_after_refresh(self.scroll_to_highlight)
 
 

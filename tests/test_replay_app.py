@@ -2,8 +2,9 @@
 
 Stepping and jumping go where ``cli.replay_keys`` says; the entry list
 marks what became of corrected and withdrawn entries and can show the line of
-play only; the change pane says what the current entry changed; the players
-pane scrolls. ``tests/test_replay_snapshots.py`` compares whole screens.
+play only; the change pane says what the current entry changed (with a
+scrollbar only while that overflows it); the players pane scrolls.
+``tests/test_replay_snapshots.py`` compares whole screens.
 """
 
 from __future__ import annotations
@@ -58,6 +59,9 @@ def run(app: ReplayApp, *keys: str, size: tuple[int, int] = (80, 24)):
             await pilot.pause()
             seen["entry"] = app.pane("entry").text
             seen["changes"] = app.pane("changes").text
+            changes = app.pane("changes")
+            seen["changes_scrollbar"] = (len(changes.text.splitlines()) > changes.scrollable_content_region.height,
+                                         changes.show_vertical_scrollbar)  # (overflows, scrollbar shown)
             seen["board"] = app.pane("board").text
             seen["players"] = app.pane("players").text
             seen["players_scroll"] = app.pane("players").scroll_y
@@ -144,6 +148,12 @@ def test_the_change_pane_says_what_the_entry_changed(replay):
     buyer = replay.game.events[n - 1].actor
     assert f"{buyer}" in seen["changes"] and "C.card" in seen["changes"] and "C.cost" in seen["changes"]
     assert "nothing change" not in seen["changes"]
+
+
+def test_the_change_pane_has_a_scrollbar_only_while_the_changes_overflow_it(replay):
+    """Entry 8's changes overflow the pane at 80x24, entry 9's fit (its scrollbar goes), entry 10's overflow again."""
+    seen = [run(ReplayApp(replay, start=8), *["right"] * k)["changes_scrollbar"] for k in range(3)]
+    assert seen == [(True, True), (False, False), (True, True)]
 
 
 def test_the_players_pane_scrolls_at_80x24(replay):
