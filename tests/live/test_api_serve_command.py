@@ -83,6 +83,8 @@ def test_ctrl_c_stops_cleanly_and_everything_recorded_is_stored(fixture_game) ->
     (("--seed", "3"), "--seed draws a new game's setup: give --players too"),
 ])
 def test_what_cannot_be_served_is_one_line_and_exit_2(serve, args, words) -> None:
+    if not serve.db.exists():  # a store with a game in it, whichever of the module's tests run first (or alone)
+        assert coimbra(serve.db, "new", "--players", "Ana:red,Bruno:blue").returncode == 0
     out = subprocess.run([installed_coimbra(), "serve", *args, "--host", "127.0.0.1", "--port", "0"], capture_output=True,
                          text=True, stdin=subprocess.DEVNULL, env=environment(serve.db), timeout=60)
     assert out.returncode == 2 and words in out.stderr, out.stderr
