@@ -93,9 +93,11 @@ def measure(parts: set[str], games: int, jobs: int, per_option: int) -> dict[str
         out["playouts_per_s_per_core"] = round(playouts(first) / cpu, 1)
         out["playouts_per_simulated_game"] = round(out["playouts_per_s_per_core"] / out["simulate_games_per_s_per_core"], 2)
     if "steadiness" in parts:
-        second, seconds2, _ = timed_analysis(2, jobs)
+        second, seconds2, cpu2 = timed_analysis(2, jobs)
         same = sum(a.grade == b.grade for a, b in zip(first.decisions, second.decisions))
         out["second_analysis_seconds"] = round(seconds2, 1)
+        out["second_analysis_cpu_seconds"] = round(cpu2, 1)
+        out["second_playouts"] = playouts(second)
         out["same_grade"] = round(same / len(first.decisions), 4)
         out["grades_differing"] = [(a.seq, a.grade, round(a.loss, 1), b.grade, round(b.loss, 1))
                                    for a, b in zip(first.decisions, second.decisions) if a.grade != b.grade]
@@ -108,11 +110,13 @@ def measure(parts: set[str], games: int, jobs: int, per_option: int) -> dict[str
                 print(f"strength: {sum(firsts)} first of {len(firsts)}", file=sys.stderr, flush=True)
         out["strength"] = {"games": games, "playouts_per_option": per_option, "first": round(sum(firsts) / games, 4),
                            "seconds": round(time.perf_counter() - start, 1)}
+    out["load_average_at_end"] = os.getloadavg()[0]
     return out
 
 
 def report(r: dict[str, Any]) -> str:
-    lines = [f"rules core: {r['core']}; {r['cores']} cores, {r['jobs']} jobs; load average at start {r['load_average_at_start']:.1f}"]
+    lines = [f"rules core: {r['core']}; {r['cores']} cores, {r['jobs']} jobs; load average at start "
+             f"{r['load_average_at_start']:.1f}, at the end {r['load_average_at_end']:.1f}"]
     if "analysis_seconds" in r:
         ok = "PASS" if r["analysis_seconds_on_idle_cores"] <= 300 else "FAIL"
         lines += [f"simulate: {r['simulate_games_per_s_per_core']} games/s on one core (CPU time)",
@@ -123,7 +127,9 @@ def report(r: dict[str, Any]) -> str:
     if "same_grade" in r:
         ok = "PASS" if r["same_grade"] >= 0.95 else "FAIL"
         lines.append(f"steadiness: same grade with seeds 1 and 2 for {100 * r['same_grade']:.1f} % of decisions "
-                     f"(target >= 95 %): {ok}; differing: {r['grades_differing']}")
+                     f"(target >= 95 %): {ok}; differing (seq, grade and loss with each seed): {r['grades_differing']}; "
+                     f"seed 2: {r['second_analysis_seconds']} s wall, {r['second_analysis_cpu_seconds']} s CPU, "
+                     f"{r['second_playouts']} playouts")
     if "strength" in r:
         s = r["strength"]
         ok = "PASS" if s["first"] >= 0.7 else "FAIL"

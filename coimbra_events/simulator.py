@@ -25,13 +25,24 @@ _RARE = {ev.IncomeEnded: 0.03, ev.PilgrimStopped: 0.1, ev.AlternativeTaken: 0.25
 
 
 def choose(rng: random.Random, options: Sequence[GameEvent]) -> GameEvent:
-    """A bot's pick: first a kind of decision, then one of that kind, uniformly."""
+    """A bot's pick: first a kind of decision, then one of that kind, uniformly.
+
+    Draws exactly what ``rng.choices(kinds, weights)`` then ``rng.choice(group)`` draw (so a seed gives the same
+    game as ever), without their general-purpose work when every kind weighs the same: playouts call this for
+    every decision of every game they play.
+    """
     kinds: dict[type, list[GameEvent]] = {}
     for o in options:
-        kinds.setdefault(type(o), []).append(o)
+        group = kinds.get(type(o))
+        if group is None:
+            kinds[type(o)] = [o]
+        else:
+            group.append(o)
     types = list(kinds)
-    weights = [_RARE.get(t, 1.0) for t in types]
-    kind = rng.choices(types, weights)[0]
+    if _RARE.keys().isdisjoint(types):
+        kind = types[int(rng.random() * len(types))]  # rng.choices with equal weights: bisect of [1, 2, ..] = floor
+    else:
+        kind = rng.choices(types, [_RARE.get(t, 1.0) for t in types])[0]
     if kind is ev.AlternativeTaken:
         return max(kinds[kind], key=lambda e: e.coins + e.guards)
     return rng.choice(kinds[kind])

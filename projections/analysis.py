@@ -170,10 +170,12 @@ def _notes(settings: Settings) -> dict[str, str]:
                "counts as first for each (GAPS 11)",
         "playouts": f"from the table as it was, played on by the {POLICY}; rolls and deals drawn from what was possible "
                     "then, never from the record (no peeking); the same random numbers for every option of a decision",
-        "options": f"every legal option gets {settings.first_pass} playouts; the best {settings.candidates} and the one "
-                   f"played go on to {settings.playouts}, except those the best leads by {STOP_SE:g} standard errors "
-                   "(first_pass_only: sampled less); then the one played is settled against the best other option on fresh "
-                   f"paired playouts until the 95 % interval of its loss lies within one grade, at most {settings.settle}",
+        "options": f"every legal option gets {settings.first_pass} playouts (the better {2 * settings.candidates} as many "
+                   f"again when there are more); the best {settings.candidates} and the one played go on to "
+                   f"{settings.playouts}, except those the best leads by {STOP_SE:g} standard errors (first_pass_only: "
+                   f"sampled less); then the one played is settled against the {settings.rivals} best others at once on "
+                   "fresh paired playouts until the 95 % interval of its loss lies within one grade and no other rival "
+                   f"could raise it, at most {settings.settle} each",
         "grades": f"loss in percentage points of P(first) against the best option: {grades}; certain: the best leads "
                   "by at least 2 standard errors of the paired difference; interval: 95 %",
         "accuracy": ACCURACY_FORMULA + "; forced decisions (one legal option) are left out",

@@ -13,7 +13,7 @@ import pytest
 
 from coimbra_events import events as ev
 from coimbra_events.analysis.engine import analyse, line_of_play
-from coimbra_events.analysis.evaluation import Settings, decide
+from coimbra_events.analysis.evaluation import Settings, Tally, decide, settle
 from coimbra_events.analysis.grades import GRADES, accuracy, grade
 from coimbra_events.analysis.playouts import outcome
 from coimbra_events.analysis.strength import duel
@@ -169,3 +169,14 @@ def test_a_player_choosing_by_the_analysis_beats_the_seeded_bots():
     settings = Settings(playouts=1, first_pass=1, candidates=1)
     firsts = [duel(standin_catalog(), DEFAULT_PLAYERS[:2], 10_000 + g, g % 2, settings).first[g % 2] for g in range(4)]
     assert sum(firsts) >= 3
+
+
+def test_settling_measures_the_loss_against_the_rival_the_option_played_trails_most(a_card_worth_ten_points):
+    """The option played is settled against several rivals at once: whichever order they come in, the loss is
+    against the one that does best (the card), and a rival that cannot decide the grade does not make it worse."""
+    state, card, alternative = a_card_worth_ten_points
+    actor = state.index["Ana"]
+    tallies = {o: Tally(k, Fold().apply(state, o), actor, len(state.players)) for k, o in enumerate((card, alternative))}
+    for rivals in ([tallies[alternative], tallies[card]], [tallies[card], tallies[alternative]]):
+        lead, (loss, se, spent) = settle(rivals, tallies[alternative], CLEAR, 0)
+        assert lead is tallies[card] and grade(loss) == "blunder" and 0 < spent <= 3 * CLEAR.settle

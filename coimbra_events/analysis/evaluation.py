@@ -5,13 +5,15 @@ option rolls the same dice: common random numbers), so two options are compared 
 playouts and the noise is that of their difference. The work is adaptive, in three steps:
 
 1. a cheap first pass over every option, ranked by the mean lead in points (steadier than a
-   chance of finishing first over a few playouts);
+   chance of finishing first over a few playouts); with many options, the better ``2 * candidates``
+   get as many playouts again and are ranked anew, so that the best is not lost to a few unlucky ones;
 2. the best few (and the option played) carried on, batch by batch, except those the best
    leads clearly (by three standard errors of the paired difference): this picks the best;
-3. the option played settled against the best other option on fresh paired playouts (so the loss
-   is not inflated by having picked the best on the same playouts, and an option played that led
-   by chance is found out), batch by batch until the 95 % interval of the loss lies within one
-   grade, or the most playouts the settings allow.
+3. the option played settled against the ``rivals`` best other options at once, on fresh paired
+   playouts (so the loss is not inflated by having picked the best on the same playouts, and an
+   option played that led by chance is found out), batch by batch until the 95 % interval of the
+   loss lies within one grade and no other rival could raise it, or the most playouts the settings
+   allow; a rival that cannot decide the grade stops early.
 """
 
 from __future__ import annotations
@@ -122,7 +124,7 @@ class Decision:
         self.played = played
         self.evaluated = evaluated
         self.settled = settled[:2]
-        self.playouts = sum(t.n for t in tallies) + 2 * settled[2]
+        self.playouts = sum(t.n for t in tallies) + settled[2]
         """Every playout this decision took."""
 
     def loss(self, tally: Tally) -> tuple[float, float]:
@@ -152,13 +154,11 @@ def decide(state: GameState, played: GameEvent, settings: Settings, entry: int) 
     done = ranked[0].n
     others = [t for t in ranked if t is not chosen]
     rivals = [t for t in others if t.n == done][: settings.rivals] or others[:1]
-    settled = [settle(rival, chosen, settings, entry) for rival in rivals]  # even when the played one leads
-    worst = max(range(len(rivals)), key=lambda k: settled[k][0])
-    loss, se, _ = settled[worst]
-    if loss > 0:  # the fresh playouts put this rival ahead of the one played: it is the best
-        ranked.remove(rivals[worst])
-        ranked.insert(0, rivals[worst])
-    return Decision(ranked, chosen, evaluated, (loss, se, sum(pairs for _, _, pairs in settled)))
+    lead, settled = settle(rivals, chosen, settings, entry)  # even when the played one leads
+    if settled[0] > 0:  # the fresh playouts put this rival ahead of the one played: it is the best
+        ranked.remove(lead)
+        ranked.insert(0, lead)
+    return Decision(ranked, chosen, evaluated, settled)
 
 
 def rank(state: GameState, options: Sequence[GameEvent], settings: Settings, entry: int,
@@ -174,6 +174,11 @@ def rank(state: GameState, options: Sequence[GameEvent], settings: Settings, ent
     for t in tallies:
         t.run(settings, entry, first)
     ranked = sorted(tallies, key=Tally.promise, reverse=True)
+    wide, second = ranked[: 2 * settings.candidates], min(2 * first, settings.playouts)
+    if len(ranked) > len(wide) and second > first:  # many options: a second look at the better ones before the pick
+        for t in wide:
+            t.run(settings, entry, second)
+        ranked = sorted(wide, key=Tally.promise, reverse=True) + ranked[len(wide):]
     live = ranked[: settings.candidates]
     kept = None if keep is None else tallies[keep]
     if kept is not None and kept not in live:
@@ -206,21 +211,39 @@ def _unsettled(best: Tally, other: Tally) -> bool:
     return mean <= STOP_SE * se
 
 
-def settle(best: Tally, chosen: Tally, settings: Settings, entry: int) -> tuple[float, float, int]:
-    """The loss of ``chosen`` against ``best`` on fresh paired playouts, its SE (in points) and how many pairs: a
-    batch, then half as many again as so far, until its 95 % interval lies within one grade (``grades.BOUNDS``)
-    or ``settings.settle`` pairs."""
-    players = len(best.first_sums)
-    duel = [Tally(t.option, t.start, t.actor, players, SETTLING) for t in (best, chosen)]
+def settle(rivals: Sequence[Tally], chosen: Tally, settings: Settings, entry: int) -> tuple[Tally, tuple[float, float, int]]:
+    """The loss of ``chosen`` against the best of ``rivals`` on fresh paired playouts (all of them on the same
+    streams): the rival it trails most, and the loss, its SE (in points) and how many playouts that took.
+
+    A batch, then half as many again as so far, until the 95 % interval of the loss lies within one grade
+    (``grades.BOUNDS``) and no other rival could still put it in a higher one, or ``settings.settle`` playouts each.
+    A rival stops once it cannot be the one that decides the grade: clearly behind the leading rival (``STOP_SE``
+    standard errors of their paired difference), or surely below both the option played and the leading rival.
+    """
+    players = len(chosen.first_sums)
+    mine = Tally(chosen.option, chosen.start, chosen.actor, players, SETTLING)
+    live = [Tally(t.option, t.start, t.actor, players, SETTLING) for t in rivals]
+    spent = 0
     while True:
-        n = duel[0].n
+        n = mine.n
         until = min(settings.settle, n + max(settings.batch, n // 2))  # looks ever further apart: few looks in all
-        for t in duel:
+        for t in (mine, *live):
+            spent += until - t.n
             t.run(settings, entry, until)
-        mean, se = paired(*duel)
-        loss, se = 100 * mean, 100 * se
-        if until >= settings.settle or (until >= 2 * settings.batch and _within_one_grade(loss, se)):
-            return max(0.0, loss), se, until
+        gaps = {t: _points(paired(t, mine)) for t in live}
+        lead = max(live, key=lambda t: gaps[t][0])
+        loss, se = gaps[lead]
+        floor = max(0.0, loss - Z95 * se)
+        live = [t for t in live if t is lead or (gaps[t][0] + Z95 * gaps[t][1] >= floor and _unsettled(lead, t))]
+        top = next((b for b in BOUNDS if b > max(0.0, loss)), math.inf)
+        settled = until >= 2 * settings.batch and _within_one_grade(loss, se) and all(
+            gaps[t][0] + Z95 * gaps[t][1] < top for t in live if t is not lead)
+        if until >= settings.settle or settled:
+            return rivals[[t.option for t in rivals].index(lead.option)], (max(0.0, loss), se, spent)
+
+
+def _points(difference: tuple[float, float]) -> tuple[float, float]:
+    return 100 * difference[0], 100 * difference[1]
 
 
 def _within_one_grade(loss: float, se: float) -> bool:
