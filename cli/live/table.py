@@ -125,11 +125,14 @@ class ServedTable:
         input costs one save; a copy left holding what a use case triggered but did not save is never used again."""
         self.games.store.entered_by = by
         game, self._game = self._latest(), None
+        version = game.version
         outcome = change(game)
         if isinstance(outcome, Recorded):
             self._took(outcome)
-        elif not game.pending_events:
-            self._game = game  # refused, or made for another head, before anything was triggered: still the game
+        elif game.version == version:
+            # refused, or made for another head, before anything was triggered: still the game. (Not "no pending
+            # events": a save another writer beat has taken them, and the copy holds an entry never stored.)
+            self._game = game
         return outcome
 
     def _latest(self) -> Game:
