@@ -24,6 +24,7 @@ from cli.change_views import changes_view
 from cli.common import CatalogOption, DbOption, GameArgument, JsonOption, console, game_ref_opened, print_json
 from cli.exits import fail
 from coimbra_events.catalog import Catalog
+from coimbra_events.names import map_strings
 from projections.audit import RESOURCES, AuditError, fold_line
 from projections.explain import explain_entry, game_overview
 from projections.ledger import player_ledger
@@ -93,8 +94,6 @@ def explain_command(
 
 def named_values(catalog: Catalog, value: Any) -> Any:
     """A report with every catalog id in its texts named (``c-II-18`` → ``Chaplain (c-II-18)``)."""
-    from coimbra_events.names import map_strings
-
     return map_strings(value, lambda text: named_text(catalog, text))
 
 
