@@ -36,6 +36,7 @@ COMPILED = [
     "coimbra_events/log_reader.py",
     *sorted(p.as_posix() for p in Path("coimbra_events/rules").glob("*.py") if p.name != "__init__.py"),
     "coimbra_events/validation.py",
+    "coimbra_events/bots.py",
 ]
 """The modules mypyc compiles, into one shared library: compiled modules call each
 other directly, so they are built, and trusted at run time, all or none."""

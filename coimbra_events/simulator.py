@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from coimbra_events import events as ev
+from coimbra_events.bots import choose
 from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.log import GameLog
@@ -19,33 +19,6 @@ from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.state import GameState
 
 DEFAULT_PLAYERS: tuple[tuple[str, str], ...] = (("Ana", "red"), ("Bruno", "blue"), ("Carla", "yellow"), ("Duarte", "green"))
-
-_RARE = {ev.IncomeEnded: 0.03, ev.PilgrimStopped: 0.1, ev.AlternativeTaken: 0.25}
-"""How much less often a bot picks decisions that forfeit something, so games look played."""
-
-
-def choose(rng: random.Random, options: Sequence[GameEvent]) -> GameEvent:
-    """A bot's pick: first a kind of decision, then one of that kind, uniformly.
-
-    Draws exactly what ``rng.choices(kinds, weights)`` then ``rng.choice(group)`` draw (so a seed gives the same
-    game as ever), without their general-purpose work when every kind weighs the same: playouts call this for
-    every decision of every game they play.
-    """
-    kinds: dict[type, list[GameEvent]] = {}
-    for o in options:
-        group = kinds.get(type(o))
-        if group is None:
-            kinds[type(o)] = [o]
-        else:
-            group.append(o)
-    types = list(kinds)
-    if _RARE.keys().isdisjoint(types):
-        kind = types[int(rng.random() * len(types))]  # rng.choices with equal weights: bisect of [1, 2, ..] = floor
-    else:
-        kind = rng.choices(types, [_RARE.get(t, 1.0) for t in types])[0]
-    if kind is ev.AlternativeTaken:
-        return max(kinds[kind], key=lambda e: e.coins + e.guards)
-    return rng.choice(kinds[kind])
 
 
 def next_event(state: GameState, rng: random.Random) -> GameEvent:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 from typing import Final, Sequence
 
+from coimbra_events.bots import play_to_end
 from coimbra_events.events import GameEvent
 from coimbra_events.rules.core import Fold, legal
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.rules.scoring import places, scored_items
-from coimbra_events.simulator import choose
 from coimbra_events.state import GameState
 
 POLICY: Final = "seeded bots"
@@ -49,13 +49,7 @@ class Result:
 
 def play_out(state: GameState, streams: Streams, fold: Fold | None = None) -> Result:
     """Play from ``state`` to the end: the table draws what is possible now, the bots choose among legal options."""
-    fold = fold or Fold()
-    table, bots = streams.table, streams.bots
-    while not state.over:
-        options = legal(state)
-        event = options.sample(table) if isinstance(options, OutcomeSpace) else choose(bots, options)
-        state = fold.apply(state, event)
-    return outcome(state)
+    return outcome(play_to_end(state, streams.table, streams.bots, fold or Fold()))
 
 
 def outcome(state: GameState) -> Result:
