@@ -7,7 +7,7 @@ In one run:
     (default: every core), reporting its wall time (target: at most 5 minutes on 2 cores) and its
     playouts per second per core, against the games per second of ``simulate``;
 (b) steadiness: the same analysis with another seed; the share of decisions given the same grade
-    (target: at least 95 %);
+    (target: at least 95 %; ``--seeds A,B`` picks the two seeds, 1 and 2 by default);
 (c) strength: ``--games`` two-player games (default 200) on seeded tables, a player choosing by the
     analysis's evaluation (``--strength-playouts``, default 2 per option, first pass and carried on)
     against the seeded bots, seats alternating; the share it finishes first, a shared first place
@@ -16,7 +16,7 @@ In one run:
 The machine may be shared: the report says how many cores it saw and the load average at the start, and times
 the work in CPU seconds as well (CPU time / jobs: the wall time on idle cores).
 Missing a target is reported, not an error: the script always exits 0. Usage:
-``python bench/analyse.py [--parts speed,steadiness,strength] [--games N] [--jobs J] [--json]``.
+``python bench/analyse.py [--parts speed,steadiness,strength] [--seeds A,B] [--games N] [--jobs J] [--json]``.
 """
 
 from __future__ import annotations
@@ -79,12 +79,12 @@ def _strength_game(args: tuple[int, int]) -> bool:
     return duel(standin_catalog(), PLAYERS, 10_000 + game, game % 2, settings).first[game % 2]
 
 
-def measure(parts: set[str], games: int, jobs: int, per_option: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"core": core_build(), "cores": os.cpu_count(), "jobs": jobs,
+def measure(parts: set[str], games: int, jobs: int, per_option: int, seeds: tuple[int, int] = (1, 2)) -> dict[str, Any]:
+    out: dict[str, Any] = {"core": core_build(), "cores": os.cpu_count(), "jobs": jobs, "seeds": seeds,
                            "load_average_at_start": os.getloadavg()[0], "settings": Settings().to_json()}
     if parts & {"speed", "steadiness"}:
         out["simulate_games_per_s_per_core"] = round(simulate_rate(), 1)
-        first, seconds, cpu = timed_analysis(1, jobs)
+        first, seconds, cpu = timed_analysis(seeds[0], jobs)
         out["analysis_seconds"] = round(seconds, 1)
         out["analysis_cpu_seconds"] = round(cpu, 1)
         out["analysis_seconds_on_idle_cores"] = round(cpu / jobs, 1)
@@ -93,7 +93,7 @@ def measure(parts: set[str], games: int, jobs: int, per_option: int) -> dict[str
         out["playouts_per_s_per_core"] = round(playouts(first) / cpu, 1)
         out["playouts_per_simulated_game"] = round(out["playouts_per_s_per_core"] / out["simulate_games_per_s_per_core"], 2)
     if "steadiness" in parts:
-        second, seconds2, cpu2 = timed_analysis(2, jobs)
+        second, seconds2, cpu2 = timed_analysis(seeds[1], jobs)
         same = sum(a.grade == b.grade for a, b in zip(first.decisions, second.decisions))
         out["second_analysis_seconds"] = round(seconds2, 1)
         out["second_analysis_cpu_seconds"] = round(cpu2, 1)
@@ -126,9 +126,10 @@ def report(r: dict[str, Any]) -> str:
                   f"playouts: {r['playouts_per_s_per_core']}/s per core = {r['playouts_per_simulated_game']} x simulate's games/s"]
     if "same_grade" in r:
         ok = "PASS" if r["same_grade"] >= 0.95 else "FAIL"
-        lines.append(f"steadiness: same grade with seeds 1 and 2 for {100 * r['same_grade']:.1f} % of decisions "
+        lines.append(f"steadiness: same grade with seeds {r['seeds'][0]} and {r['seeds'][1]} for "
+                     f"{100 * r['same_grade']:.1f} % of decisions "
                      f"(target >= 95 %): {ok}; differing (seq, grade and loss with each seed): {r['grades_differing']}; "
-                     f"seed 2: {r['second_analysis_seconds']} s wall, {r['second_analysis_cpu_seconds']} s CPU, "
+                     f"seed {r['seeds'][1]}: {r['second_analysis_seconds']} s wall, {r['second_analysis_cpu_seconds']} s CPU, "
                      f"{r['second_playouts']} playouts")
     if "strength" in r:
         s = r["strength"]
@@ -141,12 +142,14 @@ def report(r: dict[str, Any]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--parts", default="speed,steadiness,strength", help="which parts to run (comma-separated)")
+    parser.add_argument("--seeds", default="1,2", help="the two seeds whose grades are compared (default 1,2)")
     parser.add_argument("--games", type=int, default=200, help="strength games (default 200)")
     parser.add_argument("--strength-playouts", type=int, default=2, help="playouts per option of the analysing player")
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="processes (default: every core)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
-    result = measure(set(args.parts.split(",")), args.games, args.jobs, args.strength_playouts)
+    first, second = (int(seed) for seed in args.seeds.split(","))
+    result = measure(set(args.parts.split(",")), args.games, args.jobs, args.strength_playouts, (first, second))
     print(json.dumps(result, indent=2) if args.json else report(result))
     return 0
 

@@ -17,7 +17,7 @@ from typing import Any, Callable
 import orjson
 
 from coimbra_events.analysis.engine import Analysis, Entry, Graded, analyse, default_jobs, line_of_play
-from coimbra_events.analysis.evaluation import STOP_SE, Settings, option_list
+from coimbra_events.analysis.evaluation import FINAL_LOOK, METHOD, SETTLE_Z, STOP_SE, Settings, option_list
 from coimbra_events.analysis.grades import ACCURACY_FORMULA, GRADES, THRESHOLDS, accuracy, interval
 from coimbra_events.analysis.playouts import POLICY
 from coimbra_events.catalog import Catalog
@@ -44,7 +44,7 @@ def analysis_key(log: GameLog, settings: Settings) -> dict[str, Any]:
     seed = work.pop("seed")
     return {"format": FORMAT, "head": log.head(), "ruleset": log.ruleset,
             "catalog": {"id": log.catalog_id, "sha256": log.catalog_sha256},
-            "settings": {**work, "policy": POLICY}, "seed": seed}
+            "settings": {**work, "policy": POLICY, "method": METHOD}, "seed": seed}
 
 
 def cached_analysis(log: GameLog, settings: Settings = Settings(), cache_dir: Path | None = None) -> dict[str, Any] | None:
@@ -116,7 +116,7 @@ def _path(cache_dir: Path | None, key: dict[str, Any]) -> Path:
 def read_model(result: Analysis, entries: list[Entry], key: dict[str, Any]) -> dict[str, Any]:
     """The analysis as JSON-ready data, in words (see docs/analysis.md for every field)."""
     players = result.players
-    decisions = [_decision(d, entries[d.index], players) for d in result.decisions]
+    decisions = [_decision(d, entries[d.index], players, result.settings.playouts) for d in result.decisions]
     luck = [{"seq": u.seq, "index": u.index, "kind": u.kind, "outcome": _words(entries[u.index]),
              "luck": _by_player(players, u.luck, 1), "win_after": _by_player(players, u.win_after, 3)}
             for u in result.luck]
@@ -133,13 +133,14 @@ def read_model(result: Analysis, entries: list[Entry], key: dict[str, Any]) -> d
     }
 
 
-def _decision(d: Graded, entry: Entry, players: tuple[str, ...]) -> dict[str, Any]:
+def _decision(d: Graded, entry: Entry, players: tuple[str, ...], carried: int) -> dict[str, Any]:
+    """One decision in words; an option with fewer than ``carried`` playouts was sampled less (``first_pass_only``)."""
     events = option_list(entry.before, entry.event)
     actor = players.index(d.player)
     options = [{"option": _words(entry, events[o.option]), "played": k == d.played, "best": k == 0,
                 "win": round(o.win[actor], 4), "score": round(o.score[actor], 2), "loss": round(o.loss, 2),
                 "interval": _interval(o.loss, o.se), "playouts": o.playouts,
-                "first_pass_only": o.playouts < d.options[0].playouts}
+                "first_pass_only": o.playouts < carried}
                for k, o in enumerate(d.options)]
     return {"seq": d.seq, "index": d.index, "player": d.player, "kind": d.kind, "played": options[d.played]["option"],
             "best": options[0]["option"], "grade": d.grade, "loss": round(d.loss, 2), "interval": _interval(d.loss, d.se),
@@ -169,13 +170,16 @@ def _notes(settings: Settings) -> dict[str, str]:
         "win": "P(first): the share of playouts the player finishes first; a first place shared after the tie break "
                "counts as first for each (GAPS 11)",
         "playouts": f"from the table as it was, played on by the {POLICY}; rolls and deals drawn from what was possible "
-                    "then, never from the record (no peeking); the same random numbers for every option of a decision",
+                    "then, never from the record (no peeking); the same random numbers for every option of a decision, "
+                    "each bot's pick keyed by where its decision falls, so the games after two options stay alike",
         "options": f"every legal option gets {settings.first_pass} playouts (the better {2 * settings.candidates} as many "
                    f"again when there are more); the best {settings.candidates} and the one played go on to "
                    f"{settings.playouts}, except those the best leads by {STOP_SE:g} standard errors (first_pass_only: "
-                   f"sampled less); then the one played is settled against the {settings.rivals} best others at once on "
-                   "fresh paired playouts until the 95 % interval of its loss lies within one grade and no other rival "
-                   f"could raise it, at most {settings.settle} each",
+                   f"sampled less); the best {2 * settings.rivals} others get {FINAL_LOOK} times as many; then the one "
+                   f"played is settled against the {settings.rivals} best of them at once on "
+                   f"fresh paired playouts until its loss lies within one grade by {SETTLE_Z:g} standard errors (looked "
+                   f"at again and again, so wider than the 95 % shown) and no other rival could raise it, at most "
+                   f"{settings.settle} each",
         "grades": f"loss in percentage points of P(first) against the best option: {grades}; certain: the best leads "
                   "by at least 2 standard errors of the paired difference; interval: 95 %",
         "accuracy": ACCURACY_FORMULA + "; forced decisions (one legal option) are left out",

@@ -13,9 +13,9 @@ import pytest
 
 from coimbra_events import events as ev
 from coimbra_events.analysis.engine import analyse, line_of_play
-from coimbra_events.analysis.evaluation import Settings, Tally, decide, settle
-from coimbra_events.analysis.grades import GRADES, accuracy, grade
-from coimbra_events.analysis.playouts import outcome
+from coimbra_events.analysis.evaluation import Settings, Tally, decide, luck, option_list, paired, settle
+from coimbra_events.analysis.grades import GRADES, accuracy, certain, grade
+from coimbra_events.analysis.playouts import Streams, outcome, play_out
 from coimbra_events.analysis.strength import duel
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.log_reader import read
@@ -87,7 +87,7 @@ def test_passing_on_the_deciding_voyage_is_a_certain_blunder(decided_by_a_voyage
     passed = next(o for o in options if isinstance(o, ev.VoyagePassed))
     decision = decide(state, passed, TINY, 0)
     loss, se = decision.loss(decision.played)
-    assert grade(loss) == "blunder" and loss == 100.0 and se == 0.0
+    assert grade(loss) == "blunder" and loss == 100.0 and certain(loss, se)
 
 
 def total(state: GameState, event: ev.GameEvent, name: str) -> int:
@@ -152,7 +152,9 @@ def test_no_peeking_an_outcome_recorded_later_changes_no_earlier_grade(early_gam
     after = analyse(changed[window] + changed[-1:], TINY)
     assert before.decisions and before.decisions == after.decisions
     assert [d.seq for d in before.decisions] == [e.seq for e in line[window]]
-    assert before.luck != after.luck  # the roll itself is measured as what it was
+    roll, other, more = line[-1], changed[-1], Settings(playouts=64)  # the roll itself is measured as what it was
+    assert luck(roll.before, roll.event, more, roll.index).actual.firsts != luck(other.before, other.event, more,
+                                                                                  other.index).actual.firsts
 
 
 def test_the_same_seed_gives_the_same_analysis_in_one_process_or_two(early_game):
@@ -164,11 +166,41 @@ def test_the_same_seed_gives_the_same_analysis_in_one_process_or_two(early_game)
     assert one != analyse(window, Settings(**{**TINY.to_json(), "seed": 1}), jobs=1)
 
 
+def test_the_playouts_of_two_options_stay_alike_when_they_share_a_stream():
+    """Common random numbers that stay common: playout k of two options of one decision, on the same streams, differ
+    by much less than two playouts on streams of their own (the bots pick by where a decision falls, not by how many
+    draws came before it). Fixture decision seq 44, two of its options, 300 playouts each way."""
+    entry = next(e for e in line_of_play(read(GAME), standin_catalog()) if e.seq == 44)
+    actor = entry.before.index[entry.before.pending.actor]
+    starts = [Fold().apply(entry.before, o) for o in option_list(entry.before, entry.event)[:2]]
+
+    def spread(apart: int) -> float:
+        diffs = [int(play_out(starts[0], Streams(0, entry.index, k)).first[actor])
+                 - int(play_out(starts[1], Streams(0, entry.index, k + apart)).first[actor]) for k in range(300)]
+        mean = sum(diffs) / len(diffs)
+        return math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+
+    assert spread(0) < 0.8 * spread(1_000_000)
+
+
 def test_a_player_choosing_by_the_analysis_beats_the_seeded_bots():
     """The CI sample of bench/analyse.py's strength figure: 4 seeded tables, seats alternating, one playout per option."""
     settings = Settings(playouts=1, first_pass=1, candidates=1)
     firsts = [duel(standin_catalog(), DEFAULT_PLAYERS[:2], 10_000 + g, g % 2, settings).first[g % 2] for g in range(4)]
     assert sum(firsts) >= 3
+
+
+def test_pairs_that_all_agree_are_not_taken_for_certainty():
+    """Two options whose playouts all ended alike so far: no difference seen, yet a standard error that still allows
+    one (one more pair differing each way), shrinking as the pairs grow."""
+    def agreeing(n: int) -> Tally:
+        tally = Tally(0, initial_state(standin_catalog(), DEFAULT_PLAYERS[:2]), 0, 2)
+        tally.firsts = [k % 2 for k in range(n)]
+        return tally
+
+    gaps = [paired(agreeing(n), agreeing(n)) for n in (64, 256, 1024)]
+    assert [mean for mean, _ in gaps] == [0.0, 0.0, 0.0]
+    assert 0.02 < gaps[0][1] and gaps[0][1] > gaps[1][1] > gaps[2][1] > 0
 
 
 def test_settling_measures_the_loss_against_the_rival_the_option_played_trails_most(a_card_worth_ten_points):

@@ -9,6 +9,7 @@ import subprocess
 import orjson
 import pytest
 
+import projections.analysis as analysis_module
 from coimbra_events import log as game_log
 from coimbra_events.log_reader import read
 from projections.analysis import Settings, analysis_key, cached_analysis, latest_analysis
@@ -60,6 +61,16 @@ def test_the_analysis_is_kept_under_its_key_and_read_back(opening):
     assert cached_analysis(log, Settings(playouts=4, first_pass=4, settle=8, seed=3), cache) is None  # another key
     assert latest_analysis(log, cache) == orjson.loads(first.stdout)
     assert latest_analysis(read(GAME), cache) is None  # another record
+
+
+def test_an_analysis_kept_by_an_older_method_is_made_anew(opening, monkeypatch):
+    """The same settings and seed measured another way (another ``METHOD``) are another key: the kept one is not
+    read as this one's."""
+    path, cache = opening
+    log, settings = read(path), Settings(playouts=4, first_pass=4, settle=8)
+    assert run(str(path), *QUICK, "--json", cache=cache).returncode == 0 and cached_analysis(log, settings, cache)
+    monkeypatch.setattr(analysis_module, "METHOD", analysis_module.METHOD + 1)
+    assert cached_analysis(log, settings, cache) is None
 
 
 def test_the_summary_and_graded_list_name_players_and_components(opening):

@@ -165,6 +165,6 @@ def test_analysis_makes_one_when_none_is_kept_and_keeps_it_for_the_record(tmp_pa
     assert [p["seq"] for p in analysis["curve"]] == [1, 2, 3]
     defaults = Settings().to_json()
     assert analysis["key"]["seed"] == defaults.pop("seed")
-    assert {k: v for k, v in analysis["key"]["settings"].items() if k != "policy"} == defaults
+    assert {k: v for k, v in analysis["key"]["settings"].items() if k not in ("policy", "method")} == defaults
     shown = orjson.loads(asked("replay", str(path), "--at", "2", "--json", cache=cache).stdout)["analysis"]
     assert shown["seq"] == 2 and shown["luck"] == next(u["luck"] for u in analysis["luck"] if u["seq"] == 2)

@@ -8,12 +8,13 @@ playouts and the noise is that of their difference. The work is adaptive, in thr
    chance of finishing first over a few playouts); with many options, the better ``2 * candidates``
    get as many playouts again and are ranked anew, so that the best is not lost to a few unlucky ones;
 2. the best few (and the option played) carried on, batch by batch, except those the best
-   leads clearly (by three standard errors of the paired difference): this picks the best;
+   leads clearly (by three standard errors of the paired difference); then the best
+   ``2 * rivals`` others get ``FINAL_LOOK`` times as many, and the best ``rivals`` of them go on;
 3. the option played settled against the ``rivals`` best other options at once, on fresh paired
    playouts (so the loss is not inflated by having picked the best on the same playouts, and an
-   option played that led by chance is found out), batch by batch until the 95 % interval of the
-   loss lies within one grade and no other rival could raise it, or the most playouts the settings
-   allow; a rival that cannot decide the grade stops early.
+   option played that led by chance is found out), batch by batch until the loss lies within one
+   grade by ``SETTLE_Z`` standard errors and no other rival could raise it, or the most playouts
+   the settings allow; a rival that cannot decide the grade stops early.
 """
 
 from __future__ import annotations
@@ -22,14 +23,27 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Final, Sequence
 
-from coimbra_events.analysis.grades import BOUNDS, Z95
+from coimbra_events.analysis.grades import BOUNDS
 from coimbra_events.analysis.playouts import Result, Streams, drawn, legal_options, play_out
 from coimbra_events.events import GameEvent
 from coimbra_events.rules.core import Fold
 from coimbra_events.state import GameState
 
+METHOD: Final = 2
+"""How a decision is measured, by number: raised whenever the same settings and seed would give other figures
+(2: the bots' picks keyed by where a decision falls, paired standard errors adjusted, settling at 99.7 %), so an
+analysis kept by an older way is never read as this one's (``projections.analysis.analysis_key``)."""
+
 STOP_SE: Final = 3.0
 """An option stops early once the best is ahead of it by this many standard errors of the paired difference."""
+
+SETTLE_Z: Final = 3.0
+"""The settling step stops once the loss's interval at this many standard errors lies within one grade: a 99.7 %
+interval, wider than the 95 % one reported, because the step looks again and again (about a dozen times) and at
+1.96 or 2.58 it stopped now and then on an unlucky run of playouts that another seed did not have."""
+
+FINAL_LOOK: Final = 3
+"""The best few other options get this many times the playouts before the rivals are picked from them."""
 
 SETTLING: Final = 1 << 20
 """Playouts of the settling step are numbered from here: fresh streams, never those the best was picked on."""
@@ -46,10 +60,10 @@ class Settings:
     """
 
     playouts: int = 128
-    first_pass: int = 24
-    candidates: int = 6
-    rivals: int = 2
-    settle: int = 8192
+    first_pass: int = 32
+    candidates: int = 8
+    rivals: int = 3
+    settle: int = 12288
     batch: int = 32
     seed: int = 0
 
@@ -107,12 +121,23 @@ class Tally:
 
 
 def paired(best: Tally, other: Tally) -> tuple[float, float]:
-    """How far ``best`` is ahead of ``other`` in P(first) on their common playouts, and its standard error."""
+    """How far ``best`` is ahead of ``other`` in P(first) on their common playouts, and its standard error.
+
+    The playouts of two options of one decision stay so alike that most pairs end the same, and the few that
+    differ tell the difference. The standard error counts one more pair differing each way (Agresti and Caffo's
+    adjustment for paired proportions), so a run of pairs that all agree is not taken for certainty.
+    """
     n = min(best.n, other.n)
-    diffs = [b - o for b, o in zip(best.firsts[:n], other.firsts[:n])]
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.25
-    return mean, math.sqrt(var / n)
+    ahead = behind = 0
+    for b, o in zip(best.firsts[:n], other.firsts[:n]):
+        if b != o:
+            if b > o:
+                ahead += 1
+            else:
+                behind += 1
+    pairs = n + 2
+    variance = (ahead + behind + 2 - (ahead - behind) ** 2 / pairs) / pairs
+    return (ahead - behind) / n if n else 0.0, math.sqrt(variance / pairs)
 
 
 class Decision:
@@ -151,14 +176,26 @@ def decide(state: GameState, played: GameEvent, settings: Settings, entry: int) 
     chosen = next(t for t in ranked if t.option == options.index(played))
     if len(ranked) == 1:
         return Decision(ranked, chosen, evaluated, (0.0, 0.0, 0))
+    rivals = _final_look(ranked, chosen, settings, entry)
+    lead, settled = settle(rivals, chosen, settings, entry)  # even when the played one leads
+    best = lead if settled[0] > 0 else chosen  # the rival that beat the one played on fresh playouts, else that one
+    ranked.remove(best)
+    ranked.insert(0, best)
+    return Decision(ranked, chosen, evaluated, settled)
+
+
+def _final_look(ranked: list[Tally], chosen: Tally, settings: Settings, entry: int) -> list[Tally]:
+    """The rivals to settle against: the best ``2 * rivals`` other options carried to the end, given ``FINAL_LOOK``
+    times the playouts, and the best ``rivals`` of them after that longer look. Many options are often within a few
+    points of each other; at ``settings.playouts`` the best of them was now and then fourth or sixth, and left out."""
     done = ranked[0].n
     others = [t for t in ranked if t is not chosen]
-    rivals = [t for t in others if t.n == done][: settings.rivals] or others[:1]
-    lead, settled = settle(rivals, chosen, settings, entry)  # even when the played one leads
-    if settled[0] > 0:  # the fresh playouts put this rival ahead of the one played: it is the best
-        ranked.remove(lead)
-        ranked.insert(0, lead)
-    return Decision(ranked, chosen, evaluated, settled)
+    finalists = [t for t in others if t.n == done][: 2 * settings.rivals] or others[:1]
+    for t in finalists:
+        t.run(settings, entry, FINAL_LOOK * done)
+    finalists.sort(key=Tally.rank, reverse=True)
+    ranked[:] = finalists + [t for t in ranked if t not in finalists]
+    return finalists[: settings.rivals]
 
 
 def rank(state: GameState, options: Sequence[GameEvent], settings: Settings, entry: int,
@@ -215,8 +252,9 @@ def settle(rivals: Sequence[Tally], chosen: Tally, settings: Settings, entry: in
     """The loss of ``chosen`` against the best of ``rivals`` on fresh paired playouts (all of them on the same
     streams): the rival it trails most, and the loss, its SE (in points) and how many playouts that took.
 
-    A batch, then half as many again as so far, until the 95 % interval of the loss lies within one grade
-    (``grades.BOUNDS``) and no other rival could still put it in a higher one, or ``settings.settle`` playouts each.
+    A batch, then half as many again as so far, until the loss lies within one grade (``grades.BOUNDS``) by
+    ``SETTLE_Z`` standard errors and no other rival could still put it in a higher one, or ``settings.settle``
+    playouts each.
     A rival stops once it cannot be the one that decides the grade: clearly behind the leading rival (``STOP_SE``
     standard errors of their paired difference), or surely below both the option played and the leading rival.
     """
@@ -233,11 +271,11 @@ def settle(rivals: Sequence[Tally], chosen: Tally, settings: Settings, entry: in
         gaps = {t: _points(paired(t, mine)) for t in live}
         lead = max(live, key=lambda t: gaps[t][0])
         loss, se = gaps[lead]
-        floor = max(0.0, loss - Z95 * se)
-        live = [t for t in live if t is lead or (gaps[t][0] + Z95 * gaps[t][1] >= floor and _unsettled(lead, t))]
+        floor = max(0.0, loss - SETTLE_Z * se)
+        live = [t for t in live if t is lead or (gaps[t][0] + SETTLE_Z * gaps[t][1] >= floor and _unsettled(lead, t))]
         top = next((b for b in BOUNDS if b > max(0.0, loss)), math.inf)
         settled = until >= 2 * settings.batch and _within_one_grade(loss, se) and all(
-            gaps[t][0] + Z95 * gaps[t][1] < top for t in live if t is not lead)
+            gaps[t][0] + SETTLE_Z * gaps[t][1] < top for t in live if t is not lead)
         if until >= settings.settle or settled:
             return rivals[[t.option for t in rivals].index(lead.option)], (max(0.0, loss), se, spent)
 
@@ -247,7 +285,7 @@ def _points(difference: tuple[float, float]) -> tuple[float, float]:
 
 
 def _within_one_grade(loss: float, se: float) -> bool:
-    low, high = loss - Z95 * se, loss + Z95 * se
+    low, high = loss - SETTLE_Z * se, loss + SETTLE_Z * se
     return not any(low < bound < high for bound in BOUNDS)
 
 
@@ -281,5 +319,5 @@ def win_vector(tally: Tally) -> tuple[float, ...]:
     return tuple(s / tally.n for s in tally.first_sums)
 
 
-__all__: Sequence[str] = ("Settings", "Tally", "Decision", "option_list", "decide", "rank", "best_option", "settle", "Luck", "luck",
+__all__: Sequence[str] = ("METHOD", "Settings", "Tally", "Decision", "option_list", "decide", "rank", "best_option", "settle", "Luck", "luck",
                           "paired", "win_vector")

@@ -3,13 +3,16 @@
 No peeking: a playout starts from a state, and the state holds only what had happened by then;
 every later roll and deal is drawn from the outcome spaces of the rules core (the dice of the
 pool, the deck's cards not dealt yet), never read from the record. The table and the bots draw
-from two generators, so that the playouts of two options of one decision, seeded alike, roll
-the same dice even when the bots' choices part (common random numbers).
+from two streams, so that the playouts of two options of one decision, seeded alike, roll the
+same dice even when the bots' choices part; and the bots pick by where each decision falls,
+not by how many draws came before, so they pick alike again wherever the two games meet the
+same options (common random numbers that stay common: ``coimbra_events/bots.py``).
 """
 
 from __future__ import annotations
 
 import random
+import zlib
 from typing import Final, Sequence
 
 from coimbra_events.bots import play_to_end
@@ -20,19 +23,20 @@ from coimbra_events.rules.scoring import places, scored_items
 from coimbra_events.state import GameState
 
 POLICY: Final = "seeded bots"
-"""The playout policy: ``coimbra simulate``'s bots (a kind of decision, then one of that kind)."""
+"""The playout policy: ``coimbra simulate``'s bots (a kind of decision, then one of that kind), their picks keyed by
+where each decision falls (``bots.coupled_choice``)."""
 
 
 class Streams:
-    """The two seeded generators of playout ``k``: the table's draws and the bots' choices.
+    """The seeded streams of playout ``k``: the table's draws, and the key of the bots' picks (``bots.coupled_choice``).
 
-    Seeded from text (``random.Random`` hashes it with SHA-512), so the same analysis seed, entry
-    and playout number give the same draws in any process and any order of work.
+    Seeded from text (``random.Random`` hashes it with SHA-512; the bots' key is its CRC-32), so the same
+    analysis seed, entry and playout number give the same draws in any process and any order of work.
     """
 
     def __init__(self, seed: int, entry: int, k: int) -> None:
         self.table = random.Random(f"table:{seed}:{entry}:{k}")
-        self.bots = random.Random(f"bots:{seed}:{entry}:{k}")
+        self.bots = zlib.crc32(f"bots:{seed}:{entry}:{k}".encode())
         self.first = random.Random(f"first:{seed}:{entry}:{k}")
         """Draws the outcome of a random entry when a playout starts at it (``luck``)."""
 

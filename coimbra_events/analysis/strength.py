@@ -13,10 +13,10 @@ from typing import Sequence
 
 from coimbra_events.analysis.evaluation import Settings, best_option
 from coimbra_events.analysis.playouts import Result, outcome
+from coimbra_events.bots import choose
 from coimbra_events.catalog import Catalog
 from coimbra_events.rules.core import Fold, initial_state, legal
 from coimbra_events.rules.outcomes import OutcomeSpace
-from coimbra_events.simulator import choose
 
 
 def duel(catalog: Catalog, players: Sequence[tuple[str, str]], seed: int, seat: int, settings: Settings) -> Result:

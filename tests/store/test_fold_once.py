@@ -29,7 +29,7 @@ from coimbra_events.rules.core import legal
 from coimbra_events.simulator import DEFAULT_PLAYERS, next_event, simulate
 from tests.store.conftest import GAMES
 from tests.store.rows import Rows
-from tests.store.test_show_diff import Borrowed
+from tests.store.test_show_diff import lend
 
 
 def reads(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
@@ -44,7 +44,7 @@ def test_act_reads_the_game_once(store, catalog, monkeypatch):
     game = store.new_game(DEFAULT_PLAYERS[:2], catalog, name="g", seed=3)
     decisions = [render(legal(game.state)[0])]
     seen = reads(store, monkeypatch)
-    monkeypatch.setattr("coimbra_events.store.game_store.GameStore", lambda db=None, **kw: Borrowed(store))
+    lend(store, monkeypatch)
     result = CliRunner().invoke(app, ["act", "g", *decisions], env={"NO_COLOR": "1"})
     assert result.exit_code == 0, result.output
     assert len(seen) == 1 and len(store.get("g").events) == len(game.events) + 1

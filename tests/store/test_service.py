@@ -11,11 +11,12 @@ import pytest
 
 from coimbra_events import log as game_log
 from coimbra_events import log_reader
+from coimbra_events.bots import choose
 from coimbra_events.game import Game
 from coimbra_events.notation import render
 from coimbra_events.record import replace
 from coimbra_events.service import Conflict, Games, Recorded, Refused
-from coimbra_events.simulator import choose, next_event
+from coimbra_events.simulator import next_event
 from coimbra_events.state import TABLE
 from coimbra_events.store.game_store import GameStore
 from projections.read_side import ReadSide

@@ -175,10 +175,17 @@ class Borrowed:
         pass
 
 
+def lend(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every command in this process open ``store``. A lent store exists: the commands' check that the default
+    store's file exists (``cli.common.no_store``) must not depend on what this machine's data folder holds."""
+    monkeypatch.setattr("coimbra_events.store.game_store.GameStore", lambda db=None, **kw: Borrowed(store))
+    monkeypatch.setattr("cli.common.no_store", lambda db: None)
+
+
 @pytest.fixture
 def cli(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """Run ``coimbra`` in process against the ``store`` fixture (memory, SQLite or PostgreSQL)."""
-    monkeypatch.setattr("coimbra_events.store.game_store.GameStore", lambda db=None, **kw: Borrowed(store))
+    lend(store, monkeypatch)
     monkeypatch.setenv("NO_COLOR", "1")
     runner = CliRunner()
 

@@ -1,0 +1,97 @@
+"""The seeded bots (``coimbra_events/bots.py``, compiled with the rules core): ``choose`` draws what the standard
+library's general machinery draws, so a seed gives the same simulated game as it always did; ``coupled_choice``, the
+playouts' pick, is as likely as ``choose``'s and the same in every process (what it does for the playouts:
+``tests/test_analysis.py``)."""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from coimbra_events import events as ev
+from coimbra_events.bots import RARE, choose, coupled_choice
+from coimbra_events.catalog import standin_catalog
+from coimbra_events.rules.core import apply, initial_state, legal
+from coimbra_events.rules.outcomes import OutcomeSpace
+from coimbra_events.simulator import DEFAULT_PLAYERS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def reference_choose(rng: random.Random, options: list[ev.GameEvent]) -> ev.GameEvent:
+    """The bots' pick written with ``random.choices`` and ``random.choice``, as it was first written."""
+    kinds: dict[type, list[ev.GameEvent]] = {}
+    for o in options:
+        kinds.setdefault(type(o), []).append(o)
+    kind = rng.choices(list(kinds), [RARE.get(t, 1.0) for t in kinds])[0]
+    if kind is ev.AlternativeTaken:
+        return max(kinds[kind], key=lambda e: e.coins + e.guards)
+    return rng.choice(kinds[kind])
+
+
+def decisions_of(seed: int, players: int) -> list[list[ev.GameEvent]]:
+    """The option lists of every decision of a simulated game."""
+    state, rng, seen = initial_state(standin_catalog(), DEFAULT_PLAYERS[:players]), random.Random(seed), []
+    while not state.over:
+        options = legal(state)
+        if isinstance(options, OutcomeSpace):
+            event = options.sample(rng)
+        else:
+            seen.append(list(options))
+            event = choose(rng, options)
+        state = apply(state, event)
+    return seen
+
+
+@given(st.integers(0, 2**32), st.integers(2, 4), st.integers(0, 2**32))
+def test_a_pick_draws_what_choices_and_choice_draw(game_seed, players, pick_seed):
+    for options in decisions_of(game_seed, players)[::7]:
+        ours, theirs = random.Random(pick_seed), random.Random(pick_seed)
+        assert choose(ours, options) == reference_choose(theirs, options)
+        assert ours.getstate() == theirs.getstate()  # nothing more drawn, nothing less
+
+
+def decision_with_rare_kinds() -> list[ev.GameEvent]:
+    """A decision of a simulated game that offers several kinds, some of them rare, and several of one kind."""
+    for seed in range(50):
+        for options in decisions_of(seed, 2):
+            kinds = {type(o) for o in options}
+            if len(kinds) >= 2 and kinds & {ev.IncomeEnded, ev.PilgrimStopped} and len(options) >= len(kinds) + 2:
+                return options
+    raise AssertionError("no such decision in 50 simulated games")
+
+
+def expected_chances(options: list[ev.GameEvent]) -> dict[ev.GameEvent, float]:
+    """``choose``'s chance of each option: a kind by its weight, then one of that kind uniformly."""
+    kinds: dict[type, list[ev.GameEvent]] = {}
+    for o in options:
+        kinds.setdefault(type(o), []).append(o)
+    total = sum(RARE.get(t, 1.0) for t in kinds)
+    return {o: RARE.get(type(o), 1.0) / total / len(kinds[type(o)]) for o in options}
+
+
+def test_a_coupled_pick_is_as_likely_as_a_drawn_one():
+    """Over 40,000 streams each option is picked as often as ``choose`` would pick it, within 4.5 standard errors."""
+    options = decision_with_rare_kinds()
+    n = 40_000
+    picked = Counter(coupled_choice(options, stream) for stream in range(n))
+    for option, chance in expected_chances(options).items():
+        assert abs(picked[option] / n - chance) <= 4.5 * math.sqrt(chance * (1 - chance) / n), option
+
+
+def test_a_coupled_pick_is_the_same_in_every_process():
+    """Python's hash of a text changes from one process to the next; the bots' picks must not (an analysis is
+    the same for the same seed)."""
+    probe = ("from coimbra_events.bots import coupled_choice; from tests.test_bots import decisions_of; "
+             "print([repr(coupled_choice(o, s)) for s, o in enumerate(decisions_of(3, 3))])")
+    runs = {subprocess.run([sys.executable, "-c", probe], env={**os.environ, "PYTHONHASHSEED": hash_seed},
+                           capture_output=True, text=True, check=True, cwd=ROOT).stdout for hash_seed in ("1", "2")}
+    assert len(runs) == 1
