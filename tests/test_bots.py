@@ -13,6 +13,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -51,6 +52,7 @@ def decisions_of(seed: int, players: int) -> list[list[ev.GameEvent]]:
     return seen
 
 
+@pytest.mark.property
 @given(st.integers(0, 2**32), st.integers(2, 4), st.integers(0, 2**32))
 def test_a_pick_draws_what_choices_and_choice_draw(game_seed, players, pick_seed):
     for options in decisions_of(game_seed, players)[::7]:
