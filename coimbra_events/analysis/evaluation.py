@@ -128,13 +128,8 @@ def paired(best: Tally, other: Tally) -> tuple[float, float]:
     adjustment for paired proportions), so a run of pairs that all agree is not taken for certainty.
     """
     n = min(best.n, other.n)
-    ahead = behind = 0
-    for b, o in zip(best.firsts[:n], other.firsts[:n]):
-        if b != o:
-            if b > o:
-                ahead += 1
-            else:
-                behind += 1
+    differences = [b - o for b, o in zip(best.firsts[:n], other.firsts[:n])]
+    ahead, behind = differences.count(1), differences.count(-1)
     pairs = n + 2
     variance = (ahead + behind + 2 - (ahead - behind) ** 2 / pairs) / pairs
     return (ahead - behind) / n if n else 0.0, math.sqrt(variance / pairs)
@@ -187,7 +182,8 @@ def decide(state: GameState, played: GameEvent, settings: Settings, entry: int) 
 def _final_look(ranked: list[Tally], chosen: Tally, settings: Settings, entry: int) -> list[Tally]:
     """The rivals to settle against: the best ``2 * rivals`` other options carried to the end, given ``FINAL_LOOK``
     times the playouts, and the best ``rivals`` of them after that longer look. Many options are often within a few
-    points of each other; at ``settings.playouts`` the best of them was now and then fourth or sixth, and left out."""
+    points of each other; at ``settings.playouts`` the best of them was now and then fourth or sixth, and left out.
+    ``ranked`` is put in the new order: those looked at longer first, best first."""
     done = ranked[0].n
     others = [t for t in ranked if t is not chosen]
     finalists = [t for t in others if t.n == done][: 2 * settings.rivals] or others[:1]
