@@ -30,6 +30,7 @@ from eventsourcing.persistence import Mapper
 from eventsourcing.utils import Environment
 
 from coimbra_events.store import postgres as postgres_store
+from coimbra_events.store import sqlite_file
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import Corrected, GameEvent, RuleOverridden
 from coimbra_events.game import Game
@@ -96,6 +97,8 @@ class GameStore(Application):
         self.location = describe_store(environment)
         self.entered_by = entered_by
         postgres = environment.get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
+        if environment.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
+            sqlite_file.ready(environment)
         with postgres_store.ready(environment, self.tables()) if postgres else nullcontext({}) as extra:
             super().__init__(env={**settings, **extra})
             self.index = GamesIndex(view_for(self), lambda game_id: self.stored_games.read_any(game_id, self.stored_games.latest_receipt(game_id)))
