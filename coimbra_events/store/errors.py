@@ -65,6 +65,10 @@ class DamagedIndex(ValueError):
     """The store's index of games cannot be read as it was saved."""
 
 
+class EventsRemoved(DamagedIndex):
+    """The store holds fewer events than its index of games has read: events were removed from an append-only store."""
+
+
 class DamagedGame(ValueError):
     """A stored game that is not what was recorded; ``problems`` lists everything found
     (``coimbra_events.store.inspection`` finds them)."""

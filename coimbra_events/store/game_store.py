@@ -60,6 +60,7 @@ from coimbra_events.store.errors import (
     BadPlayers,
     DamagedGame,
     DamagedIndex,
+    EventsRemoved,
     TableInputNeeded,
     UnknownGame,
     one_line,
@@ -159,6 +160,8 @@ class GameStore(Application):
         try:
             self._caught_up()
             rows = self.index.view.select(GamesQuery())[0] + self.index.view.select(GamesQuery(archived=True))[0]
+        except EventsRemoved:
+            raise  # the game may be among what was removed: that is the news, not a mistyped name
         except DamagedIndex:
             return []
         return difflib.get_close_matches(name, [r["name"] for r in rows], n=3, cutoff=0.6)
@@ -174,7 +177,16 @@ class GameStore(Application):
         return self._caught_up()
 
     def _caught_up(self) -> int:
-        """``catch_up`` of the games index; ``DamagedIndex`` if a stored row it reads is not as it was saved."""
+        """``catch_up`` of the games index; ``DamagedIndex`` if a stored row it reads is not as it was saved, or if
+        the index has read further than the store now holds (its events were removed: a store is append-only)."""
+        try:
+            tracked = self.index.view.max_tracking_id(self.name) or 0  # first: the store can only have grown since
+            held = self.recorder.max_notification_id() or 0
+        except Exception as exc:
+            raise DamagedIndex(f"the store's index of games cannot be read ({one_line(exc)}); nothing was changed") from None
+        if tracked > held:
+            raise EventsRemoved(f"the store holds {held} events, but its index of games has read {tracked}: "
+                               "events were removed from the store; nothing was changed")
         try:
             return catch_up(self, self.index)
         except Exception as exc:  # whatever a changed store makes the library or the projection raise

@@ -15,7 +15,7 @@ import pytest
 
 from coimbra_events import log_reader
 from coimbra_events import log as game_log
-from coimbra_events.store.errors import DamagedGame, DamagedIndex, GameChanged
+from coimbra_events.store.errors import DamagedGame, DamagedIndex, EventsRemoved, GameChanged
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.log import event_hash
 from coimbra_events.rules import core as rules
@@ -231,6 +231,18 @@ def test_a_damaged_index_is_refused_not_crashed_on(sqlite):
     rows.edit(tagged, lambda f: f.update(tags=7))
     with pytest.raises((DamagedIndex, DamagedGame), match="nothing was changed"):
         store.games()
+
+
+def test_events_removed_from_the_store_are_said_not_taken_for_an_empty_store(sqlite):
+    """The index has read every event; with the events table emptied, the games it lists are not 'no games', nor a
+    name 'not found; did you mean' itself."""
+    store, rows = sqlite
+    store.games()
+    rows._run("DELETE FROM stored_events")
+    for read in (store.games, lambda: store.get("g")):
+        with pytest.raises(EventsRemoved, match=r"the store holds 0 events, but its index of games has read \d+: "
+                                                r"events were removed from the store; nothing was changed"):
+            read()
 
 
 def test_a_fault_of_coimbra_s_own_is_not_called_damage(sqlite, monkeypatch):
