@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from functools import cached_property
 from typing import Final, Sequence
 
 from coimbra_events.bots import play_to_end
@@ -37,8 +38,13 @@ class Streams:
     def __init__(self, seed: int, entry: int, k: int) -> None:
         self.table = random.Random(f"table:{seed}:{entry}:{k}")
         self.bots = zlib.crc32(f"bots:{seed}:{entry}:{k}".encode())
-        self.first = random.Random(f"first:{seed}:{entry}:{k}")
-        """Draws the outcome of a random entry when a playout starts at it (``luck``)."""
+        self._name = f"first:{seed}:{entry}:{k}"
+
+    @cached_property
+    def first(self) -> random.Random:
+        """Draws the outcome of a random entry when a playout starts at it (``luck``); seeded only when asked for,
+        as most playouts start at a decision (seeding from text costs a SHA-512 hash)."""
+        return random.Random(self._name)
 
 
 class Result:
