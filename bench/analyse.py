@@ -2,10 +2,11 @@
 
 In one run:
 
-(a) speed: ``coimbra simulate``'s games per second on one core (2 players, seeded), then the whole
+(a) speed: ``coimbra simulate``'s games per second on one core (2 players, seeded), alone and with ``--jobs``
+    processes at once (a machine whose cores slow each other when all are busy shows it there), then the whole
     analysis of ``fixtures/games/standin-2p-seed1.json`` with the default settings and ``--jobs``
     (default: every core), reporting its wall time (target: at most 5 minutes on 2 cores) and its
-    playouts per second per core, against the games per second of ``simulate``;
+    playouts per second per core, against both games per second of ``simulate``;
 (b) steadiness: the same analysis with another seed; the share of decisions given the same grade
     (target: at least 95 %; ``--seeds A,B`` picks the two seeds, 1 and 2 by default);
 (c) strength: ``--games`` two-player games (default 200) on seeded tables, a player choosing by the
@@ -55,6 +56,14 @@ def simulate_rate(seconds: float = 5.0) -> float:
     return games / (time.process_time() - start)
 
 
+def simulate_rate_together(jobs: int) -> float:
+    """``simulate_rate`` in ``jobs`` processes at once, per process: what a core gives when every core works, as in
+    the analysis (on a machine whose cores slow each other, this is below the rate of one process alone)."""
+    with ProcessPoolExecutor(jobs) as pool:
+        rates = list(pool.map(simulate_rate, [5.0] * jobs))
+    return sum(rates) / len(rates)
+
+
 def cpu_seconds() -> float:
     """CPU time of this process and of its finished worker processes."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -84,6 +93,7 @@ def measure(parts: set[str], games: int, jobs: int, per_option: int, seeds: tupl
                            "load_average_at_start": os.getloadavg()[0], "settings": Settings().to_json()}
     if parts & {"speed", "steadiness"}:
         out["simulate_games_per_s_per_core"] = round(simulate_rate(), 1)
+        out["simulate_games_per_s_per_core_all_busy"] = round(simulate_rate_together(jobs), 1)
         first, seconds, cpu = timed_analysis(seeds[0], jobs)
         out["analysis_seconds"] = round(seconds, 1)
         out["analysis_cpu_seconds"] = round(cpu, 1)
@@ -92,6 +102,8 @@ def measure(parts: set[str], games: int, jobs: int, per_option: int, seeds: tupl
         out["playouts"] = playouts(first)
         out["playouts_per_s_per_core"] = round(playouts(first) / cpu, 1)
         out["playouts_per_simulated_game"] = round(out["playouts_per_s_per_core"] / out["simulate_games_per_s_per_core"], 2)
+        out["playouts_per_simulated_game_all_busy"] = round(
+            out["playouts_per_s_per_core"] / out["simulate_games_per_s_per_core_all_busy"], 2)
     if "steadiness" in parts:
         second, seconds2, cpu2 = timed_analysis(seeds[1], jobs)
         same = sum(a.grade == b.grade for a, b in zip(first.decisions, second.decisions))
@@ -119,11 +131,13 @@ def report(r: dict[str, Any]) -> str:
              f"{r['load_average_at_start']:.1f}, at the end {r['load_average_at_end']:.1f}"]
     if "analysis_seconds" in r:
         ok = "PASS" if r["analysis_seconds_on_idle_cores"] <= 300 else "FAIL"
-        lines += [f"simulate: {r['simulate_games_per_s_per_core']} games/s on one core (CPU time)",
+        lines += [f"simulate: {r['simulate_games_per_s_per_core']} games/s on one core (CPU time), "
+                  f"{r['simulate_games_per_s_per_core_all_busy']} per core with {r['jobs']} at once",
                   f"analysis of {GAME.name}: {r['analysis_seconds']} s wall, {r['analysis_cpu_seconds']} s CPU "
                   f"({r['decisions']} decisions, {r['playouts']} playouts): {r['analysis_seconds_on_idle_cores']} s on "
                   f"{r['jobs']} idle cores, target <= 300 s: {ok}",
-                  f"playouts: {r['playouts_per_s_per_core']}/s per core = {r['playouts_per_simulated_game']} x simulate's games/s"]
+                  f"playouts: {r['playouts_per_s_per_core']}/s per core = {r['playouts_per_simulated_game']} x simulate's "
+                  f"games/s ({r['playouts_per_simulated_game_all_busy']} x with every core busy, as in the analysis)"]
     if "same_grade" in r:
         ok = "PASS" if r["same_grade"] >= 0.95 else "FAIL"
         lines.append(f"steadiness: same grade with seeds {r['seeds'][0]} and {r['seeds'][1]} for "
