@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 from coimbra_events import core_build  # noqa: E402
 from coimbra_events.analysis.engine import Analysis, analyse, default_jobs, line_of_play  # noqa: E402
 from coimbra_events.analysis.evaluation import Settings  # noqa: E402
+from coimbra_events.analysis.grades import reach  # noqa: E402
 from coimbra_events.analysis.strength import duel  # noqa: E402
 from coimbra_events.catalog import standin_catalog  # noqa: E402
 from coimbra_events.log_reader import read  # noqa: E402
@@ -113,6 +114,9 @@ def measure(parts: set[str], games: int, jobs: int, per_option: int, seeds: tupl
         out["same_grade"] = round(same / len(first.decisions), 4)
         out["grades_differing"] = [(a.seq, a.grade, round(a.loss, 1), b.grade, round(b.loss, 1))
                                    for a, b in zip(first.decisions, second.decisions) if a.grade != b.grade]
+        out["differing_within_reach"] = sum(a.grade != b.grade and (len(reach(a.loss, a.se)) > 1 or len(reach(b.loss, b.se)) > 1)
+                                            for a, b in zip(first.decisions, second.decisions))
+        out["reaching_two"] = [sum(len(reach(d.loss, d.se)) > 1 for d in run.decisions) for run in (first, second)]
     if "strength" in parts:
         start = time.perf_counter()
         firsts: list[bool] = []
@@ -142,7 +146,9 @@ def report(r: dict[str, Any]) -> str:
         ok = "PASS" if r["same_grade"] >= 0.95 else "FAIL"
         lines.append(f"steadiness: same grade with seeds {r['seeds'][0]} and {r['seeds'][1]} for "
                      f"{100 * r['same_grade']:.1f} % of decisions "
-                     f"(target >= 95 %): {ok}; differing (seq, grade and loss with each seed): {r['grades_differing']}; "
+                     f"(target >= 95 %): {ok}; differing (seq, grade and loss with each seed): {r['grades_differing']}, "
+                     f"{r['differing_within_reach']} of them reaching two grades with a seed (decisions reaching two in "
+                     f"all: {r['reaching_two'][0]} and {r['reaching_two'][1]}); "
                      f"seed {r['seeds'][1]}: {r['second_analysis_seconds']} s wall, {r['second_analysis_cpu_seconds']} s CPU, "
                      f"{r['second_playouts']} playouts")
     if "strength" in r:

@@ -84,6 +84,15 @@ def summary_table(report: dict[str, Any]) -> Table:
     return table
 
 
+def _hedge(decision: dict[str, Any]) -> str:
+    """What a grade in the list adds: the other grades its interval reaches (``or best``), else ``uncertain``
+    where the best option is not surely ahead."""
+    others = [g for g in decision["reach"] if g != decision["grade"]]
+    if others:
+        return f" (or {' or '.join(others)})"
+    return "" if decision["certain"] or decision["grade"] == "best" else " (uncertain)"
+
+
 def graded_table(report: dict[str, Any]) -> Table:
     """Every decision in order: who, what was played, its grade and loss (with its interval), and the best option
     where another was better."""
@@ -94,6 +103,6 @@ def graded_table(report: dict[str, Any]) -> Table:
         low, high = d["interval"]
         better = "" if d["grade"] == "best" else escape(d["best"])
         table.add_row(str(d["seq"]), escape(d["player"]), escape(d["played"]) + _MARKS[d["grade"]],
-                      d["grade"] + ("" if d["certain"] or d["grade"] == "best" else " (uncertain)"),
+                      d["grade"] + _hedge(d),
                       f"{d['loss']:.1f}", f"{low:.1f}–{high:.1f}", better, style="dim" if d["grade"] == "best" else "")
     return table

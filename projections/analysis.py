@@ -18,7 +18,7 @@ import orjson
 
 from coimbra_events.analysis.engine import Analysis, Entry, Graded, analyse, default_jobs, line_of_play
 from coimbra_events.analysis.evaluation import FINAL_LOOK, METHOD, SETTLE_Z, STOP_SE, Settings, option_list
-from coimbra_events.analysis.grades import ACCURACY_FORMULA, GRADES, THRESHOLDS, accuracy, interval
+from coimbra_events.analysis.grades import ACCURACY_FORMULA, GRADES, THRESHOLDS, accuracy, interval, reach
 from coimbra_events.analysis.playouts import POLICY
 from coimbra_events.catalog import Catalog
 from coimbra_events.files import write_atomically
@@ -27,8 +27,8 @@ from projections.words import entry_words
 
 __all__ = ["Settings", "analysis_for", "cached_analysis", "latest_analysis", "analysis_key", "default_cache_dir"]
 
-FORMAT = 1
-"""The read model's shape; a new shape is a new key, so an old file is never read as a new one."""
+FORMAT = 2
+"""The read model's shape; a new shape is a new key, so an old file is never read as a new one (2: ``reach``)."""
 
 
 def default_cache_dir() -> Path:
@@ -144,7 +144,7 @@ def _decision(d: Graded, entry: Entry, players: tuple[str, ...], carried: int) -
                for k, o in enumerate(d.options)]
     return {"seq": d.seq, "index": d.index, "player": d.player, "kind": d.kind, "played": options[d.played]["option"],
             "best": options[0]["option"], "grade": d.grade, "loss": round(d.loss, 2), "interval": _interval(d.loss, d.se),
-            "certain": d.certain, "forced": d.options_total == 1, "accuracy": round(accuracy(d.loss), 1),
+            "certain": d.certain, "reach": list(reach(d.loss, d.se)), "forced": d.options_total == 1, "accuracy": round(accuracy(d.loss), 1),
             "options_total": d.options_total, "options_evaluated": d.evaluated, "options": options,
             "win_after": _by_player(players, d.win_after, 3)}
 
@@ -181,7 +181,9 @@ def _notes(settings: Settings) -> dict[str, str]:
                    f"at again and again, so wider than the 95 % shown) and no other rival could raise it, at most "
                    f"{settings.settle} each",
         "grades": f"loss in percentage points of P(first) against the best option: {grades}; certain: the best leads "
-                  "by at least 2 standard errors of the paired difference; interval: 95 %",
+                  "by at least 2 standard errors of the paired difference; interval: 95 %; reach: the grades that "
+                  "interval spans (more than one: the loss lies near a grade's edge, and another seed could grade the "
+                  "decision on the other side of it)",
         "accuracy": ACCURACY_FORMULA + "; forced decisions (one legal option) are left out",
         "luck": "percentage points of P(first) an outcome gave each player against the average outcome possible then",
     }

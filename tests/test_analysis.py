@@ -14,7 +14,7 @@ import pytest
 from coimbra_events import events as ev
 from coimbra_events.analysis.engine import analyse, line_of_play
 from coimbra_events.analysis.evaluation import Settings, Tally, decide, luck, option_list, paired, settle
-from coimbra_events.analysis.grades import GRADES, accuracy, certain, grade
+from coimbra_events.analysis.grades import GRADES, accuracy, certain, grade, reach
 from coimbra_events.analysis.playouts import Streams, outcome, play_out
 from coimbra_events.analysis.strength import duel
 from coimbra_events.catalog import standin_catalog
@@ -35,6 +35,15 @@ TINY = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4)
                                                 (14.99, "mistake"), (15.0, "blunder"), (100.0, "blunder")])
 def test_grades_begin_at_lichess_thresholds(loss, expected):
     assert grade(loss) == expected and expected in GRADES
+
+
+@pytest.mark.parametrize(("loss", "se", "expected"), [
+    (0.0, 0.0, ("best",)), (1.0, 0.5, ("best",)), (2.0, 0.3, ("best", "good")), (2.6, 0.02, ("good",)),
+    (2.6, 0.06, ("best", "good")), (7.5, 1.2, ("inaccuracy",)), (7.5, 1.3, ("good", "inaccuracy", "mistake")),
+    (14.5, 0.3, ("mistake", "blunder")), (99.0, 5.0, ("blunder",))])
+def test_reach_is_every_grade_the_95_percent_interval_spans(loss, se, expected):
+    """2.6 ± 1.96 × 0.06 reaches below 2.5, ± 1.96 × 0.02 does not; 7.5 ± 1.96 × 1.3 crosses both 5 and 10."""
+    assert reach(loss, se) == expected
 
 
 def test_accuracy_is_lichess_formula():

@@ -11,6 +11,7 @@ import pytest
 
 import projections.analysis as analysis_module
 from coimbra_events import log as game_log
+from coimbra_events.analysis.grades import grade
 from coimbra_events.log_reader import read
 from projections.analysis import Settings, analysis_key, cached_analysis, latest_analysis
 from tests.conftest import FIXTURES, installed_coimbra
@@ -45,6 +46,7 @@ def test_json_grades_every_decision_with_seq_grade_loss_and_interval(opening):
         assert d["grade"] in ("best", "good", "inaccuracy", "mistake", "blunder")
         low, high = d["interval"]
         assert 0 <= low <= d["loss"] <= high <= 100 and d["player"] in ("Ana", "Bruno")
+        assert d["grade"] in d["reach"] and (d["reach"][0], d["reach"][-1]) == (grade(low), grade(high))
         assert d["options_total"] == len(d["options"]) and sum(o["played"] for o in d["options"]) == 1
     assert report["players"] == ["Ana", "Bruno"] and set(report["summary"]) == {"Ana", "Bruno"}
     assert [p["seq"] for p in report["curve"]] == list(range(1, 18))
@@ -80,6 +82,10 @@ def test_the_summary_and_graded_list_name_players_and_components(opening):
     for words in ("Where the game was decided", "Every decision", "accuracy", "luck", "Ana", "Bruno", "start group",
                   "lichess"):
         assert words in out.stdout
+    report = orjson.loads(run(str(path), *QUICK, "--json", cache=cache).stdout)
+    hedged = [d for d in report["decisions"] if len(d["reach"]) > 1]
+    assert hedged and all(f"{d['grade']} (or {' or '.join(g for g in d['reach'] if g != d['grade'])})" in out.stdout
+                          for d in hedged)  # a grade near an edge says which other it could be
     assert "Traceback" not in out.stderr
 
 

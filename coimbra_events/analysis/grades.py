@@ -42,6 +42,13 @@ def interval(loss: float, se: float) -> tuple[float, float]:
     return max(0.0, loss - Z95 * se), min(100.0, loss + Z95 * se)
 
 
+def reach(loss: float, se: float) -> tuple[str, ...]:
+    """The grades the loss's 95 % interval spans, mildest first: more than one where the loss lies near a grade's
+    edge, so that another seed, or more playouts, could grade the decision on the other side of it."""
+    low, high = interval(loss, se)
+    return GRADES[GRADES.index(grade(low)):GRADES.index(grade(high)) + 1]
+
+
 def accuracy(loss: float) -> float:
     """Lichess's accuracy of one decision (``ACCURACY_FORMULA``)."""
     return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * loss) - 3.1669))
