@@ -84,12 +84,14 @@ def summary_table(report: dict[str, Any]) -> Table:
     return table
 
 
-def _hedge(decision: dict[str, Any]) -> str:
-    """What a grade in the list adds: the other grades its interval reaches (``or best``), else ``uncertain``
-    where the best option is not surely ahead."""
-    others = [g for g in decision["reach"] if g != decision["grade"]]
-    if others:
-        return f" (or {' or '.join(others)})"
+def hedge(decision: dict[str, Any]) -> str:
+    """What a grade in the list adds: the other grade its interval reaches (``or best``), or the grades it spans
+    (``best to mistake``), else ``uncertain`` where the best option is not surely ahead."""
+    reach = decision["reach"]
+    if len(reach) > 2:
+        return f" ({reach[0]} to {reach[-1]})"
+    if len(reach) == 2:
+        return f" (or {next(g for g in reach if g != decision['grade'])})"
     return "" if decision["certain"] or decision["grade"] == "best" else " (uncertain)"
 
 
@@ -103,6 +105,6 @@ def graded_table(report: dict[str, Any]) -> Table:
         low, high = d["interval"]
         better = "" if d["grade"] == "best" else escape(d["best"])
         table.add_row(str(d["seq"]), escape(d["player"]), escape(d["played"]) + _MARKS[d["grade"]],
-                      d["grade"] + _hedge(d),
+                      d["grade"] + hedge(d),
                       f"{d['loss']:.1f}", f"{low:.1f}–{high:.1f}", better, style="dim" if d["grade"] == "best" else "")
     return table

@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 import projections.analysis as analysis_module
+from cli.analyse_command import hedge
 from coimbra_events import log as game_log
 from coimbra_events.analysis.grades import grade
 from coimbra_events.log_reader import read
@@ -84,9 +85,16 @@ def test_the_summary_and_graded_list_name_players_and_components(opening):
         assert words in out.stdout
     report = orjson.loads(run(str(path), *QUICK, "--json", cache=cache).stdout)
     hedged = [d for d in report["decisions"] if len(d["reach"]) > 1]
-    assert hedged and all(f"{d['grade']} (or {' or '.join(g for g in d['reach'] if g != d['grade'])})" in out.stdout
-                          for d in hedged)  # a grade near an edge says which other it could be
+    assert hedged and all(d["grade"] + hedge(d) in out.stdout for d in hedged)  # near an edge: what else it could be
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize(("grade", "reach", "certain", "said"), [
+    ("good", ["best", "good"], False, " (or best)"), ("mistake", ["mistake", "blunder"], True, " (or blunder)"),
+    ("good", ["best", "good", "inaccuracy"], False, " (best to inaccuracy)"), ("best", ["best"], False, ""),
+    ("inaccuracy", ["inaccuracy"], True, ""), ("inaccuracy", ["inaccuracy"], False, " (uncertain)")])
+def test_a_grade_in_the_list_says_what_else_its_interval_reaches(grade, reach, certain, said):
+    assert hedge({"grade": grade, "reach": reach, "certain": certain}) == said
 
 
 def test_an_illegal_game_is_refused_with_one_line(tmp_path):
