@@ -37,6 +37,7 @@ from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
 
 from coimbra_events.game import Game, result_of
+from coimbra_events.store.errors import EventsRemoved
 from coimbra_events.log import GameLog
 from coimbra_events.store.games_query import IN_PROGRESS, OVER
 from coimbra_events.store.games_view import GamesView
@@ -143,7 +144,8 @@ def catch_up(app: Application, projection: Projection[Any], batch: int = 500) ->
     its last tracking record in one transaction (``GamesView.batch``; a view without
     it writes each notification's own), so a crash loses or repeats nothing; if
     another process tracked a notification first, this one carries on from where
-    that one got. Returns how many notifications were processed here.
+    that one got. Returns how many notifications were processed here; ``EventsRemoved`` if the view has tracked
+    further than the store now holds (an append-only store lost events).
     """
     view = projection.view
     together = getattr(view, "batch", nullcontext)
@@ -153,6 +155,10 @@ def catch_up(app: Application, projection: Projection[Any], batch: int = 500) ->
         notifications = app.recorder.select_notifications(start=start, limit=batch, topics=projection.topics,
                                                           inclusive_of_start=False)
         if not notifications:
+            held = app.recorder.max_notification_id() or 0
+            if start > held:  # read after the position: the store can only have grown since
+                raise EventsRemoved(f"the store holds {held} events, but its index of games has read {start}: "
+                                    "events were removed from the store; nothing was changed")
             return done
         try:
             with together():

@@ -19,7 +19,7 @@ import time
 from contextlib import closing
 
 from eventsourcing.persistence import OperationalError, PersistenceError
-from eventsourcing.sqlite import SQLITE3_DEFAULT_LOCK_TIMEOUT
+from eventsourcing.sqlite import SQLITE3_DEFAULT_LOCK_TIMEOUT, SQLiteConnectionPool, SQLiteFactory
 from eventsourcing.utils import Environment
 
 
@@ -35,10 +35,10 @@ def ready(env: Environment) -> None:
     left alone. ``NotAStore`` if the file is not a database; the library's
     ``OperationalError`` if it is still locked when the lock timeout is over.
     """
-    db_name = env.get("SQLITE_DBNAME") or ""
-    if not db_name or ":memory:" in db_name or "mode=memory" in db_name:
+    db_name = env.get(SQLiteFactory.SQLITE_DBNAME) or ""
+    if not db_name or SQLiteConnectionPool.detect_memory_mode(db_name):
         return
-    timeout = env.get("SQLITE_LOCK_TIMEOUT") or ""
+    timeout = env.get(SQLiteFactory.SQLITE_LOCK_TIMEOUT) or ""
     given = int(timeout) if timeout.strip().isdigit() else 0  # a value that is not a number: the library says so
     deadline = time.monotonic() + (given or SQLITE3_DEFAULT_LOCK_TIMEOUT)
     while True:
