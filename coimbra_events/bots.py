@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import random
 import zlib
-from bisect import bisect
 from typing import Final, Sequence
 
+from mypy_extensions import i64
+
 from coimbra_events import events as ev
-from coimbra_events.events import GameEvent
+from coimbra_events.events import AlternativeTaken, GameEvent
 from coimbra_events.rules.core import Fold, legal
+from coimbra_events.rules.draws import below
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.state import GameState
 
@@ -38,75 +40,110 @@ def choose(rng: random.Random, options: Sequence[GameEvent]) -> GameEvent:
     Draws exactly what ``rng.choices(kinds, weights)`` then ``rng.choice(group)`` draw (so a seed gives the same
     game as ever), without their general-purpose work: playouts call this for every decision of every game.
     """
-    kinds = _by_kind(options)
-    kind = _kind_at(list(kinds), rng.random())
-    group = kinds[kind]
-    return _richest(group) if kind is ev.AlternativeTaken else group[_below(rng, len(group))]
+    listed = options if isinstance(options, list) else list(options)
+    types, counts = _kinds(listed)
+    at = _kind_at(types, rng.random())
+    kind = types[at]
+    return _richest(listed) if kind is AlternativeTaken else _nth(listed, kind, below(rng, counts[at]))
 
 
-def _by_kind(options: Sequence[GameEvent]) -> dict[type, list[GameEvent]]:
-    """The options grouped by their kind (event type), kinds in the order they first come."""
-    kinds: dict[type, list[GameEvent]] = {}
+def _kinds(options: list[GameEvent]) -> tuple[list[type], list[int]]:
+    """The kinds (event types) of the options in the order they first come, and how many options each has.
+
+    Options of a kind mostly come together, so a kind is looked up only where it changes, in a list of a few.
+    """
+    types: list[type] = []
+    counts: list[int] = []
+    last: type | None = None
+    at = run = 0
     for o in options:
-        group = kinds.get(type(o))
-        if group is None:
-            kinds[type(o)] = [o]
-        else:
-            group.append(o)
-    return kinds
+        t = type(o)
+        if t is not last:
+            if run:
+                counts[at] = counts[at] + run
+            last, at, run = t, _position(types, t), 0
+            if at == len(types):
+                types.append(t)
+                counts.append(0)
+        run += 1
+    if run:
+        counts[at] = counts[at] + run
+    return types, counts
 
 
-def _kind_at(types: list[type], u: float) -> type:
-    """The kind a number ``u`` in [0, 1) falls on, each kind as wide as its weight: what ``rng.choices`` does with
-    ``u = rng.random()`` (the bisect of the cumulative weights at ``u`` times their sum)."""
-    if len(types) == 1:
-        return types[0]
-    cumulative: list[float] = []
+def _position(types: list[type], t: type) -> int:
+    """Where ``t`` is in ``types``, or the length of ``types`` if it is not there."""
+    for k in range(len(types)):
+        if types[k] is t:
+            return k
+    return len(types)
+
+
+def _nth(options: list[GameEvent], kind: type, n: int) -> GameEvent:
+    """Option ``n`` of those of ``kind``, counted in their order."""
+    for o in options:
+        if type(o) is kind:
+            if n == 0:
+                return o
+            n -= 1
+    raise IndexError(f"no option {n} of {kind.__name__}")
+
+
+def _kind_at(types: list[type], u: float) -> int:
+    """Where in ``types`` a number ``u`` in [0, 1) falls, each kind as wide as its weight: what ``rng.choices`` does
+    with ``u = rng.random()`` (the first cumulative weight above ``u`` times their sum, as its bisect finds it; the
+    sums are added in the same order, so they are the same floats)."""
+    last = len(types) - 1
+    if last == 0:
+        return 0
     total = 0.0
     for t in types:
-        weight = RARE.get(t)
-        total += 1.0 if weight is None else weight
-        cumulative.append(total)
-    return types[bisect(cumulative, u * total, 0, len(types) - 1)]
+        total += _weight(t)
+    point = u * total
+    cumulative = 0.0
+    for k in range(last):
+        cumulative += _weight(types[k])
+        if cumulative > point:
+            return k
+    return last
 
 
-def _richest(alternatives: list[GameEvent]) -> GameEvent:
+def _weight(kind: type) -> float:
+    """How often a bot picks a kind of decision, against 1 for most (``RARE``)."""
+    weight = RARE.get(kind)
+    return 1.0 if weight is None else weight
+
+
+def _richest(options: list[GameEvent]) -> GameEvent:
     """The alternative action that gives the most coins and guards (the first of equals, as ``max`` picks)."""
-    best, most = alternatives[0], -1
-    for event in alternatives:
-        assert isinstance(event, ev.AlternativeTaken)
-        if event.coins + event.guards > most:
+    best: GameEvent | None = None
+    most = -1
+    for event in options:
+        if isinstance(event, AlternativeTaken) and event.coins + event.guards > most:
             best, most = event, event.coins + event.guards
+    assert best is not None, "an alternative action is among the options"
     return best
 
 
-def _below(rng: random.Random, n: int) -> int:
-    """What ``rng.choice`` draws to pick one of ``n`` (CPython's ``_randbelow_with_getrandbits``), without two calls
-    into Python per pick."""
-    bits = n.bit_length()
-    r = rng.getrandbits(bits)
-    while r >= n:
-        r = rng.getrandbits(bits)
-    return r
+MASK: Final[i64] = 0xFFFFFFFF
 
 
-MASK: Final = (1 << 32) - 1
+def _mix(x: i64) -> i64:
+    """A 32-bit integer hash (Mueller's): every bit of ``x`` moves every bit of the result.
 
-
-def _mix(x: int) -> int:
-    """A 32-bit integer hash (Mueller's): every bit of ``x`` moves every bit of the result. Its constant is small
-    enough that the products stay machine integers when compiled."""
+    In 64-bit machine integers (``i64``): the products stay below 2**59, and mypyc's own integers would take the
+    slow, boxed way for any factor of 2**31 or more (most of a playout's picking time went there)."""
     x &= MASK
     x = (((x >> 16) ^ x) * 0x45D9F3B) & MASK
     x = (((x >> 16) ^ x) * 0x45D9F3B) & MASK
     return (x >> 16) ^ x
 
 
-_TEXTS: dict[str, int] = {}
+_TEXTS: dict[str, i64] = {}
 """The number of every text seen (phases, players, kinds of input: a game's few)."""
 
 
-def _text(value: str) -> int:
+def _text(value: str) -> i64:
     """A number for a text, the same in every process (Python's own ``hash`` of a text changes from one to the next)."""
     known = _TEXTS.get(value)
     if known is None:
@@ -114,21 +151,21 @@ def _text(value: str) -> int:
     return known
 
 
-def _uniform(x: int) -> float:
-    """A number in [0, 1) from ``x``'s bits."""
-    return _mix(x) / (MASK + 1)
+def _uniform(x: i64) -> float:
+    """A number in [0, 1) from ``x``'s bits (exact: a 32-bit integer over 2**32)."""
+    return float(_mix(x)) / 4294967296.0
 
 
-def coupled_choice(options: Sequence[GameEvent], key: int) -> GameEvent:
+def coupled_choice(options: list[GameEvent], key: i64) -> GameEvent:
     """The bots' pick with ``choose``'s chances, drawn from ``key``: the kind one number falls on, then one of that
     kind by another."""
-    kinds = _by_kind(options)
-    kind = _kind_at(list(kinds), _uniform(key))
-    group = kinds[kind]
-    return _richest(group) if kind is ev.AlternativeTaken else group[int(_uniform(key + 1) * len(group))]
+    types, counts = _kinds(options)
+    at = _kind_at(types, _uniform(key))
+    kind = types[at]
+    return _richest(options) if kind is AlternativeTaken else _nth(options, kind, int(_uniform(key + 1) * counts[at]))
 
 
-def play_to_end(state: GameState, table: random.Random, stream: int, fold: Fold) -> GameState:
+def play_to_end(state: GameState, table: random.Random, stream: i64, fold: Fold) -> GameState:
     """The game played on from ``state`` to its end: the table draws from ``table``; the bots pick with
     ``coupled_choice``, keyed by ``stream``, where the decision falls (round, phase, who, what kind of input) and
     how many alike came before it in this game."""

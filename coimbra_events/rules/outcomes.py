@@ -28,6 +28,7 @@ from coimbra_events.events import (
     VoyagesDrawn,
 )
 from coimbra_events.record import Record
+from coimbra_events.rules import draws
 from coimbra_events.state import CITIES, TABLE, GameState
 from coimbra_events.violations import RuleViolation, Seen, held
 
@@ -261,7 +262,7 @@ def _monasteries(state: GameState) -> OutcomeSpace:
     def sample(rng: random.Random) -> GameEvent:
         placement: dict[str, str] = {}
         for pile, spaces in cat.map.monastery_spaces.items():
-            tiles = rng.sample(cat.monasteries_of(pile), len(spaces))
+            tiles = draws.sample(rng, cat.monasteries_of(pile), len(spaces))
             placement.update(zip(spaces, tiles))
         return MonasteriesDrawn(TABLE, tuple(sorted(placement.items())))
 
@@ -286,7 +287,7 @@ def _scoring_tiles(state: GameState) -> OutcomeSpace:
     tiles = tuple(state.catalog.scoring_tiles)
 
     def sample(rng: random.Random) -> GameEvent:
-        return ScoringTilesPlaced(TABLE, tuple(sorted(zip(TRACKS, rng.sample(tiles, len(TRACKS))))))
+        return ScoringTilesPlaced(TABLE, tuple(sorted(zip(TRACKS, draws.sample(rng, tiles, len(TRACKS))))))
 
     return OutcomeSpace("scoring-tiles", f"one of {len(tiles)} scoring tiles above each track", sample)
 
@@ -303,7 +304,7 @@ def _voyages(state: GameState) -> OutcomeSpace:
     cat = state.catalog
 
     def sample(rng: random.Random) -> GameEvent:
-        return VoyagesDrawn(TABLE, tuple(rng.sample(tuple(cat.voyages), len(cat.voyage_spaces))))
+        return VoyagesDrawn(TABLE, tuple(draws.sample(rng, tuple(cat.voyages), len(cat.voyage_spaces))))
 
     return OutcomeSpace("voyages", f"{len(cat.voyage_spaces)} of {len(cat.voyages)} voyage cards", sample)
 
@@ -321,7 +322,7 @@ def _seating(state: GameState) -> OutcomeSpace:
     names = tuple(p.name for p in state.players)
 
     def sample(rng: random.Random) -> GameEvent:
-        return SeatingDrawn(TABLE, tuple(rng.sample(names, len(names))))
+        return SeatingDrawn(TABLE, tuple(draws.sample(rng, names, len(names))))
 
     return OutcomeSpace("seating", "any order of the players", sample)
 
@@ -342,8 +343,8 @@ def _rows(state: GameState) -> OutcomeSpace:
     per_row = cat.cards_per_row
 
     def sample(rng: random.Random) -> GameEvent:
-        cards = list(must) + rng.sample(may, 3 * per_row - len(must))
-        rng.shuffle(cards)
+        cards = list(must) + draws.sample(rng, may, 3 * per_row - len(must))
+        draws.shuffle(rng, cards)
         return _dealt(per_row, cards)
 
     return OutcomeSpace("rows", f"{3 * per_row} cards from the {len(must) + len(may)} at the top of the deck", sample)
@@ -386,7 +387,7 @@ def _start_groups(state: GameState) -> OutcomeSpace:
     size = cat.cards_per_group
 
     def sample(rng: random.Random) -> GameEvent:
-        return _grouped(size, rng.sample(cat.pile("I"), n * size))
+        return _grouped(size, draws.sample(rng, cat.pile("I"), n * size))
 
     return OutcomeSpace("start-groups", f"{n} groups of {size} start cards", sample)
 
@@ -409,7 +410,7 @@ def _dice(state: GameState) -> OutcomeSpace:
     pool = state.catalog.dice_for(len(state.players))
 
     def sample(rng: random.Random) -> GameEvent:
-        return DiceRolled(TABLE, tuple(sorted((d, rng.randint(1, 6)) for d in pool)))
+        return DiceRolled(TABLE, tuple(sorted((d, draws.randint(rng, FACES[0], FACES[-1])) for d in pool)))
 
     return OutcomeSpace("dice", f"each of the {len(pool)} dice shows 1-6", sample)
 
