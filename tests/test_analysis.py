@@ -13,6 +13,7 @@ import pytest
 
 from coimbra_events import events as ev
 from coimbra_events.analysis.engine import analyse, line_of_play
+from coimbra_events.analysis import evaluation
 from coimbra_events.analysis.evaluation import Settings, Tally, decide, luck, option_list, paired, settle
 from coimbra_events.analysis.grades import GRADES, accuracy, certain, grade, reach
 from coimbra_events.analysis.playouts import Streams, outcome, play_out
@@ -221,3 +222,27 @@ def test_settling_measures_the_loss_against_the_rival_the_option_played_trails_m
     for rivals in ([tallies[alternative], tallies[card]], [tallies[card], tallies[alternative]]):
         lead, (loss, se, spent) = settle(rivals, tallies[alternative], CLEAR, 0)
         assert lead is tallies[card] and grade(loss) == "blunder" and 0 < spent <= 3 * CLEAR.settle
+
+
+def test_after_the_race_the_option_played_is_settled_against_the_leading_rival_alone(monkeypatch):
+    """Rivals near the lead in value keep each other in the race; past ``RACE`` paired playouts only the leading
+    rival goes on, so the playouts at the cap go to the one difference that decides the loss."""
+    monkeypatch.setattr(evaluation, "RACE", 16)
+    entry = next(e for e in line_of_play(read(GAME), standin_catalog())
+                 if not e.is_outcome and len(option_list(e.before, e.event)) >= 6)
+    state = entry.before
+    actor = state.index[entry.event.actor]
+    tallies = [Tally(k, Fold().apply(state, o), actor, len(state.players))
+               for k, o in enumerate(option_list(state, entry.event)[:4])]
+    looks: dict[int, set[int]] = {}
+    run = Tally.run
+
+    def counted(self: Tally, settings: Settings, index: int, until: int) -> None:
+        looks.setdefault(until, set()).add(self.option)
+        run(self, settings, index, until)
+
+    monkeypatch.setattr(Tally, "run", counted)
+    lead, (_, _, spent) = settle(tallies[1:], tallies[0], Settings(settle=64, batch=8), entry.index)
+    assert len(looks[16]) == 4, "the option played and three rivals race"
+    assert all(len(options) == 2 for until, options in looks.items() if until > 16)
+    assert max(looks) == 64 and lead.option in looks[64] and spent == 4 * 16 + 2 * (64 - 16)
