@@ -41,10 +41,15 @@ def choose(rng: random.Random, options: Sequence[GameEvent]) -> GameEvent:
     game as ever), without their general-purpose work: playouts call this for every decision of every game.
     """
     listed = options if isinstance(options, list) else list(options)
-    types, counts = _kinds(listed)
-    at = _kind_at(types, rng.random())
-    kind = types[at]
-    return _richest(listed) if kind is AlternativeTaken else _nth(listed, kind, below(rng, counts[at]))
+    kind, count = _kind_drawn(listed, rng.random())
+    return _richest(listed) if kind is AlternativeTaken else _nth(listed, kind, below(rng, count))
+
+
+def _kind_drawn(options: list[GameEvent], u: float) -> tuple[type, int]:
+    """The kind of decision a number ``u`` in [0, 1) falls on (``_kind_at``), and how many options are of it."""
+    types, counts = _kinds(options)
+    at = _kind_at(types, u)
+    return types[at], counts[at]
 
 
 def _kinds(options: list[GameEvent]) -> tuple[list[type], list[int]]:
@@ -153,16 +158,14 @@ def _text(value: str) -> i64:
 
 def _uniform(x: i64) -> float:
     """A number in [0, 1) from ``x``'s bits (exact: a 32-bit integer over 2**32)."""
-    return float(_mix(x)) / 4294967296.0
+    return float(_mix(x)) / (float(MASK) + 1.0)
 
 
 def coupled_choice(options: list[GameEvent], key: i64) -> GameEvent:
     """The bots' pick with ``choose``'s chances, drawn from ``key``: the kind one number falls on, then one of that
     kind by another."""
-    types, counts = _kinds(options)
-    at = _kind_at(types, _uniform(key))
-    kind = types[at]
-    return _richest(options) if kind is AlternativeTaken else _nth(options, kind, int(_uniform(key + 1) * counts[at]))
+    kind, count = _kind_drawn(options, _uniform(key))
+    return _richest(options) if kind is AlternativeTaken else _nth(options, kind, int(_uniform(key + 1) * count))
 
 
 def play_to_end(state: GameState, table: random.Random, stream: i64, fold: Fold) -> GameState:

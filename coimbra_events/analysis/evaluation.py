@@ -50,8 +50,9 @@ FINAL_LOOK: Final = 3
 RACE: Final = 2048
 """Paired playouts each after which the settling step goes on against the leading rival alone. Rivals close to each
 other in value kept each other going to the cap, so most of an analysis went to playing out three rivals where one
-decides the loss; with the lead alone, twice the playouts at the cap cost about as much, and the loss's standard
-error there is about a third smaller (on the 2-player fixture, seeds 3 and 4 then differ on 5 decisions, not 9)."""
+decides the loss; with the lead alone, twice the playouts at the cap cost about a third more in all, and the loss's
+standard error there is about a third smaller (on the 2-player fixture, ``bench/analyse.py``: seeds 3 and 4 then
+differ on 5 decisions, not 9)."""
 
 SETTLING: Final = 1 << 20
 """Playouts of the settling step are numbered from here: fresh streams, never those the best was picked on."""
@@ -277,9 +278,8 @@ def settle(rivals: Sequence[Tally], chosen: Tally, settings: Settings, entry: in
         lead = max(live, key=lambda t: gaps[t][0])
         loss, se = gaps[lead]
         floor = max(0.0, loss - SETTLE_Z * se)
-        live = [t for t in live if t is lead or (gaps[t][0] + SETTLE_Z * gaps[t][1] >= floor and _unsettled(lead, t))]
-        if until >= RACE:
-            live = [lead]
+        live = [lead] if until >= RACE else [
+            t for t in live if t is lead or (gaps[t][0] + SETTLE_Z * gaps[t][1] >= floor and _unsettled(lead, t))]
         top = next((b for b in BOUNDS if b > max(0.0, loss)), math.inf)
         settled = until >= 2 * settings.batch and _within_one_grade(loss, se) and all(
             gaps[t][0] + SETTLE_Z * gaps[t][1] < top for t in live if t is not lead)
