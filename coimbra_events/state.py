@@ -137,6 +137,16 @@ class PlayerState(Record):
         """The disc's space on an influence track."""
         return self.influence[TRACK_INDEX[track]]
 
+    def holding(self, resource: str) -> int:
+        """How many coins or guards the player has (the rules ask it of every card in a row and every exchange;
+        a plain ``getattr`` takes the interpreter's generic way in the compiled core)."""
+        if resource == "coins":
+            return self.coins
+        if resource == "guards":
+            return self.guards
+        value: int = getattr(self, resource)
+        return value
+
     @property
     def owned_cards(self) -> tuple[str, ...]:
         """Every character card the player owns, start cards first."""

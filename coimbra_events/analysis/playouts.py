@@ -20,7 +20,7 @@ from coimbra_events.bots import play_to_end
 from coimbra_events.events import GameEvent
 from coimbra_events.rules.core import Fold, legal
 from coimbra_events.rules.outcomes import OutcomeSpace
-from coimbra_events.rules.scoring import places, scored_items
+from coimbra_events.rules.scoring import places, totals
 from coimbra_events.state import GameState
 
 POLICY: Final = "seeded bots"
@@ -64,8 +64,8 @@ def play_out(state: GameState, streams: Streams, fold: Fold | None = None) -> Re
 
 def outcome(state: GameState) -> Result:
     """Places and final scores of a finished game (GAPS 11: a tie the tie break leaves is a shared place)."""
-    totals = [pl.points + sum(i.points for i in mine) for pl, mine in zip(state.players, scored_items(state))]
-    return Result(tuple(p == 1 for p in places(state, totals)), tuple(totals))
+    points = totals(state)
+    return Result(tuple(p == 1 for p in places(state, points)), tuple(points))
 
 
 def drawn(state: GameState, streams: Streams) -> GameEvent:

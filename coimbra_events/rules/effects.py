@@ -204,6 +204,7 @@ class PhaseE:
 
     def __init__(self, effects: tuple[tuple[str, Effect], ...]) -> None:
         self._offers: Final = {give: tuple(exchange_offers((e for _, e in effects), give)) for give in SPENDABLE}
+        self._cheapest: Final = {give: min([rate for rate, _ in offers]) for give, offers in self._offers.items() if offers}
         per_die: dict[str, list[tuple[str, Effect]]] = {}
         for card, e in effects:
             if e.kind == "per_die":
@@ -217,6 +218,10 @@ class PhaseE:
     def offers(self, give: str) -> tuple[tuple[int, int], ...]:
         """Every (rate, points) exchange of ``give``, best rate first; none for what cannot be given."""
         return self._offers.get(give, ())
+
+    def cheapest(self, give: str) -> int:
+        """The lowest rate at which ``give`` can be exchanged (0: it cannot)."""
+        return self._cheapest.get(give, 0)
 
     def offer_for(self, give: str, times: int, have: int) -> tuple[int, int] | None:
         """The exchange an exchange of ``times`` uses: the best rate the player can pay for.
@@ -234,22 +239,25 @@ class PhaseE:
 def phase_e(catalog: Catalog, owned_cards: tuple[str, ...]) -> PhaseE:
     """The phase E zone of a player who owns ``owned_cards`` (in the order acquired).
 
-    A pure function of its arguments, remembered for the last catalog it was
-    asked about, for up to ``_ZONES_KEPT`` sets of cards.
+    A pure function of the catalog and the phase E cards among ``owned_cards``, remembered by those cards for the
+    last catalog it was asked about: a game's players hold few sets of them, where their sets of all cards are
+    many (a playout makes new ones at every purchase), for up to ``_ZONES_KEPT`` sets.
     """
-    known = _ZONES.get(owned_cards)
+    at = catalog.card_effects_at("phase_e")
+    zoned = tuple([c for c in owned_cards if c in at])
+    known = _ZONES.get(zoned)
     if known is not None and known[0] is catalog:
         return known[1]
-    zone = PhaseE(phase_e_effects(catalog, owned_cards))
+    zone = PhaseE(phase_e_effects(catalog, zoned))
     if len(_ZONES) >= _ZONES_KEPT:
         _ZONES.clear()
-    _ZONES[owned_cards] = (catalog, zone)
+    _ZONES[zoned] = (catalog, zone)
     return zone
 
 
 _ZONES: Final[dict[tuple[str, ...], tuple[Catalog, PhaseE]]] = {}
 _ZONES_KEPT: Final = 4096
-"""A game holds a few dozen sets of cards; the bound keeps a long-running process's memory flat."""
+"""A game's players hold a few sets of phase E cards; the bound keeps a long-running process's memory flat."""
 
 
 def held_effects(catalog: Catalog, pl: PlayerState) -> tuple[Effect, ...]:

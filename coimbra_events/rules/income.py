@@ -186,7 +186,7 @@ def check_exchange(state: GameState, e: PointsExchanged, seen: Seen | None = Non
     if not offers:
         return RuleViolation("E.exchange", f"{e.actor} has no card that exchanges {e.give!r} for points",
                              {"give": e.give})
-    have = getattr(pl, e.give)
+    have = pl.holding(e.give)
     if (broken := e.times < 1 or zone.offer_for(e.give, e.times, have) is None) or seen is not None:
         cheapest = min(rate for rate, _ in offers)
         facts: dict[str, Any] = {"give": e.give, "times": e.times, "rate": cheapest, "rates": [r for r, _ in offers],
@@ -221,15 +221,22 @@ def legal_income(state: GameState, pending: Pending) -> list[GameEvent]:
     who = pending.actor
     pl = state.player(who)
     out: list[GameEvent] = []
-    for die in dict.fromkeys(pl.income_left):
+    left = pl.income_left
+    for k in range(len(left)):
+        die = left[k]
+        if die in left[:k]:  # two dice alike pay alike: one option each
+            continue
         color = die_color(state.catalog, die)
-        tracks = TRACKS if color == WHITE else (color,)
-        out += [IncomeActivated(who, die, t) for t in tracks]
+        if color == WHITE:
+            for track in TRACKS:
+                out.append(IncomeActivated(who, die, track))
+        else:
+            out.append(IncomeActivated(who, die, color))
     zone = effects.phase_e(state.catalog, pl.owned_cards)
     for give in SPENDABLE:
-        offers = zone.offers(give)
-        if offers:
-            most = getattr(pl, give) // min(rate for rate, _ in offers)
-            out += [PointsExchanged(who, give, k) for k in range(1, most + 1)]
+        cheapest = zone.cheapest(give)
+        if cheapest:
+            for times in range(1, pl.holding(give) // cheapest + 1):
+                out.append(PointsExchanged(who, give, times))
     out.append(IncomeEnded(who))
     return out

@@ -112,7 +112,7 @@ def check_card(state: GameState, e: CardBought, seen: Seen | None = None) -> Rul
         held(seen, "C.card", facts)
     card = state.catalog.characters[e.card]
     price = card_price(state, pending)
-    have = getattr(state.player(e.actor), card.cost)
+    have = state.player(e.actor).holding(card.cost)
     if (broken := have < price) or seen is not None:
         facts = {"card": e.card, "price": price, "resource": card.cost, "have": have, "die": pending.die}
         if broken:
@@ -189,7 +189,7 @@ def legal_retrieve(state: GameState, pending: Pending) -> list[GameEvent]:
         price = card_price(state, pending)
         pl = state.player(who)
         row = state.rows[CITY_INDEX[pending.location]]
-        out += [CardBought(who, c) for c in row if getattr(pl, cat.characters[c].cost) >= price]
+        out += [CardBought(who, c) for c in row if pl.holding(cat.characters[c].cost) >= price]
     out += [AlternativeTaken(who, c, g) for c in range(cat.alternative_coins + 1) for g in range(cat.alternative_guards + 1)]
     return out
 

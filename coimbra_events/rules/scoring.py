@@ -135,6 +135,17 @@ def scored_items(state: GameState) -> list[list[Item]]:
     return [tiles[pl.name] + end_game_items(state, pl) + [leftover_item(state, pl)] for pl in state.players]
 
 
+def totals(state: GameState) -> list[int]:
+    """Each player's final points (by seat): those of play and of every end-game item (what a playout ends on)."""
+    out: list[int] = []
+    for pl, mine in zip(state.players, scored_items(state)):
+        total = pl.points
+        for item in mine:
+            total += item.points
+        out.append(total)
+    return out
+
+
 def final_scores(state: GameState, items: list[list[Item]] | None = None) -> list[PlayerScore]:
     """Score sheets for all players, best first (provisional while the game is not over).
 

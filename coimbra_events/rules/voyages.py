@@ -52,7 +52,7 @@ def check_invest(state: GameState, e: VoyageInvested, seen: Seen | None = None) 
         held(seen, "F.once", facts)
     pl = state.player(e.actor)
     resource, cost = voyage_cost(state.catalog, pl, space)
-    have = getattr(pl, resource)
+    have = pl.holding(resource)
     if (broken := have < cost) or seen is not None:
         facts = {"voyage": e.voyage, "space": space + 1, "cost": cost, "resource": resource, "have": have,
                  "discount": effects.voyage_discount(state.catalog, pl)}
@@ -101,7 +101,7 @@ def legal_voyage(state: GameState, pending: Pending) -> list[GameEvent]:
     out: list[GameEvent] = []
     for space, voyage in enumerate(state.voyages):
         resource, cost = voyage_cost(state.catalog, pl, space)
-        if pending.actor not in state.voyage_discs[space] and getattr(pl, resource) >= cost:
+        if pending.actor not in state.voyage_discs[space] and pl.holding(resource) >= cost:
             out.append(VoyageInvested(pending.actor, voyage))
     return out + [VoyagePassed(pending.actor)]
 

@@ -6,8 +6,10 @@ from functools import lru_cache
 
 import pytest
 
+from coimbra_events.catalog import standin_catalog
 from coimbra_events.catalog.effect_kinds import TRACKS
-from coimbra_events.rules.scoring import final_scores, track_ranking
+from coimbra_events.rules.scoring import final_scores, totals, track_ranking
+from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.rules.tx import Tx
 
 from .helpers import CAT, catalog_with, names, started, with_player, with_state
@@ -211,3 +213,12 @@ def test_points_by_source_keep_the_order_sources_first_scored_in():
     ana = tx.freeze().player("Ana")
     assert ana.points_by_source == (("income", 6), ("exchange", 2), ("c-II-24", 2))
     assert ana.points == 10
+
+
+@pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3)])
+def test_totals_are_the_score_sheets_totals_by_seat(players, seed):
+    """``totals``, what a playout ends on, adds up the same points as the score sheets people read."""
+    _, state = simulate(standin_catalog(), DEFAULT_PLAYERS[:players], seed)
+    sheets = {s.name: s.total for s in final_scores(state)}
+    assert state.over
+    assert totals(state) == [sheets[pl.name] for pl in state.players]
