@@ -6,7 +6,9 @@ In one run:
     processes at once (a machine whose cores slow each other when all are busy shows it there), then the whole
     analysis of ``fixtures/games/standin-2p-seed1.json`` with the default settings and ``--jobs``
     (default: every core), reporting its wall time (target: at most 5 minutes on 2 cores) and its
-    playouts per second per core, against both games per second of ``simulate``;
+    playouts per second per core, against both games per second of ``simulate``, and the games per second
+    ``simulate`` would need, with every core busy, for the analysis to take 5 minutes (both run the same rules
+    core and bots, so a machine's speed shows in both alike: what the figure assumes);
 (b) steadiness: the same analysis with another seed; the share of decisions given the same grade
     (target: at least 95 %; ``--seeds A,B`` picks the two seeds, 1 and 2 by default);
 (c) strength: ``--games`` two-player games (default 200) on seeded tables, a player choosing by the
@@ -45,6 +47,8 @@ from coimbra_events.log_reader import read  # noqa: E402
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate  # noqa: E402
 
 GAME = ROOT / "fixtures" / "games" / "standin-2p-seed1.json"
+TARGET_SECONDS = 300
+"""The issue's bound on the whole analysis with every core of a 2-core machine."""
 PLAYERS = DEFAULT_PLAYERS[:2]
 
 
@@ -105,6 +109,8 @@ def measure(parts: set[str], games: int, jobs: int, per_option: int, seeds: tupl
         out["playouts_per_simulated_game"] = round(out["playouts_per_s_per_core"] / out["simulate_games_per_s_per_core"], 2)
         out["playouts_per_simulated_game_all_busy"] = round(
             out["playouts_per_s_per_core"] / out["simulate_games_per_s_per_core_all_busy"], 2)
+        out["simulate_games_per_s_for_target"] = round(
+            out["simulate_games_per_s_per_core_all_busy"] * out["analysis_seconds_on_idle_cores"] / TARGET_SECONDS)
     if "steadiness" in parts:
         second, seconds2, cpu2 = timed_analysis(seeds[1], jobs)
         same = sum(a.grade == b.grade for a, b in zip(first.decisions, second.decisions))
@@ -134,14 +140,16 @@ def report(r: dict[str, Any]) -> str:
     lines = [f"rules core: {r['core']}; {r['cores']} cores, {r['jobs']} jobs; load average at start "
              f"{r['load_average_at_start']:.1f}, at the end {r['load_average_at_end']:.1f}"]
     if "analysis_seconds" in r:
-        ok = "PASS" if r["analysis_seconds_on_idle_cores"] <= 300 else "FAIL"
+        ok = "PASS" if r["analysis_seconds_on_idle_cores"] <= TARGET_SECONDS else "FAIL"
         lines += [f"simulate: {r['simulate_games_per_s_per_core']} games/s on one core (CPU time), "
                   f"{r['simulate_games_per_s_per_core_all_busy']} per core with {r['jobs']} at once",
                   f"analysis of {GAME.name}: {r['analysis_seconds']} s wall, {r['analysis_cpu_seconds']} s CPU "
                   f"({r['decisions']} decisions, {r['playouts']} playouts): {r['analysis_seconds_on_idle_cores']} s on "
-                  f"{r['jobs']} idle cores, target <= 300 s: {ok}",
+                  f"{r['jobs']} idle cores, target <= {TARGET_SECONDS} s: {ok}",
                   f"playouts: {r['playouts_per_s_per_core']}/s per core = {r['playouts_per_simulated_game']} x simulate's "
-                  f"games/s ({r['playouts_per_simulated_game_all_busy']} x with every core busy, as in the analysis)"]
+                  f"games/s ({r['playouts_per_simulated_game_all_busy']} x with every core busy, as in the analysis)",
+                  f"the analysis would take {TARGET_SECONDS} s on {r['jobs']} cores where simulate plays "
+                  f"{r['simulate_games_per_s_for_target']} games/s per core with every core busy"]
     if "same_grade" in r:
         ok = "PASS" if r["same_grade"] >= 0.95 else "FAIL"
         lines.append(f"steadiness: same grade with seeds {r['seeds'][0]} and {r['seeds'][1]} for "
