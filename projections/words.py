@@ -54,7 +54,7 @@ def _amounts(coins: int, guards: int) -> str:
 
 
 _SAY: dict[type[GameEvent], Callable[[GameState, Any, dict[str, Any]], str]] = {
-    ev.MonasteriesDrawn: lambda s, e, p: f"draws the monastery tiles onto the map: "
+    ev.MonasteriesDrawn: lambda s, e, p: "draws the monastery tiles onto the map: "
                                       + "; ".join(f"{sp}: {named(s.catalog, m)}" for sp, m in p['placement'].items()),
     ev.ScoringTilesPlaced: lambda s, e, p: "places the influence scoring tiles: "
                                         + "; ".join(f"{t}: {named(s.catalog, tile)}" for t, tile in p['tiles'].items()),
