@@ -188,7 +188,7 @@ def check_exchange(state: GameState, e: PointsExchanged, seen: Seen | None = Non
                              {"give": e.give})
     have = pl.holding(e.give)
     if (broken := e.times < 1 or zone.offer_for(e.give, e.times, have) is None) or seen is not None:
-        cheapest = min(rate for rate, _ in offers)
+        cheapest = zone.cheapest(e.give)
         facts: dict[str, Any] = {"give": e.give, "times": e.times, "rate": cheapest, "rates": [r for r, _ in offers],
                                  "have": have}
         if broken:

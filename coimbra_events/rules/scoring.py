@@ -135,10 +135,13 @@ def scored_items(state: GameState) -> list[list[Item]]:
     return [tiles[pl.name] + end_game_items(state, pl) + [leftover_item(state, pl)] for pl in state.players]
 
 
-def totals(state: GameState) -> list[int]:
-    """Each player's final points (by seat): those of play and of every end-game item (what a playout ends on)."""
+def totals(state: GameState, items: list[list[Item]] | None = None) -> list[int]:
+    """Each player's final points (by seat): those of play and of every end-game item (what a playout ends on).
+
+    ``items``: the players' ``scored_items``, when they are at hand already.
+    """
     out: list[int] = []
-    for pl, mine in zip(state.players, scored_items(state)):
+    for pl, mine in zip(state.players, scored_items(state) if items is None else items):
         total = pl.points
         for item in mine:
             total += item.points
@@ -152,15 +155,13 @@ def final_scores(state: GameState, items: list[list[Item]] | None = None) -> lis
     ``items``: the players' ``scored_items``, when they are at hand already.
     """
     scored = scored_items(state) if items is None else items
-    sheets = []
-    for pl, mine in zip(state.players, scored):
-        parts = {part: tuple((i.source, i.points) for i in mine if i.part == part and i.points) for part in PARTS}
-        sheets.append((pl, parts, mine[-1].points, pl.points + sum(i.points for i in mine)))
-    placed = places(state, [total for _, _, _, total in sheets])
+    points = totals(state, scored)
+    placed = places(state, points)
     out = [
-        PlayerScore(name=pl.name, during_play=pl.points_by_source, leftover=leftover, total=total,
-                    resources_left=pl.coins + pl.guards, place=place, **parts)
-        for (pl, parts, leftover, total), place in zip(sheets, placed)
+        PlayerScore(name=pl.name, during_play=pl.points_by_source, leftover=mine[-1].points, total=total,
+                    resources_left=pl.coins + pl.guards, place=place,
+                    **{part: tuple((i.source, i.points) for i in mine if i.part == part and i.points) for part in PARTS})
+        for pl, mine, total, place in zip(state.players, scored, points, placed)
     ]
     return sorted(out, key=lambda s: (s.place, s.name))
 

@@ -9,8 +9,8 @@ import pytest
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.rules.scoring import final_scores, totals, track_ranking
-from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.rules.tx import Tx
+from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 
 from .helpers import CAT, catalog_with, names, started, with_player, with_state
 
@@ -217,8 +217,9 @@ def test_points_by_source_keep_the_order_sources_first_scored_in():
 
 @pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3)])
 def test_totals_are_the_score_sheets_totals_by_seat(players, seed):
-    """``totals``, what a playout ends on, adds up the same points as the score sheets people read."""
+    """``totals``, what a playout ends on (and the sheets' totals), adds up the same points as the score sheets'
+    sources people read, part by part."""
     _, state = simulate(standin_catalog(), DEFAULT_PLAYERS[:players], seed)
-    sheets = {s.name: s.total for s in final_scores(state)}
+    sheets = {s.name: sum(s.sources().values()) for s in final_scores(state)}
     assert state.over
     assert totals(state) == [sheets[pl.name] for pl in state.players]
