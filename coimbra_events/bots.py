@@ -114,9 +114,16 @@ def _kind_at(types: list[type], u: float) -> int:
 
 
 def _weight(kind: type) -> float:
-    """How often a bot picks a kind of decision, against 1 for most (``RARE``)."""
-    weight = RARE.get(kind)
-    return 1.0 if weight is None else weight
+    """How often a bot picks a kind of decision, against 1 for most (``RARE``, read by identity: a dict keyed by
+    types hashes the type at every look, and a playout looks twice per kind at every decision)."""
+    for k in range(len(_RARE_KINDS)):
+        if _RARE_KINDS[k] is kind:
+            return _RARE_WEIGHTS[k]
+    return 1.0
+
+
+_RARE_KINDS: Final[tuple[type, ...]] = tuple(RARE)
+_RARE_WEIGHTS: Final[tuple[float, ...]] = tuple(RARE.values())
 
 
 def _richest(options: list[GameEvent]) -> GameEvent:

@@ -56,7 +56,7 @@ def test_names_and_notes_are_shown_escaped(db, args):
 
 def test_they_are_stored_as_given(db):
     result = runner.invoke(app, ["export", "g", "--db", str(db)])
-    assert f'"name":"An\\u001b[2Ja"'.encode() in result.stdout_bytes and "\u202e".encode() in result.stdout_bytes
+    assert '"name":"An\\u001b[2Ja"'.encode() in result.stdout_bytes and "\u202e".encode() in result.stdout_bytes
 
 
 def test_an_error_quoting_a_name_escapes_it_too(db):

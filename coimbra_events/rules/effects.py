@@ -236,13 +236,26 @@ class PhaseE:
         return None
 
 
-def phase_e(catalog: Catalog, owned_cards: tuple[str, ...]) -> PhaseE:
-    """The phase E zone of a player who owns ``owned_cards`` (in the order acquired).
+def phase_e(catalog: Catalog, start_cards: tuple[str, ...], cards: tuple[str, ...]) -> PhaseE:
+    """The phase E zone of a player whose start cards and bought cards are these (in the order acquired).
 
-    A pure function of the catalog and the phase E cards among ``owned_cards``, remembered by those cards for the
-    last catalog it was asked about: a game's players hold few sets of them, where their sets of all cards are
-    many (a playout makes new ones at every purchase), for up to ``_ZONES_KEPT`` sets.
+    A pure function of the catalog and the phase E cards among them. The rules ask at every income step, and a
+    player's card tuples stay the same objects from one event to the next until a purchase (``Tx`` copies
+    references), so the zone is first looked up by those objects themselves (``_recent``), then by the phase E
+    cards among them (``_ZONES``).
     """
+    for known in _RECENT:
+        if known.cards is cards and known.start_cards is start_cards and known.catalog is catalog:
+            return known.zone
+    zone = _zone(catalog, start_cards + cards)
+    _recent(catalog, start_cards, cards, zone)
+    return zone
+
+
+def _zone(catalog: Catalog, owned_cards: tuple[str, ...]) -> PhaseE:
+    """The zone of the phase E cards among ``owned_cards``, remembered by those cards for the last catalog it was
+    asked about: a game's players hold few sets of them, where their sets of all cards are many (a playout makes
+    new ones at every purchase), for up to ``_ZONES_KEPT`` sets."""
     at = catalog.card_effects_at("phase_e")
     zoned = tuple([c for c in owned_cards if c in at])
     known = _ZONES.get(zoned)
@@ -255,9 +268,39 @@ def phase_e(catalog: Catalog, owned_cards: tuple[str, ...]) -> PhaseE:
     return zone
 
 
+class _Known:
+    """A zone remembered by the very tuples of cards it was worked out for (one object, so that a thread reading
+    ``_RECENT`` while another replaces an entry sees the old entry or the new one, never half of each)."""
+
+    def __init__(self, catalog: Catalog, start_cards: tuple[str, ...], cards: tuple[str, ...], zone: PhaseE) -> None:
+        self.catalog: Final = catalog
+        self.start_cards: Final = start_cards
+        self.cards: Final = cards
+        self.zone: Final = zone
+
+
+def _recent(catalog: Catalog, start_cards: tuple[str, ...], cards: tuple[str, ...], zone: PhaseE) -> None:
+    """Remember ``zone`` for these very tuples, in place of the oldest of ``_RECENT_KEPT``.
+
+    The entries hold the tuples, so none of them is freed (and its address reused) while remembered."""
+    known = _Known(catalog, start_cards, cards, zone)
+    if len(_RECENT) < _RECENT_KEPT:
+        _RECENT.append(known)
+        return
+    k = _RECENT_NEXT[0] % _RECENT_KEPT
+    _RECENT[k] = known
+    _RECENT_NEXT[0] = k + 1
+
+
 _ZONES: Final[dict[tuple[str, ...], tuple[Catalog, PhaseE]]] = {}
 _ZONES_KEPT: Final = 4096
 """A game's players hold a few sets of phase E cards; the bound keeps a long-running process's memory flat."""
+
+_RECENT_KEPT: Final = 8
+"""Card tuples remembered by identity: every seat of a 4-player table twice over (a playout and the game it left)."""
+_RECENT: Final[list[_Known]] = []
+_RECENT_NEXT: Final[list[int]] = [0]
+"""Where the next zone remembered by identity goes, once all ``_RECENT_KEPT`` places are taken."""
 
 
 def held_effects(catalog: Catalog, pl: PlayerState) -> tuple[Effect, ...]:

@@ -112,7 +112,7 @@ def _begin(tx: Tx, i: int) -> None:
 
 def can_exchange(catalog: Catalog, p: PlayerDraft) -> bool:
     """Whether the player could still exchange coins or guards for points."""
-    zone = effects.phase_e(catalog, p.owned_cards)
+    zone = effects.phase_e(catalog, p.start_cards, p.cards)
     return zone.offer_for("coins", 1, p.coins) is not None or zone.offer_for("guards", 1, p.guards) is not None
 
 
@@ -176,12 +176,12 @@ def apply_activate(tx: Tx, e: IncomeActivated) -> None:
     tx.gain(i, "points", bonus, "income")
     color = die_color(tx.catalog, e.die)
     if color != WHITE:
-        effects.on_die(tx, i, effects.phase_e(tx.catalog, p.owned_cards), color, "phase E bonus")
+        effects.on_die(tx, i, effects.phase_e(tx.catalog, p.start_cards, p.cards), color, "phase E bonus")
 
 
 def check_exchange(state: GameState, e: PointsExchanged, seen: Seen | None = None) -> RuleViolation | None:
     pl = state.player(e.actor)
-    zone = effects.phase_e(state.catalog, pl.owned_cards)
+    zone = effects.phase_e(state.catalog, pl.start_cards, pl.cards)
     offers = zone.offers(e.give)
     if not offers:
         return RuleViolation("E.exchange", f"{e.actor} has no card that exchanges {e.give!r} for points",
@@ -201,7 +201,7 @@ def check_exchange(state: GameState, e: PointsExchanged, seen: Seen | None = Non
 def apply_exchange(tx: Tx, e: PointsExchanged) -> None:
     i = tx.index(e.actor)
     p = tx.pl(i)
-    offer = effects.phase_e(tx.catalog, p.owned_cards).offer_for(e.give, e.times, getattr(p, e.give))
+    offer = effects.phase_e(tx.catalog, p.start_cards, p.cards).offer_for(e.give, e.times, getattr(p, e.give))
     assert offer is not None  # check_exchange has found the offer
     rate, points = offer
     if tx.narrating:
@@ -232,7 +232,7 @@ def legal_income(state: GameState, pending: Pending) -> list[GameEvent]:
                 out.append(IncomeActivated(who, die, track))
         else:
             out.append(IncomeActivated(who, die, color))
-    zone = effects.phase_e(state.catalog, pl.owned_cards)
+    zone = effects.phase_e(state.catalog, pl.start_cards, pl.cards)
     for give in SPENDABLE:
         cheapest = zone.cheapest(give)
         if cheapest:

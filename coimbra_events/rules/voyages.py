@@ -32,10 +32,11 @@ from coimbra_events.state import GAME_OVER, PHASE_A, GameState, Pending, PlayerS
 from coimbra_events.violations import RuleViolation, Seen, held
 
 
-def voyage_cost(catalog: Catalog, pl: PlayerState, space: int) -> tuple[str, int]:
-    """What investing in the voyage on ``space`` costs this player now: (resource, amount)."""
+def voyage_cost(catalog: Catalog, pl: PlayerState, space: int, discount: int | None = None) -> tuple[str, int]:
+    """What investing in the voyage on ``space`` costs this player now: (resource, amount). ``discount``: the
+    player's voyage discount, when the caller has it already (``legal_voyage`` prices every space)."""
     vs = catalog.voyage_spaces[space]
-    return vs.resource, max(0, vs.cost - effects.voyage_discount(catalog, pl))
+    return vs.resource, max(0, vs.cost - (effects.voyage_discount(catalog, pl) if discount is None else discount))
 
 
 def check_invest(state: GameState, e: VoyageInvested, seen: Seen | None = None) -> RuleViolation | None:
@@ -99,8 +100,9 @@ def _next_player(tx: Tx) -> None:
 def legal_voyage(state: GameState, pending: Pending) -> list[GameEvent]:
     pl = state.player(pending.actor)
     out: list[GameEvent] = []
+    discount = effects.voyage_discount(state.catalog, pl)
     for space, voyage in enumerate(state.voyages):
-        resource, cost = voyage_cost(state.catalog, pl, space)
+        resource, cost = voyage_cost(state.catalog, pl, space, discount)
         if pending.actor not in state.voyage_discs[space] and pl.holding(resource) >= cost:
             out.append(VoyageInvested(pending.actor, voyage))
     return out + [VoyagePassed(pending.actor)]

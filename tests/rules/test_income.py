@@ -299,7 +299,8 @@ def test_E_exchange_legal_as_often_as_affordable():
 
 
 def test_E_phase_e_zone_is_the_catalogs_own():
-    """The zone of a set of cards is remembered; another catalog with the same card ids gets its own."""
+    """The zone of a set of cards is remembered; another catalog with the same card ids gets its own, even for the
+    very same tuples of cards (remembered by identity)."""
     def dearer_armourer(data: dict) -> None:
         card = next(c for c in data["characters"] if c["id"] == "c-II-04")
         card["bonus"]["effects"][0]["rate"] = 3
@@ -307,11 +308,25 @@ def test_E_phase_e_zone_is_the_catalogs_own():
     variant = catalog_with(dearer_armourer)
     cards = ("c-I-01", "c-II-04")
     for _ in range(2):  # alternately, each catalog's zone each time
-        assert effects.phase_e(CAT, cards).offers("guards") == ((2, 1),)
-        assert effects.phase_e(variant, cards).offers("guards") == ((3, 1),)
-    assert effects.phase_e(CAT, cards).offer_for("guards", 2, 4) == (2, 1)
-    assert effects.phase_e(CAT, cards).offer_for("guards", 3, 4) is None
-    assert effects.phase_e(CAT, cards).offers("points") == ()
+        assert effects.phase_e(CAT, (), cards).offers("guards") == ((2, 1),)
+        assert effects.phase_e(variant, (), cards).offers("guards") == ((3, 1),)
+    assert effects.phase_e(CAT, (), cards).offer_for("guards", 2, 4) == (2, 1)
+    assert effects.phase_e(CAT, (), cards).offer_for("guards", 3, 4) is None
+    assert effects.phase_e(CAT, (), cards).offers("points") == ()
+
+
+def test_E_phase_e_zone_counts_start_cards_and_bought_cards_alike():
+    """The same bought cards with other start cards make another zone: one remembered by its tuples tells them
+    apart by both (a player with no cards bought holds the same empty tuple as every other)."""
+    bought: tuple[str, ...] = ()
+    armourer = tuple(["c-II-04"])  # a tuple of its own, not one Python shares with the test below
+    for _ in range(2):
+        assert effects.phase_e(CAT, armourer, bought).offers("guards") == ((2, 1),)
+        assert effects.phase_e(CAT, (), bought).offers("guards") == ()
+        assert effects.phase_e(CAT, (), armourer).offers("guards") == ((2, 1),)
+    for k in range(20):  # more tuples than are remembered by identity: each still gets its own zone
+        assert effects.phase_e(CAT, tuple(["c-I-01"] * (k % 3)), armourer).cheapest("guards") == 2
+        assert effects.phase_e(CAT, tuple(["c-I-01"] * (k % 3)), bought).cheapest("guards") == 0
 
 
 def test_E_exchange_at_any_time_in_phase_E_keeps_the_turn():
