@@ -46,7 +46,15 @@ def choose(rng: random.Random, options: Sequence[GameEvent]) -> GameEvent:
 
 
 def _kind_drawn(options: list[GameEvent], u: float) -> tuple[type, int]:
-    """The kind of decision a number ``u`` in [0, 1) falls on (``_kind_at``), and how many options are of it."""
+    """The kind of decision a number ``u`` in [0, 1) falls on (``_kind_at``), and how many options are of it.
+
+    Options all of one kind (a die to place, a track to choose: the longest lists) are told apart at once."""
+    first = type(options[0])
+    for o in options:
+        if type(o) is not first:
+            break
+    else:
+        return first, len(options)
     types, counts = _kinds(options)
     at = _kind_at(types, u)
     return types[at], counts[at]

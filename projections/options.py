@@ -110,7 +110,7 @@ def _income(state: GameState, e: ev.IncomeActivated, text: str) -> Option:
 
 def _exchange(state: GameState, e: ev.PointsExchanged, text: str) -> Option:
     pl = state.player(e.actor)
-    offer = effects.phase_e(state.catalog, pl.start_cards, pl.cards).offer_for(e.give, e.times, getattr(pl, e.give))
+    offer = effects.phase_e(state.catalog, pl.start_cards, pl.cards).offer_for(e.give, e.times, pl.holding(e.give))
     rate, points = offer if offer else (0, 0)
     about = f"pay {rate * e.times} {e.give} for {points * e.times} points"
     return Option(e, _plain(e), text, about, head=f"exchange {e.give}", last=f"{e.times} ({about[4:]})")

@@ -201,7 +201,7 @@ def check_exchange(state: GameState, e: PointsExchanged, seen: Seen | None = Non
 def apply_exchange(tx: Tx, e: PointsExchanged) -> None:
     i = tx.index(e.actor)
     p = tx.pl(i)
-    offer = effects.phase_e(tx.catalog, p.start_cards, p.cards).offer_for(e.give, e.times, getattr(p, e.give))
+    offer = effects.phase_e(tx.catalog, p.start_cards, p.cards).offer_for(e.give, e.times, p.holding(e.give))
     assert offer is not None  # check_exchange has found the offer
     rate, points = offer
     if tx.narrating:

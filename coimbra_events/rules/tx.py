@@ -53,6 +53,10 @@ class PlayerDraft:
         self.points_by_source = p.points_by_source
         self.start_choices = p.start_choices
 
+    def holding(self, resource: str) -> int:
+        """How many coins or guards the player has now (as ``PlayerState.holding``)."""
+        return self.coins if resource == "coins" else self.guards if resource == "guards" else int(getattr(self, resource))
+
     @property
     def owned_cards(self) -> tuple[str, ...]:
         """Every character card the player owns, start cards first (as ``PlayerState.owned_cards``)."""
