@@ -49,7 +49,7 @@ def test_a_changed_income_value_is_caught():
 
 
 SCORING = "coimbra_events/rules/scoring.py"
-LEFTOVER = "    points = coins + guards\n"
+LEFTOVER = "    return coins + guards\n"
 
 
 def test_a_changed_scoring_rule_is_caught(tmp_path: Path):
@@ -61,7 +61,7 @@ def test_a_changed_scoring_rule_is_caught(tmp_path: Path):
     scoring = tmp_path / SCORING
     source = scoring.read_text()
     assert source.count(LEFTOVER) == 1, "the mutation no longer applies: choose another line of the scoring rules"
-    scoring.write_text(source.replace(LEFTOVER, "    points = coins + guards + 1\n"))
+    scoring.write_text(source.replace(LEFTOVER, "    return coins + guards + 1\n"))
     done = subprocess.run([sys.executable, "-m", "tests.golden", "--first"], cwd=tmp_path, capture_output=True, text=True,
                           timeout=300, env={**os.environ, "COIMBRA_PURE": "1", "PYTHONPATH": str(tmp_path)})
     assert done.returncode == 1, done.stdout + done.stderr

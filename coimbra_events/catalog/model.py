@@ -326,6 +326,7 @@ class Catalog(Record):
         self._card_effects_by_timing: Final = self._build_card_effects_by_timing()
         self._character_piles: Final = self._build_character_piles()
         self._monastery_piles: Final = self._build_monastery_piles()
+        self._scoring_sides: Final = self._build_scoring_sides()
 
     def __repr__(self) -> str:
         return f"Catalog(id={self.id!r}, sha256={self.sha256[:12]!r}...)"
@@ -360,11 +361,10 @@ class Catalog(Record):
     def scoring_side(self, players: int) -> str:
         """The side of the influence scoring tiles a game of ``players`` uses ("2-3" or "4")."""
         self._check_players(players)
-        for side in SCORING_SIDES:
-            low, _, high = side.partition("-")
-            if int(low) <= players <= int(high or low):
-                return side
-        raise ValueError(f"no scoring tile side for {players} players (sides: {', '.join(SCORING_SIDES)})")
+        side = self._scoring_sides.get(players)
+        if side is None:
+            raise ValueError(f"no scoring tile side for {players} players (sides: {', '.join(SCORING_SIDES)})")
+        return side
 
     def scoring_points(self, tile_id: str, players: int) -> tuple[int, ...]:
         """Victory points by rank of a scoring tile, on the side a game of ``players`` uses."""
@@ -406,6 +406,15 @@ class Catalog(Record):
         for i, card in self.characters.items():
             by_timing.setdefault(card.timing, {})[i] = card.effects
         return by_timing
+
+    def _build_scoring_sides(self) -> dict[int, str]:
+        """The side of the scoring tiles for each player count the catalog supports (the first side that covers it)."""
+        sides: dict[int, str] = {}
+        for side in reversed(list(SCORING_SIDES)):
+            low, _, high = side.partition("-")
+            for players in range(int(low), int(high or low) + 1):
+                sides[players] = side
+        return sides
 
     def _build_character_piles(self) -> dict[str, tuple[str, ...]]:
         return {pile: tuple(i for i, c in self.characters.items() if c.pile == pile) for pile in PILES}

@@ -84,18 +84,28 @@ PARTS: Final[tuple[str, ...]] = ("influence_tiles", "cards", "monasteries", "voy
 """The kinds of end-game scoring, in the order they are scored (leftover coins and guards come last)."""
 
 
-def influence_tile_items(state: GameState) -> dict[str, list[Item]]:
-    """What each player gets from the four influence scoring tiles, by rank on each track."""
+def tile_ranks(state: GameState) -> list[tuple[int, str, str, int, int]]:
+    """Every place that scores on an influence scoring tile: (seat, track, tile, rank from 1, points), track by track.
+
+    What both the score sheets (``influence_tile_items``, with their facts) and a playout's bare totals read."""
     players = len(state.players)
-    out: dict[str, list[Item]] = {p.name: [] for p in state.players}
+    out: list[tuple[int, str, str, int, int]] = []
     for track, tile_id in zip(TRACKS, state.scoring_tiles):
         points = state.catalog.scoring_points(tile_id, players)
-        k = TRACK_INDEX[track]
         for rank, pl in enumerate(track_ranking(state, track)):
             if rank < len(points) and points[rank]:
-                facts: dict[str, object] = {"track": track, "tile": tile_id, "rank": rank + 1, "space": pl.influence[k],
-                                            "points_by_rank": points}
-                out[pl.name].append(Item("influence_tiles", f"{track} track, rank {rank + 1} ({tile_id})", points[rank], facts))
+                out.append((state.index[pl.name], track, tile_id, rank + 1, points[rank]))
+    return out
+
+
+def influence_tile_items(state: GameState) -> dict[str, list[Item]]:
+    """What each player gets from the four influence scoring tiles, by rank on each track."""
+    out: dict[str, list[Item]] = {p.name: [] for p in state.players}
+    for seat, track, tile_id, rank, points in tile_ranks(state):
+        pl = state.players[seat]
+        facts: dict[str, object] = {"track": track, "tile": tile_id, "rank": rank, "space": pl.influence[TRACK_INDEX[track]],
+                                    "points_by_rank": state.catalog.scoring_points(tile_id, len(state.players))}
+        out[pl.name].append(Item("influence_tiles", f"{track} track, rank {rank} ({tile_id})", points, facts))
     return out
 
 
@@ -120,12 +130,17 @@ def _item(part: str, kind: str, ident: str, scored: tuple[int, tuple[effects.Cou
 def leftover_item(state: GameState, pl: PlayerState) -> Item:
     """Points for the coins and guards left, at the catalog's rates (none when it sets none)."""
     cat = state.catalog
-    coins = pl.coins // cat.leftover_coins_per_point if cat.leftover_coins_per_point else 0
-    guards = pl.guards // cat.leftover_guards_per_point if cat.leftover_guards_per_point else 0
-    points = coins + guards
-    return Item("leftover", "leftover", points, {"coins": pl.coins, "guards": pl.guards,
+    return Item("leftover", "leftover", leftover_points(state, pl), {"coins": pl.coins, "guards": pl.guards,
                                                           "coins_per_point": cat.leftover_coins_per_point,
                                                           "guards_per_point": cat.leftover_guards_per_point})
+
+
+def leftover_points(state: GameState, pl: PlayerState) -> int:
+    """The points of the coins and guards a player has left, at the catalog's rates (none when it sets none)."""
+    cat = state.catalog
+    coins = pl.coins // cat.leftover_coins_per_point if cat.leftover_coins_per_point else 0
+    guards = pl.guards // cat.leftover_guards_per_point if cat.leftover_guards_per_point else 0
+    return coins + guards
 
 
 def scored_items(state: GameState) -> list[list[Item]]:
@@ -138,14 +153,15 @@ def scored_items(state: GameState) -> list[list[Item]]:
 def totals(state: GameState, items: list[list[Item]] | None = None) -> list[int]:
     """Each player's final points (by seat): those of play and of every end-game item (what a playout ends on).
 
-    ``items``: the players' ``scored_items``, when they are at hand already.
+    ``items``: the players' ``scored_items``, when they are at hand already. Without them, the influence tiles and
+    the leftover are counted without the facts a score sheet shows (a playout asks for the totals alone).
     """
-    out: list[int] = []
-    for pl, mine in zip(state.players, scored_items(state) if items is None else items):
-        total = pl.points
-        for item in mine:
-            total += item.points
-        out.append(total)
+    if items is not None:
+        return [pl.points + sum([item.points for item in mine]) for pl, mine in zip(state.players, items)]
+    out = [pl.points + leftover_points(state, pl) + sum([item.points for item in end_game_items(state, pl)])
+           for pl in state.players]
+    for seat, _, _, _, points in tile_ranks(state):
+        out[seat] += points
     return out
 
 
