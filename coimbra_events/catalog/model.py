@@ -410,10 +410,10 @@ class Catalog(Record):
     def _build_scoring_sides(self) -> dict[int, str]:
         """The side of the scoring tiles for each player count the catalog supports (the first side that covers it)."""
         sides: dict[int, str] = {}
-        for side in reversed(list(SCORING_SIDES)):
+        for side in SCORING_SIDES:
             low, _, high = side.partition("-")
             for players in range(int(low), int(high or low) + 1):
-                sides[players] = side
+                sides.setdefault(players, side)
         return sides
 
     def _build_character_piles(self) -> dict[str, tuple[str, ...]]:

@@ -241,7 +241,7 @@ def phase_e(catalog: Catalog, start_cards: tuple[str, ...], cards: tuple[str, ..
 
     A pure function of the catalog and the phase E cards among them. The rules ask at every income step, and a
     player's card tuples stay the same objects from one event to the next until a purchase (``Tx`` copies
-    references), so the zone is first looked up by those objects themselves (``_recent``), then by the phase E
+    references), so the zone is first looked up by those objects themselves (``_RECENT``), then by the phase E
     cards among them (``_ZONES``).
     """
     for known in _RECENT:

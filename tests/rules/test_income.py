@@ -319,7 +319,7 @@ def test_E_phase_e_zone_counts_start_cards_and_bought_cards_alike():
     """The same bought cards with other start cards make another zone: one remembered by its tuples tells them
     apart by both (a player with no cards bought holds the same empty tuple as every other)."""
     bought: tuple[str, ...] = ()
-    armourer = tuple(["c-II-04"])  # a tuple of its own, not one Python shares with the test below
+    armourer = tuple(["c-II-04"])  # built at run time: not a constant the compiler may share with another test
     for _ in range(2):
         assert effects.phase_e(CAT, armourer, bought).offers("guards") == ((2, 1),)
         assert effects.phase_e(CAT, (), bought).offers("guards") == ()
