@@ -25,8 +25,9 @@ from mypy_extensions import i64
 
 from coimbra_events import events as ev
 from coimbra_events.events import AlternativeTaken, GameEvent
-from coimbra_events.rules.core import Fold, legal
+from coimbra_events.rules.core import Fold, options
 from coimbra_events.rules.draws import below
+from coimbra_events.rules.options import Options
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.state import GameState
 
@@ -38,38 +39,43 @@ def choose(rng: random.Random, options: Sequence[GameEvent]) -> GameEvent:
     """A bot's pick: first a kind of decision, then one of that kind, uniformly.
 
     Draws exactly what ``rng.choices(kinds, weights)`` then ``rng.choice(group)`` draw (so a seed gives the same
-    game as ever), without their general-purpose work: playouts call this for every decision of every game.
+    game as ever), without their general-purpose work.
     """
-    listed = options if isinstance(options, list) else list(options)
+    listed = Options(options if isinstance(options, list) else list(options))
     kind, count = _kind_drawn(listed, rng.random())
     return _richest(listed) if kind is AlternativeTaken else _nth(listed, kind, below(rng, count))
 
 
-def _kind_drawn(options: list[GameEvent], u: float) -> tuple[type, int]:
+def _kind_drawn(options: Options, u: float) -> tuple[type, int]:
     """The kind of decision a number ``u`` in [0, 1) falls on (``_kind_at``), and how many options are of it.
 
     Options all of one kind (a die to place, a track to choose: the longest lists) are told apart at once."""
-    first = type(options[0])
-    for o in options:
-        if type(o) is not first:
-            break
-    else:
-        return first, len(options)
+    built, run = options.built, options.run
+    if not built and run is not None:
+        return run.kind, run.count
+    if run is None:
+        first = type(built[0])
+        for o in built:
+            if type(o) is not first:
+                break
+        else:
+            return first, len(built)
     types, counts = _kinds(options)
     at = _kind_at(types, u)
     return types[at], counts[at]
 
 
-def _kinds(options: list[GameEvent]) -> tuple[list[type], list[int]]:
+def _kinds(options: Options) -> tuple[list[type], list[int]]:
     """The kinds (event types) of the options in the order they first come, and how many options each has.
 
-    Options of a kind mostly come together, so a kind is looked up only where it changes, in a list of a few.
+    Options of a kind mostly come together, so a kind is looked up only where it changes, in a list of a few;
+    the run not built yet is a kind of its own, last.
     """
     types: list[type] = []
     counts: list[int] = []
     last: type | None = None
     at = run = 0
-    for o in options:
+    for o in options.built:
         t = type(o)
         if t is not last:
             if run:
@@ -81,6 +87,9 @@ def _kinds(options: list[GameEvent]) -> tuple[list[type], list[int]]:
         run += 1
     if run:
         counts[at] = counts[at] + run
+    if options.run is not None:
+        types.append(options.run.kind)
+        counts.append(options.run.count)
     return types, counts
 
 
@@ -92,9 +101,12 @@ def _position(types: list[type], t: type) -> int:
     return len(types)
 
 
-def _nth(options: list[GameEvent], kind: type, n: int) -> GameEvent:
-    """Option ``n`` of those of ``kind``, counted in their order."""
-    for o in options:
+def _nth(options: Options, kind: type, n: int) -> GameEvent:
+    """Option ``n`` of those of ``kind``, counted in their order (of the run not built yet, only that one built)."""
+    run = options.run
+    if run is not None and run.kind is kind:
+        return run.nth(n)
+    for o in options.built:
         if type(o) is kind:
             if n == 0:
                 return o
@@ -134,11 +146,11 @@ _RARE_KINDS: Final[tuple[type, ...]] = tuple(RARE)
 _RARE_WEIGHTS: Final[tuple[float, ...]] = tuple(RARE.values())
 
 
-def _richest(options: list[GameEvent]) -> GameEvent:
+def _richest(options: Options) -> GameEvent:
     """The alternative action that gives the most coins and guards (the first of equals, as ``max`` picks)."""
     best: GameEvent | None = None
     most = -1
-    for event in options:
+    for event in options.events():
         if isinstance(event, AlternativeTaken) and event.coins + event.guards > most:
             best, most = event, event.coins + event.guards
     assert best is not None, "an alternative action is among the options"
@@ -176,7 +188,7 @@ def _uniform(x: i64) -> float:
     return float(_mix(x)) / (float(MASK) + 1.0)
 
 
-def coupled_choice(options: list[GameEvent], key: i64) -> GameEvent:
+def coupled_choice(options: Options, key: i64) -> GameEvent:
     """The bots' pick with ``choose``'s chances, drawn from ``key``: the kind one number falls on, then one of that
     kind by another."""
     kind, count = _kind_drawn(options, _uniform(key))
@@ -189,9 +201,9 @@ def play_to_end(state: GameState, table: random.Random, stream: i64, fold: Fold)
     how many alike came before it in this game."""
     seen: dict[tuple[int, str, str, str], list[int]] = {}
     while not state.over:
-        options = legal(state)
-        if isinstance(options, OutcomeSpace):
-            event = options.sample(table)
+        found = options(state)
+        if isinstance(found, OutcomeSpace):
+            event = found.sample(table)
         else:
             pending = state.pending
             assert pending is not None
@@ -201,6 +213,6 @@ def play_to_end(state: GameState, table: random.Random, stream: i64, fold: Fold)
                 slot = seen[where] = [_mix(stream ^ _mix(state.round ^ _mix(_text(state.phase) ^ _mix(
                     _text(pending.actor) ^ _text(pending.kind))))), 0]
             slot[1] += 1
-            event = coupled_choice(options, _mix(slot[0] + slot[1]))
+            event = coupled_choice(found, _mix(slot[0] + slot[1]))
         state = fold.apply(state, event)
     return state

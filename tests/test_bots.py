@@ -20,9 +20,11 @@ from hypothesis import strategies as st
 from coimbra_events import events as ev
 from coimbra_events.bots import RARE, choose, coupled_choice
 from coimbra_events.catalog import standin_catalog
-from coimbra_events.rules.core import apply, initial_state, legal
+from coimbra_events.rules.core import apply, initial_state, legal, options
+from coimbra_events.rules.options import Options
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.simulator import DEFAULT_PLAYERS
+from coimbra_events.state import GameState
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,18 +40,37 @@ def reference_choose(rng: random.Random, options: list[ev.GameEvent]) -> ev.Game
     return rng.choice(kinds[kind])
 
 
-def decisions_of(seed: int, players: int) -> list[list[ev.GameEvent]]:
-    """The option lists of every decision of a simulated game."""
+def decision_states_of(seed: int, players: int) -> list[GameState]:
+    """The state at every decision of a simulated game."""
     state, rng, seen = initial_state(standin_catalog(), DEFAULT_PLAYERS[:players]), random.Random(seed), []
     while not state.over:
         options = legal(state)
         if isinstance(options, OutcomeSpace):
             event = options.sample(rng)
         else:
-            seen.append(list(options))
+            seen.append(state)
             event = choose(rng, options)
         state = apply(state, event)
     return seen
+
+
+def decisions_of(seed: int, players: int) -> list[list[ev.GameEvent]]:
+    """The option lists of every decision of a simulated game."""
+    return [list(legal(state)) for state in decision_states_of(seed, players)]
+
+
+@pytest.mark.property
+@given(st.integers(0, 2**32), st.integers(2, 4), st.integers(0, 2**32))
+def test_a_playout_s_pick_from_options_built_on_demand_is_the_pick_from_all_of_them_built(game_seed, players, key):
+    """A playout's bots pick from ``core.options``, which builds a long run of one kind (a die's placements, the
+    alternative action's splits) only when asked; the pick must be the one made from the same options all built,
+    as ``legal`` lists them (a run counted or ordered otherwise would pick another option)."""
+    for state in decision_states_of(game_seed, players)[::3]:
+        found = options(state)
+        assert isinstance(found, Options)
+        assert found.events() == legal(state)
+        for k in range(8):
+            assert coupled_choice(found, key + k) == coupled_choice(Options(list(legal(state))), key + k)
 
 
 @pytest.mark.property
@@ -84,7 +105,7 @@ def test_a_coupled_pick_is_as_likely_as_a_drawn_one():
     """Over 40,000 streams each option is picked as often as ``choose`` would pick it, within 4.5 standard errors."""
     options = decision_with_rare_kinds()
     n = 40_000
-    picked = Counter(coupled_choice(options, stream) for stream in range(n))
+    picked = Counter(coupled_choice(Options(options), stream) for stream in range(n))
     for option, chance in expected_chances(options).items():
         assert abs(picked[option] / n - chance) <= 4.5 * math.sqrt(chance * (1 - chance) / n), option
 
@@ -92,8 +113,9 @@ def test_a_coupled_pick_is_as_likely_as_a_drawn_one():
 def test_a_coupled_pick_is_the_same_in_every_process():
     """Python's hash of a text changes from one process to the next; the bots' picks must not (an analysis is
     the same for the same seed)."""
-    probe = ("from coimbra_events.bots import coupled_choice; from tests.test_bots import decisions_of; "
-             "print([repr(coupled_choice(o, s)) for s, o in enumerate(decisions_of(3, 3))])")
+    probe = ("from coimbra_events.bots import coupled_choice; from coimbra_events.rules.options import Options; "
+             "from tests.test_bots import decisions_of; "
+             "print([repr(coupled_choice(Options(o), s)) for s, o in enumerate(decisions_of(3, 3))])")
     runs = {subprocess.run([sys.executable, "-c", probe], env={**os.environ, "PYTHONHASHSEED": hash_seed},
                            capture_output=True, text=True, check=True, cwd=ROOT).stdout for hash_seed in ("1", "2")}
     assert len(runs) == 1

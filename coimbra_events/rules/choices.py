@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from coimbra_events.catalog.effect_kinds import TRACKS
-from coimbra_events.events import GameEvent, TrackChosen
+from coimbra_events.events import TrackChosen
+from coimbra_events.rules.options import Options
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import GameState, Pending
 from coimbra_events.violations import RuleViolation, Seen, held
@@ -25,5 +26,5 @@ def apply_track(tx: Tx, e: TrackChosen) -> None:
     tx.advance(tx.index(e.actor), e.track, choice.amount, choice.source)
 
 
-def legal_track(state: GameState, pending: Pending) -> list[GameEvent]:
-    return [TrackChosen(pending.actor, t) for t in TRACKS]
+def legal_track(state: GameState, pending: Pending) -> Options:
+    return Options([TrackChosen(pending.actor, t) for t in TRACKS])

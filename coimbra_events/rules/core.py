@@ -21,6 +21,7 @@ from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
 from coimbra_events.rules import choices, dice, income, outcomes, pilgrim, retrieval, scoring, setup, voyages
 from coimbra_events.rules.narration import Record, records
+from coimbra_events.rules.options import NONE, Options
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import (
@@ -128,7 +129,7 @@ APPLY: Final[dict[type, Callable[[Tx, Any], None]]] = {
     ev.VoyagePassed: voyages.apply_pass,
 }
 
-LEGAL: Final[dict[str, Callable[[GameState, Pending], list[GameEvent]]]] = {
+OPTIONS: Final[dict[str, Callable[[GameState, Pending], Options]]] = {
     "start-choice": setup.legal_start,
     "track-choice": choices.legal_track,
     "steps": pilgrim.legal_steps,
@@ -309,12 +310,18 @@ def legal(state: GameState) -> list[GameEvent] | OutcomeSpace:
 
     Empty list once the game is over.
     """
+    found = options(state)
+    return found if isinstance(found, OutcomeSpace) else found.events()
+
+
+def options(state: GameState) -> Options | OutcomeSpace:
+    """``legal``, the decisions by kind, each built only when asked for (``rules.options``): what a playout asks."""
     due = state.pending
     if due is None:
-        return []
+        return NONE
     if due.actor == TABLE:
         return outcomes.KINDS[due.kind].space(state)
-    return LEGAL[due.kind](state, due)
+    return OPTIONS[due.kind](state, due)
 
 
 def _settle(tx: Tx) -> None:
@@ -344,4 +351,4 @@ def fold(state: GameState, events: Sequence[GameEvent]) -> GameState:
     return state
 
 
-__all__ = ["initial_state", "pending", "legal", "check", "apply", "Fold", "narrate", "narrate_all", "narrate_into", "step", "fold", "PlayerState"]
+__all__ = ["initial_state", "pending", "legal", "options", "check", "apply", "Fold", "narrate", "narrate_all", "narrate_into", "step", "fold", "PlayerState"]

@@ -14,6 +14,7 @@ from typing import Any, Mapping
 from coimbra_events.catalog import DICE_PER_PLAYER
 from coimbra_events.events import DiceRolled, DiePlaced, GameEvent
 from coimbra_events.rules.narration import AT_LOCATION, DICE_AREA, DIE, ROLL, TABLE_WHO
+from coimbra_events.rules.options import Options, Run
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import CASTLE, LOCATIONS, LOCATION_INDEX, PHASE_B, PHASE_C, TABLE, GameState, Pending, Slot
 from coimbra_events.violations import RuleViolation, Seen, held
@@ -94,8 +95,20 @@ def apply_place(tx: Tx, e: DiePlaced) -> None:
     tx.g.cursor = (tx.g.cursor[0] + 1,)
 
 
-def legal_place(state: GameState, pending: Pending) -> list[GameEvent]:
-    return [DiePlaced(pending.actor, d, loc) for d in state.pool for loc in LOCATIONS]
+def legal_place(state: GameState, pending: Pending) -> Options:
+    return Options([], Placements(pending.actor, state.pool))
+
+
+class Placements(Run):
+    """Every die of the pool at every location, die by die, each built when asked for."""
+
+    def __init__(self, actor: str, pool: tuple[str, ...]) -> None:
+        super().__init__(DiePlaced, len(pool) * len(LOCATIONS))
+        self.actor = actor
+        self.pool = pool
+
+    def nth(self, n: int) -> GameEvent:
+        return DiePlaced(self.actor, self.pool[n // len(LOCATIONS)], LOCATIONS[n % len(LOCATIONS)])
 
 
 def auto_a(tx: Tx) -> Pending:

@@ -17,6 +17,7 @@ from coimbra_events.catalog.effect_kinds import SPENDABLE, TRACKS, TRACK_INDEX, 
 from coimbra_events.events import GameEvent, IncomeActivated, IncomeEnded, PointsExchanged
 from coimbra_events.rules import effects
 from coimbra_events.rules.narration import DICE_AREA, DIE, LION, SHUTTER
+from coimbra_events.rules.options import Options
 from coimbra_events.rules.tx import PlayerDraft, Tx
 from coimbra_events.state import EXTRA_DIE, PHASE_E, PHASE_F, GameState, Pending, PlayerState
 from coimbra_events.violations import RuleViolation, Seen, held
@@ -217,7 +218,7 @@ def apply_end(tx: Tx, e: IncomeEnded) -> None:
     tx.g.cursor = (pos + 1, 0)
 
 
-def legal_income(state: GameState, pending: Pending) -> list[GameEvent]:
+def legal_income(state: GameState, pending: Pending) -> Options:
     who = pending.actor
     pl = state.player(who)
     out: list[GameEvent] = []
@@ -239,4 +240,4 @@ def legal_income(state: GameState, pending: Pending) -> list[GameEvent]:
             for times in range(1, pl.holding(give) // cheapest + 1):
                 out.append(PointsExchanged(who, give, times))
     out.append(IncomeEnded(who))
-    return out
+    return Options(out)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from coimbra_events.events import GameEvent, PilgrimStepped, PilgrimStopped
 from coimbra_events.rules import effects
 from coimbra_events.rules.narration import MONASTERY_DISC, ON, PILGRIM, SUPPLY
+from coimbra_events.rules.options import Options
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import GameState, Pending
 from coimbra_events.violations import RuleViolation, Seen, held
@@ -61,7 +62,8 @@ def apply_stop(tx: Tx, e: PilgrimStopped) -> None:
     tx.pop()
 
 
-def legal_steps(state: GameState, pending: Pending) -> list[GameEvent]:
+def legal_steps(state: GameState, pending: Pending) -> Options:
     here = state.player(pending.actor).pilgrim
     moves: list[GameEvent] = [PilgrimStepped(pending.actor, s) for s in state.catalog.map.neighbours.get(here or "", ())]
-    return moves + [PilgrimStopped(pending.actor)]
+    moves.append(PilgrimStopped(pending.actor))
+    return Options(moves)

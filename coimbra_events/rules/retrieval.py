@@ -35,6 +35,7 @@ from coimbra_events.rules.narration import (
     SUPPLY,
     TABLE_WHO,
 )
+from coimbra_events.rules.options import Options, Run
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import CASTLE, CITIES, CITY_INDEX, LOCATIONS, PHASE_D, GameState, Pending
 from coimbra_events.violations import RuleViolation, Seen, held
@@ -179,19 +180,30 @@ def apply_alternative(tx: Tx, e: AlternativeTaken) -> None:
     _retrieve_die(tx, i, tx.answered().die)
 
 
-def legal_retrieve(state: GameState, pending: Pending) -> list[GameEvent]:
+def legal_retrieve(state: GameState, pending: Pending) -> Options:
     cat = state.catalog
     who = pending.actor
-    out: list[GameEvent] = []
+    action: list[GameEvent]
     if pending.location == CASTLE:
-        out += [FavorTileTaken(who, t) for t in state.favor_available]
+        action = [FavorTileTaken(who, t) for t in state.favor_available]
     else:
         price = card_price(state, pending)
         pl = state.player(who)
         row = state.rows[CITY_INDEX[pending.location]]
-        out += [CardBought(who, c) for c in row if pl.holding(cat.characters[c].cost) >= price]
-    out += [AlternativeTaken(who, c, g) for c in range(cat.alternative_coins + 1) for g in range(cat.alternative_guards + 1)]
-    return out
+        action = [CardBought(who, c) for c in row if pl.holding(cat.characters[c].cost) >= price]
+    return Options(action, Alternatives(who, cat.alternative_coins, cat.alternative_guards))
+
+
+class Alternatives(Run):
+    """The alternative action's every split: 0 to ``coins`` coins, and with each 0 to ``guards`` guards."""
+
+    def __init__(self, actor: str, coins: int, guards: int) -> None:
+        super().__init__(AlternativeTaken, (coins + 1) * (guards + 1))
+        self.actor = actor
+        self.guards = guards
+
+    def nth(self, n: int) -> GameEvent:
+        return AlternativeTaken(self.actor, n // (self.guards + 1), n % (self.guards + 1))
 
 
 def token_discard(row: tuple[str, ...], characters: dict[str, CharacterCard]) -> str | None:

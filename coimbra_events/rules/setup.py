@@ -44,6 +44,7 @@ from coimbra_events.rules.narration import (
     VOYAGE_CARD,
     VOYAGE_SPACE,
 )
+from coimbra_events.rules.options import Options
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import CITIES, PHASE_A, SETUP, START, TABLE, GameState, Pending
 from coimbra_events.violations import RuleViolation, Seen, held
@@ -240,14 +241,14 @@ def apply_pilgrim(tx: Tx, e: PilgrimPlaced) -> None:
     tx.g.cursor = (tx.g.cursor[0] + 1,)
 
 
-def legal_start(state: GameState, pending: Pending) -> list[GameEvent]:
+def legal_start(state: GameState, pending: Pending) -> Options:
     done = state.player(pending.actor).start_choices
     out: list[GameEvent] = []
     if CARDS not in done:
         out += [StartGroupTaken(pending.actor, g) for g in free_groups(state)]
     if PILGRIM not in done:
         out += [PilgrimPlaced(pending.actor, s) for s in free_start_spaces(state)]
-    return out
+    return Options(out)
 
 
 def use_start_cards(tx: Tx, i: int) -> None:

@@ -27,6 +27,7 @@ from coimbra_events.rules.narration import (
     VOYAGE_DISC,
 )
 from coimbra_events.rules.outcomes import deck_size
+from coimbra_events.rules.options import Options
 from coimbra_events.rules.tx import Tx
 from coimbra_events.state import GAME_OVER, PHASE_A, GameState, Pending, PlayerState
 from coimbra_events.violations import RuleViolation, Seen, held
@@ -97,7 +98,7 @@ def _next_player(tx: Tx) -> None:
     tx.g.cursor = (tx.g.cursor[0] + 1,)
 
 
-def legal_voyage(state: GameState, pending: Pending) -> list[GameEvent]:
+def legal_voyage(state: GameState, pending: Pending) -> Options:
     pl = state.player(pending.actor)
     out: list[GameEvent] = []
     discount = effects.voyage_discount(state.catalog, pl)
@@ -105,7 +106,8 @@ def legal_voyage(state: GameState, pending: Pending) -> list[GameEvent]:
         resource, cost = voyage_cost(state.catalog, pl, space, discount)
         if pending.actor not in state.voyage_discs[space] and pl.holding(resource) >= cost:
             out.append(VoyageInvested(pending.actor, voyage))
-    return out + [VoyagePassed(pending.actor)]
+    out.append(VoyagePassed(pending.actor))
+    return Options(out)
 
 
 def auto_f(tx: Tx) -> Pending | None:
