@@ -87,19 +87,23 @@ Counted = dict[str, object]
 voyages, symbol sets, track space or crowns, how many, and the points each is worth."""
 
 
-def _points(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> tuple[int, Counted]:
-    return p["amount"], {"per": "fixed", "points": p["amount"]}
+UNTOLD: Final[Counted] = {}
+"""What a scorer gives as counted when it is not told to say (``told=False``): a playout wants the points alone."""
 
 
-def _per_card(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> tuple[int, Counted]:
+def _points(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any], told: bool) -> tuple[int, Counted]:
+    return p["amount"], {"per": "fixed", "points": p["amount"]} if told else UNTOLD
+
+
+def _per_card(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any], told: bool) -> tuple[int, Counted]:
     cards = catalog.characters
     wanted = p["category"]
     counted = tuple(c for c in pl.owned_cards if wanted == "any" or cards[c].category == wanted)
     return len(counted) * p["points"], {"per": "card", "category": wanted, "counted": counted, "count": len(counted),
-                                        "points_each": p["points"]}
+                                        "points_each": p["points"]} if told else UNTOLD
 
 
-def _per_symbol_set(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> tuple[int, Counted]:
+def _per_symbol_set(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any], told: bool) -> tuple[int, Counted]:
     """Complete sets of the symbols ``p`` names among the player's cards (counted in plain dicts: ``Counter``
     is an interpreted class, a few times slower here)."""
     cards = catalog.characters
@@ -113,23 +117,23 @@ def _per_symbol_set(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> 
                 have[s] += 1
     sets = min(have[s] // k for s, k in need.items())
     return sets * p["points"], {"per": "symbol set", "symbols": tuple(p["symbols"]), "have": have, "count": sets,
-                                "points_each": p["points"]}
+                                "points_each": p["points"]} if told else UNTOLD
 
 
-def _per_monastery(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> tuple[int, Counted]:
+def _per_monastery(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any], told: bool) -> tuple[int, Counted]:
     pile = p.get("pile")
     monasteries = catalog.monasteries
     counted = tuple(m for m in pl.monasteries if pile is None or monasteries[m].pile == pile)
     return len(counted) * p["points"], {"per": "monastery", "pile": pile, "counted": counted, "count": len(counted),
-                                        "points_each": p["points"]}
+                                        "points_each": p["points"]} if told else UNTOLD
 
 
-def _per_voyage(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> tuple[int, Counted]:
+def _per_voyage(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any], told: bool) -> tuple[int, Counted]:
     return len(pl.voyages) * p["points"], {"per": "voyage", "counted": pl.voyages, "count": len(pl.voyages),
-                                           "points_each": p["points"]}
+                                           "points_each": p["points"]} if told else UNTOLD
 
 
-def _per_influence(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> tuple[int, Counted]:
+def _per_influence(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any], told: bool) -> tuple[int, Counted]:
     track = p["track"]
     if track == "highest":
         level = max(pl.influence)
@@ -138,14 +142,15 @@ def _per_influence(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> t
     else:
         level = pl.influence[TRACK_INDEX[track]]
     return level // p["per"] * p["points"], {"per": "influence", "track": track, "space": level, "spaces_each": p["per"],
-                                             "count": level // p["per"], "points_each": p["points"]}
+                                             "count": level // p["per"], "points_each": p["points"]} if told else UNTOLD
 
 
-def _per_crown(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any]) -> tuple[int, Counted]:
-    return pl.crowns_total * p["points"], {"per": "crown", "count": pl.crowns_total, "points_each": p["points"]}
+def _per_crown(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any], told: bool) -> tuple[int, Counted]:
+    return pl.crowns_total * p["points"], {"per": "crown", "count": pl.crowns_total,
+                                           "points_each": p["points"]} if told else UNTOLD
 
 
-SCORED: Final[Mapping[str, Callable[[Catalog, PlayerState, Mapping[str, Any]], tuple[int, Counted]]]] = {
+SCORED: Final[Mapping[str, Callable[[Catalog, PlayerState, Mapping[str, Any], bool], tuple[int, Counted]]]] = {
     "points": _points,
     "points_per_card": _per_card,
     "points_per_symbol_set": _per_symbol_set,
@@ -154,7 +159,7 @@ SCORED: Final[Mapping[str, Callable[[Catalog, PlayerState, Mapping[str, Any]], t
     "points_per_influence": _per_influence,
     "points_per_crown": _per_crown,
 }
-"""End-game scoring kinds: victory points a player's effect is worth at the end, and what it counted."""
+"""End-game scoring kinds: victory points a player's effect is worth at the end, and what it counted (when told)."""
 
 
 def score(catalog: Catalog, pl: PlayerState, effects: Iterable[Effect]) -> tuple[int, tuple[Counted, ...]]:
@@ -164,10 +169,20 @@ def score(catalog: Catalog, pl: PlayerState, effects: Iterable[Effect]) -> tuple
     for e in effects:
         scored = SCORED.get(e.kind)
         if scored is not None:
-            points, what = scored(catalog, pl, e.params)
+            points, what = scored(catalog, pl, e.params, True)
             total += points
             counted.append(what)
     return total, tuple(counted)
+
+
+def score_points(catalog: Catalog, pl: PlayerState, effects: Iterable[Effect]) -> int:
+    """``score``'s points alone, nothing counted said (what a playout's totals add)."""
+    total = 0
+    for e in effects:
+        scored = SCORED.get(e.kind)
+        if scored is not None:
+            total += scored(catalog, pl, e.params, False)[0]
+    return total
 
 
 # --- capabilities looked up by the rules --------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from coimbra_events import record
-from coimbra_events.catalog.effect_kinds import TRACKS, TRACK_INDEX
+from coimbra_events.catalog.effect_kinds import TRACKS, TRACK_INDEX, Effect
 from coimbra_events.rules import effects
 from coimbra_events.rules.narration import PLACE, POINTS, Record, flat
 from coimbra_events.state import GameState, PlayerState
@@ -112,14 +112,27 @@ def influence_tile_items(state: GameState) -> dict[str, list[Item]]:
 def end_game_items(state: GameState, pl: PlayerState) -> list[Item]:
     """A player's end-game cards, monasteries and voyages, each with its points (those worth 0 too) and what
     it counted (``counted``: the scorer's own account, effect by effect)."""
+    return [_item(part, kind, ident, effects.score(state.catalog, pl, scored))
+            for part, kind, ident, scored in _end_game_sources(state, pl)]
+
+
+def end_game_points(state: GameState, pl: PlayerState) -> int:
+    """The points of ``end_game_items`` alone, without what each counted (a playout asks for the totals alone)."""
+    total = 0
+    for _, _, _, scored in _end_game_sources(state, pl):
+        total += effects.score_points(state.catalog, pl, scored)
+    return total
+
+
+def _end_game_sources(state: GameState, pl: PlayerState) -> list[tuple[str, str, str, tuple[Effect, ...]]]:
+    """What scores for a player at the end, in scoring order: (part, kind, id, effects) of each end-game card,
+    monastery and voyage."""
     cat = state.catalog
     cards, ms, vs = cat.characters, cat.monasteries, cat.voyages
-    items = [_item("cards", "card", c, effects.score(cat, pl, cards[c].effects))
-             for c in pl.owned_cards if cards[c].timing == "end_game"]
-    items += [_item("monasteries", "monastery", m, effects.score(cat, pl, ms[m].effects))
-              for m in pl.monasteries if ms[m].timing == "end_game"]
-    items += [_item("voyages", "voyage", v, effects.score(cat, pl, vs[v].effects)) for v in pl.voyages]
-    return items
+    out = [("cards", "card", c, cards[c].effects) for c in pl.owned_cards if cards[c].timing == "end_game"]
+    out += [("monasteries", "monastery", m, ms[m].effects) for m in pl.monasteries if ms[m].timing == "end_game"]
+    out += [("voyages", "voyage", v, vs[v].effects) for v in pl.voyages]
+    return out
 
 
 def _item(part: str, kind: str, ident: str, scored: tuple[int, tuple[effects.Counted, ...]]) -> Item:
@@ -153,13 +166,13 @@ def scored_items(state: GameState) -> list[list[Item]]:
 def totals(state: GameState, items: list[list[Item]] | None = None) -> list[int]:
     """Each player's final points (by seat): those of play and of every end-game item (what a playout ends on).
 
-    ``items``: the players' ``scored_items``, when they are at hand already. Without them, the influence tiles and
-    the leftover are counted without the facts a score sheet shows (a playout asks for the totals alone).
+    ``items``: the players' ``scored_items``, when they are at hand already. Without them, the influence tiles, the
+    end-game cards, monasteries and voyages and the leftover are counted without the facts a score sheet shows (a
+    playout asks for the totals alone).
     """
     if items is not None:
         return [pl.points + sum([item.points for item in mine]) for pl, mine in zip(state.players, items)]
-    out = [pl.points + leftover_points(state, pl) + sum([item.points for item in end_game_items(state, pl)])
-           for pl in state.players]
+    out = [pl.points + leftover_points(state, pl) + end_game_points(state, pl) for pl in state.players]
     for seat, _, _, _, points in tile_ranks(state):
         out[seat] += points
     return out
