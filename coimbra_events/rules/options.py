@@ -36,10 +36,10 @@ class Options:
         self.run = run if run is not None and run.count else None
 
     def events(self) -> list[GameEvent]:
-        """Every option, built, in order."""
+        """Every option, built, in order (a list of the caller's own)."""
         run = self.run
         if run is None:
-            return self.built
+            return list(self.built)
         return self.built + [run.nth(n) for n in range(run.count)]
 
 
