@@ -315,7 +315,8 @@ def legal(state: GameState) -> list[GameEvent] | OutcomeSpace:
 
 
 def options(state: GameState) -> Options | OutcomeSpace:
-    """``legal``, the decisions by kind, each built only when asked for (``rules.options``): what a playout asks."""
+    """``legal``'s decisions as the rule modules give them (``rules.options``): a long run of one kind is built only
+    when asked for. What a playout reads."""
     due = state.pending
     if due is None:
         return NONE

@@ -164,25 +164,27 @@ SCORED: Final[Mapping[str, Callable[[Catalog, PlayerState, Mapping[str, Any], bo
 
 def score(catalog: Catalog, pl: PlayerState, effects: Iterable[Effect]) -> tuple[int, tuple[Counted, ...]]:
     """End-game points of an effect list for one player, and what each of its scoring effects counted."""
-    total = 0
-    counted: list[Counted] = []
-    for e in effects:
-        scored = SCORED.get(e.kind)
-        if scored is not None:
-            points, what = scored(catalog, pl, e.params, True)
-            total += points
-            counted.append(what)
+    total, counted = _scored(catalog, pl, effects, True)
     return total, tuple(counted)
 
 
 def score_points(catalog: Catalog, pl: PlayerState, effects: Iterable[Effect]) -> int:
     """``score``'s points alone, nothing counted said (what a playout's totals add)."""
+    return _scored(catalog, pl, effects, False)[0]
+
+
+def _scored(catalog: Catalog, pl: PlayerState, effects: Iterable[Effect], told: bool) -> tuple[int, list[Counted]]:
+    """The points of the scoring effects among ``effects``, and (when ``told``) what each counted."""
     total = 0
+    counted: list[Counted] = []
     for e in effects:
         scored = SCORED.get(e.kind)
         if scored is not None:
-            total += scored(catalog, pl, e.params, False)[0]
-    return total
+            points, what = scored(catalog, pl, e.params, told)
+            total += points
+            if told:
+                counted.append(what)
+    return total, counted
 
 
 # --- capabilities looked up by the rules --------------------------------------------------
