@@ -99,7 +99,7 @@ class Tally:
 
     def run(self, settings: Settings, entry: int, until: int) -> None:
         """Play out this option's playouts ``n .. until - 1`` (each with its own numbered streams)."""
-        fold = Fold()
+        fold = Fold(scratch=True)
         for k in range(self.n, until):
             self.add(play_out(self.start, Streams(settings.seed, entry, self.offset + k), fold))
 
@@ -314,7 +314,7 @@ def luck(state: GameState, outcome: GameEvent, settings: Settings, entry: int) -
     actual = Tally(0, Fold().apply(state, outcome), 0, players)
     actual.run(settings, entry, settings.playouts)
     average = Tally(0, state, 0, players)
-    fold = Fold()
+    fold = Fold(scratch=True)
     for k in range(settings.playouts):
         streams = Streams(settings.seed, entry, k)
         average.add(play_out(fold.apply(state, drawn(state, streams)), streams, fold))

@@ -58,8 +58,11 @@ class Result:
 
 
 def play_out(state: GameState, streams: Streams, fold: Fold | None = None) -> Result:
-    """Play from ``state`` to the end: the table draws what is possible now, the bots choose among legal options."""
-    return outcome(play_to_end(state, streams.table, streams.bots, fold or Fold()))
+    """Play from ``state`` to the end: the table draws what is possible now, the bots choose among legal options.
+
+    The game is played on a scratch fold (``Fold(scratch=True)``: one table refilled at every event, none kept),
+    ``fold`` if given, to carry from one playout to the next; ``state`` is never changed."""
+    return outcome(play_to_end(state, streams.table, streams.bots, fold or Fold(scratch=True)))
 
 
 def outcome(state: GameState) -> Result:

@@ -241,10 +241,16 @@ class Fold:
     last costs no new copy (``Tx.freeze`` leaves the copy on that state); from any
     other state, a new copy is made. A narrating fold writes what the rules told of
     each event at the end of ``tape``, as ``narrate_into`` does.
+
+    A scratch fold (``scratch=True``) is for a playout, which keeps none of the
+    states it goes through: going on from the state it returned last changes that
+    very state in place (``Tx``), so a state it returned holds only until the
+    next ``apply`` from it; the state it first started from is never changed.
     """
 
-    def __init__(self, narrating: bool = False, tape: list[object] | None = None) -> None:
+    def __init__(self, narrating: bool = False, tape: list[object] | None = None, scratch: bool = False) -> None:
         self.narrating = narrating
+        self.scratch = scratch
         self.tape: list[object] = [] if tape is None else tape
         self._tx: Tx | None = None
         self._after: GameState | None = None
@@ -254,7 +260,7 @@ class Fold:
         tx = self._tx if state is self._after else None
         self._tx = None  # an event that cannot be applied leaves no half-changed copy to go on from
         if tx is None:
-            tx = Tx(state, self.narrating, self.tape)
+            tx = Tx(state, self.narrating, self.tape, self.scratch)
         after = apply_in(tx, event)
         if self.narrating and after.over and not state.over:
             for record in scoring.end_game_told(after):

@@ -9,12 +9,19 @@ touched object instead of one rebuild per change.
 The drafts repeat the state classes' attributes on purpose: under mypyc
 (README, "Compiled rules core") each is a native class whose attributes are
 C struct slots, so copying a state and freezing it are a few dozen stores.
+
+A scratch transaction (``scratch=True``, for a playout that keeps none of the
+states it goes through) makes a new state at its first event only, and at each
+later one writes the drafts back into the states it made (``refill``): no table
+made and another freed per event. Only the states it made are ever written, never
+the one it started from nor a player's it did not touch.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from coimbra_events import core_build
 from coimbra_events.catalog import MAX_PLAYERS, Catalog
 from coimbra_events.catalog.effect_kinds import TRACK_INDEX
 from coimbra_events.rules.narration import COINS, GUARDS, PHASE, POINTS, ROUND, TABLE_WHO, TRACK_DISC
@@ -62,6 +69,26 @@ class PlayerDraft:
         """Every character card the player owns, start cards first (as ``PlayerState.owned_cards``)."""
         return self.start_cards + self.cards
 
+    def refill(self, p: PlayerState) -> None:
+        """Write this draft into ``p``, a state a scratch transaction made and no one else keeps (``Tx``)."""
+        p.coins = self.coins  # type: ignore[misc]
+        p.guards = self.guards  # type: ignore[misc]
+        p.points = self.points  # type: ignore[misc]
+        p.influence = self.influence  # type: ignore[misc]
+        p.arrivals = self.arrivals  # type: ignore[misc]
+        p.pilgrim = self.pilgrim  # type: ignore[misc]
+        p.start_cards = self.start_cards  # type: ignore[misc]
+        p.cards = self.cards  # type: ignore[misc]
+        p.monasteries = self.monasteries  # type: ignore[misc]
+        p.voyages = self.voyages  # type: ignore[misc]
+        p.shutter = self.shutter  # type: ignore[misc]
+        p.favor_tiles = self.favor_tiles  # type: ignore[misc]
+        p.crown_tokens = self.crown_tokens  # type: ignore[misc]
+        p.crowns_total = self.crowns_total  # type: ignore[misc]
+        p.income_left = self.income_left  # type: ignore[misc]
+        p.points_by_source = self.points_by_source  # type: ignore[misc]
+        p.start_choices = self.start_choices  # type: ignore[misc]
+
     def freeze(self) -> PlayerState:
         return PlayerState(
             self.name, self.color, self.coins, self.guards, self.points, self.influence, self.arrivals,
@@ -101,6 +128,32 @@ class StateDraft:
         self.pending = g.pending
         self.tick = g.tick
 
+    def refill(self, g: GameState) -> None:
+        """Write this draft into ``g``, a state a scratch transaction made and no one else keeps (``Tx``)."""
+        g.players = self.players  # type: ignore[misc]
+        g.order = self.order  # type: ignore[misc]
+        g.round = self.round  # type: ignore[misc]
+        g.phase = self.phase  # type: ignore[misc]
+        g.cursor = self.cursor  # type: ignore[misc]
+        g.monasteries = self.monasteries  # type: ignore[misc]
+        g.scoring_tiles = self.scoring_tiles  # type: ignore[misc]
+        g.voyages = self.voyages  # type: ignore[misc]
+        g.voyage_discs = self.voyage_discs  # type: ignore[misc]
+        g.start_groups = self.start_groups  # type: ignore[misc]
+        g.start_groups_taken = self.start_groups_taken  # type: ignore[misc]
+        g.pilgrims_placed = self.pilgrims_placed  # type: ignore[misc]
+        g.dealt = self.dealt  # type: ignore[misc]
+        g.rows = self.rows  # type: ignore[misc]
+        g.crowns_on_cards = self.crowns_on_cards  # type: ignore[misc]
+        g.discard = self.discard  # type: ignore[misc]
+        g.favor_available = self.favor_available  # type: ignore[misc]
+        g.dice = self.dice  # type: ignore[misc]
+        g.pool = self.pool  # type: ignore[misc]
+        g.locations = self.locations  # type: ignore[misc]
+        g.stack = self.stack  # type: ignore[misc]
+        g.pending = self.pending  # type: ignore[misc]
+        g.tick = self.tick  # type: ignore[misc]
+
     def freeze(self) -> GameState:
         return GameState(
             self.catalog, self.index, self.players, self.order, self.round, self.phase, self.cursor,
@@ -110,6 +163,11 @@ class StateDraft:
             self.tick,
         )
 
+
+IN_PLACE: Final = core_build() == "compiled"
+"""Whether a scratch transaction may refill its states. Compiled, a state's ``Final`` attributes are slots that
+Python code cannot set but the compiled core can (``refill``); interpreted, the records refuse every change
+(``coimbra_events._frozen``), so there a scratch transaction makes a new state per event like any other."""
 
 _NOT_TOLD: Final[list[object]] = []
 """``told`` of a transaction nobody narrates: never appended to (every report is behind ``narrating``)."""
@@ -127,10 +185,19 @@ class Tx:
     makes, and reports the moves it makes itself (``tell``); gains, payments,
     points, track moves, phases and rounds are reported here. Every report sits
     behind ``if tx.narrating``, so a transaction nobody narrates builds no facts.
+
+    A scratch transaction (``scratch=True``) returns the same ``GameState`` from
+    every ``freeze``, refilled (module docstring): a state it returned holds only
+    until its next event.
     """
 
-    def __init__(self, state: GameState, narrating: bool = False, tape: list[object] | None = None) -> None:
+    def __init__(self, state: GameState, narrating: bool = False, tape: list[object] | None = None,
+                 scratch: bool = False) -> None:
         self.g = StateDraft(state)
+        self.scratch = scratch and IN_PLACE
+        # A scratch transaction's own states, which it refills at every event: the table's and each seat's.
+        self._state: GameState | None = None
+        self._owned: list[PlayerState | None] = list(_UNTOUCHED[len(state.players)])
         # Each player's draft once touched (by index), else None; a list, as it is read at every step.
         self._players: list[PlayerDraft | None] = list(_UNTOUCHED[len(state.players)])
         self._spare: list[PlayerDraft | None] = list(_UNTOUCHED[len(state.players)])  # drafts of earlier events
@@ -154,7 +221,7 @@ class Tx:
             if p is None:
                 p = PlayerDraft(self.g.players[i])
                 self._spare[i] = p
-            else:
+            elif self._owned[i] is None:  # else the draft already holds what it refilled that seat's state with
                 p.load(self.g.players[i])
             self._players[i] = p
             self._touched = True
@@ -194,26 +261,50 @@ class Tx:
         raise KeyError(die)
 
     def freeze(self) -> GameState:
-        """The new immutable state; the working copy is then that state's, ready for the event after it.
+        """The new state; the working copy is then that state's, ready for the event after it.
 
         Its draft of the table already holds the new state's fields, so going on
         from there costs nothing; what was particular to the event (the players
-        touched, the rule being told) is reset.
+        touched, the rule being told) is reset. A scratch transaction refills the
+        state it made at its first event instead of making another.
         """
         self.flush()
-        g = self.g
         if self._touched:
-            players = list(g.players)
-            drafts = self._players
-            for k, draft in enumerate(drafts):
-                if draft is not None:
-                    players[k] = draft.freeze()
-                    drafts[k] = None
-            g.players = tuple(players)
-            self._touched = False
+            self._freeze_players()
         self.rule = ""
         self.facts = None
-        return g.freeze()
+        if not self.scratch:
+            return self.g.freeze()
+        state = self._state
+        if state is None:
+            state = self._state = self.g.freeze()
+        else:
+            self.g.refill(state)
+        return state
+
+    def _freeze_players(self) -> None:
+        """Each touched player's draft made a ``PlayerState`` on the draft of the table (a scratch transaction's
+        refills the one it made for that seat before)."""
+        drafts, owned = self._players, self._owned
+        players: list[PlayerState] | None = None
+        for k in range(len(drafts)):
+            draft = drafts[k]
+            if draft is None:
+                continue
+            drafts[k] = None
+            mine = owned[k]
+            if mine is not None:
+                draft.refill(mine)
+                continue
+            frozen = draft.freeze()
+            if self.scratch:
+                owned[k] = frozen
+            if players is None:
+                players = list(self.g.players)
+            players[k] = frozen
+        if players is not None:
+            self.g.players = tuple(players)
+        self._touched = False
 
     # --- narration (called only while narrating) -----------------------------------------
 

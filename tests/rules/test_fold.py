@@ -2,7 +2,8 @@
 
 Every state it gives, and everything it tells while narrating, is what a fresh
 ``apply`` (``narrate``) of the same event from the same state gives, whichever
-states it is handed and in whatever order.
+states it is handed and in whatever order. A scratch fold (a playout's) gives the
+same states, each until its next ``apply``, and never changes one it did not make.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from coimbra_events.events import DiePlaced
 from coimbra_events.rules import core
 from coimbra_events.rules.core import Fold, apply, initial_state, narrate
 from coimbra_events.rules.narration import records
+from coimbra_events.rules.tx import IN_PLACE
 from coimbra_events.validation import catalog_for
 from tests.golden import corpus_games
 
@@ -30,14 +32,35 @@ def states_of(log: game_log.GameLog) -> list:
     return states
 
 
+SCRATCH = pytest.mark.parametrize("scratch", [False, True], ids=["fold", "scratch fold"])
+
+
+@SCRATCH
 @pytest.mark.parametrize("log", GAMES, ids=lambda log: log.meta.get("seed", "game"))
-def test_a_carried_fold_gives_every_state_a_fresh_apply_gives(log):
+def test_a_carried_fold_gives_every_state_a_fresh_apply_gives(log, scratch):
     fresh = states_of(log)
-    carried = Fold()
+    carried = Fold(scratch=scratch)
     state = fresh[0]
     for k, event in enumerate(log.events):
         state = carried.apply(state, event)
         assert state == fresh[k + 1], f"after event {k + 1}"
+
+
+@pytest.mark.parametrize("log", GAMES[:4], ids=lambda log: log.meta.get("seed", "game"))
+def test_a_scratch_fold_refills_one_table_and_never_touches_the_state_it_started_from(log):
+    """In the compiled build, every state after the first is the first one refilled; the state handed to the
+    fold, and every player of it, stay as they were (a deep look: their text)."""
+    fresh = states_of(log)
+    start = fresh[len(fresh) // 3]
+    seen = repr(start), [repr(p) for p in start.players]
+    carried = Fold(scratch=True)
+    first = state = carried.apply(start, log.events[len(fresh) // 3])
+    for event in log.events[len(fresh) // 3 + 1:]:
+        state = carried.apply(state, event)
+    assert state == fresh[-1]
+    assert (repr(start), [repr(p) for p in start.players]) == seen
+    assert (state is first) == IN_PLACE
+    assert not any(p is q for p, q in zip(state.players, start.players))  # each player touched got a state of its own
 
 
 @pytest.mark.parametrize("log", GAMES[:4], ids=lambda log: log.meta.get("seed", "game"))
@@ -54,18 +77,19 @@ def test_a_narrating_fold_tells_what_narrate_tells_of_each_event(log):
 
 
 @settings(max_examples=40, deadline=None)
-@given(data=st.data())
-def test_going_on_from_any_earlier_state_is_a_fresh_apply(data):
+@given(data=st.data(), scratch=st.booleans())
+def test_going_on_from_any_earlier_state_is_a_fresh_apply(data, scratch):
     """Handed a state it did not give last, the fold starts a new copy: jumping back and forth changes nothing."""
     log = data.draw(st.sampled_from(GAMES))
     fresh = states_of(log)
-    carried = Fold()
+    carried = Fold(scratch=scratch)
     for _ in range(12):
         k = data.draw(st.integers(0, len(log.events) - 1), label="from event")
         assert carried.apply(fresh[k], log.events[k]) == fresh[k + 1]
 
 
-def test_an_event_that_fails_midway_leaves_nothing_half_done(monkeypatch):
+@SCRATCH
+def test_an_event_that_fails_midway_leaves_nothing_half_done(monkeypatch, scratch):
     """``apply`` does not check, so an event can fail after the rules changed the working copy. The fold
     then goes on from the states it is handed as if nothing had happened."""
     log = GAMES[0]
@@ -76,7 +100,7 @@ def test_an_event_that_fails_midway_leaves_nothing_half_done(monkeypatch):
         tx.g.pool = ()
         raise ValueError("midway")
 
-    carried = Fold()
+    carried = Fold(scratch=scratch)
     before = carried.apply(fresh[k - 1], log.events[k - 1])
     with monkeypatch.context() as patched:
         patched.setitem(core.APPLY, DiePlaced, midway)
