@@ -147,12 +147,21 @@ _RARE_WEIGHTS: Final[tuple[float, ...]] = tuple(RARE.values())
 
 
 def _richest(options: Options) -> GameEvent:
-    """The alternative action that gives the most coins and guards (the first of equals, as ``max`` picks)."""
+    """The alternative action that gives the most coins and guards (the first of equals, as ``max`` picks).
+
+    A run of them not built yet (``retrieval.Alternatives``: every split, in growing coins and, with each, growing
+    guards) has its richest last, the only one that takes all: that one is built alone."""
     best: GameEvent | None = None
     most = -1
-    for event in options.events():
+    for event in options.built:
         if isinstance(event, AlternativeTaken) and event.coins + event.guards > most:
             best, most = event, event.coins + event.guards
+    run = options.run
+    if run is not None and run.kind is AlternativeTaken:
+        last = run.nth(run.count - 1)
+        assert isinstance(last, AlternativeTaken)
+        if last.coins + last.guards > most:
+            best = last
     assert best is not None, "an alternative action is among the options"
     return best
 
@@ -195,11 +204,26 @@ def coupled_choice(options: Options, key: i64) -> GameEvent:
     return _richest(options) if kind is AlternativeTaken else _nth(options, kind, int(_uniform(key + 1) * count))
 
 
+class _Alike:
+    """The decisions of one kind asked of one player in the phase under way: the key of their picks (from where
+    they fall) and how many have come so far."""
+
+    def __init__(self, actor: str, kind: str, key: i64) -> None:
+        self.actor = actor
+        self.kind = kind
+        self.key = key
+        self.count: i64 = 0
+
+
 def play_to_end(state: GameState, table: random.Random, stream: i64, fold: Fold) -> GameState:
     """The game played on from ``state`` to its end: the table draws from ``table``; the bots pick with
     ``coupled_choice``, keyed by ``stream``, where the decision falls (round, phase, who, what kind of input) and
-    how many alike came before it in this game."""
-    seen: dict[tuple[int, str, str, str], list[int]] = {}
+    how many alike came before it in this game.
+
+    A round's phases come one after another and never again, so the decisions alike are counted phase by phase,
+    in a list of a few looked through (a dict keyed by where they fall hashed a tuple at every decision)."""
+    at_round, at_phase = -1, ""
+    alike: list[_Alike] = []
     while not state.over:
         found = options(state)
         if isinstance(found, OutcomeSpace):
@@ -207,12 +231,22 @@ def play_to_end(state: GameState, table: random.Random, stream: i64, fold: Fold)
         else:
             pending = state.pending
             assert pending is not None
-            where = (state.round, state.phase, pending.actor, pending.kind)
-            slot = seen.get(where)
-            if slot is None:
-                slot = seen[where] = [_mix(stream ^ _mix(state.round ^ _mix(_text(state.phase) ^ _mix(
-                    _text(pending.actor) ^ _text(pending.kind))))), 0]
-            slot[1] += 1
-            event = coupled_choice(found, _mix(slot[0] + slot[1]))
+            if state.round != at_round or state.phase != at_phase:
+                at_round, at_phase, alike = state.round, state.phase, []
+            event = coupled_choice(found, _next_key(alike, state, pending.actor, pending.kind, stream))
         state = fold.apply(state, event)
     return state
+
+
+def _next_key(alike: list[_Alike], state: GameState, actor: str, kind: str, stream: i64) -> i64:
+    """The key of the next decision of ``kind`` asked of ``actor`` in the phase under way (``alike``: this phase's
+    so far, one more counted)."""
+    for seen in alike:
+        if seen.actor == actor and seen.kind == kind:
+            break
+    else:
+        seen = _Alike(actor, kind, _mix(stream ^ _mix(state.round ^ _mix(_text(state.phase) ^ _mix(
+            _text(actor) ^ _text(kind))))))
+        alike.append(seen)
+    seen.count += 1
+    return _mix(seen.key + seen.count)

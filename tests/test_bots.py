@@ -18,9 +18,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from coimbra_events import events as ev
-from coimbra_events.bots import RARE, choose, coupled_choice
+from coimbra_events.bots import RARE, _mix, _text, choose, coupled_choice, play_to_end
 from coimbra_events.catalog import standin_catalog
-from coimbra_events.rules.core import apply, initial_state, legal, options
+from coimbra_events.rules.core import Fold, apply, initial_state, legal, options
 from coimbra_events.rules.options import Options
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.simulator import DEFAULT_PLAYERS
@@ -75,20 +75,63 @@ def test_a_playout_s_pick_from_options_built_on_demand_is_the_pick_from_all_of_t
 
 @pytest.mark.property
 @given(st.integers(0, 2**32), st.integers(2, 4), st.integers(0, 2**32))
+def test_a_playout_on_a_scratch_fold_ends_as_one_that_keeps_every_table_and_leaves_its_start_as_it_was(
+        game_seed, players, key):
+    """A playout refills one table in place (``Fold(scratch=True)``); from every tenth decision of a game, the
+    playouts on one scratch fold end where the same playouts on folds that make a new table per event end, and
+    the state each started from is as it was (a deep look: its text)."""
+    scratch = Fold(scratch=True)
+    for k, state in enumerate(decision_states_of(game_seed, players)[::10]):
+        before = repr(state)
+        kept = play_to_end(state, random.Random(k), key + k, Fold())
+        assert play_to_end(state, random.Random(k), key + k, scratch) == kept
+        assert repr(state) == before
+
+
+def reference_play_to_end(state: GameState, table: random.Random, stream: int) -> GameState:
+    """What ``play_to_end`` is documented to do (docs/analysis.md, "Common random numbers"), written plainly: each
+    pick keyed by where the decision falls (round, phase, who, what kind of input) and how many alike came before."""
+    alike: dict[tuple[int, str, str, str], int] = {}
+    while not state.over:
+        found = options(state)
+        if isinstance(found, OutcomeSpace):
+            event = found.sample(table)
+        else:
+            where = (state.round, state.phase, state.pending.actor, state.pending.kind)
+            alike[where] = alike.get(where, 0) + 1
+            key = _mix(stream ^ _mix(state.round ^ _mix(_text(state.phase) ^ _mix(
+                _text(state.pending.actor) ^ _text(state.pending.kind)))))
+            event = coupled_choice(found, _mix(key + alike[where]))
+        state = apply(state, event)
+    return state
+
+
+@pytest.mark.property
+@given(st.integers(0, 2**32), st.integers(2, 4), st.integers(0, 2**32))
+def test_a_playout_picks_as_keyed_by_where_each_decision_falls(game_seed, players, key):
+    """``play_to_end`` counts the decisions alike phase by phase (a round's phases never come back); its games are
+    those of the plain reference above, from every tenth decision of a game."""
+    for k, state in enumerate(decision_states_of(game_seed, players)[::10]):
+        assert play_to_end(state, random.Random(k), key + k, Fold()) == reference_play_to_end(
+            state, random.Random(k), key + k)
+
+
+@pytest.mark.property
+@given(st.integers(0, 2**32), st.integers(2, 4), st.integers(0, 2**32))
 def test_a_pick_draws_what_choices_and_choice_draw(game_seed, players, pick_seed):
-    for options in decisions_of(game_seed, players)[::7]:
+    for listed in decisions_of(game_seed, players)[::7]:
         ours, theirs = random.Random(pick_seed), random.Random(pick_seed)
-        assert choose(ours, options) == reference_choose(theirs, options)
+        assert choose(ours, listed) == reference_choose(theirs, listed)
         assert ours.getstate() == theirs.getstate()  # nothing more drawn, nothing less
 
 
 def decision_with_rare_kinds() -> list[ev.GameEvent]:
     """A decision of a simulated game that offers several kinds, some of them rare, and several of one kind."""
     for seed in range(50):
-        for options in decisions_of(seed, 2):
-            kinds = {type(o) for o in options}
-            if len(kinds) >= 2 and kinds & {ev.IncomeEnded, ev.PilgrimStopped} and len(options) >= len(kinds) + 2:
-                return options
+        for listed in decisions_of(seed, 2):
+            kinds = {type(o) for o in listed}
+            if len(kinds) >= 2 and kinds & {ev.IncomeEnded, ev.PilgrimStopped} and len(listed) >= len(kinds) + 2:
+                return listed
     raise AssertionError("no such decision in 50 simulated games")
 
 
