@@ -7,7 +7,10 @@ Small playout counts keep these tests fast; the heavy figures (time, steadiness,
 
 from __future__ import annotations
 
+import json
 import math
+import subprocess
+import sys
 
 import pytest
 
@@ -24,7 +27,7 @@ from coimbra_events.rules.core import Fold, initial_state, legal
 from coimbra_events.rules.scoring import final_scores
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.state import GameState, PlayerState
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, ROOT
 
 GAME = FIXTURES / "games" / "standin-2p-seed1.json"
 TINY = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4)
@@ -198,6 +201,21 @@ def test_a_player_choosing_by_the_analysis_beats_the_seeded_bots():
     settings = Settings(playouts=1, first_pass=1, candidates=1)
     firsts = [duel(standin_catalog(), DEFAULT_PLAYERS[:2], 10_000 + g, g % 2, settings).first[g % 2] for g in range(4)]
     assert sum(firsts) >= 3
+
+
+def test_the_bench_against_another_build_times_both_in_turns_and_says_whether_they_agree(tmp_path):
+    """``bench/analyse_against.py``, the figure behind a claim that a change made the analysis faster, run against
+    this very checkout: both builds are timed, each imported from the folder asked for, and found to agree;
+    a folder without the package is refused in one line."""
+    bench = [sys.executable, str(ROOT / "bench" / "analyse_against.py")]
+    done = subprocess.run([*bench, str(ROOT), "--entries", "30:31", "--rounds", "1", "--jobs", "1", "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["same_analysis"] and figures["playouts"]["this"] == figures["playouts"]["base"] > 0
+    assert all(len(figures[key][name]) == 1 for key in ("seconds", "cpu_seconds") for name in ("this", "base"))
+    refused = subprocess.run([*bench, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "holds no coimbra_events package" in refused.stderr
 
 
 def test_pairs_that_all_agree_are_not_taken_for_certainty():
