@@ -180,8 +180,9 @@ def _mix(x: i64) -> i64:
     return (x >> 16) ^ x
 
 
-_TEXTS: dict[str, i64] = {}
-"""The number of every text seen (phases, players, kinds of input: a game's few)."""
+_TEXTS: Final[dict[str, i64]] = {}
+"""The number of every text seen (phases, players, kinds of input: a game's few). ``Final``: compiled, the dict is
+read directly, not looked up among the module's globals at every use."""
 
 
 def _text(value: str) -> i64:

@@ -11,17 +11,23 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 T = TypeVar("T")
 
 
 def below(rng: random.Random, n: int) -> int:
     """A number in ``0 .. n - 1``: what ``rng._randbelow(n)`` draws (``_randbelow_with_getrandbits``)."""
+    return _below(rng.getrandbits, n)
+
+
+def _below(getrandbits: Callable[[int], int], n: int) -> int:
+    """``below`` with the generator's ``getrandbits`` looked up once by the caller: a deal draws a dozen numbers,
+    and looking the method up on the generator at each took about as long as drawing."""
     bits = n.bit_length()
-    r = rng.getrandbits(bits)
+    r = getrandbits(bits)
     while r >= n:
-        r = rng.getrandbits(bits)
+        r = getrandbits(bits)
     return r
 
 
@@ -32,8 +38,9 @@ def randint(rng: random.Random, low: int, high: int) -> int:
 
 def shuffle(rng: random.Random, items: list[T]) -> None:
     """Shuffle ``items`` in place as ``rng.shuffle(items)`` does."""
+    getrandbits = rng.getrandbits
     for i in range(len(items) - 1, 0, -1):
-        j = below(rng, i + 1)
+        j = _below(getrandbits, i + 1)
         items[i], items[j] = items[j], items[i]
 
 
@@ -46,6 +53,7 @@ def sample(rng: random.Random, population: Sequence[T], k: int) -> list[T]:
     n = len(population)
     if not 0 <= k <= n:
         raise ValueError("Sample larger than population or is negative")
+    getrandbits = rng.getrandbits
     setsize = 21
     if k > 5:
         setsize += 4 ** math.ceil(math.log(k * 3, 4))
@@ -53,16 +61,16 @@ def sample(rng: random.Random, population: Sequence[T], k: int) -> list[T]:
         pool = list(population)
         picked: list[T] = []
         for i in range(k):
-            j = below(rng, n - i)
+            j = _below(getrandbits, n - i)
             picked.append(pool[j])
             pool[j] = pool[n - i - 1]
         return picked
     chosen: set[int] = set()
     out: list[T] = []
     for _ in range(k):
-        j = below(rng, n)
+        j = _below(getrandbits, n)
         while j in chosen:
-            j = below(rng, n)
+            j = _below(getrandbits, n)
         chosen.add(j)
         out.append(population[j])
     return out
