@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -45,6 +44,7 @@ from coimbra_events.analysis.strength import duel  # noqa: E402
 from coimbra_events.catalog import standin_catalog  # noqa: E402
 from coimbra_events.log_reader import read  # noqa: E402
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate  # noqa: E402
+from harness import cpu_seconds  # noqa: E402
 
 GAME = ROOT / "fixtures" / "games" / "standin-2p-seed1.json"
 TARGET_SECONDS = 300
@@ -67,12 +67,6 @@ def simulate_rate_together(jobs: int) -> float:
     with ProcessPoolExecutor(jobs) as pool:
         rates = list(pool.map(simulate_rate, [5.0] * jobs))
     return sum(rates) / len(rates)
-
-
-def cpu_seconds() -> float:
-    """CPU time of this process and of its finished worker processes."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def timed_analysis(seed: int, jobs: int) -> tuple[Analysis, float, float]:

@@ -20,13 +20,14 @@ import argparse
 import hashlib
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any, Sequence
+
+from harness import cpu_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "fixtures" / "games" / "standin-2p-seed1.json"
@@ -43,21 +44,15 @@ def timed(first: int, last: int, seed: int, jobs: int) -> dict[str, Any]:
     from coimbra_events.log_reader import read
 
     entries = line_of_play(read(GAME), standin_catalog())[first:last]
-    start, cpu = time.perf_counter(), _cpu_seconds()
+    start, cpu = time.perf_counter(), cpu_seconds()
     result = analyse(entries, Settings(seed=seed), jobs)
-    seconds, cpu = time.perf_counter() - start, _cpu_seconds() - cpu
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     measured = [(d.seq, d.grade, round(d.loss, 6), d.playouts) for d in result.decisions]
     measured += [(u.seq, u.luck, u.playouts) for u in result.luck]
     digest = hashlib.sha256(repr(measured).encode()).hexdigest()[:16]
     return {"build": core_build(), "from": str(Path(coimbra_events.__file__).resolve().parent.parent), "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
             "playouts": sum(m[-1] for m in measured),
             "digest": digest}
-
-
-def _cpu_seconds() -> float:
-    """CPU time of this process and of its finished worker processes (on a shared machine, steadier than wall time)."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def run_in(tree: Path, first: int, last: int, seed: int, jobs: int) -> dict[str, Any]:
@@ -110,6 +105,14 @@ def report(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _every_core() -> int:
+    """``coimbra analyse``'s default jobs, from this checkout (only the workers import the build they time)."""
+    sys.path.insert(0, str(ROOT))
+    from coimbra_events.analysis.engine import default_jobs
+
+    return default_jobs()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
     if args_in[:1] == ["--worker"]:
@@ -121,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--entries", default="30:42", help="the slice of the fixture's line of play (default 30:42)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds, each timing both builds (default 3)")
     parser.add_argument("--seed", type=int, default=0, help="the analysis seed (default 0)")
-    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)), help="processes (default: every core)")
+    parser.add_argument("--jobs", type=int, default=_every_core(), help="processes (default: every core)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(args_in)
     if not (args.base / "coimbra_events" / "__init__.py").is_file():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 from typing import Any, Callable, Sequence
 
 
@@ -27,3 +28,9 @@ def run(
     result = measure(max(1, args.repeat))
     print(json.dumps(result, indent=2) if args.json else report(result))
     return 0
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished worker processes (on a shared machine, steadier than wall time)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
