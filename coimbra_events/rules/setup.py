@@ -8,7 +8,7 @@ each does the other; finally, in player order, each uses their start cards.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Final
+from typing import Any, Final
 
 from coimbra_events.catalog import CharacterCard
 from coimbra_events.catalog.effect_kinds import TRACKS
@@ -150,15 +150,6 @@ def apply_start_groups(tx: Tx, e: StartGroupsDealt) -> None:
     tx.to_phase(START)
     tx.g.cursor = (0,)
 
-
-APPLY: Final[dict[type, Callable[[Tx, Any], None]]] = {
-    MonasteriesDrawn: apply_monasteries,
-    ScoringTilesPlaced: apply_scoring_tiles,
-    VoyagesDrawn: apply_voyages,
-    SeatingDrawn: apply_seating,
-    CharacterRowsDealt: apply_rows,
-    StartGroupsDealt: apply_start_groups,
-}
 
 # --- start choices --------------------------------------------------------------------------
 

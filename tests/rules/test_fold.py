@@ -13,11 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from coimbra_events import log as game_log, log_reader
-from coimbra_events.events import DiePlaced
-from coimbra_events.rules import core
-from coimbra_events.rules.core import Fold, apply, initial_state, narrate
+from coimbra_events.events import DiePlaced, IncomeActivated
+from coimbra_events.rules.core import Fold, apply, apply_in, initial_state, narrate
 from coimbra_events.rules.narration import records
-from coimbra_events.rules.tx import IN_PLACE
+from coimbra_events.rules.tx import IN_PLACE, Tx
 from coimbra_events.validation import catalog_for
 from tests.golden import corpus_games
 
@@ -89,41 +88,38 @@ def test_going_on_from_any_earlier_state_is_a_fresh_apply(data, scratch):
 
 
 @SCRATCH
-def test_an_event_that_fails_midway_leaves_nothing_half_done(monkeypatch, scratch):
-    """``apply`` does not check, so an event can fail after the rules changed the working copy. The fold
-    then goes on from the states it is handed as if nothing had happened."""
+def test_an_event_that_fails_midway_leaves_nothing_half_done(scratch):
+    """``apply`` does not check, so an event can fail after the rules changed the working copy (here an income
+    taken from a die, then a track that is none). The fold then goes on from the states it is handed as if
+    nothing had happened."""
     log = GAMES[0]
     fresh = states_of(log)
-    k = next(k for k, e in enumerate(log.events) if isinstance(e, DiePlaced) and k > 0)
-
-    def midway(tx, event):
-        tx.g.pool = ()
-        raise ValueError("midway")
+    k = next(k for k, e in enumerate(log.events) if isinstance(e, IncomeActivated) and k > 0)
+    event = log.events[k]
+    bad = IncomeActivated(event.actor, event.die, "no track")
+    half, seat = Tx(fresh[k]), fresh[k].index[event.actor]
+    with pytest.raises(KeyError):
+        apply_in(half, bad)
+    assert half.pl(seat).income_left != fresh[k].players[seat].income_left, "it failed midway, not before"
 
     carried = Fold(scratch=scratch)
     before = carried.apply(fresh[k - 1], log.events[k - 1])
-    with monkeypatch.context() as patched:
-        patched.setitem(core.APPLY, DiePlaced, midway)
-        with pytest.raises(ValueError, match="midway"):
-            carried.apply(before, log.events[k])
-    assert carried.apply(before, log.events[k]) == fresh[k + 1]
+    with pytest.raises(KeyError):
+        carried.apply(before, bad)
+    assert carried.apply(before, event) == fresh[k + 1]
 
 
-def test_what_an_event_tells_does_not_carry_the_rule_of_the_one_before(monkeypatch):
-    """A change told before its rule is named is told under no rule, as in a fresh narration."""
+def test_what_an_event_tells_does_not_carry_the_rule_of_the_one_before():
+    """A change told before its rule is named is told under no rule, as in a fresh narration: the working copy a
+    narrating fold carries (``apply_in`` on one ``Tx``) forgets the last rule of the event before."""
     log = GAMES[0]
     fresh = states_of(log)
-    k = next(k for k, e in enumerate(log.events) if isinstance(e, DiePlaced) and isinstance(log.events[k - 1], DiePlaced))
-    real = core.APPLY[DiePlaced]  # the placement before names its rule (B.position) as it tells the die's move
-
-    def told_first(tx, event):
-        tx.tell(0, "probe", "", 0, 0)
-        real(tx, event)
-
-    carried = Fold(True)
-    placed = carried.apply(fresh[k - 1], log.events[k - 1])
-    monkeypatch.setitem(core.APPLY, DiePlaced, told_first)
-    start = len(carried.tape)
-    carried.apply(placed, log.events[k])
-    assert records(carried.tape, start, len(carried.tape)) == narrate(fresh[k], log.events[k])[1]
-    assert records(carried.tape, start, start + 10)[0][0] == ""
+    k = next(k for k, e in enumerate(log.events) if isinstance(e, DiePlaced) and k > 0)
+    tape: list[object] = []
+    carried = Tx(fresh[k], True, tape)
+    apply_in(carried, log.events[k])  # a placement names its rule (B.position) as it tells the die's move
+    told = records(tape, 0, len(tape))
+    assert told[-1][0] and any(record[0] == "B.position" for record in told)
+    start = len(tape)
+    carried.tell(0, "probe", "", 0, 0)
+    assert records(tape, start, len(tape))[0][0] == ""

@@ -164,6 +164,12 @@ def test_fold_equals_step_by_step():
     assert fold(start, [e for _, e in history]) == final
 
 
+def test_apply_refuses_an_entry_about_the_record_by_name():
+    """Only moves of the game change the table; a note (history, ``coimbra_events.history``) is not applied."""
+    with pytest.raises(TypeError, match="Noted is not a move of the game"):
+        apply(started(2), ev.Noted("Ana", 1, "a note"))
+
+
 def test_fold_stops_at_the_first_illegal_event():
     state = in_phase_b(2)
     with pytest.raises(RuleViolation) as raised:
