@@ -42,95 +42,60 @@ def choose(rng: random.Random, options: Sequence[GameEvent]) -> GameEvent:
     game as ever), without their general-purpose work.
     """
     listed = Options(options if isinstance(options, list) else list(options))
-    kind, count = _kind_drawn(listed, rng.random())
-    return _richest(listed) if kind is AlternativeTaken else _nth(listed, kind, below(rng, count))
+    kind, start, count = _kind_drawn(listed, rng.random())
+    return _richest(listed) if kind is AlternativeTaken else _nth(listed, start, below(rng, count))
 
 
-def _kind_drawn(options: Options, u: float) -> tuple[type, int]:
-    """The kind of decision a number ``u`` in [0, 1) falls on (``_kind_at``), and how many options are of it.
+def _kind_drawn(options: Options, u: float) -> tuple[type, int, int]:
+    """The kind of decision a number ``u`` in [0, 1) falls on, where its options begin among those built (-1: the
+    run not built yet) and how many there are.
 
-    Options all of one kind (a die to place, a track to choose: the longest lists) are told apart at once."""
-    built, run = options.built, options.run
-    if not built and run is not None:
-        return run.kind, run.count
-    if run is None:
-        first = type(built[0])
-        for o in built:
-            if type(o) is not first:
-                break
-        else:
-            return first, len(built)
-    types, counts = _kinds(options)
-    at = _kind_at(types, u)
-    return types[at], counts[at]
-
-
-def _kinds(options: Options) -> tuple[list[type], list[int]]:
-    """The kinds (event types) of the options in the order they first come, and how many options each has.
-
-    Options of a kind mostly come together, so a kind is looked up only where it changes, in a list of a few;
-    the run not built yet is a kind of its own, last.
+    What ``rng.choices(kinds, weights)`` does with ``u = rng.random()``: the first kind whose cumulative weight is
+    above ``u`` times the sum of the weights (as its bisect finds it), the last kind else; the kinds in the order
+    they first come, the run last, and the sums added in that order, so they are the same floats. Each kind's
+    options come together (``Options``), so a kind begins where the type changes: no list of kinds is made.
     """
-    types: list[type] = []
-    counts: list[int] = []
-    last: type | None = None
-    at = run = 0
-    for o in options.built:
-        t = type(o)
-        if t is not last:
-            if run:
-                counts[at] = counts[at] + run
-            last, at, run = t, _position(types, t), 0
-            if at == len(types):
-                types.append(t)
-                counts.append(0)
-        run += 1
-    if run:
-        counts[at] = counts[at] + run
-    if options.run is not None:
-        types.append(options.run.kind)
-        counts.append(options.run.count)
-    return types, counts
-
-
-def _position(types: list[type], t: type) -> int:
-    """Where ``t`` is in ``types``, or the length of ``types`` if it is not there."""
-    for k in range(len(types)):
-        if types[k] is t:
-            return k
-    return len(types)
-
-
-def _nth(options: Options, kind: type, n: int) -> GameEvent:
-    """Option ``n`` of those of ``kind``, counted in their order (of the run not built yet, only that one built)."""
-    run = options.run
-    if run is not None and run.kind is kind:
-        return run.nth(n)
-    for o in options.built:
-        if type(o) is kind:
-            if n == 0:
-                return o
-            n -= 1
-    raise IndexError(f"no option {n} of {kind.__name__}")
-
-
-def _kind_at(types: list[type], u: float) -> int:
-    """Where in ``types`` a number ``u`` in [0, 1) falls, each kind as wide as its weight: what ``rng.choices`` does
-    with ``u = rng.random()`` (the first cumulative weight above ``u`` times their sum, as its bisect finds it; the
-    sums are added in the same order, so they are the same floats)."""
-    last = len(types) - 1
-    if last == 0:
-        return 0
+    built, run = options.built, options.run
+    n = len(built)
+    kinds = 0
     total = 0.0
-    for t in types:
-        total += _weight(t)
+    last: type | None = None
+    for k in range(n):
+        t = type(built[k])
+        if t is not last:
+            last = t
+            kinds += 1
+            total += _weight(t)
+    if run is not None:
+        kinds += 1
+        total += _weight(run.kind)
     point = u * total
     cumulative = 0.0
-    for k in range(last):
-        cumulative += _weight(types[k])
+    start = 0
+    while start < n:
+        t = type(built[start])
+        end = start + 1
+        while end < n and type(built[end]) is t:
+            end += 1
+        kinds -= 1
+        if kinds == 0:
+            return t, start, end - start
+        cumulative += _weight(t)
         if cumulative > point:
-            return k
-    return last
+            return t, start, end - start
+        start = end
+    assert run is not None, "a decision has options"
+    return run.kind, -1, run.count
+
+
+def _nth(options: Options, start: int, n: int) -> GameEvent:
+    """Option ``n`` of a kind whose options begin at ``start`` among those built (-1: of the run, only that one
+    built)."""
+    if start >= 0:
+        return options.built[start + n]
+    run = options.run
+    assert run is not None
+    return run.nth(n)
 
 
 def _weight(kind: type) -> float:
@@ -201,8 +166,8 @@ def _uniform(x: i64) -> float:
 def coupled_choice(options: Options, key: i64) -> GameEvent:
     """The bots' pick with ``choose``'s chances, drawn from ``key``: the kind one number falls on, then one of that
     kind by another."""
-    kind, count = _kind_drawn(options, _uniform(key))
-    return _richest(options) if kind is AlternativeTaken else _nth(options, kind, int(_uniform(key + 1) * count))
+    kind, start, count = _kind_drawn(options, _uniform(key))
+    return _richest(options) if kind is AlternativeTaken else _nth(options, start, int(_uniform(key + 1) * count))
 
 
 class _Alike:

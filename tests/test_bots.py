@@ -69,6 +69,9 @@ def test_a_playout_s_pick_from_options_built_on_demand_is_the_pick_from_all_of_t
         found = options(state)
         assert isinstance(found, Options)
         assert found.events() == legal(state)
+        kinds = [type(o) for o in found.built]
+        starts = [t for k, t in enumerate(kinds) if k == 0 or kinds[k - 1] is not t]
+        assert len(starts) == len(set(starts)), "each kind's options come together (the bots count them so)"
         for k in range(8):
             assert coupled_choice(found, key + k) == coupled_choice(Options(list(legal(state))), key + k)
 
