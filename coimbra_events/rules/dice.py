@@ -15,7 +15,7 @@ from coimbra_events.catalog import DICE_PER_PLAYER
 from coimbra_events.events import DiceRolled, DiePlaced, GameEvent
 from coimbra_events.rules.narration import AT_LOCATION, DICE_AREA, DIE, ROLL, TABLE_WHO
 from coimbra_events.rules.options import Options, Run
-from coimbra_events.rules.tx import Tx
+from coimbra_events.rules.tx import Tx, replaced
 from coimbra_events.state import CASTLE, LOCATIONS, LOCATION_INDEX, PHASE_B, PHASE_C, TABLE, GameState, Pending, Slot
 from coimbra_events.violations import RuleViolation, Seen, held
 
@@ -90,7 +90,7 @@ def apply_place(tx: Tx, e: DiePlaced) -> None:
         tx.because("B.position", ("value", value, "row", tuple([s.value for s in row]), "position", at + 1))
         tx.tell(i, DIE, e.die, DICE_AREA, AT_LOCATION[e.location], at=at)
     row = row[:at] + (Slot(e.die, value, i),) + row[at:]
-    tx.g.locations = locations[:k] + (row,) + locations[k + 1 :]
+    tx.g.locations = replaced(locations, k, row)
     tx.g.pool = tuple(d for d in tx.g.pool if d != e.die)
     tx.g.cursor = (tx.g.cursor[0] + 1,)
 

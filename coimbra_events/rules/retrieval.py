@@ -36,7 +36,7 @@ from coimbra_events.rules.narration import (
     TABLE_WHO,
 )
 from coimbra_events.rules.options import Options, Run
-from coimbra_events.rules.tx import Tx
+from coimbra_events.rules.tx import Tx, replaced
 from coimbra_events.state import CASTLE, CITIES, CITY_INDEX, LOCATIONS, PHASE_D, GameState, Pending
 from coimbra_events.violations import RuleViolation, Seen, held
 
@@ -134,7 +134,7 @@ def apply_card(tx: Tx, e: CardBought) -> None:
     tx.pay(i, card.cost, price)
     k = CITY_INDEX[pending.location]
     rows = tx.g.rows
-    tx.g.rows = rows[:k] + (tuple(c for c in rows[k] if c != e.card),) + rows[k + 1 :]
+    tx.g.rows = replaced(rows, k, tuple([c for c in rows[k] if c != e.card]))
     p = tx.pl(i)
     p.cards = p.cards + (e.card,)
     if tx.narrating:
@@ -218,17 +218,23 @@ def token_discard(row: tuple[str, ...], characters: dict[str, CharacterCard]) ->
 
 
 def _discard(tx: Tx, city: int, cards: tuple[str, ...]) -> None:
-    rows = tx.g.rows
+    """``cards`` from a city's row to the discard pile, the crown tokens on them back to the supply."""
+    if not cards:
+        return
     if tx.narrating:
-        row = ROWS[CITIES[city]]
+        where = ROWS[CITIES[city]]
         for card in cards:
-            tx.tell(TABLE_WHO, CARD, card, row, DISCARD)
+            tx.tell(TABLE_WHO, CARD, card, where, DISCARD)
             for crowned, category in tx.g.crowns_on_cards:
                 if crowned == card:
                     tx.tell(TABLE_WHO, CROWN_TOKEN, category, ON_CARD + card, SUPPLY)
-    tx.g.rows = rows[:city] + (tuple(c for c in rows[city] if c not in cards),) + rows[city + 1 :]
+    rows = tx.g.rows
+    row = rows[city]
+    tx.g.rows = replaced(rows, city, () if cards is row else tuple([c for c in row if c not in cards]))
     tx.g.discard = tx.g.discard + cards
-    tx.g.crowns_on_cards = tuple(cc for cc in tx.g.crowns_on_cards if cc[0] not in cards)
+    crowns = tx.g.crowns_on_cards
+    if any(crowned in cards for crowned, _ in crowns):
+        tx.g.crowns_on_cards = tuple([cc for cc in crowns if cc[0] not in cards])
 
 
 def _token_facts(tx: Tx, token: str, city: int, removed: str | None) -> tuple[object, ...]:
@@ -275,6 +281,6 @@ def auto_c(tx: Tx) -> Pending | None:
                 if s.is_token:
                     tx.tell(TABLE_WHO, DIE_TOKEN, s.die, FACE_DOWN, FACE_UP)
     locations = tx.g.locations
-    tx.g.locations = locations[:loc] + (tuple(s for s in row if s.is_token),) + locations[loc + 1 :]
+    tx.g.locations = replaced(locations, loc, tuple([s for s in row if s.is_token]))
     tx.g.cursor = (loc + 1, 0)
     return None

@@ -45,7 +45,7 @@ from coimbra_events.rules.narration import (
     VOYAGE_SPACE,
 )
 from coimbra_events.rules.options import Options
-from coimbra_events.rules.tx import Tx
+from coimbra_events.rules.tx import Tx, replaced
 from coimbra_events.state import CITIES, PHASE_A, SETUP, START, TABLE, GameState, Pending
 from coimbra_events.violations import RuleViolation, Seen, held
 
@@ -209,7 +209,7 @@ def apply_group(tx: Tx, e: StartGroupTaken) -> None:
     i = tx.index(e.actor)
     k = e.group - 1
     taken = tx.g.start_groups_taken
-    tx.g.start_groups_taken = taken[:k] + (e.actor,) + taken[k + 1 :]
+    tx.g.start_groups_taken = replaced(taken, k, e.actor)
     p = tx.pl(i)
     p.start_cards = tx.g.start_groups[k]
     p.start_choices = p.start_choices + (CARDS,)

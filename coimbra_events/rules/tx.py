@@ -19,7 +19,7 @@ the one it started from nor a player's it did not touch.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, TypeVar
 
 from coimbra_events import core_build
 from coimbra_events.catalog import MAX_PLAYERS, Catalog
@@ -428,10 +428,21 @@ class Tx:
         if new != influence[k]:
             if self.narrating:
                 self.tell(i, TRACK_DISC, track, influence[k], new, amount=amount, source=source)
-            p.influence = influence[:k] + (new,) + influence[k + 1 :]
+            p.influence = replaced(influence, k, new)
             tick = self.g.tick + 1
             self.g.tick = tick
-            p.arrivals = p.arrivals[:k] + (tick,) + p.arrivals[k + 1 :]
+            p.arrivals = replaced(p.arrivals, k, tick)
+
+
+T = TypeVar("T")
+
+
+def replaced(items: tuple[T, ...], k: int, item: T) -> tuple[T, ...]:
+    """``items`` with its ``k``-th replaced by ``item``: one list copied and made a tuple (slicing around ``k``
+    and joining made five tuples, and the rules replace one item of a row, a track or a seat at most events)."""
+    copy = list(items)
+    copy[k] = item
+    return tuple(copy)
 
 
 def _added(totals: tuple[tuple[str, int], ...], source: str, amount: int) -> tuple[tuple[str, int], ...]:
@@ -441,5 +452,5 @@ def _added(totals: tuple[tuple[str, int], ...], source: str, amount: int) -> tup
     """
     for k, (name, total) in enumerate(totals):
         if name == source:
-            return totals[:k] + ((name, total + amount),) + totals[k + 1 :]
+            return replaced(totals, k, (name, total + amount))
     return totals + ((source, amount),)

@@ -28,7 +28,7 @@ from coimbra_events.rules.narration import (
 )
 from coimbra_events.rules.outcomes import deck_size
 from coimbra_events.rules.options import Options
-from coimbra_events.rules.tx import Tx
+from coimbra_events.rules.tx import Tx, replaced
 from coimbra_events.state import GAME_OVER, PHASE_A, GameState, Pending, PlayerState
 from coimbra_events.violations import RuleViolation, Seen, held
 
@@ -72,7 +72,7 @@ def apply_invest(tx: Tx, e: VoyageInvested) -> None:
         tx.because("F.cost", _cost_facts(tx, i, e.voyage, space, resource, cost))
     tx.pay(i, resource, cost)
     discs = tx.g.voyage_discs
-    tx.g.voyage_discs = discs[:space] + (discs[space] + (e.actor,),) + discs[space + 1 :]
+    tx.g.voyage_discs = replaced(discs, space, discs[space] + (e.actor,))
     p = tx.pl(i)
     p.voyages = p.voyages + (e.voyage,)
     if tx.narrating:
