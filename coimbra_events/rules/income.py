@@ -40,9 +40,9 @@ def round_crowns(catalog: Catalog, pl: PlayerState, flag: int) -> int:
 
 def new_order(catalog: Catalog, players: Sequence[PlayerState], order: tuple[int, ...]) -> tuple[int, ...]:
     """Most crowns first; players tied are put in the reverse of their current order."""
-    crowns = {i: round_crowns(catalog, players[i], flag) for flag, i in enumerate(order)}
-    flags = {i: flag for flag, i in enumerate(order)}
-    return tuple(sorted(order, key=lambda i: (-crowns[i], -flags[i])))
+    ranked = [(-round_crowns(catalog, players[i], flag), -flag, i) for flag, i in enumerate(order)]
+    ranked.sort()  # the flags differ, so the seats themselves are never compared
+    return tuple([i for _, _, i in ranked])
 
 
 def auto_d(tx: Tx) -> None:

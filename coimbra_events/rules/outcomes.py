@@ -408,9 +408,10 @@ def _grouped(size: int, cards: list[str]) -> GameEvent:
 
 def _dice(state: GameState) -> OutcomeSpace:
     pool = state.catalog.dice_for(len(state.players))
+    lowest, highest = FACES[0], FACES[-1]  # read once per roll, not twice per die
 
     def sample(rng: random.Random) -> GameEvent:
-        return DiceRolled(TABLE, tuple(sorted((d, draws.randint(rng, FACES[0], FACES[-1])) for d in pool)))
+        return DiceRolled(TABLE, tuple(sorted([(d, draws.randint(rng, lowest, highest)) for d in pool])))
 
     return OutcomeSpace("dice", f"each of the {len(pool)} dice shows 1-6", sample)
 

@@ -129,7 +129,9 @@ def crown_tokens(rows: tuple[tuple[str, ...], ...], characters: dict[str, Charac
     in the rows leaves its token unused.
     """
     found: dict[str, str] = {}
-    width = max((len(r) for r in rows), default=0)
+    width = 0
+    for row in rows:
+        width = max(width, len(row))
     for col in range(width - 1, -1, -1):
         for row in rows:
             if col < len(row):
