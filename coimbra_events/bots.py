@@ -189,6 +189,7 @@ def play_to_end(state: GameState, table: random.Random, stream: i64, fold: Fold)
     A round's phases come one after another and never again, so the decisions alike are counted phase by phase,
     in a list of a few looked through (a dict keyed by where they fall hashed a tuple at every decision)."""
     at_round, at_phase = -1, ""
+    phase_text: i64 = 0
     alike: list[_Alike] = []
     while not state.over:
         found = options(state)
@@ -199,20 +200,20 @@ def play_to_end(state: GameState, table: random.Random, stream: i64, fold: Fold)
             assert pending is not None
             if state.round != at_round or state.phase != at_phase:
                 at_round, at_phase, alike = state.round, state.phase, []
-            event = coupled_choice(found, _next_key(alike, state, pending.actor, pending.kind, stream))
+                phase_text = _text(at_phase)
+            event = coupled_choice(found, _next_key(alike, at_round, phase_text, pending.actor, pending.kind, stream))
         state = fold.apply(state, event)
     return state
 
 
-def _next_key(alike: list[_Alike], state: GameState, actor: str, kind: str, stream: i64) -> i64:
+def _next_key(alike: list[_Alike], round_: int, phase_text: i64, actor: str, kind: str, stream: i64) -> i64:
     """The key of the next decision of ``kind`` asked of ``actor`` in the phase under way (``alike``: this phase's
-    so far, one more counted)."""
+    so far, one more counted; ``phase_text``: the phase's ``_text``)."""
     for seen in alike:
         if seen.actor == actor and seen.kind == kind:
             break
     else:
-        seen = _Alike(actor, kind, _mix(stream ^ _mix(state.round ^ _mix(_text(state.phase) ^ _mix(
-            _text(actor) ^ _text(kind))))))
+        seen = _Alike(actor, kind, _mix(stream ^ _mix(round_ ^ _mix(phase_text ^ _mix(_text(actor) ^ _text(kind))))))
         alike.append(seen)
     seen.count += 1
     return _mix(seen.key + seen.count)
