@@ -12,6 +12,11 @@ Each run of ``bench/replay.py`` (baseline, read, validated) is executed under
 games after the same warm-up; the difference divided by N and by the number
 of events is the cost per event, without the interpreter's start-up.
 
+The same for ``coimbra analyse``'s inner loop (the ``playout`` run): one playout
+(``analysis.playouts.play_out`` on one scratch fold, as ``Tally.run`` plays them)
+from every third decision of the 2-player fixture ``bench/analyse.py`` times, with
+fixed streams; the cost per playout, and against the baseline's per event.
+
 Usage: ``python bench/instructions.py [--repeat N] [--json]`` (needs valgrind on
 the PATH; without it, says so and exits 0, like every benchmark here).
 """
@@ -33,7 +38,9 @@ import harness  # noqa: E402
 import replay  # noqa: E402
 
 RUNS = {"baseline": replay.baseline, "read": replay.read_only, "validated": replay.validated_replay}
+PLAYOUT = "playout"
 CHILD = "--child"
+PLAYOUT_GAME = HERE.parent / "fixtures" / "games" / "standin-2p-seed1.json"
 
 
 def games() -> list[bytes]:
@@ -42,11 +49,36 @@ def games() -> list[bytes]:
     return [data for _, data in found]
 
 
+def playout_starts() -> list[Any]:
+    """The table at every third decision of the 2-player fixture the analysis benchmark measures."""
+    from coimbra_events.analysis.engine import line_of_play
+    from coimbra_events.catalog import standin_catalog
+    from coimbra_events.log_reader import read
+
+    return [entry.before for entry in line_of_play(read(PLAYOUT_GAME), standin_catalog()) if not entry.is_outcome][::3]
+
+
+def playouts(starts: Sequence[Any]) -> None:
+    """One playout from each start, on one scratch fold, with the streams of playout ``k`` of entry 0, seed 1."""
+    from coimbra_events.analysis.playouts import Streams, play_out
+    from coimbra_events.rules.core import Fold
+
+    fold = Fold(scratch=True)
+    for k, state in enumerate(starts):
+        play_out(state, Streams(1, 0, k), fold)
+
+
 def child(run: str, passes: int) -> None:
-    """In the process valgrind counts: warm up as the replay benchmark does, then ``passes`` passes."""
+    """In the process valgrind counts: warm up as the replay benchmark does (and with one pass of playouts for the
+    playout run), then ``passes`` passes."""
     logs = games()
     for warm in RUNS.values():
         warm(logs)
+    if run == PLAYOUT:
+        starts = playout_starts()
+        for _ in range(passes + 1):
+            playouts(starts)
+        return
     for _ in range(passes):
         RUNS[run](logs)
 
@@ -70,6 +102,8 @@ def measure(repeat: int) -> dict[str, Any]:
         return {"skipped": "valgrind is not on the PATH"}
     events = sum(len(replay.loads(data).events) for data in games())
     per_event = {run: (instructions(run, repeat) - instructions(run, 0)) / (repeat * events) for run in RUNS}
+    starts = len(playout_starts())
+    per_playout = (instructions(PLAYOUT, repeat) - instructions(PLAYOUT, 0)) / (repeat * starts)
     return {
         "events": events,
         "repeat": repeat,
@@ -77,6 +111,9 @@ def measure(repeat: int) -> dict[str, Any]:
         "rules_core": replay.core_build(),
         "instructions_per_event": per_event,
         "ratio": per_event["validated"] / per_event["baseline"],
+        "playouts": starts,
+        "instructions_per_playout": per_playout,
+        "playout_ratio": per_playout / per_event["baseline"],
     }
 
 
@@ -92,6 +129,8 @@ def report(result: dict[str, Any]) -> str:
     ]
     lines += [f"{run:<12}{count:>20,.0f}" for run, count in result["instructions_per_event"].items()]
     lines += ["", f"ratio validated/baseline, in instructions: {result['ratio']:.1f} (not a time: see the docstring)"]
+    lines += [f"{result['playouts']} playouts a pass: {result['instructions_per_playout']:,.0f} instructions per playout, "
+              f"{result['playout_ratio']:,.0f} times the baseline's per event"]
     return "\n".join(lines)
 
 
