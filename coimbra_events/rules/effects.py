@@ -97,8 +97,8 @@ def _points(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any], told: bool)
 
 def _per_card(catalog: Catalog, pl: PlayerState, p: Mapping[str, Any], told: bool) -> tuple[int, Counted]:
     cards = catalog.characters
-    wanted = p["category"]
-    counted = tuple(c for c in pl.owned_cards if wanted == "any" or cards[c].category == wanted)
+    wanted: str = p["category"]  # typed: compiled, a text compares as one, not through Python's generic ==
+    counted = tuple([c for c in pl.owned_cards if wanted == "any" or cards[c].category == wanted])
     return len(counted) * p["points"], {"per": "card", "category": wanted, "counted": counted, "count": len(counted),
                                         "points_each": p["points"]} if told else UNTOLD
 

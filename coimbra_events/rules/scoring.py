@@ -66,8 +66,10 @@ class PlayerScore(record.Record):
 def track_ranking(state: GameState, track: str) -> list[PlayerState]:
     """Players ahead on a track first; same space: the earlier arrival is ahead; space 0 left out."""
     k = TRACK_INDEX[track]
-    ranked = [p for p in state.players if p.influence[k] > 0]
-    return sorted(ranked, key=lambda p: (-p.influence[k], p.arrivals[k]))
+    players = state.players
+    ranked = [(-p.influence[k], p.arrivals[k], seat) for seat, p in enumerate(players) if p.influence[k] > 0]
+    ranked.sort()  # the seat last, as a stable sort by the first two would leave players tied in both
+    return [players[seat] for _, _, seat in ranked]
 
 
 class Item:
@@ -200,7 +202,14 @@ def places(state: GameState, totals: list[int]) -> list[int]:
     the catalog's tie break says so; still tied, the place is shared (GAPS 11)."""
     by_resources = state.catalog.tie_break == "resources"
     keys = [(-total, -(pl.coins + pl.guards) if by_resources else 0) for pl, total in zip(state.players, totals)]
-    return [1 + sum(1 for k in keys if k < key) for key in keys]
+    out: list[int] = []
+    for key in keys:
+        place = 1
+        for other in keys:
+            if other < key:
+                place += 1
+        out.append(place)
+    return out
 
 
 def end_game_told(state: GameState) -> list[Record]:
