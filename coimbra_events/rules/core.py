@@ -352,8 +352,9 @@ def options(state: GameState) -> Options | OutcomeSpace:
         return voyages.legal_voyage(state, due)
     if kind == "track-choice":
         return choices.legal_track(state, due)
-    assert kind == "start-choice", kind
-    return setup.legal_start(state, due)
+    if kind == "start-choice":
+        return setup.legal_start(state, due)
+    raise KeyError(f"no decision of the kind {kind!r}")
 
 
 def _settle(tx: Tx) -> None:
@@ -393,8 +394,9 @@ def _automaton(tx: Tx, phase: str) -> Pending | None:
         return dice.auto_a(tx)
     if phase == START:
         return setup.auto_start(tx)
-    assert phase == SETUP, phase
-    return setup.auto_setup(tx)
+    if phase == SETUP:
+        return setup.auto_setup(tx)
+    raise KeyError(f"no phase {phase!r}")
 
 
 def fold(state: GameState, events: Sequence[GameEvent]) -> GameState:
