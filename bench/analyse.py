@@ -25,7 +25,6 @@ Missing a target is reported, not an error: the script always exits 0. Usage:
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -37,14 +36,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from coimbra_events import core_build  # noqa: E402
-from coimbra_events.analysis.engine import Analysis, analyse, default_jobs, line_of_play  # noqa: E402
+from coimbra_events.analysis.engine import Analysis, Entry, analyse, default_jobs, line_of_play  # noqa: E402
 from coimbra_events.analysis.evaluation import Settings  # noqa: E402
 from coimbra_events.analysis.grades import reach  # noqa: E402
 from coimbra_events.analysis.strength import duel  # noqa: E402
 from coimbra_events.catalog import standin_catalog  # noqa: E402
 from coimbra_events.log_reader import read  # noqa: E402
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate  # noqa: E402
-from harness import cpu_seconds  # noqa: E402
+from harness import emit, timed  # noqa: E402
 
 GAME = ROOT / "fixtures" / "games" / "standin-2p-seed1.json"
 TARGET_SECONDS = 300
@@ -69,12 +68,15 @@ def simulate_rate_together(jobs: int) -> float:
     return sum(rates) / len(rates)
 
 
+def fixture_line() -> list[Entry]:
+    """The line of play of the game this benchmark analyses, each entry with the table before it."""
+    return line_of_play(read(GAME), standin_catalog())
+
+
 def timed_analysis(seed: int, jobs: int) -> tuple[Analysis, float, float]:
     """The analysis, its wall time and its CPU time (on a shared machine, CPU time / cores is what an idle one takes)."""
-    entries = line_of_play(read(GAME), standin_catalog())
-    start, cpu = time.perf_counter(), cpu_seconds()
-    result = analyse(entries, Settings(seed=seed), jobs)
-    return result, time.perf_counter() - start, cpu_seconds() - cpu
+    entries = fixture_line()
+    return timed(lambda: analyse(entries, Settings(seed=seed), jobs))
 
 
 def playouts(result: Analysis) -> int:
@@ -171,9 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     first, second = (int(seed) for seed in args.seeds.split(","))
-    result = measure(set(args.parts.split(",")), args.games, args.jobs, args.strength_playouts, (first, second))
-    print(json.dumps(result, indent=2) if args.json else report(result))
-    return 0
+    return emit(measure(set(args.parts.split(",")), args.games, args.jobs, args.strength_playouts, (first, second)),
+                args.json, report)
 
 
 if __name__ == "__main__":

@@ -23,17 +23,16 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from harness import cpu_seconds
+from harness import emit, timed
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "fixtures" / "games" / "standin-2p-seed1.json"
 
 
-def timed(first: int, last: int, seed: int, jobs: int) -> dict[str, Any]:
+def timed_slice(first: int, last: int, seed: int, jobs: int) -> dict[str, Any]:
     """Entries ``first .. last - 1`` of the fixture analysed by the build this process imports: wall time, CPU time,
     the build and the folder it was loaded from, and a digest of every decision's grade, loss and playouts."""
     import coimbra_events
@@ -44,9 +43,7 @@ def timed(first: int, last: int, seed: int, jobs: int) -> dict[str, Any]:
     from coimbra_events.log_reader import read
 
     entries = line_of_play(read(GAME), standin_catalog())[first:last]
-    start, cpu = time.perf_counter(), cpu_seconds()
-    result = analyse(entries, Settings(seed=seed), jobs)
-    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+    result, seconds, cpu = timed(lambda: analyse(entries, Settings(seed=seed), jobs))
     measured = [(d.seq, d.grade, round(d.loss, 6), d.playouts) for d in result.decisions]
     measured += [(u.seq, u.luck, u.playouts) for u in result.luck]
     digest = hashlib.sha256(repr(measured).encode()).hexdigest()[:16]
@@ -56,7 +53,7 @@ def timed(first: int, last: int, seed: int, jobs: int) -> dict[str, Any]:
 
 
 def run_in(tree: Path, first: int, last: int, seed: int, jobs: int) -> dict[str, Any]:
-    """``timed`` in a fresh process that imports ``coimbra_events`` from ``tree``."""
+    """``timed_slice`` in a fresh process that imports ``coimbra_events`` from ``tree``."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     env.pop("COIMBRA_PURE", None)
     done = subprocess.run([sys.executable, __file__, "--worker", str(first), str(last), str(seed), str(jobs)],
@@ -117,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
     if args_in[:1] == ["--worker"]:
         first, last, seed, jobs = (int(a) for a in args_in[1:5])
-        print(json.dumps(timed(first, last, seed, jobs)))
+        print(json.dumps(timed_slice(first, last, seed, jobs)))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("base", type=Path, help="a folder from which `import coimbra_events` loads the other build")
@@ -130,9 +127,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not (args.base / "coimbra_events" / "__init__.py").is_file():
         parser.error(f"{args.base} holds no coimbra_events package")
     first, _, last = args.entries.partition(":")
-    result = compare(args.base.resolve(), int(first), int(last), args.rounds, args.seed, args.jobs)
-    print(json.dumps(result, indent=2) if args.json else report(result))
-    return 0
+    return emit(compare(args.base.resolve(), int(first), int(last), args.rounds, args.seed, args.jobs), args.json,
+                report)
 
 
 if __name__ == "__main__":

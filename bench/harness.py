@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-from typing import Any, Callable, Sequence
+import time
+from typing import Any, Callable, Sequence, TypeVar
+
+T = TypeVar("T")
 
 
 def run(
@@ -25,9 +28,20 @@ def run(
     parser.add_argument("--repeat", type=int, default=default_repeat, help=f"{repeat_help} (default {default_repeat})")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
-    result = measure(max(1, args.repeat))
-    print(json.dumps(result, indent=2) if args.json else report(result))
+    return emit(measure(max(1, args.repeat)), args.json, report)
+
+
+def emit(result: dict[str, Any], as_json: bool, report: Callable[[dict[str, Any]], str]) -> int:
+    """Print the figures, as JSON or as the benchmark's report, and give the exit code every benchmark gives: 0."""
+    print(json.dumps(result, indent=2) if as_json else report(result))
     return 0
+
+
+def timed(work: Callable[[], T]) -> tuple[T, float, float]:
+    """``work()``, its wall time and its CPU time (``cpu_seconds``: worker processes included)."""
+    start, cpu = time.perf_counter(), cpu_seconds()
+    result = work()
+    return result, time.perf_counter() - start, cpu_seconds() - cpu
 
 
 def cpu_seconds() -> float:

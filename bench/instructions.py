@@ -40,7 +40,6 @@ import replay  # noqa: E402
 RUNS = {"baseline": replay.baseline, "read": replay.read_only, "validated": replay.validated_replay}
 PLAYOUT = "playout"
 CHILD = "--child"
-PLAYOUT_GAME = HERE.parent / "fixtures" / "games" / "standin-2p-seed1.json"
 
 
 def games() -> list[bytes]:
@@ -51,11 +50,9 @@ def games() -> list[bytes]:
 
 def playout_starts() -> list[Any]:
     """The table at every third decision of the 2-player fixture the analysis benchmark measures."""
-    from coimbra_events.analysis.engine import line_of_play
-    from coimbra_events.catalog import standin_catalog
-    from coimbra_events.log_reader import read
+    from analyse import fixture_line  # here: the replay runs do not load the analysis
 
-    return [entry.before for entry in line_of_play(read(PLAYOUT_GAME), standin_catalog()) if not entry.is_outcome][::3]
+    return [entry.before for entry in fixture_line() if not entry.is_outcome][::3]
 
 
 def playouts(starts: Sequence[Any]) -> None:
