@@ -113,7 +113,7 @@ class Placements(Run):
 
 def auto_a(tx: Tx) -> Pending:
     """Phase A waits for the table: new character rows (after round 1), then the roll."""
-    return Pending(TABLE, "dice" if tx.g.rows and any(tx.g.rows) else "rows")
+    return tx.due(TABLE, "dice" if tx.g.rows and any(tx.g.rows) else "rows")
 
 
 def auto_b(tx: Tx) -> Pending | None:
@@ -121,7 +121,7 @@ def auto_b(tx: Tx) -> Pending | None:
     turn = tx.g.cursor[0]
     order = tx.g.order
     if turn < DICE_PER_PLAYER * len(order):
-        return Pending(tx.name(order[turn % len(order)]), "draft")
+        return tx.due(tx.name(order[turn % len(order)]), "draft")
     tx.to_phase(PHASE_C)
     tx.g.cursor = (0, 0)
     return None

@@ -140,8 +140,7 @@ def auto_e(tx: Tx) -> Pending | None:
         return None
     p = tx.pl(i)
     if p.income_left or can_exchange(tx.catalog, p):
-        due = tx.g.pending  # after each income taken, the same player's income is due again: the same record
-        return due if due is not None and due.kind == "income" and due.actor == p.name else Pending(p.name, "income")
+        return tx.due(p.name, "income")
     tx.g.cursor = (pos + 1, 0)
     return None
 

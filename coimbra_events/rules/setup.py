@@ -261,7 +261,7 @@ def use_start_cards(tx: Tx, i: int) -> None:
 
 
 def auto_setup(tx: Tx) -> Pending:
-    return Pending(TABLE, SETUP_STEPS[tx.g.cursor[0]])
+    return tx.due(TABLE, SETUP_STEPS[tx.g.cursor[0]])
 
 
 def auto_start(tx: Tx) -> Pending | None:
@@ -270,7 +270,7 @@ def auto_start(tx: Tx) -> Pending | None:
     turn = tx.g.cursor[0]
     order = tx.g.order
     if turn < 2 * n:
-        return Pending(tx.name(chooser(order, turn)), "start-choice")
+        return tx.due(tx.name(chooser(order, turn)), "start-choice")
     j = turn - 2 * n
     if j < n:
         use_start_cards(tx, order[j])

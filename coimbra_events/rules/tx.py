@@ -250,6 +250,15 @@ class Tx:
     def name(self, i: int) -> str:
         return self.g.players[i].name
 
+    def due(self, actor: str, kind: str) -> Pending:
+        """The input due now when it is only who acts and what kind: the record the table holds if it says just
+        that (after each income taken, the same player's income is due again), else a new one."""
+        held = self.g.pending
+        if (held is not None and held.kind == kind and held.actor == actor and held.amount == 0 and not held.source
+                and not held.location and not held.die):
+            return held
+        return Pending(actor, kind)
+
     def die_value(self, die: str) -> int:
         """The value rolled this round for a die, found without building a dict of the roll.
 

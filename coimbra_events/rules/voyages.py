@@ -115,7 +115,7 @@ def auto_f(tx: Tx) -> Pending | None:
     pos = tx.g.cursor[0]
     order = tx.g.order
     if pos < len(order):
-        return Pending(tx.name(order[pos]), "voyage")
+        return tx.due(tx.name(order[pos]), "voyage")
     _end_round(tx)
     return None
 
