@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Optional
 
@@ -25,13 +25,14 @@ from coimbra_events.store.errors import (
     BadPlayers,
     DamagedGame,
     DamagedIndex,
+    NoStore,
     StoreConflict,
+    StoreNotOpened,
     UnknownGame,
 )
 from coimbra_events.violations import RuleViolation
 
 if TYPE_CHECKING:  # the store brings in the eventsourcing library: imported by the commands that open it
-    from coimbra_events.store.game_store import GameStore
     from coimbra_events.store.sources import GameSource
     from coimbra_events.game import Game
     from coimbra_events.movelist import Listing
@@ -119,6 +120,8 @@ def store_errors(note: str = "") -> Iterator[None]:
         fail(str(exc), CONFLICT if isinstance(exc, StoreConflict) else BAD_INPUT)
     except FileBusy as exc:
         fail(f"{exc}; nothing stored; try again", CONFLICT)
+    except (NoStore, StoreNotOpened) as exc:
+        fail(str(exc))
     except (UnknownGame, BadGameName, BadPlayers, CatalogError, PayloadError) as exc:
         fail(f"{exc}{tail}")
     except OSError as exc:
@@ -193,48 +196,12 @@ def short(head: str) -> str:
     return head[:12]
 
 
-@contextmanager
-def opened(db: Optional[Path], by: Optional[str] = None, create: bool = False) -> Iterator[GameStore]:
-    """The game store, closed again however the command ends; new entries are stamped as entered by ``by``.
-
-    Only a command that makes games (``create``: new, import, record) makes a store: for any other, a SQLite
-    file that does not exist is named, with the stores that do (exit 2), and nothing is created on disk.
-    """
-    from eventsourcing.persistence import PersistenceError
-
-    from coimbra_events.store.game_store import GameStore
-
-    if not create:
-        no_store(db)
-    try:
-        store = GameStore(db, entered_by=by if by is not None else entrant())
-    except (PersistenceError, OSError) as exc:
-        from coimbra_events.store.location import where_games_live
-
-        why = getattr(exc, "strerror", None) or " ".join(str(exc).split())
-        fail(f"cannot open the game store {where_games_live(db)}: {why}")
-    try:
-        yield store
-    finally:
-        store.close()
-
-
-def no_store(db: Optional[Path]) -> None:
-    """Exit 2 if ``db`` names a SQLite store that does not exist, saying which stores do (nothing is created)."""
-    from coimbra_events.store.location import existing_stores, missing_store
-
-    missing = missing_store(db)
-    if missing is None:
-        return
-    found = existing_stores()
-    there = f"; stores that exist: {', '.join(found)}" if found else "; no store exists yet"
-    fail(f"no game store at {missing} (nothing created: coimbra new or coimbra import makes one){there}")
-
-
-def entrant() -> str:
-    """Who is entering, for the ``by`` of new entries: ``$COIMBRA_BY``, else the login name ("" if none)."""
+def entrant(by: Optional[str] = None) -> str:
+    """Who is entering, for the ``by`` of new entries: ``--by``, else ``$COIMBRA_BY``, else the login name ("" if none)."""
     import getpass
 
+    if by is not None:
+        return by
     try:
         return os.environ.get("COIMBRA_BY") or getpass.getuser()
     except (OSError, KeyError):
@@ -247,12 +214,13 @@ ByOption = typer.Option(
 
 
 @contextmanager
-def served(db: Optional[Path], by: Optional[str] = None, catalog_file: Optional[Path] = None,
-           views: bool = False, create: bool = False) -> Iterator[Games]:
-    """The table's use cases (``coimbra_events.service.Games``) on the store, opened only when a stored game is
-    named and closed again however the command ends, and on JSON log files read with ``--catalog``; new entries
-    are stamped as entered by ``by``. ``views``: the values carry what new entries changed on the table and what
-    each legal option is (``projections.read_side``); ``create``: as ``opened``."""
+def served(db: Optional[Path], catalog_file: Optional[Path] = None, views: bool = False,
+           create: bool = False) -> Iterator[Games]:
+    """The application (``coimbra_events.service.Games``) on the store at ``db``, opened only when a stored game is
+    named and closed again however the command ends, and on JSON log files read with ``--catalog``. ``views``: the
+    values carry what new entries changed on the table and what each legal option is, and the league can be read
+    (``projections.read_side``); ``create``: a command that makes games (new, import, record) may make the store,
+    any other is refused when the store it names does not exist (``NoStore``: nothing is created on disk)."""
     from coimbra_events.service import Games
 
     catalog = catalog_option(catalog_file)
@@ -261,8 +229,13 @@ def served(db: Optional[Path], by: Optional[str] = None, catalog_file: Optional[
         from projections.read_side import ReadSide
 
         read_side = ReadSide()
-    with ExitStack() as stack:
-        yield Games(lambda: stack.enter_context(opened(db, by, create)), read_side, catalog, by if by is not None else entrant())
+    games = Games.at(db, create=create, views=read_side, catalog=catalog)
+    try:
+        yield games
+    except (NoStore, StoreNotOpened) as exc:  # however deep the store was first needed
+        fail(str(exc))
+    finally:
+        games.close()
 
 
 @contextmanager

@@ -21,6 +21,7 @@ from cli.common import (
     flag,
     console,
     due,
+    entrant,
     due_json,
     notation,
     print_json,
@@ -31,7 +32,7 @@ from cli.exits import CONFLICT, RULE_VIOLATION, fail
 from coimbra_events.events import GameEvent
 from coimbra_events.game import NothingToOverride
 from coimbra_events.history import Play
-from coimbra_events.service.results import Conflict, Outcome, Recorded, Refused
+from coimbra_events.service.results import Conflict, Outcome, Stored, Refused
 from coimbra_events.store.errors import BadFork, TableInputNeeded
 from coimbra_events.violations import RuleViolation
 
@@ -44,13 +45,14 @@ COMMANDS = Commands()
 
 
 def _changed(game_ref: str, db: Optional[Path], catalog_file: Optional[Path],
-             use: Callable[[Games], Outcome[T]]) -> Recorded[T]:
-    """Run one use case on GAME (a stored game, or a log file rewritten in place) and give what it stored.
+             use: Callable[[Games, str], Outcome[T]]) -> Stored[T]:
+    """Run one use case on GAME (a stored game, or a log file rewritten in place), entered by whoever is entering
+    (``entrant``), and give what it stored.
 
     A refused input exits 1 and a record that moved on since it was read exits 3; nothing is stored either way.
     """
     with served(db, catalog_file=catalog_file) as games, store_errors("nothing stored"):
-        result = use(games)
+        result = use(games, entrant())
     if isinstance(result, Refused):
         fail(f"refused: rule {result.violation.rule}: {result.violation.reason}; nothing stored", RULE_VIOLATION)
     if isinstance(result, Conflict):
@@ -109,7 +111,7 @@ def correct_command(
     Example: [bold]coimbra correct ana-bruno --seq 12 "Ana: place gray-2 castle"[/]
     """
 
-    done = _changed(game_ref, db, catalog_file, lambda games: games.correct(game_ref, seq, decision))
+    done = _changed(game_ref, db, catalog_file, lambda games, by: games.correct(game_ref, seq, decision, by))
     game, broken = done.game, done.outcome
     report = {"game": game.name, "corrected": seq, "entry": game.entries,
               "now_illegal": [_play_json(p, v) for p, v in broken], "pending": due_json(game)}
@@ -135,7 +137,7 @@ def undo_command(
 
     Example: [bold]coimbra undo ana-bruno[/]
     """
-    done = _changed(game_ref, db, catalog_file, lambda games: games.undo(game_ref))
+    done = _changed(game_ref, db, catalog_file, lambda games, by: games.undo(game_ref, by))
     game, play = done.game, done.outcome
     if as_json:
         print_json({"game": game.name, "undone": play.seq, "notation": notation(play.event), "pending": due_json(game)})
@@ -157,9 +159,9 @@ def accept_command(
     Example: [bold]coimbra accept ana-bruno "buy c-II-05" --reason "we misread the price, play on"[/]
     """
 
-    def override(games: Games) -> Outcome[RuleViolation]:
+    def override(games: Games, by: str) -> Outcome[RuleViolation]:
         try:
-            return games.accept(game_ref, decision, reason)
+            return games.accept(game_ref, decision, reason, by)
         except NothingToOverride as exc:
             fail(f"{exc} (coimbra act {game_ref} \"{decision}\")")
 
@@ -187,7 +189,7 @@ def note_command(
 
     Example: [bold]coimbra note ana-bruno --at 40 "ruling: token ties take the leftmost card"[/]
     """
-    game = _changed(game_ref, db, catalog_file, lambda games: games.note(game_ref, at, text, bookmark)).game
+    game = _changed(game_ref, db, catalog_file, lambda games, by: games.note(game_ref, at, text, bookmark, by)).game
     if as_json:
         print_json({"game": game.name, "entry": game.entries, "at": at, "text": text, "bookmark": bookmark})
         return
@@ -207,9 +209,9 @@ def roll_command(
 
     Example: [bold]coimbra roll ana-bruno[/]
     """
-    def roll(games: Games) -> Outcome[GameEvent]:
+    def roll(games: Games, by: str) -> Outcome[GameEvent]:
         try:
-            return games.roll(game_ref)
+            return games.roll(game_ref, by)
         except TableInputNeeded as exc:
             fail(str(exc))
 

@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from cli.common import Commands, DbOption, GameArgument, JsonOption, console, opened, print_json, store_errors
+from cli.common import Commands, DbOption, GameArgument, JsonOption, console, print_json, served, store_errors
 from cli.exits import err_console, fail
 
 COMMANDS = Commands()
@@ -92,9 +92,9 @@ def games_command(
     limit = None if every else per_page
     query = GamesQuery(player=player, status=status_option(status), since=since_option(since), tag=tag,
                        archived=archived, offset=0 if every else (page - 1) * per_page, limit=limit)
-    with opened(db) as store:
-        with store_errors():
-            listing = store.listing(query)
+    with served(db) as games, store_errors():
+        listing = games.listing(query)
+        where = games.location()
     pages = 1 if every else max(1, math.ceil(listing.total / per_page))
     if as_json:
         print_json({"total": listing.total, "page": 1 if every else page, "pages": pages, "per_page": limit,
@@ -102,10 +102,10 @@ def games_command(
         return
     if not listing.games:
         filtered = any(x is not None for x in (player, status, since, tag)) or archived
-        console.print(f"no {'such ' if filtered else ''}games in {escape(store.location)}"
+        console.print(f"no {'such ' if filtered else ''}games in {escape(where)}"
                       + ("" if filtered or page > 1 else "; start one with [bold]coimbra new --players \"Ana:red,Bruno:blue\"[/]"))
         return
-    console.print(games_table(listing.games, f"Games in {escape(store.location)}"))
+    console.print(games_table(listing.games, f"Games in {escape(where)}"))
     if pages > 1:
         err_console.print(f"page {page} of {pages} ({listing.total} games); --page {page + 1 if page < pages else 1} "
                           "for more, --all for every one", style="dim")
@@ -113,14 +113,15 @@ def games_command(
 
 def _duplicates(db: Optional[Path], as_json: bool) -> None:
     """The groups of games holding the same record, each with its head and entries."""
-    with opened(db) as store, store_errors():
-        groups = store.duplicates()
+    with served(db) as games, store_errors():
+        groups = games.duplicates()
+        where = games.location()
     if as_json:
         print_json({"duplicates": [{"head": head, "entries": entries, "games": [i.to_json() for i in infos]}
                                    for head, entries, infos in groups]})
         return
     if not groups:
-        console.print(f"no two games hold the same record in {escape(store.location)}")
+        console.print(f"no two games hold the same record in {escape(where)}")
         return
     for head, entries, infos in groups:
         console.print(games_table(infos, f"{len(infos)} games hold one record: {entries} entries, head {head[:12]}"))
@@ -161,8 +162,8 @@ def rename_command(
 
     Example: [bold]coimbra rename ana-bruno-3 friday-final[/]
     """
-    with opened(db) as store, store_errors("nothing stored"):
-        store.rename(game_ref, new_name)
+    with served(db) as app, store_errors("nothing stored"):
+        app.rename(game_ref, new_name)
     if as_json:
         print_json({"renamed": game_ref, "name": new_name})
         return
@@ -191,8 +192,8 @@ def tag_command(
     if not add and not remove:
         fail(f"give the tags with --add or --remove, then the games: coimbra tag --add TAG {' '.join(games[:2])}"
              " (a word after GAME is a game, never a tag)")
-    with opened(db) as store, store_errors("nothing stored"):
-        tagged = store.tag_games(games, add=add, remove=remove)
+    with served(db) as app, store_errors("nothing stored"):
+        tagged = app.tag(games, add=add, remove=remove)
     if as_json:
         print_json([{"game": game.name, "tags": list(game.tags)} for game in tagged])
         return
@@ -221,13 +222,13 @@ def archive_command(
     """
     if restore and not_counted:
         fail("--restore lists and counts the games again; --not-counted leaves them out: give one")
-    with opened(db) as store, store_errors("nothing stored"):
+    with served(db) as app, store_errors("nothing stored"):
         if not_counted:
-            changed = store.count(games, counted=False)
+            changed = app.count(games, counted=False)
         else:
-            changed = store.archive_games(games, archived=not restore)
+            changed = app.archive(games, archived=not restore)
             if restore:
-                store.count(games, counted=True)
+                app.count(games, counted=True)
     listed, counted = restore or not_counted, restore
     if as_json:
         print_json([{"game": game.name, "archived": not listed, "counted": counted} for game in changed])

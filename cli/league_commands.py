@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, Optional
 import orjson
 import typer
 
-from cli.common import DbOption, JsonOption, console, opened, print_json, store_errors
+from cli.common import DbOption, JsonOption, console, print_json, served, store_errors
 from cli.exits import err_console, fail
 
 league_app = typer.Typer(
@@ -36,11 +36,11 @@ SeasonOption = typer.Option(None, "--season", "-s", metavar="TAG", help="Only th
 @contextmanager
 def league_tables(db: Optional[Path], quiet: bool = False) -> Iterator[Any]:
     """The league's tables, caught up with the store first (with a progress bar when there is much to read)."""
-    from projections.league.projection import NoLeague, open_league
+    from projections.league.projection import NoLeague
 
-    with opened(db) as store, store_errors():
+    with served(db, views=True) as games, store_errors():
         try:
-            league = open_league(store)
+            league = games.league()
         except NoLeague as exc:
             fail(str(exc))
         catch_up(league, quiet)
@@ -189,11 +189,11 @@ def rebuild_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -
 
     Example: [bold]coimbra league rebuild[/]
     """
-    from projections.league.projection import NoLeague, open_league
+    from projections.league.projection import NoLeague
 
-    with opened(db) as store, store_errors("the games are untouched"):
+    with served(db, views=True) as games, store_errors("the games are untouched"):
         try:
-            league = open_league(store)
+            league = games.league()
         except NoLeague as exc:
             fail(str(exc))
         position = catch_up(league, as_json, rebuild=True)
@@ -221,8 +221,8 @@ def follow_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) ->
     """
     from projections.league.projection import NoLeague, follow
 
-    with opened(db) as store:
-        settings = dict(store.env)
+    with served(db) as games:
+        settings = games.settings()
     stop = threading.Event()
     seen: dict[str, int] = {}
 

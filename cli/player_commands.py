@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from cli.common import DbOption, JsonOption, console, opened, print_json, store_errors
+from cli.common import DbOption, JsonOption, console, print_json, served, store_errors
 from cli.exits import fail
+
+if TYPE_CHECKING:
+    from coimbra_events.service import Games
 
 player_app = typer.Typer(
     help=(
@@ -24,13 +27,13 @@ player_app = typer.Typer(
 )
 
 
-def _change_alias(db: Optional[Path], change: Callable[[Any], None]) -> None:
+def _change_alias(db: Optional[Path], change: Callable[[Games], None]) -> None:
     """Apply ``change`` to the store's alias map; a refused alias exits 2, nothing stored."""
-    from coimbra_events.players import BadAlias, change_aliases
+    from coimbra_events.players import BadAlias
 
-    with opened(db) as store, store_errors("nothing stored"):
+    with served(db) as games, store_errors("nothing stored"):
         try:
-            change_aliases(store, change)
+            change(games)
         except BadAlias as exc:
             fail(f"{exc}; nothing stored")
 
@@ -46,7 +49,7 @@ def alias_command(
 
     Example: [bold]coimbra player alias "Ana M." Ana[/]
     """
-    _change_alias(db, lambda aliases: aliases.add(alias, person))
+    _change_alias(db, lambda games: games.alias(alias, person))
     if as_json:
         print_json({"alias": alias, "person": person})
         return
@@ -63,7 +66,7 @@ def unalias_command(
 
     Example: [bold]coimbra player unalias "Ana M."[/]
     """
-    _change_alias(db, lambda aliases: aliases.remove(alias))
+    _change_alias(db, lambda games: games.unalias(alias))
     if as_json:
         print_json({"alias": alias, "person": None})
         return

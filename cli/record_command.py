@@ -35,7 +35,8 @@ from cli.common import (
     catalog_option,
     console,
     due,
-    opened,
+    entrant,
+    served,
     players_option,
     short,
     store_errors,
@@ -46,9 +47,8 @@ from coimbra_events.references import log_file
 from coimbra_events.rolls import rolls_of
 from coimbra_events.service import Games
 from coimbra_events.service.inputs import with_player_name
-from coimbra_events.service.results import Outcome, Recorded, Refused
+from coimbra_events.service.results import Outcome, Refused, Stored
 from coimbra_events.store.errors import BadPlayers, TableInputNeeded
-from coimbra_events.store.game_store import GameStore
 from coimbra_events.catalog import Catalog, standin_catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, NothingToOverride
@@ -128,9 +128,9 @@ class Stop(Exception):
 class Recorder:
     """One session on one stored game: announce what is due, read a line, store it or say why not."""
 
-    def __init__(self, games: Games, io: Io, name: str, resume: str, quiet: bool = False) -> None:
-        self.games, self.io, self.name, self.resume, self.quiet = games, io, name, resume, quiet
-        self.game = games.open(name)
+    def __init__(self, games: Games, io: Io, name: str, resume: str, quiet: bool = False, by: str | None = None) -> None:
+        self.games, self.io, self.name, self.resume, self.quiet, self.by = games, io, name, resume, quiet, by
+        self.session = games.session(name)
         self._announced: object = None
         self.numbers = Numbers()  # an option keeps its number while the turn lasts
 
@@ -147,6 +147,11 @@ class Recorder:
         self.io.say(f"the game is over after {self.game.entries} entries (head {short(self.game.head)}): "
                     f"coimbra explain {self.name} --player NAME says where each player's points came from")
         return 0
+
+    @property
+    def game(self) -> Game:
+        """The game in hand: as last stored here, or read again after a write that stored nothing."""
+        return self.games.open(self.session)
 
     def _ask(self) -> str:
         actor = self.game.pending.actor if self.game.pending else TABLE
@@ -210,14 +215,14 @@ class Recorder:
 
     def _record(self, event: GameEvent) -> None:
         event = with_player_name(event, self.game)
-        done = self._saved(lambda: self.games.record(self.name, [event], game=self.game), self._said(event))
+        done = self._saved(lambda: self.games.record(self.session, [event], self.by), self._said(event))
         if done is not None:
             self.io.say(f"recorded {self.game.entries}: {entry_echo(done.entries[0].event, done.outcome[0])}")
 
     def _turn(self, text: str) -> None:
         """Several entries of one player's turn, all or none."""
         try:
-            done = self._saved(lambda: self.games.record(self.name, [text], game=self.game), text)
+            done = self._saved(lambda: self.games.record(self.session, [text], self.by), text)
         except NotationError as exc:
             self.io.say(f"{exc}; nothing stored")
             return
@@ -228,7 +233,7 @@ class Recorder:
     def _said(self, event: GameEvent) -> str:
         return said(self.game.catalog, event, monasteries=dict(self.game.state.monasteries))
 
-    def _saved(self, save: Callable[[], Outcome[T]], text: str) -> Recorded[T] | None:
+    def _saved(self, save: Callable[[], Outcome[T]], text: str) -> Stored[T] | None:
         """Run one use case (one save) on the game in hand and take the game it stored; a refusal or a conflict is
         said, nothing is stored (and the game is read again, so nothing half made stays in hand)."""
         try:
@@ -236,8 +241,7 @@ class Recorder:
         except TableInputNeeded as exc:
             self.io.say(f"{exc}; nothing stored")
         else:
-            if isinstance(done, Recorded):
-                self.game = done.game
+            if isinstance(done, Stored):
                 return done
             if isinstance(done, Refused):  # the entry refused, of a line of several
                 said = self._said(done.event) if done.event is not None else text
@@ -246,7 +250,7 @@ class Recorder:
             else:  # another writer recorded first: show the game as it is now
                 self.io.say(done.reason)
                 self._announced = None
-        self.game = self.games.open(self.name)
+        self.session.game = None  # read again: the game as stored now, nothing half made in hand
         return None
 
     def _event_in(self, text: str, seq: int | None = None) -> GameEvent | None:
@@ -268,7 +272,7 @@ class Recorder:
         if rolls_of(self.game)[0] == "manual" and self.game.pending and self.game.pending.actor == TABLE:
             self.io.say("this game has no seed to draw from: type what the table rolled or dealt (see above)")
             return
-        done = self._saved(lambda: self.games.roll(self.name, self.game), "roll")
+        done = self._saved(lambda: self.games.roll(self.session, self.by), "roll")
         if done is not None:
             event = done.outcome
             self.io.say(f"recorded {self.game.entries}: {entry_echo(event, self.game.state)}")
@@ -276,7 +280,7 @@ class Recorder:
                 self.io.say(line)
 
     def _undo(self, _: Command) -> None:
-        done = self._saved(lambda: self.games.undo(self.name, self.game), "undo")
+        done = self._saved(lambda: self.games.undo(self.session, self.by), "undo")
         if done is not None:
             play = done.outcome
             self.io.say(f"undone: entry {play.seq} {self._said(play.event)} (withdrawn by entry {self.game.entries}; "
@@ -287,7 +291,7 @@ class Recorder:
         event = self._event_in(cmd.text, cmd.seq)
         if event is None:
             return
-        done = self._saved(lambda: self.games.correct(self.name, cmd.seq, event, self.game), self._said(event))
+        done = self._saved(lambda: self.games.correct(self.session, cmd.seq, event, self.by), self._said(event))
         if done is None:
             return
         broken = done.outcome
@@ -304,10 +308,10 @@ class Recorder:
         if event is None:
             return
         try:
-            done = self._saved(lambda: self.games.accept(self.name, event, cmd.reason, self.game), self._said(event))
+            done = self._saved(lambda: self.games.accept(self.session, event, cmd.reason, self.by), self._said(event))
         except NothingToOverride:
             self.io.say(f"'{self._said(event)}' breaks no rule here: type it as an ordinary decision; nothing stored")
-            self.game = self.games.open(self.name)
+            self.session.game = None
             return
         if done is not None:
             v = done.outcome
@@ -316,7 +320,7 @@ class Recorder:
 
     def _note(self, cmd: Command, bookmark: bool = False) -> None:
         assert cmd.seq is not None
-        done = self._saved(lambda: self.games.note(self.name, cmd.seq, cmd.text, bookmark, self.game), cmd.word)
+        done = self._saved(lambda: self.games.note(self.session, cmd.seq, cmd.text, bookmark, self.by), cmd.word)
         if done is not None:
             self.io.say(f"{'bookmarked' if bookmark else 'noted'} entry {cmd.seq} (entry {self.game.entries})")
 
@@ -379,13 +383,14 @@ def ask_players(io: Io, catalog: Catalog) -> list[tuple[str, str]]:
 
 
 def start(
-    games: Games, io: Io, players: Sequence[tuple[str, str]] | None, seed: int | None, catalog: Catalog | None = None
+    games: Games, io: Io, players: Sequence[tuple[str, str]] | None, seed: int | None, catalog: Catalog | None = None,
+    by: str | None = None,
 ) -> Game:
     """A new game (with ``catalog``, else the stand-in); with a seed, the setup is drawn and the players are told what to lay out."""
     while True:
         people = players if players is not None else ask_players(io, catalog or standin_catalog())
         try:
-            game = games.new_game(people, catalog, seed=seed)
+            game = games.new_game(people, catalog, seed=seed, by=by)
             break
         except BadPlayers as exc:
             if players is not None:
@@ -424,7 +429,7 @@ OFFERED = 9
 
 
 def record_session(
-    store: GameStore,
+    games: Games,
     io: Io,
     game_ref: str | None = None,
     players: Sequence[tuple[str, str]] | None = None,
@@ -432,23 +437,23 @@ def record_session(
     resume_options: str = "",
     catalog: Catalog | None = None,
     quiet: bool = False,
+    by: str | None = None,
 ) -> int:
     """A whole session: create or resume the game, then record until it is over or the table stops.
 
-    Records through the table's use cases on ``store`` (``coimbra_events.service.Games``). Raises
+    Records through the application (``coimbra_events.service.Games``), entered by ``by``. Raises
     ``UnknownGame`` for a name the store does not hold and ``BadPlayers``
     for ``players`` that cannot play (the command turns both into exit 2).
     """
-    games = Games(lambda: store)
     try:
         if game_ref is None and players is None and seed is None and catalog is None:
             game_ref = choose_unfinished(games, io)
-        name = game_ref if game_ref is not None else start(games, io, players, seed, catalog).name
+        name = game_ref if game_ref is not None else start(games, io, players, seed, catalog, by).name
     except (EOFError, KeyboardInterrupt) as exc:
         io.say()
         io.say("stopped before the game was created; nothing stored")
         return INTERRUPTED if isinstance(exc, KeyboardInterrupt) else 0
-    recorder = Recorder(games, io, name, f"coimbra record {name}{resume_options}", quiet)
+    recorder = Recorder(games, io, name, f"coimbra record {name}{resume_options}", quiet, by)
     if game_ref is not None:
         recorder.intro()
     io.say(f"every input is stored at once; 'help' lists the commands; resume any time with: {recorder.resume}")
@@ -496,7 +501,8 @@ def record_command(
         from cli.record_prompt import PromptIo  # Tab completion, history, the toolbar
 
         io = PromptIo(console)
-    with opened(db, by, create=True) as store, store_errors("nothing stored"):
-        code = record_session(store, io, game_ref, people, seed, f" --db {db}" if db else "", catalog_option(catalog_file), quiet)
+    with served(db, create=True) as games, store_errors("nothing stored"):
+        code = record_session(games, io, game_ref, people, seed, f" --db {db}" if db else "", catalog_option(catalog_file),
+                              quiet, entrant(by))
     if code:
         raise typer.Exit(code)

@@ -72,10 +72,10 @@ def serve_command(
         fail(f"{game_ref}: serve serves a stored game; store the log first: coimbra import {game_ref}")
     shown = _shown_host(host)
     # Only a new game makes a store: a named game is served from a store that exists.
-    with served(db, by, views=True, create=game_ref is None) as games:
+    with served(db, views=True, create=game_ref is None) as games:
         with store_errors():
-            name = game_ref if game_ref is not None else _chosen(games, players, seed)
-            table = ServedTable(games, name, by if by is not None else entrant())
+            name = game_ref if game_ref is not None else _chosen(games, players, seed, entrant(by))
+            table = ServedTable(games, name, entrant(by))
             game = table.load()
             table.view()  # made once now, so that the first page is answered at once
         try:
@@ -98,10 +98,10 @@ def serve_command(
         err_console.print(f"stopped serving {escape(name)}: {len(table.entries)} entries, all stored", style="dim")
 
 
-def _chosen(games: Games, players: Optional[str], seed: Optional[int]) -> str:
+def _chosen(games: Games, players: Optional[str], seed: Optional[int], by: str) -> str:
     """The game to serve when none is named: a new one for ``--players``, else one chosen at the prompt."""
     if players is not None:
-        return games.new_game(players_option(players), seed=seed).name
+        return games.new_game(players_option(players), seed=seed, by=by).name
     if seed is not None:
         fail("--seed draws a new game's setup: give --players too")
     if not sys.stdin.isatty():
@@ -113,7 +113,7 @@ def _chosen(games: Games, players: Optional[str], seed: Optional[int]) -> str:
     answer = typer.prompt(f"Serve which game? {words}players and colours for a new one (Ana:red,Bruno:blue)").strip()
     if answer.isdigit() and 1 <= int(answer) <= len(unfinished):
         return unfinished[int(answer) - 1].name
-    return games.new_game(players_option(answer)).name
+    return games.new_game(players_option(answer), by=by).name
 
 
 def _shown_host(host: Optional[str]) -> str:

@@ -29,7 +29,7 @@ from cli.common import (
     list_problems,
     log_problems,
     notation,
-    opened,
+    entrant,
     players_option,
     print_json,
     QuietOption,
@@ -46,7 +46,7 @@ from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError, LogProblem
 from coimbra_events.movelist import TAKEN_AS_WRITTEN, read_any
 from coimbra_events.notation import BY_TYPE
-from coimbra_events.service.results import Conflict, Legal, Recorded, Refused
+from coimbra_events.service.results import Conflict, Legal, Refused, Stored
 from coimbra_events.store.errors import BadGameName, BadPlayers, DamagedGame, DamagedIndex, StoreConflict
 from coimbra_events.rules import core as rules
 from coimbra_events.state import GameState
@@ -86,15 +86,16 @@ def new_command(
     """
     people = players_option(players)
     catalog = catalog_option(catalog_file)
-    with opened(db, create=True) as store, store_errors("nothing stored"):
-        game = store.new_game(people, catalog, name, seed)
+    with served(db, create=True) as games, store_errors("nothing stored"):
+        game = games.new_game(people, catalog, name, seed, by=entrant())
+        where = games.location()
     if as_json:
         print_json({"name": game.name, "players": [{"name": n, "color": c} for n, c in people], "seed": seed,
                      "events": game.entries, "pending": due_json(game)})
         return
     console.print(game.name)
     drawn = f"{game.entries} setup outcomes drawn from seed {seed}; " if seed is not None else ""
-    err_console.print(f"new game {game.name} in {store.location}: {drawn}next: {due(game)}", style="dim")
+    err_console.print(f"new game {game.name} in {where}: {drawn}next: {due(game)}", style="dim")
 
 
 @COMMANDS("act")
@@ -135,8 +136,8 @@ def act_command(
     Example: [bold]coimbra act ana-bruno "income white-1 orange; exchange coins 3; income gray-1; end"[/]
     """
 
-    with served(db, by, catalog_file, views=True) as games, store_errors("nothing stored"):
-        result = games.record(game_ref, decisions, after=_head_option(after, "--after"))
+    with served(db, catalog_file, views=True) as games, store_errors("nothing stored"):
+        result = games.record(game_ref, decisions, by=entrant(by), after=_head_option(after, "--after"))
     if isinstance(result, Conflict):
         fail(result.reason, CONFLICT)
     if isinstance(result, Refused):
@@ -172,7 +173,7 @@ def _refused(refusal: Refused, as_json: bool) -> NoReturn:
          "nothing stored", RULE_VIOLATION)
 
 
-def _echoes(result: Recorded[tuple[GameState, ...]]) -> list[str]:
+def _echoes(result: Stored[tuple[GameState, ...]]) -> list[str]:
     """Each stored entry as the recorder says it, told from the table before it."""
     return [entry_echo(entry.event, table) for entry, table in zip(result.entries, result.outcome)]
 
@@ -325,7 +326,7 @@ def _import_many(files: list[Path], db: Optional[Path], catalog_file: Optional[P
             except StoreConflict as exc:
                 rows.append({"source": str(file), "imported": False, "code": CONFLICT, "error": str(exc)})
             progress.advance(task)
-        games.store.games_index_caught_up()  # here, under the progress bar, rather than at the next listing
+        games.index_caught_up()  # here, under the progress bar, rather than at the next listing
     if as_json:
         print_json(rows)
     else:

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 from rich.markup import escape
 
-from cli.common import DbOption, JsonOption, console, opened, print_json
+from cli.common import DbOption, JsonOption, console, print_json, served
 from cli.exits import fail
 
 store_app = typer.Typer(
@@ -47,18 +47,19 @@ def init_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> N
 
     Example: [bold]coimbra store init --db postgresql://club@192.168.1.10/coimbra[/]
     """
-    from projections.league.projection import NoLeague, open_league
+    from projections.league.projection import NoLeague
 
-    with opened(db, create=True) as store:
-        games = store.recorder.max_notification_id() is not None
+    with served(db, views=True, create=True) as app:
+        games = app.position() is not None
+        where = app.location()
         try:
-            open_league(store)
+            app.league()
         except NoLeague:  # an in-memory store: nothing to create
             pass
     if as_json:
-        print_json({"store": store.location, "ready": True, "empty": not games})
+        print_json({"store": where, "ready": True, "empty": not games})
         return
-    console.print(f"ready: {escape(store.location)}{'' if games else ' (no games yet)'}", soft_wrap=True)
+    console.print(f"ready: {escape(where)}{'' if games else ' (no games yet)'}", soft_wrap=True)
 
 
 @store_app.command("check")
@@ -71,10 +72,11 @@ def check_command(db: Optional[Path] = DbOption, as_json: bool = JsonOption) -> 
 
     Example: [bold]coimbra store check --db postgresql://club@192.168.1.10/coimbra[/]
     """
-    from coimbra_events.store.probe import StoreUnreachable, probe
+    from coimbra_events.service import Games
+    from coimbra_events.store.probe import StoreUnreachable
 
     try:
-        report = probe(db)
+        report = Games.at(db).probe()
     except StoreUnreachable as exc:
         if as_json:
             print_json({"answers": False, "problem": str(exc)})

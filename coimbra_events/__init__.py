@@ -1,4 +1,22 @@
-"""Coimbra domain: catalog, events, the pure rules core and the JSON game log.
+"""Coimbra domain: catalog, events, the pure rules core, the game aggregate, the application and the JSON game log.
+
+The words, each with one class (or none) and one meaning everywhere:
+
+======== ================================================================================================
+game     one play of Coimbra, from setup to final scoring: the ``game.Game`` aggregate
+record   a game's entries in order, each chained to the one before by its hash (what a JSON log holds)
+entry    one recorded event of a record, numbered from 1, stamped with when and by whom it was
+         entered: a decision, a random outcome, or a correction, undo, note or accepted rule break
+head     the hash of a record's latest entry: who holds it can prove the record later (``verify --head``)
+receipt  what the store keeps of each save of a game (its entries and head), against which every read
+         of the game is checked (``store.receipts.Receipt``)
+source   where a game is kept: the store, or a JSON log file or move list (``store.sources.GameSource``)
+store    the persistence of every game (``store.game_store.GameStore``), below the application
+         (``service.Games``), the one door every front-end holds
+table    the people playing one game, and the actor of its random outcomes (``state.TABLE``); the live
+         table is one served to their phones
+seat     a player's place at the table: a name and a colour, in the order the game's header lists them
+======== ================================================================================================
 
 The rules core may be compiled with mypyc (setup.py). This file, never compiled, runs
 before any of its modules is imported and decides whether the compiled build can be

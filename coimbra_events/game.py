@@ -231,7 +231,6 @@ class Game(FoldedRecord, Aggregate):
         self._held = held
         self._events, self._hashes, self._stamps = [], [], []
         self.announced, self.tags, self.archived = announced, tags, archived
-        self.entry_by: str | None = None
         self.making: GameEvent | None = None  # the entry this code is appending, chained already (see Recorded.apply)
 
     @classmethod
@@ -325,17 +324,16 @@ class Game(FoldedRecord, Aggregate):
         self.start_fold(result.state if result.valid else None, len(log.events) if result.valid else 0)
         return len(log.events) - start
 
-    def enter_as(self, by: str | None) -> None:
-        """Who enters the entries recorded on this copy from now on, kept with each (with the time);
-        ``None``: entries are not stamped."""
-        self.entry_by = by
+    def record(self, event: GameEvent, entered_by: str | None = None) -> None:
+        """Add a decision or an outcome; ``RuleViolation`` (and nothing triggered) if it is illegal.
 
-    def record(self, event: GameEvent) -> None:
-        """Add a decision or an outcome; ``RuleViolation`` (and nothing triggered) if it is illegal."""
+        ``entered_by``: who entered it, kept with the time in its stamp (``None``: not stamped). So are the
+        other writes' below: who enters is said with each write, never left on the game.
+        """
         violation = rules.check(self.state, event)
         if violation is not None:
             raise violation
-        self._trigger(event)
+        self._trigger(event, entered_by=entered_by)
 
     # -- the record's own history: nothing is deleted, every change is an entry of its own
 
@@ -353,7 +351,8 @@ class Game(FoldedRecord, Aggregate):
         before = Line(self.line.plays[:k])
         return replay(self.initial, before, stop_at_violation=False).state
 
-    def correct(self, seq: int, event: GameEvent, by: str = TABLE) -> tuple[tuple[Play, RuleViolation], ...]:
+    def correct(self, seq: int, event: GameEvent, by: str = TABLE,
+                entered_by: str | None = None) -> tuple[tuple[Play, RuleViolation], ...]:
         """Replace what entry ``seq`` said; returns the later plays that the change made illegal.
 
         The replacement must be legal where the original stood (``RuleViolation``
@@ -364,19 +363,19 @@ class Game(FoldedRecord, Aggregate):
         if violation is not None:
             raise violation
         before = {p.seq for p, _ in self.replay.skipped}
-        self._trigger(Corrected(by, seq))
-        self._trigger(event)
+        self._trigger(Corrected(by, seq), entered_by=entered_by)
+        self._trigger(event, entered_by=entered_by)
         return tuple((p, v) for p, v in self.replay.skipped if p.seq not in before)
 
-    def undo(self, by: str = TABLE) -> Play:
+    def undo(self, by: str = TABLE, entered_by: str | None = None) -> Play:
         """Withdraw the latest play (a ``Retracted`` entry; the play stays in the log)."""
         if not self.line.plays:
             raise RuleViolation("HISTORY.target", "there is no play to undo", {"entries": len(self.events)})
         last = self.line.plays[-1]
-        self._trigger(Retracted(by, last.seq))
+        self._trigger(Retracted(by, last.seq), entered_by=entered_by)
         return last
 
-    def accept(self, event: GameEvent, reason: str, by: str = TABLE) -> RuleViolation:
+    def accept(self, event: GameEvent, reason: str, by: str = TABLE, entered_by: str | None = None) -> RuleViolation:
         """Record a move the table accepted although it breaks a rule; returns the rule it breaks.
 
         ``NothingToOverride`` if the move is legal (record it normally);
@@ -387,14 +386,14 @@ class Game(FoldedRecord, Aggregate):
             raise NothingToOverride(f"{event.TYPE} breaks no rule here; record it as an ordinary decision")
         seq = self.entries + 2
         play_override(self.state, Play(seq, seq, event, (violation.rule, reason)))
-        self._trigger(RuleOverridden(by, violation.rule, reason))
-        self._trigger(event)
+        self._trigger(RuleOverridden(by, violation.rule, reason), entered_by=entered_by)
+        self._trigger(event, entered_by=entered_by)
         return violation
 
-    def note(self, seq: int, text: str, bookmark: bool = False, by: str = TABLE) -> None:
+    def note(self, seq: int, text: str, bookmark: bool = False, by: str = TABLE, entered_by: str | None = None) -> None:
         """Comment on a play, or mark it as a named place to jump to."""
         self.play_index(seq)
-        self._trigger(Bookmarked(by, seq, text) if bookmark else Noted(by, seq, text))
+        self._trigger(Bookmarked(by, seq, text) if bookmark else Noted(by, seq, text), entered_by=entered_by)
 
     # -- facts about the record, for the games index: its result, name, tags, whether it is listed
 
@@ -420,12 +419,12 @@ class Game(FoldedRecord, Aggregate):
         if archived != self.archived:
             self.trigger_event(self.Archived, archived=archived)
 
-    def _trigger(self, event: GameEvent, stamp: Stamp | None = None) -> None:
+    def _trigger(self, event: GameEvent, stamp: Stamp | None = None, entered_by: str | None = None) -> None:
         """Append an entry, chained now: stamped with its source's stamp (a fork's parent), else now and
-        ``entry_by`` when someone is entering."""
+        ``entered_by`` when someone is entering."""
         payload = event.payload()
         if stamp is None:
-            stamp = NO_STAMP if self.entry_by is None else (utc_now(), self.entry_by)
+            stamp = NO_STAMP if entered_by is None else (utc_now(), entered_by)
         at, by = stamp
         chained = event_hash(self.head, self.entries + 1, event.TYPE, event.actor, payload, at, by)
         self.making = event

@@ -51,10 +51,10 @@ def _parent_outcome(game: Game, parent_of: Callable[[str], Game]) -> GameEvent |
     return None
 
 
-def draw_setup(game: Game, rng: random.Random) -> None:
+def draw_setup(game: Game, rng: random.Random, entered_by: str | None = None) -> None:
     """Record the table's random outcomes, drawn from ``rng``, until a player must decide."""
     while (due := game.pending) is not None and due.actor == TABLE:
-        game.record(rules.legal(game.state).sample(rng))
+        game.record(rules.legal(game.state).sample(rng), entered_by)
 
 
 def parse_rolls(rolls: str) -> tuple[str, int | None]:

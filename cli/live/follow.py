@@ -32,25 +32,22 @@ async def follow(table: ServedTable, every: float = FOLLOW_EVERY) -> None:
     while, a PostgreSQL server restarting say, is one log line, and followed again a second later)."""
     while True:
         try:
-            if type(table.games.store.recorder).__module__ == "eventsourcing.postgres":
-                await _told(table)
-            else:
-                await _polled(table, every)
+            await _told(table, every)
         except Exception as exc:  # whatever the store raises: said, and tried again
             log.warning("cannot read %s from the store now: %s", table.name, " ".join(str(exc).split())[:200])
             await asyncio.sleep(AGAIN_AFTER)
 
 
-async def _polled(table: ServedTable, every: float) -> None:
-    while True:
-        await table.look()
-        await asyncio.sleep(every)
-
-
-async def _told(table: ServedTable) -> None:
-    """Look whenever the store says something was stored (and once at first: what was stored before it listened)."""
-    recorder = table.games.store.recorder
-    listener = Listener(recorder, await asyncio.to_thread(recorder.max_notification_id), asyncio.get_running_loop())
+async def _told(table: ServedTable, every: float) -> None:
+    """Look whenever the store says something was stored (and once at first: what was stored before it listened),
+    or every ``every`` seconds where the store cannot say."""
+    games = table.games
+    subscription = await asyncio.to_thread(lambda: games.subscription(games.position()))
+    if subscription is None:
+        while True:
+            await table.look()
+            await asyncio.sleep(every)
+    listener = Listener(subscription, asyncio.get_running_loop())
     try:
         await table.look()
         while True:
@@ -63,16 +60,16 @@ async def _told(table: ServedTable) -> None:
 
 
 class Listener:
-    """The library's subscription to the store's notification log after ``gt``, iterated in a thread of its own
+    """The library's subscription to the store's notification log (``Games.subscription``), iterated in a thread of its own
     (each ``next`` blocks until something is stored): every notification sets ``woken`` on the event loop, so
     a batch of them wakes the table once."""
 
-    def __init__(self, recorder: Any, gt: int | None, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, subscription: Any, loop: asyncio.AbstractEventLoop) -> None:
         self.woken = asyncio.Event()
         self._loop = loop
         self._error: Exception | None = None
         self._ended = False
-        self._subscription = recorder.subscribe(gt=gt)
+        self._subscription = subscription
         self._thread = threading.Thread(target=self._listen, name="coimbra-serve-listener", daemon=True)
         self._thread.start()
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 from starlette.concurrency import run_in_threadpool
 
 from cli.live.game_view import entry_json, game_view
-from coimbra_events.service import Recorded
+from coimbra_events.service import Session, Stored
 
 if TYPE_CHECKING:
     from coimbra_events.game import Game
@@ -44,8 +44,9 @@ class ServedTable:
         self.entries: list[dict[str, Any]] = []
         """Every entry of the game, entry ``k`` at index ``k - 1``, as the stream tells it."""
         self._lock = threading.Lock()
-        self._game: Game | None = None
-        """The game as last read or saved here, holding every entry told (``None``: read it again)."""
+        self.session = Session(name)
+        """The game as last read or saved here, holding every entry told (the application reads it again when a
+        write left it holding what was not saved)."""
         self._state: GameState | None = None
         """The table after the entries told."""
         self._position: int | None = None
@@ -87,31 +88,32 @@ class ServedTable:
         """Read the game and tell every entry it has (once, before serving): ``UnknownGame`` if there is none."""
         from projections.timeline import timeline
 
-        game = self.games.open(self.name)
+        self.session = self.games.session(self.name)
+        game = self.games.open(self.session)
         line = timeline(game)
         self.entries = [entry_json(game, k, e, game.stamps[k - 1], line.changes[k]) for k, e in enumerate(game.events, 1)]
-        self._game, self._state, self._position = game, game.state, self._where()
+        self._state, self._position = game.state, self.games.position()
         return game
 
     def view(self) -> dict[str, Any]:
         """``game_view`` of the game as it is now (made once per head)."""
         game = self._latest()
         if self._view is None or self._view[0] != game.head:
-            self._view = (game.head, game_view(self.games.legal(self.name, game), self.entries))
+            self._view = (game.head, game_view(self.games.legal(self.session), self.entries))
         return self._view[1]
 
     def record(self, inputs: Sequence[str], after: str | None, by: str) -> Outcome[Any]:
         """``Games.record`` of inputs typed in notation, entered by ``by``."""
-        return self._changed(lambda game: self.games.record(self.name, inputs, after=after, game=game), by)
+        return self._changed(lambda: self.games.record(self.session, inputs, by, after))
 
     def undo(self, after: str | None, by: str) -> Outcome[Any]:
-        return self._changed(lambda game: self.games.undo(self.name, game, after=after), by)
+        return self._changed(lambda: self.games.undo(self.session, by, after))
 
     def accept(self, given: str, reason: str, after: str | None, by: str) -> Outcome[Any]:
-        return self._changed(lambda game: self.games.accept(self.name, given, reason, game, after=after), by)
+        return self._changed(lambda: self.games.accept(self.session, given, reason, by, after))
 
     def note(self, at: int, text: str, bookmark: bool, by: str) -> Outcome[Any]:
-        return self._changed(lambda game: self.games.note(self.name, at, text, bookmark, game), by)
+        return self._changed(lambda: self.games.note(self.session, at, text, bookmark, by))
 
     def since(self, head: str) -> list[dict[str, Any]]:
         """The entries after the one whose head begins with ``head`` (every entry if none does)."""
@@ -120,54 +122,40 @@ class ServedTable:
                 return self.entries[k:]
         return list(self.entries)
 
-    def _changed(self, change: Callable[[Game], Outcome[Any]], by: str) -> Outcome[Any]:
-        """Run a use case on the game as last read (read again only if the store moved since: ``_latest``), so an
-        input costs one save; a copy left holding what a use case triggered but did not save is never used again."""
-        self.games.store.entered_by = by
-        game, self._game = self._latest(), None
-        version = game.version
-        outcome = change(game)
-        if isinstance(outcome, Recorded):
+    def _changed(self, write: Callable[[], Outcome[Any]]) -> Outcome[Any]:
+        """Run a write on the session's game as it is now (read again only if the store moved since: ``_latest``),
+        so an input costs one save, and tell what it stored."""
+        self._latest()
+        outcome = write()
+        if isinstance(outcome, Stored):
             self._took(outcome)
-        elif game.version == version:
-            # refused, or made for another head, before anything was triggered: still the game. (Not "no pending
-            # events": a save another writer beat has taken them, and the copy holds an entry never stored.)
-            self._game = game
         return outcome
 
     def _latest(self) -> Game:
-        """The game as it is now: as last read or saved here, unless the store's notification log moved since."""
+        """The game as it is now: the session's, unless the store's notification log moved since (or a write left
+        the session without a copy: then read again, and its new entries told)."""
         self._look()
-        if self._game is None:
-            self._look(always=True)
-        assert self._game is not None
-        return self._game
+        if self.session.game is None:
+            self._take(self.games.open(self.session))
+        return self.games.open(self.session)
 
-    def _took(self, recorded: Recorded[Any]) -> None:
-        """Tell what a use case just stored (its entries carry their changes: nothing is read again)."""
-        game = recorded.game
-        if not recorded.entries or recorded.entries[0].seq != len(self.entries) + 1:
+    def _took(self, stored: Stored[Any]) -> None:
+        """Tell what a write just stored (its entries carry their changes: nothing is read again)."""
+        game = stored.game
+        if not stored.entries or stored.entries[0].seq != len(self.entries) + 1:
             self.load()  # entries of others saved first (a note made again): tell the record as it is
             return
-        self.entries.extend(entry_json(game, e.seq, e.event, e.stamp, e.changes) for e in recorded.entries)
-        self._game, self._state = game, game.state
+        self.entries.extend(entry_json(game, e.seq, e.event, e.stamp, e.changes) for e in stored.entries)
+        self._state = game.state
 
-    def _look(self, always: bool = False) -> None:
-        """Read the game again if the store's notification log moved since the last look, unless the game's latest
-        receipt (one row) is the one this server's copy was read or saved with (the log moved by another game)."""
-        position = self._where()
-        if not always and position == self._position:
+    def _look(self) -> None:
+        """Tell what others stored, if the store's notification log moved since the last look and the game's own
+        record moved with it (``Games.refreshed``: one row read when the log moved by another game)."""
+        position = self.games.position()
+        if position == self._position:
             return
         self._position = position
-        if not always and self._game is not None:
-            store = self.games.store
-            receipt = store.stored_games.latest_receipt(self._game.id)
-            if receipt is not None and receipt.originator_version == store.evidence(self._game).receipts:
-                return
-        self._take(self.games.open(self.name))
-
-    def _where(self) -> int | None:
-        return self.games.store.recorder.max_notification_id()
+        self._take(self.games.refreshed(self.session))
 
     def _take(self, game: Game) -> None:
         """Tell the entries ``game`` has that were not told yet."""
@@ -181,4 +169,4 @@ class ServedTable:
             changes = dict(views.changes(self._state, game, known, new)) if views is not None else {}
             self.entries.extend(entry_json(game, k, game.events[k - 1], game.stamps[k - 1], changes.get(k, ()))
                                 for k in range(known + 1, game.entries + 1))
-        self._game, self._state = game, game.state
+        self._state = game.state

@@ -34,7 +34,7 @@ class Entry:
 
 
 @dataclass(frozen=True)
-class Recorded(Generic[T]):
+class Stored(Generic[T]):
     """Entries stored, all in one save, on ``game``, whose record now ends at ``head``.
 
     ``before`` is the table before the first of them; ``outcome`` what the use case
@@ -76,7 +76,7 @@ class Conflict:
     reason: str
 
 
-Outcome = Recorded[T] | Refused | Conflict
+Outcome = Stored[T] | Refused | Conflict
 """What a use case that records answers."""
 
 

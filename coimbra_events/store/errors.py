@@ -50,15 +50,16 @@ class TableInputNeeded(ValueError):
     """The table's outcome must be typed by hand (or nothing is due from the table)."""
 
 
+class NoStore(ValueError):
+    """No store where one was named, and nothing made there (only a use that makes games makes a store)."""
+
+
+class StoreNotOpened(ValueError):
+    """The store cannot be opened (a file that cannot be read, a server that does not answer)."""
+
+
 class StoreConflict(RuntimeError):
     """Another writer changed the store while this command was saving; nothing of it was stored (exit 3)."""
-
-
-class GameChanged(StoreConflict):
-    """The game was changed by another writer between this command's reading it and saving."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(f"{name}: the game changed since you read it; nothing stored; try again")
 
 
 class DamagedIndex(ValueError):

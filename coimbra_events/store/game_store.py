@@ -7,42 +7,34 @@ index (``store.games_index``) is a projection of the store, caught up when it is
 read (listing, a game's entry, numbering an unnamed game), so saving a game costs
 one transaction, as the library's own save does.
 
-A command reads a game once: ``update`` applies a change to the game it read (or
-was handed) and saves what the change triggered, reading again only when another
-writer saved first. Reading a game against its evidence, saving it with its
-receipt and snapshot, and retrying are the repository's (``store.repository``);
-where the store lives is ``store.location``'s.
+This is persistence only: the use cases that create and change games are the
+application's (``coimbra_events.service.Games``), the one door every front-end
+holds. Reading a game against its evidence, saving it with its receipt and
+snapshot, and retrying are the repository's (``store.repository``); where the
+store lives is ``store.location``'s.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
-import random
-import re
 from contextlib import nullcontext
-from typing import Callable, Mapping, Sequence, TypeVar
+from typing import Mapping
 from uuid import UUID
 
 from eventsourcing.application import Application
-from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Mapper
 from eventsourcing.utils import Environment
 
 from coimbra_events.store import postgres as postgres_store
 from coimbra_events.store import sqlite_file
-from coimbra_events.catalog import Catalog, standin_catalog
-from coimbra_events.events import Corrected, GameEvent, RuleOverridden
 from coimbra_events.game import Game
 from coimbra_events.store.games_index import GamesIndex, catch_up
 from coimbra_events.store.games_query import GameInfo, GamesQuery, Page
 from coimbra_events.store.games_view import info_of, view_for
 from coimbra_events.store.inspection import Inspection, rows_of
-from coimbra_events.rolls import draw_setup, drawn, parse_rolls
 from coimbra_events.store.claims import NameClaims
 from coimbra_events.store.receipts import Evidence
-from coimbra_events.store.importing import import_record
-from coimbra_events.store.records import Imported, LeagueMark, fold_mark
 from coimbra_events.store.repository import GameRepository
 from coimbra_events.store.location import APP, describe_store, store_settings
 from coimbra_events.store.rows import Rows
@@ -50,37 +42,24 @@ from coimbra_events.log import GameLog, LogError, LogProblem, dumps_entries
 from coimbra_events.log_reader import loads
 from coimbra_events.store.register import legacy_game_id
 from coimbra_events.store.topics import STORED_TOPICS, StoredTopics
-from coimbra_events.notation import is_name
 from coimbra_events.rulesets import IMPLEMENTED, refusal
-from coimbra_events.state import TABLE
 from coimbra_events.store.errors import (
-    AlreadyStored,
-    BadFork,
-    BadGameName,
-    BadPlayers,
     DamagedGame,
     DamagedIndex,
     EventsRemoved,
-    TableInputNeeded,
     UnknownGame,
     one_line,
 )
 
-T = TypeVar("T")
-
-_GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-_TAG = re.compile(r"[^\s,]{1,40}")
 
 
 # --- the store -----------------------------------------------------------------------------------
 
 
 class GameStore(Application):
-    """Games stored as events: create, record, import, export, list, rename, tag, archive.
-
-    ``entered_by`` is who enters new entries through this store (the ``by`` of
-    their stamps, with ``at`` the time); ``None`` leaves new entries unstamped.
-    """
+    """The persistence of games stored as events: a game read by name against its evidence, saved with it
+    (``stored_games``), the names claimed (``claims``), and the index of games listed; the use cases that
+    change them are the application's (``coimbra_events.service.Games``)."""
 
     name = APP
     is_snapshotting_enabled = True  # the store takes snapshots itself (``_saved``), not on the library's interval
@@ -91,12 +70,10 @@ class GameStore(Application):
         *,
         in_memory: bool = False,
         env: Mapping[str, str] | None = None,
-        entered_by: str | None = None,
     ) -> None:
         settings = store_settings(db, in_memory=in_memory, env=env)
         environment = Environment(self.name, {**os.environ, **settings})
         self.location = describe_store(environment)
-        self.entered_by = entered_by
         module = environment.get("PERSISTENCE_MODULE")
         postgres = module == "eventsourcing.postgres"
         if module == "eventsourcing.sqlite":
@@ -244,219 +221,7 @@ class GameStore(Application):
             raise UnknownGame(name)
         return info_of(row)
 
-    # -- writing
-
-    def new_game(
-        self,
-        players: Sequence[tuple[str, str]],
-        catalog: Catalog | None = None,
-        name: str | None = None,
-        seed: int | None = None,
-    ) -> Game:
-        """Create a game; with a seed, the table's setup outcomes are drawn up to the first decision.
-
-        The draws go through the rules core's outcome spaces, the same ones a
-        simulated game uses, and are stored as ordinary events; the seed is
-        kept in the log header (``meta.seed``) and the index.
-        """
-        catalog = catalog or standin_catalog()
-        check_players(players)
-        meta = {"seed": seed} if seed is not None else {}
-
-        def build() -> tuple[Game, list[Aggregate], None]:
-            chosen = self.claims.name_for(name, players)
-            try:
-                game = Game.start(chosen, catalog, players, meta)
-            except ValueError as exc:
-                raise BadPlayers(str(exc)) from None
-            game.enter_as(self.entered_by)
-            if seed is not None:
-                draw_setup(game, random.Random(seed))
-            return game, self.claims.claim(chosen, game.id), None
-
-        return self.stored_games.commit(build)[0]
-
-    def record(self, name: str, *events: GameEvent, game: Game | None = None) -> Game:
-        """Add events to a stored game, all or none; ``RuleViolation`` for the first illegal one.
-
-        ``GameChanged`` if another writer changed the game meanwhile: a decision is
-        made for the table as it was read (a "pass" means the player then due).
-        """
-
-        def add(game: Game) -> None:
-            for event in events:
-                game.record(event)
-
-        return self.update(name, add, game)[0]
-
-    def commit(self, game: Game) -> Game:
-        """Save what was recorded on a game read from this store; ``GameChanged`` if another writer saved first."""
-        return self.update(game.name, lambda _: None, game)[0]
-
-    def import_log(
-        self, log: GameLog, name: str | None = None, catalog: Catalog | None = None, source: str = "<log>",
-        copy: bool = False,
-    ) -> Game:
-        """``import_record``'s game: the game stored, or the stored game the log extended.
-
-        ``AlreadyStored`` if the record is stored already (nothing stored).
-        """
-        imported = self.import_record(log, name, catalog, source, copy)
-        if imported.game is None:
-            assert imported.held is not None
-            raise AlreadyStored(imported.held)
-        return imported.game
-
-    def import_record(
-        self, log: GameLog, name: str | None = None, catalog: Catalog | None = None, source: str = "<log>",
-        copy: bool = False,
-    ) -> Imported:
-        """Store a log's record once (``store.importing``): a new game, the entries a stored game lacks, or nothing."""
-        return import_record(self, log, name, catalog, source, copy)
-
-    def duplicates(self) -> list[tuple[str, int, list[GameInfo]]]:
-        """The groups of stored games that hold the same record (same header and entries), oldest first: the record's
-        head, its entries, and the games."""
-        self._caught_up()
-        return [(group[0]["head"], group[0]["entries"], [info_of(r) for r in group]) for group in self.index.view.duplicates()]
-
-    def count(self, names: Sequence[str], counted: bool) -> list[Game]:
-        """Tell the league to leave these games out (``counted=False``: a teaching game, a test) or count them again;
-        every name is checked before anything is stored."""
-        games = [self.get(name, any_ruleset=True) for name in names]
-        for game in games:
-            mark = fold_mark(None, self.events.get(LeagueMark.create_id(str(game.id))))
-            if mark is None:
-                mark = LeagueMark.made(game.id, counted=counted)
-            mark.count(counted)
-            if mark.pending_events:
-                self.save(mark)
-        return games
-
-    def update(
-        self, name: str, change: Callable[[Game], T], game: Game | None = None, retry: bool = False
-    ) -> tuple[Game, T]:
-        """Apply ``change`` to a stored game and save what it triggered, all or nothing.
-
-        ``game`` is the stored game as the caller already read it (nothing is read
-        then). If another writer saved first: ``GameChanged``, or with ``retry`` (a
-        change that means the same whatever else was recorded, a note say) the
-        change runs again on a freshly read copy. If ``change`` raises, nothing is
-        stored, but the game handed in may hold what it triggered before raising:
-        read the game again rather than go on with it.
-        """
-        given = [game] if game is not None else []
-
-        def build() -> tuple[Game, list[Aggregate], T]:
-            current = given.pop() if given else self.get(name)
-            current.enter_as(self.entered_by)
-            return current, [], change(current)
-
-        return self.stored_games.commit(build, retry=retry)
-
-    def fork(self, name: str, at: int, new_name: str | None = None, rolls: str = "manual") -> Game:
-        """A new game sharing entries 1..``at`` of ``name``; its lineage goes into the index and its header.
-
-        ``rolls`` says where the fork's later table outcomes come from: the
-        parent's where they still fit (``parent``), typed by hand (``manual``) or
-        drawn from a seed (``seed:S``). ``BadFork`` for a point that is not a
-        whole entry of the parent's record.
-        """
-        parse_rolls(rolls)
-
-        def build() -> tuple[Game, list[Aggregate], None]:
-            parent = self.get(name)
-            if not 0 <= at <= parent.entries:
-                raise BadFork(f"--at {at}: {name} has entries 0 to {parent.entries}")
-            if at and type(parent.events[at - 1]) in (Corrected, RuleOverridden):
-                raise BadFork(f"entry {at} introduces entry {at + 1}; fork at {at + 1} or {at - 1}")
-            mode, seed = parse_rolls(rolls)
-            meta = {k: v for k, v in parent.header.meta.items() if k != "seed"}
-            meta.update({"parent": name, "forked_at": at, "rolls": rolls, **({"seed": seed} if mode == "seed" else {})})
-            chosen = self.claims.name_for(new_name, parent.header.players)
-            game = Game.start(chosen, parent.catalog, parent.header.players, meta, parent.header.ruleset)
-            for event, stamp in zip(parent.events[:at], parent.stamps):
-                game._trigger(event, stamp)
-            return game, self.claims.claim(chosen, game.id), None
-
-        return self.stored_games.commit(build, snapshot=False)[0]
-
-    def rename(self, name: str, new_name: str) -> Game:
-        """Give a game another name; the old one is free again. ``BadGameName`` if the new one is taken or not a name."""
-
-        def build() -> tuple[Game, list[Aggregate], None]:
-            game = self.get(name, any_ruleset=True)
-            claims = self.claims.claim(self.claims.name_for(new_name, ()), game.id)
-            game.rename(new_name)
-            return game, [*claims, self.claims.released(name)], None
-
-        return self.stored_games.commit(build)[0]
-
-    def tag(self, name: str, add: Sequence[str] = (), remove: Sequence[str] = ()) -> Game:
-        """Add tags to a game and take others off (``BadGameName`` for a tag with spaces or commas)."""
-        return self.tag_games([name], add, remove)[0]
-
-    def tag_games(self, names: Sequence[str], add: Sequence[str] = (), remove: Sequence[str] = ()) -> list[Game]:
-        """``tag`` for several games, every name and tag checked before any game is changed: ``UnknownGame``,
-        or ``BadGameName`` for a tag with spaces or commas, or one that is a stored game's name."""
-        for tag in add:
-            if not _TAG.fullmatch(tag):
-                raise BadGameName(f"tag {tag!r}: use up to 40 characters without spaces or commas")
-            if self.claims.taken(tag):
-                raise BadGameName(f"tag {tag!r} is the name of a stored game: a tag names an evening or a season "
-                                  "(coimbra tag --add TAG GAME...)")
-        for name in names:
-            self.get(name, any_ruleset=True)
-
-        def retag(game: Game) -> None:
-            kept = [t for t in game.tags if t not in remove]
-            game.set_tags(kept + [t for t in dict.fromkeys(add) if t not in kept])
-
-        return [self.update_any(name, retag) for name in dict.fromkeys(names)]
-
-    def archive(self, name: str, archived: bool = True) -> Game:
-        """Leave a game out of the games list (``archived``) or list it again; nothing is deleted."""
-        return self.archive_games([name], archived)[0]
-
-    def archive_games(self, names: Sequence[str], archived: bool = True) -> list[Game]:
-        """``archive`` for several games, every name checked (``UnknownGame``) before any game is changed."""
-        for name in names:
-            self.get(name, any_ruleset=True)
-        return [self.update_any(name, lambda game: game.set_archived(archived)) for name in dict.fromkeys(names)]
-
-    def update_any(self, name: str, change: Callable[[Game], None]) -> Game:
-        """``update`` for facts about a record that fold nothing (tags, archiving): any ruleset."""
-
-        def build() -> tuple[Game, list[Aggregate], None]:
-            game = self.get(name, any_ruleset=True)
-            change(game)
-            return game, [], None
-
-        return self.stored_games.commit(build, announce=False)[0]
-
-    def roll(self, name: str, game: Game | None = None) -> tuple[Game, GameEvent]:
-        """Draw the table's pending outcome the way the game's header says, and record it (``game``: as ``update``).
-
-        ``seed:S`` (or a game created with a seed) draws from ``Random("S:k")``,
-        k the number of entries so far, so a draw depends only on the seed and
-        the point of the game; ``parent`` reuses the parent's outcome of that
-        kind and turn when it is still legal. ``TableInputNeeded`` when the
-        outcome must be typed by hand.
-        """
-
-        def draw(game: Game) -> GameEvent:
-            due = game.pending
-            if due is None or due.actor != TABLE:
-                waiting = "the game is over" if due is None else f"{due.actor} must act"
-                raise TableInputNeeded(f"{name}: the table has nothing to roll or deal now ({waiting})")
-            event = drawn(game, self.get)
-            game.record(event)
-            return event
-
-        return self.update(name, draw, game)
-
-def check_players(players: Sequence[tuple[str, str]]) -> None:
-    """Names the notation can write and the rules core accepts; ``BadPlayers`` otherwise."""
-    for player, color in players:
-        if not is_name(player) or not is_name(color) or " " in color:
-            raise BadPlayers(f"player {player!r} ({color!r}): names and colours may not contain ':', ',', '=' or '+'")
+    def position(self) -> int | None:
+        """How far the store's notification log has come (``None``: nothing stored yet): a reader that keeps a game
+        looks at it again only when this moved."""
+        return self.recorder.max_notification_id()

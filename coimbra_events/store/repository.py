@@ -7,8 +7,8 @@ any rule runs: a damaged game is refused with ``DamagedGame``, never folded past
 its damage. A snapshot (``coimbra_events.store.snapshots``) is taken before the
 save that makes it due, so that the save's receipt vouches for it, and kept after;
 a read starts from a snapshot only if the latest receipt vouches for it. Two
-writers on one game: the second is refused with ``GameChanged`` (nothing stored)
-unless its change means the same whatever else was recorded. What the store knows
+writers on one game: the second's ``save`` answers ``False`` (nothing stored), and
+a change that means the same whatever else was recorded is built again (``commit``). What the store knows
 of each game it handed out (its receipts, the snapshot in force) is kept here, in
 a ``Ledger`` beside the games, never in them.
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from contextlib import suppress
 from functools import partial
-from typing import TYPE_CHECKING, Callable, Protocol, TypeVar
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence, TypeVar
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
@@ -26,7 +26,7 @@ from eventsourcing.persistence import OperationalError, PersistenceError, Record
 from coimbra_events.game import BrokenLink, Entries, Game
 from coimbra_events.log import LogProblem
 from coimbra_events.rulesets import IMPLEMENTED
-from coimbra_events.store.errors import DamagedGame, GameChanged, StoreConflict, UnknownGame
+from coimbra_events.store.errors import DamagedGame, StoreConflict, UnknownGame
 from coimbra_events.store.inspection import Inspection, inspect_game
 from coimbra_events.store.receipts import Evidence, Ledger, Receipt, receipt_id, receipt_of, vouched
 from coimbra_events.store.rows import Rows
@@ -170,41 +170,43 @@ class GameRepository:
         raise DamagedGame(name, problems or [LogProblem(count, "snapshot changed", "the game's latest snapshot does not "
                                                         "hold the entries its head chains, and its rows cannot be read now")])
 
-    def commit(
-        self, build: Callable[[], tuple[Game, list[Aggregate], T]], snapshot: bool = True, announce: bool = True,
-        retry: bool = True,
-    ) -> tuple[Game, T]:
-        """Build the changes and save them, with the game's new receipt, in one transaction.
+    def save(self, game: Game, others: Sequence[Aggregate] = (), snapshot: bool = True, announce: bool = True) -> bool:
+        """Save what was triggered on ``game`` (and ``others``), with the game's new receipt, in one transaction;
+        ``False``, and nothing saved, if another writer saved first (the caller reads the game again or answers
+        a conflict: a value, never an exception thrown through the store).
 
         The game announces a changed result (``Game.announce_result``) in the same
-        transaction; afterwards a snapshot is taken if one is due. If another writer
-        saved first: rebuild and save again with ``retry`` (a new game, a rename, a
-        note), else ``GameChanged``; ``StoreConflict`` if it kept happening. Returns
-        the game and what ``build`` returned.
+        transaction; afterwards a snapshot is taken if one is due.
         """
+        if announce:
+            game.announce_result()
+        if not game.pending_events and not others:
+            return True  # nothing to save
+        kept = self._snapshot_due(game) if snapshot else None
+        evidence = self.evidence(game)
+        receipt = receipt_of(game, evidence, kept)
+        try:
+            self.app.save(game, receipt, *others)
+        except (RecordConflictError, OperationalError) as exc:
+            if isinstance(exc, OperationalError) and "locked" not in str(exc):
+                raise
+            return False
+        evidence.saved_with(game.version, receipt)
+        if kept is not None:
+            self._keep_snapshot(game, kept, receipt)
+        return True
+
+    def commit(self, build: Callable[[], tuple[Game, list[Aggregate], T]], snapshot: bool = True,
+               announce: bool = True) -> tuple[Game, T]:
+        """Build a change that means the same whatever else was saved meanwhile (a new game, a fork, a rename,
+        tags) and save it, built again on what is stored now if another writer saved first; ``StoreConflict``
+        if that kept happening. Returns the game and what ``build`` returned."""
         for _ in range(ATTEMPTS):
             self.claims.begin()
             game, others, outcome = build()
-            if announce:
-                game.announce_result()
-            if not game.pending_events and not others:
-                return game, outcome  # nothing to save
-            kept = self._snapshot_due(game) if snapshot else None
-            evidence = self.evidence(game)
-            receipt = receipt_of(game, evidence, kept)
-            try:
-                self.app.save(game, receipt, *others)
-            except (RecordConflictError, OperationalError) as exc:
-                if isinstance(exc, OperationalError) and "locked" not in str(exc):
-                    raise
-                self.claims.contested()
-                if not retry:
-                    raise GameChanged(game.name) from None
-                continue
-            evidence.saved_with(game.version, receipt)
-            if kept is not None:
-                self._keep_snapshot(game, kept, receipt)
-            return game, outcome
+            if self.save(game, others, snapshot, announce):
+                return game, outcome
+            self.claims.contested()
         raise StoreConflict("the store kept changing while saving; nothing stored; try again")
 
     def _snapshot_due(self, game: Game) -> GameSnapshot | None:

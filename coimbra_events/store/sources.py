@@ -1,8 +1,8 @@
 """Where a game is kept: a stored game, or a JSON log file used as GAME, behind one interface.
 
 Every command that takes GAME works the same on both: it opens the game, changes
-it, and commits it, refused with ``GameChanged`` when the record moved on since
-it was read (another writer saved first, or rewrote the file). ``game_source`` is
+it, and saves it; ``save`` answers ``False`` (nothing kept) when the record moved on
+since it was read (another writer saved first, or rewrote the file). ``game_source`` is
 the one place that tells the two apart (``references.log_file``), so neither the
 application service nor a front-end has to.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Protocol, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Protocol
 
 from coimbra_events import log as game_log
 from coimbra_events import log_reader
@@ -20,14 +20,14 @@ from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.log import GameLog, LogError, LogProblem
 from coimbra_events.references import log_file
-from coimbra_events.store.errors import DamagedGame, GameChanged, StoreConflict, TableInputNeeded
+from coimbra_events.state import TABLE
+from coimbra_events.store.errors import DamagedGame, StoreConflict, TableInputNeeded
 from coimbra_events.files import locked, write_atomically
 
 if TYPE_CHECKING:  # the game and the store bring in the eventsourcing library: imported when a game is opened
     from coimbra_events.game import Game
     from coimbra_events.store.game_store import GameStore
 
-T = TypeVar("T")
 READS = 3
 """How often ``verify`` reads a stored game's rows again when a writer changed them while they were read."""
 
@@ -74,19 +74,15 @@ class GameSource(Protocol):
     def head(self) -> str:
         """The record's head as it is now, read again (what a conflict names)."""
 
-    def commit(self, game: Game) -> Game:
-        """Keep what was recorded on ``game``; ``GameChanged`` if the record moved on since it was read."""
+    def save(self, game: Game) -> bool:
+        """Keep what was recorded on ``game``; ``False`` (nothing kept) if the record moved on since it was read."""
 
     def locked(self) -> AbstractContextManager[None]:
-        """Held from reading to writing, so that writers whose changes mean the same whatever else was recorded
+        """Held from reading to saving, so that writers whose changes mean the same whatever else was recorded
         take turns rather than conflict."""
 
-    def update(self, change: Callable[[Game], T], game: Game | None = None, retry: bool = False) -> tuple[Game, T]:
-        """Apply ``change`` to the game (``game``: as already read from this source) and commit it, all or nothing;
-        ``retry``: a change that means the same whatever else was recorded (a note) is made again, not refused."""
-
-    def roll(self, game: Game | None = None) -> tuple[Game, GameEvent]:
-        """Draw the table's pending outcome the way the game says and record it (``TableInputNeeded`` if by hand)."""
+    def draw(self, game: Game) -> GameEvent:
+        """The table's pending outcome, drawn the way the game says (``TableInputNeeded`` if it is entered by hand)."""
 
     def log(self) -> GameLog:
         """The record as a JSON log, whatever its ruleset (for ``validate``)."""
@@ -102,15 +98,13 @@ class GameSource(Protocol):
         """The record's hash chain and every problem found in it (the first ``log.KEPT`` of a file unless ``every``)."""
 
 
-def game_source(ref: str, store: Callable[[], GameStore], catalog: Catalog | None = None,
-                entered_by: str | None = None) -> GameSource:
+def game_source(ref: str, store: Callable[[], GameStore], catalog: Catalog | None = None) -> GameSource:
     """What a GAME argument names: a JSON log file (the store is not opened) or a stored game.
 
-    ``catalog`` reads a log file with another catalog than the one it names;
-    ``entered_by`` stamps the entries recorded into a file (a store stamps its own).
+    ``catalog`` reads a log file with another catalog than the one it names.
     """
     path = log_file(ref)
-    return StoredGame(store(), ref) if path is None else LogFile(path, catalog, entered_by, ref)
+    return StoredGame(store(), ref) if path is None else LogFile(path, catalog, ref)
 
 
 class StoredGame:
@@ -126,18 +120,21 @@ class StoredGame:
     def head(self) -> str:
         return self.store.get(self.name).head
 
-    def commit(self, game: Game) -> Game:
-        return self.store.commit(game)
+    def save(self, game: Game) -> bool:
+        return self.store.stored_games.save(game)
 
     def locked(self) -> AbstractContextManager[None]:
-        """Nothing to hold: a save that conflicts is rebuilt on the game as it is now (``update``'s ``retry``)."""
+        """Nothing to hold: a save that conflicts is made again on the game as it is now."""
         return nullcontext()
 
-    def update(self, change: Callable[[Game], T], game: Game | None = None, retry: bool = False) -> tuple[Game, T]:
-        return self.store.update(self.name, change, game, retry)
+    def draw(self, game: Game) -> GameEvent:
+        from coimbra_events.rolls import drawn
 
-    def roll(self, game: Game | None = None) -> tuple[Game, GameEvent]:
-        return self.store.roll(self.name, game)
+        due = game.pending
+        if due is None or due.actor != TABLE:
+            waiting = "the game is over" if due is None else f"{due.actor} must act"
+            raise TableInputNeeded(f"{self.name}: the table has nothing to roll or deal now ({waiting})")
+        return drawn(game, self.store.get)
 
     def log(self) -> GameLog:
         return self.store.export(self.name)
@@ -168,12 +165,12 @@ class StoredGame:
 class LogFile:
     """A JSON log used as a game: read, changed in memory, written back if nobody else changed it meanwhile."""
 
-    def __init__(self, path: Path, catalog: Catalog | None = None, entered_by: str | None = None,
-                 ref: str | None = None) -> None:
-        self.path, self.catalog, self.entered_by = path, catalog, entered_by
+    def __init__(self, path: Path, catalog: Catalog | None = None, ref: str | None = None) -> None:
+        self.path, self.catalog = path, catalog
+        self._holding = False
         self.ref, self.name = ref if ref is not None else str(path), path.stem
         self.data: bytes | None = None
-        """The bytes as last read: ``commit`` writes only over these (a move list as a move list)."""
+        """The bytes as last read: ``save`` writes only over these (a move list as a move list)."""
         self.taken_as_written = False
         self.lines: Mapping[int, int] = {}
 
@@ -198,34 +195,25 @@ class LogFile:
     def head(self) -> str:
         return self._read(log_reader.read_bytes(self.path)).head()
 
-    def commit(self, game: Game) -> Game:
-        with locked(self.path):
-            self._replace(game)
-        return game
-
-    def _replace(self, game: Game) -> None:
-        """``commit`` for a caller that holds the file's lock; what it writes is then what was last read."""
-        if self.data is None or log_reader.read_bytes(self.path) != self.data:
-            raise GameChanged(str(self.path))
-        data = _move_list(game.to_log()) if log_reader.is_move_list(self.data) else game_log.dumps(game.to_log())
-        write_atomically(self.path, data)
-        self.data = data
+    def save(self, game: Game) -> bool:
+        with nullcontext() if self._holding else locked(self.path):
+            if self.data is None or log_reader.read_bytes(self.path) != self.data:
+                return False
+            data = _move_list(game.to_log()) if log_reader.is_move_list(self.data) else game_log.dumps(game.to_log())
+            write_atomically(self.path, data)
+            self.data = data
+        return True
 
     @contextmanager
     def locked(self) -> Iterator[None]:
         with locked(self.path):
-            yield
+            self._holding = True
+            try:
+                yield
+            finally:
+                self._holding = False
 
-    def update(self, change: Callable[[Game], T], game: Game | None = None, retry: bool = False) -> tuple[Game, T]:
-        """With ``retry`` the file's lock is held from reading to writing, so such writers take turns."""
-        with self.locked() if retry else nullcontext():
-            game = game if game is not None else self.open()
-            game.enter_as(self.entered_by)
-            outcome = change(game)
-            self._replace(game) if retry else self.commit(game)
-        return game, outcome
-
-    def roll(self, game: Game | None = None) -> tuple[Game, GameEvent]:
+    def draw(self, game: Game) -> GameEvent:
         """Drawing needs the store (a seed's draws are the store's, a fork's parent is a stored game)."""
         raise TableInputNeeded(f"{self.ref}: roll draws for stored games (coimbra import {self.ref} first); "
                                f"enter the outcome by hand: coimbra act {self.ref} \"table: ...\"")

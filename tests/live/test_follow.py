@@ -12,7 +12,7 @@ import time
 
 from cli.live.follow import FOLLOW_EVERY, follow
 from cli.live.table import ServedTable
-from coimbra_events.service import Games, Recorded
+from coimbra_events.service import Games, Stored
 from coimbra_events.store.game_store import GameStore
 from projections.read_side import ReadSide
 from tests.store.conftest import PLAYERS, postgres_env, postgres_server  # noqa: F401  (fixtures)
@@ -42,7 +42,7 @@ def test_on_postgresql_the_store_tells_the_table_and_it_does_not_poll(postgres_e
                 assert len(looks) <= 2, f"{len(looks)} looks at the log in {QUIET} s of quiet"  # subscribing, one look
                 decision = writer.legal(name).decisions[0]
                 stored = await asyncio.to_thread(writer.record, name, [decision])
-                assert isinstance(stored, Recorded)
+                assert isinstance(stored, Stored)
                 start = time.monotonic()
                 await asyncio.wait_for(table.wait(told), timeout=10)
                 return time.monotonic() - start

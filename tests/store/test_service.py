@@ -15,7 +15,7 @@ from coimbra_events.bots import choose
 from coimbra_events.game import Game
 from coimbra_events.notation import render
 from coimbra_events.record import replace
-from coimbra_events.service import Conflict, Games, Recorded, Refused
+from coimbra_events.service import Conflict, Games, Stored, Refused
 from coimbra_events.simulator import next_event
 from coimbra_events.state import TABLE
 from coimbra_events.store.game_store import GameStore
@@ -48,8 +48,8 @@ def connect(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.
         s.close()
 
 
-def recorded(outcome: object) -> Recorded:
-    assert isinstance(outcome, Recorded), outcome
+def recorded(outcome: object) -> Stored:
+    assert isinstance(outcome, Stored), outcome
     return outcome
 
 
