@@ -26,7 +26,8 @@ player_app = typer.Typer(
 
 def _change_alias(db: Optional[Path], change: Callable[[Any], None]) -> None:
     """Apply ``change`` to the store's alias map; a refused alias exits 2, nothing stored."""
-    from coimbra_events.players import BadAlias, change_aliases
+    from coimbra_events.players import BadAlias
+    from coimbra_events.store.aliases import change_aliases
 
     with opened(db) as store, store_errors("nothing stored"):
         try:

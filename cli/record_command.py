@@ -43,7 +43,7 @@ from cli.common import (
 from cli.exits import fail
 from cli.record_texts import COMMANDS_HELP, option_lines, outcome_prompt, refusal_lines
 from coimbra_events.references import log_file
-from coimbra_events.rolls import rolls_of
+from coimbra_events.store.rolls import rolls_of
 from coimbra_events.service import Games
 from coimbra_events.service.inputs import with_player_name
 from coimbra_events.service.results import Outcome, Recorded, Refused

@@ -38,7 +38,7 @@ from coimbra_events.store.games_index import GamesIndex, catch_up
 from coimbra_events.store.games_query import GameInfo, GamesQuery, Page
 from coimbra_events.store.games_view import info_of, view_for
 from coimbra_events.store.inspection import Inspection, rows_of
-from coimbra_events.rolls import draw_setup, drawn, parse_rolls
+from coimbra_events.store.rolls import draw_setup, drawn, parse_rolls
 from coimbra_events.store.claims import NameClaims
 from coimbra_events.store.receipts import Evidence
 from coimbra_events.store.importing import import_record

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.records import LeagueMark, fold_mark
-from coimbra_events.players import BadAlias, change_aliases, person_key
+from coimbra_events.players import BadAlias, person_key
+from coimbra_events.store.aliases import change_aliases
 from projections.league.projection import open_league
 from tests.store.league.games import TIES, simulated, tie_game
 from tests.store.league.stores import postgres_store, sqlite_store
