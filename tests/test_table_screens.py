@@ -13,6 +13,7 @@ from pathlib import Path
 
 import orjson
 
+from cli.record_words import COMMAND_WORDS
 from coimbra_events import events as ev
 from coimbra_events import log as game_log, log_reader
 from coimbra_events.catalog import standin_catalog
@@ -21,7 +22,7 @@ from coimbra_events.names import FIELDS, fold
 from coimbra_events.notation import render
 from projections.naming import named
 from projections.options import options
-from projections.recording import COMMAND_WORDS, names_of
+from projections.recording import names_of
 from projections.timeline import timeline
 from tests.conftest import FIXTURES, installed_coimbra
 from tests.test_record import EVENTS, LOG, STATES, bare
