@@ -1,4 +1,4 @@
-"""An analysed game where people look (issue 28): the replay page's graph and grades, and the replayer's frame.
+"""An analysed game where people look: the replay page's graph and grades, and the replayer's frame.
 
 A short game (the 2-player fixture's first entries) is analysed by the real engine with
 few playouts into a cache folder of its own (``COIMBRA_ANALYSES``); the installed

@@ -1,5 +1,5 @@
 """End to end through the installed ``coimbra``: names in and out, every holding shown, options that say what
-they are, and the small faults a new user met (issue 11), each driven as a user would.
+they are, and the small faults a new user met, each driven as a user would.
 
 The 2-player fixture game is the table: a log cut after entry ``k`` is the
 game as it stood before entry ``k + 1``.

@@ -10,7 +10,7 @@ from the start for a record with corrections, so a game's result is always the
 one ``coimbra score`` shows.
 
 Each entry's hash is checked against the chain before it is decoded (as
-``Game.Recorded.apply`` does, issue 13's chain verification): a store row that
+``Game.Recorded.apply`` does, so an entry changed or dropped is caught): a store row that
 does not chain, or cannot be folded (a damaged store), makes the game
 *damaged*: the league leaves it out and says why, and nothing else is affected.
 Why this is not ``Game.state``: the table of folds in ``projections/__init__.py``.

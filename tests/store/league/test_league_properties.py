@@ -3,7 +3,7 @@
 A season draws its games (players from a pool of spellings that are and are not
 the same person, a seed; or one of the games known to end in a shared place),
 their tags, aliases recorded along the way, and the points at which the league
-catches up; and what an organiser gets wrong (issue 27): a game imported again,
+catches up; and what an organiser gets wrong: a game imported again,
 copies stored as stores made them before a record was one game, deliberate copies
 (``--copy``), games archived, marked not counted and restored. Whatever was drawn,
 the standings of every season and of all time, and the ratings, are what
