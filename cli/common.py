@@ -27,6 +27,7 @@ from coimbra_events.store.errors import (
     DamagedIndex,
     StoreConflict,
     UnknownGame,
+    one_line,
 )
 from coimbra_events.violations import RuleViolation
 
@@ -161,7 +162,7 @@ def _store_refusal(exc: Exception, tail: str) -> None:
     if isinstance(exc, IllegalLog):
         fail(f"{exc}{tail}", RULE_VIOLATION)
     if isinstance(exc, PersistenceError):
-        fail(f"game store: {' '.join(str(exc).split())}{tail}")
+        fail(f"game store: {one_line(exc)}{tail}")
 
 
 def list_problems(problems: tuple[LogProblem, ...], every: bool = False, entry: str = "event",
@@ -211,7 +212,7 @@ def opened(db: Optional[Path], by: Optional[str] = None, create: bool = False) -
     except (PersistenceError, OSError) as exc:
         from coimbra_events.store.location import where_games_live
 
-        why = getattr(exc, "strerror", None) or " ".join(str(exc).split())
+        why = getattr(exc, "strerror", None) or one_line(exc)
         fail(f"cannot open the game store {where_games_live(db)}: {why}")
     try:
         yield store
