@@ -7,8 +7,8 @@ Those are plain functions of the game state and the text, kept here so they are
 tested without a terminal or a store, and so any front-end reads a line as the
 terminal does; the terminal's own commands (undo, correct, help, ...) are
 ``cli.record_words``, its texts, completions and toolbar ``cli.record_texts`` and
-``cli.record_completion``, and ``cli/record_command.py`` only reads lines, stores and prints. Legality is never decided here: the options come from
-``rules.core.legal``, and every event this module builds is checked by the rules
+``cli.record_completion``, and ``cli/record_command.py`` only reads lines, stores and prints.
+Legality is never decided here: the options come from ``rules.core.legal``, and every event this module builds is checked by the rules
 core when it is stored (``Game.record``), which also makes the table outcome
 plausibility checks (``rules.outcomes``) the only ones there are.
 """

@@ -322,5 +322,5 @@ def win_vector(tally: Tally) -> tuple[float, ...]:
     return tuple(s / tally.n for s in tally.first_sums)
 
 
-__all__: Sequence[str] = ("METHOD", "Settings", "Tally", "Decision", "option_list", "decide", "rank", "best_option", "settle", "Luck", "luck",
-                          "paired", "win_vector")
+__all__: Sequence[str] = ("METHOD", "Settings", "Tally", "Decision", "option_list", "decide", "rank", "best_option", "settle",
+                          "Luck", "luck", "paired", "win_vector")

@@ -5,9 +5,9 @@ The league reads games from the store's notification log, not through
 incrementally as its events come in, exactly as the ``Game`` aggregate folds
 them (a plain record folds on through the rules core's ``apply``; once history
 entries exist, each entry is folded by ``history.advance``, the Game
-aggregate's own step, and the line resolved and replayed where it changes). ``GameFold.final`` gives the authoritative end of the line, replayed
-from the start for a record with corrections, so a game's result is always the
-one ``coimbra score`` shows.
+aggregate's own step, and the line resolved and replayed where it changes).
+``GameFold.final`` gives the authoritative end of the line, replayed from the start
+for a record with corrections, so a game's result is always the one ``coimbra score`` shows.
 
 Each entry's hash is checked against the chain before it is decoded (as
 ``Game.Recorded.apply`` does, so an entry changed or dropped is caught): a store row that
