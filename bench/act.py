@@ -41,7 +41,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from cli.app import app  # noqa: E402
 from coimbra_events import core_build  # noqa: E402
-from coimbra_events.store.game_store import GameStore
+from coimbra_events.store.game_store import GameStore  # noqa: E402
 from coimbra_events.store.repository import SNAPSHOT_EVERY  # noqa: E402
 from coimbra_events.catalog import standin_catalog  # noqa: E402
 from coimbra_events.game import Game  # noqa: E402

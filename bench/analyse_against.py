@@ -47,7 +47,8 @@ def timed_slice(first: int, last: int, seed: int, jobs: int) -> dict[str, Any]:
     measured = [(d.seq, d.grade, round(d.loss, 6), d.playouts) for d in result.decisions]
     measured += [(u.seq, u.luck, u.playouts) for u in result.luck]
     digest = hashlib.sha256(repr(measured).encode()).hexdigest()[:16]
-    return {"build": core_build(), "from": str(Path(coimbra_events.__file__).resolve().parent.parent), "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
+    return {"build": core_build(), "from": str(Path(coimbra_events.__file__).resolve().parent.parent),
+            "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
             "playouts": sum(m[-1] for m in measured),
             "digest": digest}
 

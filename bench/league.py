@@ -180,8 +180,8 @@ def measure(n: int, repeat: int, passes: int) -> dict[str, Any]:
                                      "pass": f["rebuild_ratio"] <= TARGET_REBUILD_RATIO}
         targets[f"{kind}_new_game"] = {"what": f"{kind}: one new finished game / the rebuild", "target": TARGET_NEW_GAME_SHARE,
                                       "value": f["new_game_share"], "pass": f["new_game_share"] <= TARGET_NEW_GAME_SHARE}
-    result: dict[str, Any] = {"games": n, "new_games": repeat, "passes": passes, "python": sys.version.split()[0], "rules_core": core_build(),
-                              "stores": stores, "targets": targets}
+    result: dict[str, Any] = {"games": n, "new_games": repeat, "passes": passes, "python": sys.version.split()[0],
+                              "rules_core": core_build(), "stores": stores, "targets": targets}
     if "postgres" in stores:
         pg, lite = stores["postgres"], stores["sqlite"]
         result["postgres_vs_sqlite"] = {"rebuild": pg["rebuild_s"] / lite["rebuild_s"],

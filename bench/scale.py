@@ -8,7 +8,7 @@ In one run, in a temporary directory:
     golden corpus's logs, taken in turn; from the second round on, each under a
     header of its own (``meta`` says which round), so that every import is a first
     import of a record the store does not hold: a record stored once is not stored
-    again (issue 27), and timing copies in the last tenth against first imports in
+    again, and timing copies in the last tenth against first imports in
     the first timed two paths, not the store's growth. Each import (reading the file's
     bytes and ``import_log``) is timed; the figure is the median time per game of the
     first 10 % and of the last 10 %. Target: last / first ≤ 1.2 (nothing an import

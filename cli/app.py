@@ -42,8 +42,10 @@ COMMANDS: dict[str, Lazy] = {
     "record": Lazy("cli.record_command", "Record a game at the table, step by step: who acts, the legal options, one line each."),
     "show": Lazy(_VIEW, "Show the whole table at one point of a game: the latest, or a chosen one."),
     "diff": Lazy(_VIEW, "Compare two games (or a game and its fork): shared events, where they part, and how the tables differ."),
-    "replay": Lazy("cli.replay_command", "Step through a game in the terminal: every table, entry by entry, with jumps by phase, round, bookmark and player."),
-    "explain": Lazy("cli.explain_commands", "The audit trail: why an entry was legal and what it changed; where a player's points came from."),
+    "replay": Lazy("cli.replay_command", "Step through a game in the terminal: every table, entry by entry, "
+                                         "with jumps by phase, round, bookmark and player."),
+    "explain": Lazy("cli.explain_commands", "The audit trail: why an entry was legal and what it changed; "
+                                            "where a player's points came from."),
     "analyse": Lazy("cli.analyse_command", "Grade every decision of a game and measure the luck of every roll and deal, "
                     "by Monte Carlo playouts."),
     "simulate": Lazy(_LOG, "Play a whole game with seeded bots and write its JSON log."),

@@ -148,7 +148,8 @@ def build(
 
 DIFF_HELP = (
     "What differs between two catalogs, component by component and field by field.\n\n"
-    "Differences are named as the sheets name them (sheet, component, column, A, B). A and B are catalog files or ids of shipped or installed "
+    "Differences are named as the sheets name them (sheet, component, column, A, B). "
+    "A and B are catalog files or ids of shipped or installed "
     'catalogs. With --json, prints [{"sheet", "component", "change", "field", "a", "b"}] (change: changed, '
     "added or removed). Exit 0 either way.\n\n"
     "Example: coimbra catalog diff standin-1 my-box.json"

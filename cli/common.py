@@ -29,6 +29,7 @@ from coimbra_events.store.errors import (
     StoreConflict,
     StoreNotOpened,
     UnknownGame,
+    one_line,
 )
 from coimbra_events.violations import RuleViolation
 
@@ -164,7 +165,7 @@ def _store_refusal(exc: Exception, tail: str) -> None:
     if isinstance(exc, IllegalLog):
         fail(f"{exc}{tail}", RULE_VIOLATION)
     if isinstance(exc, PersistenceError):
-        fail(f"game store: {' '.join(str(exc).split())}{tail}")
+        fail(f"game store: {one_line(exc)}{tail}")
 
 
 def list_problems(problems: tuple[LogProblem, ...], every: bool = False, entry: str = "event",

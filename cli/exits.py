@@ -4,7 +4,7 @@
 | ---- | ------- |
 | 0 | success (and, for ``validate``, every event is legal; for ``verify``, every hash matches) |
 | 1 | a rule violation: the log or the input breaks a rule of the game; nothing was stored |
-| 2 | bad input: unreadable file, malformed JSON, unknown event type, bad payload, broken hash chain, a damaged stored game, catalog problem, bad arguments; nothing was stored |
+| 2 | bad input: a file, JSON, event type, payload, hash chain, stored game, catalog or argument that cannot be used; nothing was stored |
 | 3 | a conflict: another writer changed the game (or the log file) since this command read it; nothing was stored; try again |
 """
 

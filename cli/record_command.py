@@ -6,7 +6,8 @@ of an option, a notation line, the dice in pool order, or a command). Every
 confirmed input is saved at once in its own transaction, so a crash, Ctrl-C or
 the end of the input loses nothing and ``coimbra record GAME`` carries on.
 
-What a line means is decided in ``projections.recording`` (pure), what is printed
+What a line means is decided in ``cli.record_words`` (the recorder's commands) and
+``projections.recording`` (the game's input, pure), what is printed
 of options, help and refusals in ``cli.record_texts``; this module
 only reads and prints through an ``Io`` (the terminal here, a script in the
 tests) and records through the table's use cases (``coimbra_events.service``),
@@ -43,8 +44,9 @@ from cli.common import (
 )
 from cli.exits import fail
 from cli.record_texts import COMMANDS_HELP, option_lines, outcome_prompt, refusal_lines
+from cli.record_words import Command, Typed, read_typed
 from coimbra_events.references import log_file
-from coimbra_events.rolls import rolls_of
+from coimbra_events.store.rolls import rolls_of
 from coimbra_events.service import Games
 from coimbra_events.service.inputs import with_player_name
 from coimbra_events.service.results import Outcome, Refused, Stored
@@ -63,14 +65,11 @@ from projections.options import options
 from projections.recording import (
     Ambiguous,
     Choice,
-    Command,
     Numbers,
-    Reading,
     Turn,
     Unreadable,
     entry_echo,
     outcome_words,
-    read_line,
     step_header,
 )
 
@@ -139,7 +138,7 @@ class Recorder:
         try:
             while self.game.pending is not None:
                 self._announce()
-                self.handle(read_line(self._ask(), self.game.state, self.numbers))
+                self.handle(read_typed(self._ask(), self.game.state, self.numbers))
         except Stop as stop:
             return self._stopped(stop)
         except KeyboardInterrupt:
@@ -194,7 +193,7 @@ class Recorder:
 
     # -- one line
 
-    def handle(self, reading: Reading) -> None:
+    def handle(self, reading: Typed) -> None:
         """Do what a line asked: store an event, run a command, or say why nothing happened;
         then what the table must do for what was stored."""
         stored, table = self.game.entries, self.game.state  # the game object itself may take the new entries
@@ -260,7 +259,7 @@ class Recorder:
         except RuleViolation as v:
             self.handle(Unreadable(f"refused: rule {v.rule}: {v.reason}; nothing stored"))
             return None
-        reading = read_line(text, state)
+        reading = read_typed(text, state)
         if isinstance(reading, Choice):
             return with_player_name(reading.event, self.game)
         self.handle(reading if not isinstance(reading, Command) else Unreadable(f"'{text}' is a command, not a decision"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from cli.record_words import COMMAND_WORDS
 from coimbra_events.lines import read
 from coimbra_events.names import FIELDS, fold
 from coimbra_events.notation import NotationError
@@ -19,7 +20,7 @@ from coimbra_events.state import TABLE, GameState
 from coimbra_events.violations import RuleViolation
 from projections.board import PHASE_NAMES
 from projections.options import options
-from projections.recording import COMMAND_WORDS, names_of, step_header
+from projections.recording import names_of, step_header
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ a terminal: Tab completes the legal inputs, by name and by id, and the
 recorder's own commands (``cli.record_completion.completions``), ↑ and ↓ walk
 through the lines typed before, and the toolbar says who acts, what is due,
 the round and the phase (``cli.record_completion.toolbar``). What a line
-means is still decided by ``projections.recording.read_line``, and only the
+means is still decided by ``cli.record_words.read_typed``, and only the
 rules refuse a move, before anything is stored.
 
 Imported only by ``coimbra record`` at a terminal (prompt_toolkit is not needed

@@ -1,8 +1,9 @@
 """What the recorder prints at a terminal: the options numbered, its help, how to write an outcome, a refusal.
 
 Lines of plain text laid out for a terminal (``cli.record_command`` prints
-them); what a typed line means, and what the table is told in words, are the
-read side's (``projections.recording``), which any front-end shares.
+them); the commands themselves are read by ``cli.record_words``; what a line of
+the game's input means, and what the table is told in words, are the read
+side's (``projections.recording``), which any front-end shares.
 """
 
 from __future__ import annotations

@@ -96,7 +96,8 @@ def press(nav: Navigator, cursor: Cursor, key: str) -> Cursor:
     if key == "b":
         return _moved(cursor, nav.next_mark(n), "no later bookmark or note" if nav.mark_stops else "this game has no bookmarks or notes")
     if key == "B":
-        return _moved(cursor, nav.previous_mark(n), "no earlier bookmark or note" if nav.mark_stops else "this game has no bookmarks or notes")
+        return _moved(cursor, nav.previous_mark(n),
+                      "no earlier bookmark or note" if nav.mark_stops else "this game has no bookmarks or notes")
     if key == "g":
         return dataclasses.replace(cursor, prompt="goto", typed="", message="")
     if key in ("p", "P"):

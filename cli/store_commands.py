@@ -72,7 +72,8 @@ def new_command(
     seed: Optional[int] = typer.Option(
         None, "--seed", "-s", help="Draw the table's setup (tiles, voyages, seating, rows, start groups) from this seed."
     ),
-    catalog_file: Optional[Path] = typer.Option(None, "--catalog", help="Catalog JSON file (default: the shipped stand-in standin-2, which names every map space)."),
+    catalog_file: Optional[Path] = typer.Option(
+        None, "--catalog", help="Catalog JSON file (default: the shipped stand-in standin-2, which names every map space)."),
     name: Optional[str] = typer.Option(None, "--name", help="The game's name (default: from the players, e.g. ana-bruno-2)."),
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,

@@ -92,7 +92,8 @@ def _only_stores(init: Callable[..., None]) -> bool:
             continue  # the docstring
         if isinstance(stmt, ast.Expr) and "super().__init__" in ast.unparse(stmt):
             continue
-        target = stmt.target if isinstance(stmt, ast.AnnAssign) else stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+        target = (stmt.target if isinstance(stmt, ast.AnnAssign)
+                  else stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None)
         value = getattr(stmt, "value", None)
         if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
                 and isinstance(value, ast.Name) and value.id == target.attr):

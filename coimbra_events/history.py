@@ -27,7 +27,7 @@ from coimbra_events.events import (  # is_plain: the history module's question, 
     Noted,
     Retracted,
     RuleOverridden,
-    is_plain,
+    is_plain,  # noqa: F401  (re-exported, as said above)
 )
 from coimbra_events.rules.core import Fold, apply, check
 from coimbra_events.state import GameState

@@ -11,20 +11,14 @@ withdrawn (another event) but never silently lost.
 from __future__ import annotations
 
 import unicodedata
-from typing import Callable, Mapping, TypeVar
+from typing import Mapping
 from uuid import UUID, uuid5
 
-from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import RecordConflictError
 
 from coimbra_events.game import NAMESPACE
-from coimbra_events.store.folding import Folding
-from coimbra_events.store.errors import StoreConflict
 
 MAX_NAME = 64
-ATTEMPTS = 5
-T = TypeVar("T")
 
 
 class BadAlias(ValueError):
@@ -110,28 +104,3 @@ class Aliases(Aggregate):
         if person_key(alias) not in self.targets:
             raise BadAlias(f"{alias!r} is not an alias (coimbra player list shows the aliases)")
         self.trigger_event(self.Unaliased, alias=_checked(alias, "alias"))
-
-
-fold_aliases = Folding(Aliases, (Aliases.Created, Aliases.Aliased, Aliases.Unaliased))
-"""The alias map's fold: its own event classes only (``Folding``), as the store reads every aggregate."""
-
-
-def aliases_of(store: Application) -> Aliases:
-    """The store's alias map (empty when none was ever recorded)."""
-    try:
-        return store.repository.get(Aliases.create_id(), projector_func=fold_aliases)
-    except AggregateNotFoundError:
-        return Aliases.open()
-
-
-def change_aliases(store: Application, change: Callable[[Aliases], T]) -> T:
-    """Apply ``change`` to the alias map and save it; again on a fresh copy if another writer saved first."""
-    for _ in range(ATTEMPTS):
-        aliases = aliases_of(store)
-        outcome = change(aliases)
-        try:
-            store.save(aliases)
-        except RecordConflictError:
-            continue
-        return outcome
-    raise StoreConflict("the alias map kept changing while saving; nothing was stored, try again")

@@ -49,7 +49,8 @@ class Validation(Record):
         """``{"valid", "events", "violation": {"seq", "rule", "message", ...}, "ruleset", "catalog", ...}``."""
         v = None
         if self.violation is not None and self.violation_seq is not None:
-            v = {"seq": self.violation_seq, "type": self.log.events[self.violation_seq - 1].TYPE, **self.violation.to_json(self.state.catalog)}
+            v = {"seq": self.violation_seq, "type": self.log.events[self.violation_seq - 1].TYPE,
+                 **self.violation.to_json(self.state.catalog)}
         return {
             "valid": self.valid,
             "ruleset": self.log.ruleset,

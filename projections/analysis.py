@@ -144,7 +144,8 @@ def _decision(d: Graded, entry: Entry, players: tuple[str, ...], carried: int) -
                for k, o in enumerate(d.options)]
     return {"seq": d.seq, "index": d.index, "player": d.player, "kind": d.kind, "played": options[d.played]["option"],
             "best": options[0]["option"], "grade": d.grade, "loss": round(d.loss, 2), "interval": _interval(d.loss, d.se),
-            "certain": d.certain, "reach": list(reach(d.loss, d.se)), "forced": d.options_total == 1, "accuracy": round(accuracy(d.loss), 1),
+            "certain": d.certain, "reach": list(reach(d.loss, d.se)), "forced": d.options_total == 1,
+            "accuracy": round(accuracy(d.loss), 1),
             "options_total": d.options_total, "options_evaluated": d.evaluated, "options": options,
             "win_after": _by_player(players, d.win_after, 3)}
 

@@ -314,5 +314,5 @@ def told_change(t: Told, names: Sequence[str], state: GameState) -> Change:
                   state.catalog, dict(state.monasteries))
 
 
-__all__ = ["Changes", "counts_crowns", "Entry", "Folded", "PLAYED", "Restated", "Tape", "entries_since", "entry_changes", "new_entries", "fold", "fold_since",
-           "told_change", "told_changes"]
+__all__ = ["Changes", "counts_crowns", "Entry", "Folded", "PLAYED", "Restated", "Tape", "entries_since", "entry_changes",
+           "new_entries", "fold", "fold_since", "told_change", "told_changes"]

@@ -53,8 +53,8 @@ def _history_record(game: Game, seq: int, event: GameEvent) -> tuple[dict[str, A
     """
     if isinstance(event, RuleOverridden):
         rule = RULES.get(event.rule)
-        return {"kind": "override", "rule": event.rule, "statement": rule.statement_for(game.catalog) if rule else None, "reason": event.reason,
-                "move": _entry(game, seq + 1)}, seq + 1
+        return {"kind": "override", "rule": event.rule, "statement": rule.statement_for(game.catalog) if rule else None,
+                "reason": event.reason, "move": _entry(game, seq + 1)}, seq + 1
     original = _original_of(game, event.seq)
     content = _entry(game, _content_before(game, original, seq))
     if isinstance(event, Corrected):

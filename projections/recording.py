@@ -5,17 +5,16 @@ option's number, the start of an option, a whole notation line, the dice in
 pool order) and tell the players in words what is due and what the tool drew.
 Those are plain functions of the game state and the text, kept here so they are
 tested without a terminal or a store, and so any front-end reads a line as the
-terminal does; the terminal's own texts, completions and toolbar are
-``cli.record_texts`` and ``cli.record_completion``, and ``cli/record_command.py``
-only reads lines, stores and prints. Legality is never decided here: the options come from
-``rules.core.legal``, and every event this module builds is checked by the rules
+terminal does; the terminal's own commands (undo, correct, help, ...) are
+``cli.record_words``, its texts, completions and toolbar ``cli.record_texts`` and
+``cli.record_completion``, and ``cli/record_command.py`` only reads lines, stores and prints.
+Legality is never decided here: the options come from ``rules.core.legal``, and every event this module builds is checked by the rules
 core when it is stored (``Game.record``), which also makes the table outcome
 plausibility checks (``rules.outcomes``) the only ones there are.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
@@ -81,19 +80,9 @@ class Ambiguous:
 
 @dataclass(frozen=True)
 class Unreadable:
-    """A line that is neither a command nor readable input; the message says what was expected."""
+    """A line that is no readable input (nor a front-end's command); the message says what was expected."""
 
     message: str
-
-
-@dataclass(frozen=True)
-class Command:
-    """A recorder command: undo, correct, accept, note, bookmark, show, legal, help, quit, roll."""
-
-    word: str
-    seq: int | None = None
-    text: str = ""
-    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -104,7 +93,7 @@ class Turn:
     text: str
 
 
-Reading = Choice | Ambiguous | Unreadable | Command | Turn
+Reading = Choice | Ambiguous | Unreadable | Turn
 
 
 class Numbers:
@@ -132,37 +121,20 @@ class Numbers:
                 known[option.notation] = max(known.values(), default=0) + 1
         return [known[o.notation] for o in listed]
 
-ALONE: Mapping[str, str] = {"undo": "undo", "show": "show", "legal": "legal", "help": "help", "?": "help", "quit": "quit",
-                            "q": "quit", "exit": "quit", "r": "roll", "roll": "roll"}
-"""The recorder's commands typed alone, and the command each means."""
-COMMAND_WORDS: tuple[str, ...] = ("undo", "correct", "accept", "note", "bookmark", "show", "legal", "roll", "help", "quit")
-"""The recorder's own commands, for completion and for "did you mean"."""
-_SEQ_TEXT = re.compile(r"(correct|note|bookmark)\s+(\d+)\s+(\S.*)", re.IGNORECASE)
-_USAGE = {
-    "correct": "write 'correct N DECISION', e.g. 'correct 16 place white-1 central'",
-    "note": "write 'note N TEXT', e.g. 'note 16 dice knocked over, re-rolled'",
-    "bookmark": "write 'bookmark N LABEL', e.g. 'bookmark 40 the big castle turn'",
-    "accept": "write 'accept DECISION because REASON', e.g. 'accept buy c-II-05 because we misread the price'",
-}
 
-
-def read_line(line: str, state: GameState, numbers: Numbers | None = None) -> Reading:
-    """What a line typed at the prompt asks for, given the table now (and the numbers the options were shown with;
-    without them, 1 to N in the order listed)."""
+def read_line(line: str, state: GameState, numbers: Numbers | None = None, commands: Sequence[str] = ()) -> Reading:
+    """What a line of input asks for, given the table now (and the numbers the options were shown with; without
+    them, 1 to N in the order listed). ``commands``: the words the front-end reads itself before the line comes
+    here (``cli.record_words``), offered when the line's verb is unknown."""
     text = " ".join(line.split())
-    word = text.split(" ", 1)[0].lower() if text else ""
-    if text.lower() in ALONE:
-        return Command(ALONE[text.lower()])
-    if word in _USAGE:
-        return _command(word, text)
     due = state.pending
     if due is None:
         return Unreadable("the game is over: nothing more can be entered")
     if not text:
-        return Unreadable("type a number, a decision, or 'help'")
+        return Unreadable("type a number or a decision")
     if due.actor == TABLE:
-        return _outcome(text, state, due)
-    return _decision(text, state, due, numbers)
+        return _outcome(text, state, due, commands)
+    return _decision(text, state, due, numbers, commands)
 
 
 def names_of(state: GameState) -> Names:
@@ -171,26 +143,14 @@ def names_of(state: GameState) -> Names:
     return Names(state.catalog, [p.name for p in state.players], dict(state.monasteries))
 
 
-def _command(word: str, text: str) -> Reading:
-    if word == "accept":
-        decision, sep, reason = text[len(word):].partition(" because ")
-        if not sep or not decision.strip() or not reason.strip():
-            return Unreadable(_USAGE[word])
-        return Command("accept", text=decision.strip(), reason=reason.strip())
-    match = _SEQ_TEXT.fullmatch(text)
-    if not match:
-        return Unreadable(_USAGE[word])
-    return Command(word, int(match.group(2)), match.group(3))
-
-
-def _outcome(text: str, state: GameState, due: Pending) -> Reading:
+def _outcome(text: str, state: GameState, due: Pending, commands: Sequence[str]) -> Reading:
     words = text.split()
     if due.kind == "dice" and all(w.isdigit() for w in words):
         return dice_form(words, state)
     try:
         return Choice(parse(text, TABLE, names_of(state)), "notation")
     except NotationError as exc:
-        return Unreadable(_unreadable(exc))
+        return Unreadable(_unreadable(exc, commands))
 
 
 def dice_form(values: Sequence[str], state: GameState) -> Reading:
@@ -212,7 +172,7 @@ def pool_order(state: GameState) -> tuple[str, ...]:
     return tuple(sorted(state.catalog.dice_for(len(state.players))))
 
 
-def _decision(text: str, state: GameState, due: Pending, numbers: Numbers | None = None) -> Reading:
+def _decision(text: str, state: GameState, due: Pending, numbers: Numbers | None, commands: Sequence[str]) -> Reading:
     """A number, an option (as listed, with names or ids), a notation line, the start of an option, or a line of
     several entries."""
     if is_turn(text):
@@ -244,7 +204,7 @@ def _decision(text: str, state: GameState, due: Pending, numbers: Numbers | None
         return Ambiguous(text, starting)
     if event is not None:
         return Choice(event, "notation")
-    return Unreadable(_unreadable(problem))
+    return Unreadable(_unreadable(problem, commands))
 
 
 def _choices(shown: Sequence[int]) -> str:
@@ -260,15 +220,17 @@ def is_turn(text: str) -> bool:
     return len(parts) > 1 or parts[0].split(None, 1)[0].lower() == WALK if parts and parts[0].split() else False
 
 
-def _unreadable(exc: NotationError) -> str:
-    """A notation error as the recorder says it: a mistyped verb may be one of the recorder's commands too."""
+def _unreadable(exc: NotationError, commands: Sequence[str]) -> str:
+    """A notation error as the recorder says it: a mistyped verb may be one of the front-end's commands too."""
     message = str(exc)
     if not message.startswith("unknown verb"):
         return message
     typed = message.split("'")[1] if "'" in message else ""
-    near = did_you_mean(typed, [*BY_WORD, *ALONE, *_USAGE])
+    near = did_you_mean(typed, [*BY_WORD, *commands])
+    if not commands:
+        return f"unknown verb '{typed}'{near}: type an option's number or its start, or a decision in notation ({VERB_LIST})"
     return (f"unknown verb '{typed}'{near}: type an option's number or its start, a decision in notation "
-            f"({VERB_LIST}), or a command: {', '.join(COMMAND_WORDS)} ('help' says what each does)")
+            f"({VERB_LIST}), or a command: {', '.join(commands)} ('help' says what each does)")
 
 
 def _bare(text: str, actor: str) -> str:

@@ -1,4 +1,4 @@
-"""The analysis (issue 28): grades that mean what they say, no peeking at the record, the same result for the
+"""The analysis: grades that mean what they say, no peeking at the record, the same result for the
 same seed and settings however many processes work, and a command that prints it with names.
 
 Small playout counts keep these tests fast; the heavy figures (time, steadiness, strength) are

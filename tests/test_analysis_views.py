@@ -1,4 +1,4 @@
-"""An analysed game where people look (issue 28): the replay page's graph and grades, and the replayer's frame.
+"""An analysed game where people look: the replay page's graph and grades, and the replayer's frame.
 
 A short game (the 2-player fixture's first entries) is analysed by the real engine with
 few playouts into a cache folder of its own (``COIMBRA_ANALYSES``); the installed
@@ -79,7 +79,8 @@ ANALYSIS_READER = """() => {
     ticks: q("#curve [data-tick-seq]").map((t) => [Number(t.dataset.tickSeq), t.dataset.tickGrade]),
     chances: Object.fromEntries(q("#analysis [data-win-player]").map((s) => [s.dataset.winPlayer, s.textContent])),
     grade: grade ? { grade: grade.dataset.grade, seq: Number(grade.dataset.seq), text: grade.textContent } : null,
-    summary: Object.fromEntries(q("#accuracy [data-summary-player]").map((c) => [c.dataset.summaryPlayer + " " + c.dataset.field, c.textContent])),
+    summary: Object.fromEntries(q("#accuracy [data-summary-player]")
+      .map((c) => [c.dataset.summaryPlayer + " " + c.dataset.field, c.textContent])),
   };
 }"""
 

@@ -79,6 +79,19 @@ def test_the_walk_finds_imports_at_any_depth_and_relative_ones(tmp_path):
                                                            "projections/sub/view.py:8 imports textual.app"]
 
 
+APPLICATION = ("coimbra_events.store", "coimbra_events.service")
+"""The domain's persistence and its use cases: they stand on the rest of the domain, which never reaches up to them."""
+
+
+def test_the_domain_does_not_reach_up_into_its_store_or_service():
+    """The rules, records and aggregates are read by the store and the service; importing them back would make a
+    module of the game load the store (and the ``eventsourcing`` application) and go round in a circle."""
+    below = [path for path in modules("coimbra_events") if not module_name(path, ROOT).startswith(APPLICATION)]
+    problems = [f"{path.relative_to(ROOT).as_posix()}:{line} imports {name}" for path in below
+                for line, name in imported(path, ROOT) if name.startswith(APPLICATION)]
+    assert problems == []
+
+
 SOURCE_KIND = frozenset({"log_file", "shaped_like_path", "LogFile", "StoredGame"})
 """What tells a stored game from a JSON log file used as GAME (``coimbra_events.store.sources``)."""
 

@@ -1,4 +1,4 @@
-"""Rooms a reader can take in (issue 24): no domain or read-side module over 500 lines, and a
+"""Rooms a reader can take in: no domain or read-side module over 500 lines, and a
 domain folder whose top level stays small enough to scan.
 
 Past 500 lines a module holds more than one idea; it is split along a seam and each part

@@ -146,7 +146,8 @@ DOM_READER = """() => {
   out.pilgrims = Object.fromEntries(q("#map [data-pilgrim]").map((g) => [g.dataset.pilgrim, g.dataset.at]));
   out.monasteries = Object.fromEntries(q("#map [data-monastery]").map((g) => [g.dataset.space,
     { id: g.dataset.monastery, marked_by: q("[data-marker]", g).map((c) => c.dataset.marker) }]));
-  out.voyages = q("#voyages [data-voyage]").map((g) => ({ id: g.dataset.voyage, investors: q("[data-investor]", g).map((c) => c.dataset.investor) }));
+  out.voyages = q("#voyages [data-voyage]").map((g) => ({
+    id: g.dataset.voyage, investors: q("[data-investor]", g).map((c) => c.dataset.investor) }));
   return out;
 }"""
 

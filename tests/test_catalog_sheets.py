@@ -356,7 +356,8 @@ def test_install_and_list(tmp_path: Path, catalogs_folder: Path) -> None:
     assert report["new"] is True and Path(report["path"]) == catalogs_folder / f"club-box-1-{report['sha256'][:12]}.json"
     assert orjson.loads(runner.invoke(app, ["catalog", "install", str(tmp_path / "box.json"), "--json"]).stdout)["new"] is False
     listed = orjson.loads(runner.invoke(app, ["catalog", "list", "--json"]).stdout)
-    assert [(c["id"], c["where"] == "shipped") for c in listed["catalogs"]] == [("standin-2", True), ("standin-1", True), ("club-box-1", False)]
+    assert [(c["id"], c["where"] == "shipped") for c in listed["catalogs"]] == [
+        ("standin-2", True), ("standin-1", True), ("club-box-1", False)]
     (catalogs_folder / "broken.json").write_text("{")
     listed = orjson.loads(runner.invoke(app, ["catalog", "list", "--json"]).stdout)
     assert [Path(b["path"]).name for b in listed["broken"]] == ["broken.json"]

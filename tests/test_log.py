@@ -111,7 +111,8 @@ def test_tampered_event_breaks_the_chain_at_that_event_only(game):
     doc["events"][10]["payload"] = dict(doc["events"][10]["payload"])
     doc["events"][10]["actor"] = "Bruno" if doc["events"][10]["actor"] == "Ana" else "Ana"
     problems = _problems(orjson.dumps(doc))
-    assert problems == ["event 11: hash chain broken: the event does not match its recorded hash (changed, inserted or removed after recording)"]
+    assert problems == ["event 11: hash chain broken: the event does not match its recorded hash "
+                        "(changed, inserted or removed after recording)"]
 
 
 def test_tampered_header_breaks_the_first_link(game):
@@ -173,7 +174,8 @@ def test_an_empty_file_is_malformed_json_not_a_broken_hash():
 
 
 def test_a_log_larger_than_the_limit_is_refused_before_it_is_parsed():
-    assert _problems(b" " * (log_reader.MAX_BYTES + 1)) == [f"too large: more than {log_reader.MAX_BYTES:,} bytes (a whole game is under 100,000)"]
+    too_large = f"too large: more than {log_reader.MAX_BYTES:,} bytes (a whole game is under 100,000)"
+    assert _problems(b" " * (log_reader.MAX_BYTES + 1)) == [too_large]
 
 
 def _nested(levels: int) -> object:

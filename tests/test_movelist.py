@@ -241,7 +241,8 @@ def _edit(old: str, new: str, count: int = 1) -> str:
     "damaged, expected",
     [
         (_edit("27. Bruno: buy Scholar", "27. Bruno: bye Scholar"), f"event 27: line {LINE_OF['27']}: bad notation: unknown verb 'bye'"),
-        (_edit("38. Ana: invest Brazil", "38. Ana: invest"), f"event 38: line {LINE_OF['38']}: bad notation: 'invest' expects 'invest VOYAGE'"),
+        (_edit("38. Ana: invest Brazil", "38. Ana: invest"),
+         f"event 38: line {LINE_OF['38']}: bad notation: 'invest' expects 'invest VOYAGE'"),
         (_edit("27. Bruno: buy Scholar\n", ""), f"event 28: line {LINE_OF['28'] - 1}: sequence broken: expected entry 27, found 28"),
         (_edit("7. Ana: group 2", "7. Ana: group two"), f"event 7: line {LINE_OF['7']}: bad notation: 'group' expects 'group N'"),
         (_edit("27. Bruno: buy Scholar", "27. {Bruno: buy c-II-20}"), f"event 27: line {LINE_OF['27']}: CardBought entry: "
@@ -267,7 +268,8 @@ def _edit(old: str, new: str, count: int = 1) -> str:
         (_edit("== Round 2 ==", "Round 2"), f"event 40: line {LINE_OF['40'] - 2}: not a move list line"),
     ],
     ids=["unknown-verb", "missing-argument", "missing-line", "bad-number", "braces-on-a-move", "bad-json-entry",
-         "unclosed-command", "bad-entry-in-a-line", "mistyped-verb-in-a-line", "bad-walk", "tag-twice", "tag-not-json", "newer-schema", "bad-players", "two-tags-on-a-line",
+         "unclosed-command", "bad-entry-in-a-line", "mistyped-verb-in-a-line", "bad-walk", "tag-twice", "tag-not-json", "newer-schema",
+         "bad-players", "two-tags-on-a-line",
          "unquoted-tag", "unknown-tag", "other-tag-for-head", "changed-die", "changed-seating", "tag-after-entries", "junk-line"],
 )
 def test_a_damaged_move_list_names_the_line_and_the_problem(damaged: str, expected: str):

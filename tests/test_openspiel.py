@@ -1,4 +1,4 @@
-"""Coimbra as an OpenSpiel game (the optional extra ``openspiel``, issue 28 point 5).
+"""Coimbra as an OpenSpiel game (the optional extra ``openspiel``).
 
 The numbering and the card-by-card draws are pure and tested everywhere: every legal
 option of simulated games has its number and comes back as the same event, and a deal

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from coimbra_events.store.game_store import GameStore
-from coimbra_events.players import Aliases, BadAlias, aliases_of, change_aliases, person_key
+from coimbra_events.players import Aliases, BadAlias, person_key
+from coimbra_events.store.aliases import aliases_of, change_aliases
 
 
 @pytest.mark.parametrize("a, b", [("Ana", "ana"), ("Conceição", "CONCEICAO"), ("  Ana   M. ", "ana m."), ("Zoë", "zoe"),

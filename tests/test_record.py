@@ -21,6 +21,7 @@ from rich.console import Console
 
 from cli.record_command import record_session
 from cli.record_texts import option_lines
+from cli.record_words import Command, read_typed
 from coimbra_events import events as ev
 from coimbra_events import log as game_log, log_reader
 from coimbra_events.store.game_store import GameStore
@@ -31,7 +32,7 @@ from coimbra_events.rules import core as rules
 from coimbra_events.state import TABLE
 from projections.naming import named
 from projections.options import options
-from projections.recording import Ambiguous, Choice, Command, Numbers, Unreadable, pool_order, read_line
+from projections.recording import Ambiguous, Choice, Numbers, Unreadable, pool_order, read_line
 from tests.conftest import FIXTURES
 from tests.conftest import installed_coimbra
 
@@ -243,13 +244,23 @@ def test_a_full_line_that_no_option_starts_with_is_read_as_notation():
 
 def test_commands_are_read_before_options():
     state = STATES[14]
-    assert read_line("undo", state) == Command("undo")
-    assert read_line("r", state) == Command("roll")
-    assert read_line("correct 12 place gray-1 castle", state) == Command("correct", 12, "place gray-1 castle")
-    assert read_line("note 12 dice knocked over", state) == Command("note", 12, "dice knocked over")
-    assert read_line("accept buy c-II-20 because we misread the price", state) == Command(
+    assert read_typed("undo", state) == Command("undo")
+    assert read_typed("r", state) == Command("roll")
+    assert read_typed("correct 12 place gray-1 castle", state) == Command("correct", 12, "place gray-1 castle")
+    assert read_typed("note 12 dice knocked over", state) == Command("note", 12, "dice knocked over")
+    assert read_typed("accept buy c-II-20 because we misread the price", state) == Command(
         "accept", text="buy c-II-20", reason="we misread the price")
-    assert "correct N DECISION" in read_line("correct twelve", state).message
+    assert "correct N DECISION" in read_typed("correct twelve", state).message
+    assert read_typed("place gray-1 castle", state) == read_line("place gray-1 castle", state)
+
+
+def test_the_commands_are_the_recorders_not_the_read_sides():
+    """The read side reads the game's input only; a mistyped verb is offered the commands of the recorder that asks."""
+    state = STATES[14]
+    assert isinstance(read_line("undo", state), Unreadable)
+    assert "command" not in read_line("plce gray-1 castle", state).message
+    typo = read_typed("undoo", state).message
+    assert "did you mean 'undo'?" in typo and "or a command: undo, correct," in typo
 
 
 def test_long_option_lists_are_grouped_with_every_number_visible():

@@ -1,4 +1,4 @@
-"""An analysed game in the replayer (issue 28): every decision marked with its grade, the winning chances shown.
+"""An analysed game in the replayer: every decision marked with its grade, the winning chances shown.
 
 The analysis is ``fixtures/analyses/standin-3p-seed2.json``: ``projections.analysis``'s
 read model of the 3-player fixture, made by the analysis engine with few playouts

@@ -1,5 +1,5 @@
 """End to end through the installed ``coimbra``: names in and out, every holding shown, options that say what
-they are, and the small faults a new user met (issue 11), each driven as a user would.
+they are, and the small faults a new user met, each driven as a user would.
 
 The 2-player fixture game is the table: a log cut after entry ``k`` is the
 game as it stood before entry ``k + 1``.
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import orjson
 
+from cli.record_words import COMMAND_WORDS
 from coimbra_events import events as ev
 from coimbra_events import log as game_log, log_reader
 from coimbra_events.catalog import standin_catalog
@@ -21,7 +22,7 @@ from coimbra_events.names import FIELDS, fold
 from coimbra_events.notation import render
 from projections.naming import named
 from projections.options import options
-from projections.recording import COMMAND_WORDS, names_of
+from projections.recording import names_of
 from projections.timeline import timeline
 from tests.conftest import FIXTURES, installed_coimbra
 from tests.test_record import EVENTS, LOG, STATES, bare

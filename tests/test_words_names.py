@@ -1,4 +1,4 @@
-"""Names, not ids, in what a person reads (issue 26, point 1), through the installed command.
+"""Names, not ids, in what a person reads, through the installed command.
 
 The move list of every fixture names each component that has a name of its own, and
 reads back to the very record; a pilgrim's space is said by the monastery on it, or by

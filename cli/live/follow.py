@@ -17,6 +17,8 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
+from coimbra_events.store.errors import one_line
+
 if TYPE_CHECKING:
     from cli.live.table import ServedTable
 
@@ -34,7 +36,7 @@ async def follow(table: ServedTable, every: float = FOLLOW_EVERY) -> None:
         try:
             await _told(table, every)
         except Exception as exc:  # whatever the store raises: said, and tried again
-            log.warning("cannot read %s from the store now: %s", table.name, " ".join(str(exc).split())[:200])
+            log.warning("cannot read %s from the store now: %s", table.name, one_line(exc))
             await asyncio.sleep(AGAIN_AFTER)
 
 

@@ -26,6 +26,7 @@ from cli.live import api, pages, stream
 from cli.live.follow import follow
 from cli.live.access import Gate, Keys, LimitBody, Throttle, TooLarge, refusal, too_large
 from cli.live.table import ServedTable
+from coimbra_events.store.errors import one_line
 
 log = logging.getLogger("coimbra.serve")
 STOP = (signal.SIGINT, signal.SIGTERM)
@@ -73,7 +74,7 @@ class OneLineErrors:
             await self.app(scope, receive, sending)
         except Exception as exc:  # whatever a handler raised: said in one line, as every refusal is
             log.error("error answering %s %s: %s: %s", scope.get("method", ""), scope.get("path", ""),
-                      type(exc).__name__, " ".join(str(exc).split())[:200])
+                      type(exc).__name__, one_line(exc))
             if not started and scope["type"] == "http":
                 await refusal(500, "the server could not answer this request; nothing stored by it")(scope, receive, send)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from contextlib import ExitStack
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Iterable, Sequence
 
 from coimbra_events.analysis.evaluation import Decision, Settings, Tally, decide, luck, win_vector
@@ -116,36 +117,52 @@ def analyse(entries: Sequence[Entry], settings: Settings, jobs: int = 1,
     import multiprocessing  # here: the views that only read a kept analysis do not pay for process pools
     from concurrent.futures import ProcessPoolExecutor
 
-    global _WORK
-    _WORK = (settings, tuple(entries))
+    work = Work(settings, tuple(entries))
     results: list[Graded | Lucky] = []
-    try:
-        with ExitStack() as stack:
-            done: Iterable[Graded | Lucky] = map(measure, range(len(entries)))
-            if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
-                pool = stack.enter_context(ProcessPoolExecutor(jobs, multiprocessing.get_context("fork")))
-                done = pool.map(measure, range(len(entries)), chunksize=1)
-            for result in done:
-                results.append(result)
-                if progress:
-                    progress(1)
-    finally:
-        _WORK = None
+    with ExitStack() as stack:
+        done: Iterable[Graded | Lucky] = map(partial(measure, work), range(len(entries)))
+        if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
+            pool = stack.enter_context(ProcessPoolExecutor(jobs, multiprocessing.get_context("fork"),
+                                                           initializer=_take, initargs=(work,)))
+            done = pool.map(_measure_taken, range(len(entries)), chunksize=1)
+        for result in done:
+            results.append(result)
+            if progress:
+                progress(1)
     players = tuple(p.name for p in entries[0].before.players) if entries else ()
     return Analysis(settings, players, tuple(r for r in results if isinstance(r, Graded)),
                     tuple(r for r in results if isinstance(r, Lucky)))
 
 
-_WORK: tuple[Settings, tuple[Entry, ...]] | None = None
-"""The analysis under way: worker processes are forked with it, as the rules core's compiled states do not pickle;
-a worker is sent only the number of the entry to measure, and sends back numbers."""
+@dataclass(frozen=True)
+class Work:
+    """The analysis under way: the settings and every entry with the table before it."""
+
+    settings: Settings
+    entries: tuple[Entry, ...]
 
 
-def measure(k: int) -> Graded | Lucky:
-    """Entry ``k`` measured: a decision graded, or a random outcome's luck (runs in a worker process)."""
-    assert _WORK is not None, "measure() runs inside analyse()"
-    settings, entries = _WORK
-    entry = entries[k]
+_TAKEN: Work | None = None
+"""The work a worker process was started with (``_take``). The pool's processes are forked, so it reaches them
+without pickling, as the rules core's compiled states do not pickle; a worker is sent only the number of the entry to
+measure, and sends back numbers."""
+
+
+def _take(work: Work) -> None:
+    """A worker's start (the pool's ``initializer``): keep the work it was forked with."""
+    global _TAKEN
+    _TAKEN = work
+
+
+def _measure_taken(k: int) -> Graded | Lucky:
+    """Entry ``k`` of the work this worker was started with, measured."""
+    assert _TAKEN is not None, "runs in a worker started by analyse()"
+    return measure(_TAKEN, k)
+
+
+def measure(work: Work, k: int) -> Graded | Lucky:
+    """Entry ``k`` of ``work`` measured: a decision graded, or a random outcome's luck."""
+    settings, entry = work.settings, work.entries[k]
     state = entry.before
     pending = state.pending
     kind = pending.kind if pending else ""

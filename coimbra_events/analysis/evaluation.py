@@ -31,28 +31,24 @@ from coimbra_events.rules.core import Fold
 from coimbra_events.state import GameState
 
 METHOD: Final = 3
-"""How a decision is measured, by number: raised whenever the same settings and seed would give other figures
-(2: the bots' picks keyed by where a decision falls, paired standard errors adjusted, settling at 99.7 %; 3: the
-settling step goes on against the leading rival alone after ``RACE``, up to 24,576 playouts), so an analysis kept by
-an older way is never read as this one's (``projections.analysis.analysis_key``)."""
+"""How a decision is measured, by number: raised whenever the same settings and seed would give other figures, so an
+analysis kept by another way is never read as this one's (``projections.analysis.analysis_key``)."""
 
 STOP_SE: Final = 3.0
 """An option stops early once the best is ahead of it by this many standard errors of the paired difference."""
 
 SETTLE_Z: Final = 3.0
 """The settling step stops once the loss's interval at this many standard errors lies within one grade: a 99.7 %
-interval, wider than the 95 % one reported, because the step looks again and again (about a dozen times) and at
-1.96 or 2.58 it stopped now and then on an unlucky run of playouts that another seed did not have."""
+interval, wider than the 95 % one reported, because the step looks again and again (about a dozen times), and at
+1.96 or 2.58 it would stop now and then on an unlucky run of playouts that another seed does not have."""
 
 FINAL_LOOK: Final = 3
 """The best few other options get this many times the playouts before the rivals are picked from them."""
 
 RACE: Final = 2048
 """Paired playouts each after which the settling step goes on against the leading rival alone. Rivals close to each
-other in value kept each other going to the cap, so most of an analysis went to playing out three rivals where one
-decides the loss; with the lead alone, twice the playouts at the cap cost about a third more in all, and the loss's
-standard error there is about a third smaller (on the 2-player fixture, ``bench/analyse.py``: seeds 3 and 4 then
-differ on 5 decisions, not 9)."""
+other in value would keep each other going to the cap, most of an analysis spent playing out three rivals where one
+decides the loss; spent on the lead alone, the playouts make the loss's standard error at the cap smaller."""
 
 SETTLING: Final = 1 << 20
 """Playouts of the settling step are numbered from here: fresh streams, never those the best was picked on."""
@@ -191,8 +187,8 @@ def decide(state: GameState, played: GameEvent, settings: Settings, entry: int) 
 def _final_look(ranked: list[Tally], chosen: Tally, settings: Settings, entry: int) -> list[Tally]:
     """The rivals to settle against: the best ``2 * rivals`` other options carried to the end, given ``FINAL_LOOK``
     times the playouts, and the best ``rivals`` of them after that longer look. Many options are often within a few
-    points of each other; at ``settings.playouts`` the best of them was now and then fourth or sixth, and left out.
-    ``ranked`` is put in the new order: those looked at longer first, best first."""
+    points of each other; at ``settings.playouts`` the best of them is now and then ranked fourth or sixth, and
+    would be left out. ``ranked`` is put in the new order: those looked at longer first, best first."""
     done = ranked[0].n
     others = [t for t in ranked if t is not chosen]
     finalists = [t for t in others if t.n == done][: 2 * settings.rivals] or others[:1]
@@ -326,5 +322,5 @@ def win_vector(tally: Tally) -> tuple[float, ...]:
     return tuple(s / tally.n for s in tally.first_sums)
 
 
-__all__: Sequence[str] = ("METHOD", "Settings", "Tally", "Decision", "option_list", "decide", "rank", "best_option", "settle", "Luck", "luck",
-                          "paired", "win_vector")
+__all__: Sequence[str] = ("METHOD", "Settings", "Tally", "Decision", "option_list", "decide", "rank", "best_option", "settle",
+                          "Luck", "luck", "paired", "win_vector")

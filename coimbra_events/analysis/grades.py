@@ -23,7 +23,8 @@ Z95: Final = 1.959964
 CERTAIN_SE: Final = 2.0
 """A loss is "certain" when the best option is ahead by at least this many standard errors of the difference."""
 
-ACCURACY_FORMULA: Final = "lichess's accuracy = 103.1668 * exp(-0.04354 * loss) - 3.1669, clamped to 0..100, per decision; a player's is the mean over their decisions"
+ACCURACY_FORMULA: Final = ("lichess's accuracy = 103.1668 * exp(-0.04354 * loss) - 3.1669, clamped to 0..100, per decision; "
+                           "a player's is the mean over their decisions")
 """Lichess's accuracy of a move from the winning chances it lost (in percentage points)."""
 
 

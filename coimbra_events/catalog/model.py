@@ -117,10 +117,6 @@ class CatalogError(Exception):
     def __reduce__(self) -> tuple[Any, ...]:  # picklable despite the custom signature
         return (CatalogError, (self.where, self.expected, self.got, self.source, self.problems))
 
-    def at_source(self, source: str) -> CatalogError:
-        """The same error, named as coming from ``source``."""
-        return CatalogError(self.where, self.expected, self.got, source, self.problems)
-
 
 # --------------------------------------------------------------------------- model
 

@@ -329,7 +329,8 @@ def settings_rows(data: Mapping[str, Any]) -> list[dict[str, str]]:
 
 def _token_settings(data: Mapping[str, Any]) -> list[Setting]:
     tokens = data.get("die_tokens", {})
-    return [Setting("die_tokens", n, f"values in die-tokens.csv ({n} players)", sheet="die-tokens.csv") for n in tokens if n != "provenance"]
+    return [Setting("die_tokens", n, f"values in die-tokens.csv ({n} players)", sheet="die-tokens.csv")
+            for n in tokens if n != "provenance"]
 
 
 def dice_rows(data: Mapping[str, Any]) -> list[dict[str, str]]:

@@ -407,4 +407,5 @@ def fold(state: GameState, events: Sequence[GameEvent]) -> GameState:
     return state
 
 
-__all__ = ["initial_state", "pending", "legal", "options", "check", "apply", "Fold", "narrate", "narrate_all", "narrate_into", "step", "fold", "PlayerState"]
+__all__ = ["initial_state", "pending", "legal", "options", "check", "apply", "Fold", "narrate", "narrate_all", "narrate_into", "step",
+           "fold", "PlayerState"]

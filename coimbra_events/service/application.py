@@ -293,7 +293,7 @@ class Games:
         rules core's outcome spaces (as a simulated game's), stored as ordinary events, the seed kept in the
         header (``meta.seed``) and the index."""
         from coimbra_events.game import Game
-        from coimbra_events.rolls import draw_setup
+        from coimbra_events.store.rolls import draw_setup
 
         catalog = catalog or standin_catalog()
         check_players(players)
@@ -317,7 +317,7 @@ class Games:
         its later table outcomes come from (the parent's while they fit, ``manual``, or ``seed:S``). ``BadFork``
         for a point that is not a whole entry of the parent's record."""
         from coimbra_events.game import Game
-        from coimbra_events.rolls import parse_rolls
+        from coimbra_events.store.rolls import parse_rolls
 
         mode, seed = parse_rolls(rolls)
         store = self.store
@@ -399,13 +399,13 @@ class Games:
 
     def alias(self, alias: str, person: str) -> None:
         """Record that ALIAS is PERSON in the store's alias map (``BadAlias`` if it cannot be; nothing stored)."""
-        from coimbra_events.players import change_aliases
+        from coimbra_events.store.aliases import change_aliases
 
         change_aliases(self.store, lambda aliases: aliases.add(alias, person))
 
     def unalias(self, alias: str) -> None:
         """Make ALIAS a person of their own again (``BadAlias`` if it is no alias; nothing stored)."""
-        from coimbra_events.players import change_aliases
+        from coimbra_events.store.aliases import change_aliases
 
         change_aliases(self.store, lambda aliases: aliases.remove(alias))
 

@@ -19,6 +19,8 @@ log file used as GAME behind one interface (``sources``), where a store lives
 ``games_index``           the list of games, a tracked projection of the store, with the table
                           it writes (``games_view``) and what a listing asks and gets (``games_query``)
 ``postgres``, ``probe``   a PostgreSQL store made ready; what ``store check`` asks
+``rolls``                 a game's table outcomes drawn from its seed or its parent's record
+``aliases``               the club's alias map (``coimbra_events.players``) read and saved
 ``legacy``                events only older stores hold
 ========================  ==================================================================
 """

@@ -83,6 +83,8 @@ class DamagedGame(ValueError):
         super().__init__(f"stored game {name} is damaged at {where}: {first.what}: {first.why}{more}; nothing was changed")
 
 
-def one_line(exc: BaseException) -> str:
-    """An exception's message on one line, cut to 160 characters (for a message that names a damaged row)."""
-    return " ".join(str(exc).split())[:160] or type(exc).__name__
+def one_line(exc: BaseException, limit: int | None = 200) -> str:
+    """An exception's message on one line (its type's name if it has none), cut to ``limit`` characters with an
+    ellipsis: a library's error or a damaged row quoted inside a message, or a log line, stays one line."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if limit is None or len(text) <= limit else text[:limit - 1] + "…"

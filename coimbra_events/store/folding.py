@@ -45,7 +45,8 @@ class Folding:
     def __call__(self, aggregate: A | None, events: Iterable[Any]) -> A | None:
         topics = (get_topic(self.aggregate), *self.moved_from)
         for event in events:
-            if type(event) not in self.events or (isinstance(event, CanInitAggregate) and vars(event).get("originator_topic") not in topics):
+            foreign_class = isinstance(event, CanInitAggregate) and vars(event).get("originator_topic") not in topics
+            if type(event) not in self.events or foreign_class:
                 raise ForeignEvent(f"a stored {type(event).__qualname__} among the events of a {self.aggregate.__qualname__}")
             aggregate = event.mutate(aggregate)
         return aggregate

@@ -80,7 +80,8 @@ class GameStore(Application):
             sqlite_file.ready(environment)
         with postgres_store.ready(environment, self.tables()) if postgres else nullcontext({}) as extra:
             super().__init__(env={**settings, **extra})
-            self.index = GamesIndex(view_for(self), lambda game_id: self.stored_games.read_any(game_id, self.stored_games.latest_receipt(game_id)))
+            self.index = GamesIndex(view_for(self),
+                                    lambda game_id: self.stored_games.read_any(game_id, self.stored_games.latest_receipt(game_id)))
         rows = Rows(self.recorder, self.mapper, self.snapshots)
         self.claims = NameClaims(self.events, rows, self._largest_number)
         self.stored_games = GameRepository(self, rows, self.claims)

@@ -20,7 +20,7 @@ Three views hold the same table (``coimbra_events.store.games_view``): in memory
 (``POPOGamesView``, for tests), SQLite and PostgreSQL (``SQLGamesView``: one table of
 games, one of players, one of tags); what a listing asks and gets is
 ``coimbra_events.store.games_query``'s. A
-league of games (issue 15) follows the same pattern: a ``Projection`` with its topics,
+league of games (``projections.league``) follows the same pattern: a ``Projection`` with its topics,
 a view per store, and ``catch_up``.
 """
 

@@ -41,6 +41,7 @@ from coimbra_events.event_decoding import shown
 from coimbra_events.game import Game, kept, result_of
 from coimbra_events.log import FORMAT, SCHEMA, GameLog, LogError, LogProblem, event_hash
 from coimbra_events.log_reader import check_document
+from coimbra_events.store.errors import one_line
 from coimbra_events.store.receipts import Receipt, receipt_id
 from coimbra_events.store.rows import Rows
 from coimbra_events.store.snapshots import SNAPSHOT_FORMAT, facts_of, restore, snapshot_digest
@@ -132,7 +133,7 @@ def _mapped(mapper: Mapper, row: StoredEvent, classes: tuple[type, ...], seq: in
         return None
     except Exception as exc:  # any row a store can hold: unreadable is what it is
         cause = exc.__cause__ if isinstance(exc, MapperDeserialisationError) and exc.__cause__ else exc
-        problems.append(LogProblem(seq, "unreadable stored row", f"its stored state cannot be decoded ({_one_line(cause)})"))
+        problems.append(LogProblem(seq, "unreadable stored row", f"its stored state cannot be decoded ({one_line(cause)})"))
         return None
     if type(event) not in classes:
         problems.append(LogProblem(seq, "not what the row should hold",
@@ -210,7 +211,7 @@ def _header(
         if (catalog.id, catalog.sha256) != identity:
             raise CatalogError(f"catalog {shown(identity[0])}", f"sha256={shown(identity[1])}", f"sha256={catalog.sha256}")
     except Exception as exc:  # whatever a stored copy holds: it is not the catalog named
-        problems.append(LogProblem(0, "catalog not available", _one_line(exc)))
+        problems.append(LogProblem(0, "catalog not available", one_line(exc)))
         catalog = None
     name = fields["name"]
     wrong = [f"{key} {shown(fields[key])} is not what coimbra saves"
@@ -466,11 +467,6 @@ def _ours(row: StoredEvent) -> bool:
     except (orjson.JSONDecodeError, AttributeError):
         return True  # not even JSON: not the library's writing, so not another version's either
     return type(state) is dict and state.get("format") == SNAPSHOT_FORMAT and state.get("ruleset") == RULESET
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= 200 else text[:199] + "…"
 
 
 def rows_of(entries: Iterable[dict[str, Any] | None]) -> list[dict[str, Any]]:

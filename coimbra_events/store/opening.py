@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from coimbra_events.store.errors import NoStore, StoreNotOpened
+from coimbra_events.store.errors import NoStore, StoreNotOpened, one_line
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.location import existing_stores, missing_store, where_games_live
 
@@ -24,5 +24,5 @@ def open_store(db: str | os.PathLike[str] | None = None, create: bool = False) -
     try:
         return GameStore(db)
     except (PersistenceError, OSError) as exc:
-        why = getattr(exc, "strerror", None) or " ".join(str(exc).split())
+        why = getattr(exc, "strerror", None) or one_line(exc)
         raise StoreNotOpened(f"cannot open the game store {where_games_live(db)}: {why}") from None

@@ -21,6 +21,8 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from eventsourcing.persistence import PersistenceError
 
+from coimbra_events.store.errors import one_line
+
 DEFAULTS = {"POSTGRES_CONNECT_TIMEOUT": "5", "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "1"}
 """Unless the environment says otherwise: seconds to wait for the server, and the connections a
 command keeps (one does a command's work; the library's default pool keeps 5 per process, up to 15,
@@ -110,8 +112,7 @@ def _exist(conn: Any, schema: str, tables: Sequence[str]) -> bool:
 
 def reason(exc: BaseException, password: str = "") -> str:
     """The server's reason in one line: ``password authentication failed for user "ana"``."""
-    text = " ".join(str(exc).split())
-    text = re.sub(r"^connection failed: ", "", text)
+    text = re.sub(r"^connection failed: ", "", one_line(exc, None))
     text = re.sub(r'connection to server (at|on) "[^"]*"( \([^)]*\))?(, port \d+)? failed: ', "", text)
     text = text.replace("FATAL: ", "")
     if password:

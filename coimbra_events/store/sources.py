@@ -128,7 +128,7 @@ class StoredGame:
         return nullcontext()
 
     def draw(self, game: Game) -> GameEvent:
-        from coimbra_events.rolls import drawn
+        from coimbra_events.store.rolls import drawn
 
         due = game.pending
         if due is None or due.actor != TABLE:

@@ -15,7 +15,7 @@ from eventsourcing.persistence import Mapper, MapperDeserialisationError, Stored
 from eventsourcing.utils import get_topic
 
 from coimbra_events.event_decoding import shown
-from coimbra_events.players import fold_aliases
+from coimbra_events.store.aliases import fold_aliases
 from coimbra_events.store.legacy import LEGACY_TOPICS, OLD_MODULE
 from coimbra_events.store import receipts, register, snapshots
 from coimbra_events.store.receipts import Receipt

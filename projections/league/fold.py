@@ -5,12 +5,12 @@ The league reads games from the store's notification log, not through
 incrementally as its events come in, exactly as the ``Game`` aggregate folds
 them (a plain record folds on through the rules core's ``apply``; once history
 entries exist, each entry is folded by ``history.advance``, the Game
-aggregate's own step, and the line resolved and replayed where it changes). ``GameFold.final`` gives the authoritative end of the line, replayed
-from the start for a record with corrections, so a game's result is always the
-one ``coimbra score`` shows.
+aggregate's own step, and the line resolved and replayed where it changes).
+``GameFold.final`` gives the authoritative end of the line, replayed from the start
+for a record with corrections, so a game's result is always the one ``coimbra score`` shows.
 
 Each entry's hash is checked against the chain before it is decoded (as
-``Game.Recorded.apply`` does, issue 13's chain verification): a store row that
+``Game.Recorded.apply`` does, so an entry changed or dropped is caught): a store row that
 does not chain, or cannot be folded (a damaged store), makes the game
 *damaged*: the league leaves it out and says why, and nothing else is affected.
 Why this is not ``Game.state``: the table of folds in ``projections/__init__.py``.

@@ -182,7 +182,7 @@ class League(Projection[LeagueView]):
         self.taken = position
 
     def _check_receipt(self, originator: str, fields: Mapping[str, Any]) -> None:
-        """A save's receipt (issue 13): the game it follows must hold that many entries, ending in that head.
+        """A save's receipt: the game it follows must hold that many entries, ending in that head.
 
         Checked against the fold of the game saved just before it (a save writes the game's events, then
         its receipt); a record whose last entries were cut off from the store shows here.

@@ -37,7 +37,9 @@ class Place:
                         **request.getfixturevalue("postgres_env")}
 
     def store(self) -> GameStore:
-        return GameStore(env={k: v for k, v in self.env.items() if v is not None}) if self.backend == "postgres" else GameStore(self.env["COIMBRA_DB"])
+        if self.backend == "postgres":
+            return GameStore(env={k: v for k, v in self.env.items() if v is not None})
+        return GameStore(self.env["COIMBRA_DB"])
 
     def new(self, name: str) -> str:
         """A game with its setup drawn, in the store or in a log file; the GAME to give the commands."""

@@ -15,7 +15,7 @@ import pytest
 
 from coimbra_events import log_reader
 from coimbra_events import log as game_log
-from coimbra_events.store.errors import DamagedGame, DamagedIndex, EventsRemoved, GameChanged
+from coimbra_events.store.errors import DamagedGame, DamagedIndex, EventsRemoved, GameChanged, one_line
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.log import event_hash
 from coimbra_events.rules import core as rules
@@ -312,3 +312,11 @@ def test_a_name_is_judged_by_its_shape_not_by_the_files_beside_the_command(tmp_p
     assert store.get("g3").name == "g3"
     assert log_file("g3") == Path("g3")
     assert log_file("g4") is None
+
+
+def test_an_error_quoted_in_a_message_is_one_line_and_cut_with_an_ellipsis():
+    assert one_line(ValueError("row 3:\n  not\tJSON ")) == "row 3: not JSON"
+    assert one_line(ValueError()) == "ValueError"
+    cut = one_line(ValueError("x" * 500))
+    assert len(cut) == 200 and cut.endswith("x…")
+    assert one_line(ValueError("x" * 500), None) == "x" * 500

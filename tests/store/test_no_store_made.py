@@ -1,5 +1,6 @@
 """Only the commands that make games make a store: every other command, given a ``--db`` that does not exist,
-names it with the stores that do (exit 2) and creates nothing on disk (issue 27)."""
+names it with the stores that do (exit 2) and creates nothing on disk (a mistyped path must
+not leave an empty store behind)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A record is one game (issue 27): an import recognizes a record already stored, appends the entries of a log
+"""A record is one game: an import recognizes a record already stored, appends the entries of a log
 that extends a stored game, stores a deliberate copy marked as one, and two tables importing one log at once store
 it once; ``games --duplicates`` lists the copies stores made before."""
 
@@ -23,7 +23,7 @@ LOG = log_reader.read(GAMES[0])
 
 
 def stored_as_before(store: GameStore, log: game_log.GameLog, name: str) -> Game:
-    """A second game of one record, stored as the code before issue 27 stored an import (no record claim)."""
+    """A second game of one record, stored as an import was stored before a record was one game (no record claim)."""
 
     def build():
         game = Game.from_log(name, log)

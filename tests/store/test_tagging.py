@@ -1,4 +1,4 @@
-"""``tag`` and ``archive`` with several games, and a game's name never becomes a tag (issue 27).
+"""``tag`` and ``archive`` with several games, and a game's name never becomes a tag.
 
 The property: whatever words are typed after ``coimbra tag`` (games' names, tags, names of games that do not exist,
 with or without ``--add``), no game ever carries a stored game's name as a tag, and a refused command changes no

@@ -1,4 +1,4 @@
-"""``record`` without a game offers the unfinished ones first (issue 27), through the use case every front-end
+"""``record`` without a game offers the unfinished ones first, through the use case every front-end
 calls (``Games.unfinished``: ``coimbra serve`` offers the same)."""
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ def club_env(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, str]:
     """What a process needs in its environment to open the test's store."""
     if request.param == "sqlite":
         return {"COIMBRA_DB": str(tmp_path / "club.sqlite")}
-    return dict(request.getfixturevalue("postgres_env"))  # a command's pool: issue 13's default of one connection
+    return dict(request.getfixturevalue("postgres_env"))  # no pool settings: a process opens the store as a command does
 
 
 @pytest.fixture

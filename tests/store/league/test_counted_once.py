@@ -1,4 +1,4 @@
-"""One game counted once, whatever the organiser gets wrong (issue 27), through the installed command on SQLite and
+"""One game counted once, whatever the organiser gets wrong, through the installed command on SQLite and
 PostgreSQL: the same log imported again, under another name, by four tables at once; a log that extends a stored
 game; a deliberate copy; archiving, ``--not-counted`` and restoring."""
 

@@ -6,7 +6,8 @@ import orjson
 import pytest
 
 from coimbra_events.store.game_store import GameStore
-from coimbra_events.players import change_aliases, person_key
+from coimbra_events.players import person_key
+from coimbra_events.store.aliases import change_aliases
 from projections.league.projection import League, NoLeague, open_league
 from projections.league.reports import profile, ratings, standings
 from projections.league.view import Overtaken
@@ -38,7 +39,7 @@ def exported(store: GameStore, names: list[str]) -> list[tuple[str, object]]:
 
 
 def aliases_of(store: GameStore) -> dict[str, str]:
-    from coimbra_events.players import aliases_of as stored
+    from coimbra_events.store.aliases import aliases_of as stored
 
     return dict(stored(store).targets)
 

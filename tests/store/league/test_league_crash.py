@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from coimbra_events.players import change_aliases
+from coimbra_events.store.aliases import change_aliases
 from projections.league.projection import open_league
 from tests.conftest import ROOT
 from tests.store.league.conftest import process_env

@@ -1,4 +1,4 @@
-"""What docs/league.md and the README say of the league's counting and ratings, held to the code (issue 27)."""
+"""What docs/league.md and the README say of the league's counting and ratings, held to the code."""
 
 from __future__ import annotations
 

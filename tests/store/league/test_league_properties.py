@@ -3,7 +3,7 @@
 A season draws its games (players from a pool of spellings that are and are not
 the same person, a seed; or one of the games known to end in a shared place),
 their tags, aliases recorded along the way, and the points at which the league
-catches up; and what an organiser gets wrong (issue 27): a game imported again,
+catches up; and what an organiser gets wrong: a game imported again,
 copies stored as stores made them before a record was one game, deliberate copies
 (``--copy``), games archived, marked not counted and restored. Whatever was drawn,
 the standings of every season and of all time, and the ratings, are what
@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.records import LeagueMark, fold_mark
-from coimbra_events.players import BadAlias, change_aliases, person_key
+from coimbra_events.players import BadAlias, person_key
+from coimbra_events.store.aliases import change_aliases
 from projections.league.projection import open_league
 from tests.store.league.games import TIES, simulated, tie_game
 from tests.store.league.stores import postgres_store, sqlite_store

@@ -9,10 +9,10 @@ the brute force over the exported logs.
 
 The two devices on one game race for every entry: one stores it, the other's
 attempt is stale (it was made on the table as the device last showed it, passed
-to ``act --after``) and gets issue 13's conflict: exit 3, "the game changed since
+to ``act --after``) and gets the store's conflict: exit 3, "the game changed since
 you read it; nothing stored; try again"; the device reads again and goes on.
 Every process opens the store as any command does: the first use creates the
-tables, one process at a time (issue 13's advisory lock).
+tables, one process at a time (under an advisory lock).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def test_eight_tables_and_two_devices_at_once(club, club_env, tmp_path):
 
 
 def not_conflicts(failed: list[dict]) -> list[dict]:
-    """The failed attempts that are not issue 13's conflict (each is named when the test fails, not the first few)."""
+    """The failed attempts that are not the store's conflict of a stale attempt (each is named when the test fails, not the first few)."""
     return [a for a in failed if not (a["code"] == 3 and CONFLICT in a["error"])]
 
 

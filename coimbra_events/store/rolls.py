@@ -33,7 +33,8 @@ def drawn(game: Game, parent_of: Callable[[str], Game]) -> GameEvent:
         if reused is not None:
             return reused
         raise TableInputNeeded(f"{game.name}: the parent's {space.kind} no longer fits this line; enter it by hand")
-    raise TableInputNeeded(f"{game.name} takes table outcomes by hand: coimbra act {game.name} \"table: ...\" (coimbra legal shows the form)")
+    raise TableInputNeeded(f"{game.name} takes table outcomes by hand: coimbra act {game.name} \"table: ...\" "
+                           "(coimbra legal shows the form)")
 
 
 def _parent_outcome(game: Game, parent_of: Callable[[str], Game]) -> GameEvent | None:
