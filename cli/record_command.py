@@ -34,13 +34,13 @@ from cli.common import (
     QuietOption,
     catalog_option,
     console,
-    due,
     opened,
     players_option,
     short,
     store_errors,
 )
 from cli.exits import fail
+from cli.presenter import due
 from cli.record_texts import COMMANDS_HELP, option_lines, outcome_prompt, refusal_lines
 from coimbra_events.references import log_file
 from coimbra_events.rolls import rolls_of

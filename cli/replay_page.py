@@ -26,9 +26,7 @@ from typing import Any
 
 import orjson
 
-from cli.common import notation
-from coimbra_events.catalog import Catalog
-from coimbra_events.catalog.effect_kinds import TRACKS
+from cli.presenter import catalog_lookup, notation
 from coimbra_events.events import GameEvent
 from coimbra_events.game import Game
 from coimbra_events.log import SCHEMA
@@ -37,7 +35,6 @@ from coimbra_events.notation import NotationError, render
 from coimbra_events.state import GameState
 from projections.board import board_view
 from projections.entries import entry_marks
-from projections.map_layout import map_layout
 from projections.naming import component, named
 from projections.scores import score_report
 from projections.sections import sections
@@ -146,23 +143,6 @@ def _words_in(value: Any) -> list[str]:
     return []
 
 
-def catalog_lookup(catalog: Catalog) -> dict[str, Any]:
-    """What the page needs to draw that a board view names only by id: cards held, tiles, the map."""
-    return {
-        "tracks": list(TRACKS),
-        "max_influence": catalog.max_influence,
-        "cards": {
-            c.id: {"name": c.name, "category": c.category, "cost": c.cost, "influence": c.influence, "zone": c.timing}
-            for c in catalog.characters.values()
-        },
-        "favor_tiles": {
-            t.id: {"name": t.name, "crowns": t.crowns, "extra_die": any(e.kind == "extra_income_die" for e in t.effects)}
-            for t in catalog.favor_tiles.values()
-        },
-        "map": map_layout(catalog),
-    }
-
-
 def delta(a: Any, b: Any) -> Any:
     """The change from ``a`` to ``b``: ``[b]`` replaces, ``{key: change}`` changes parts of a map or
     of a list of the same length (keys are then indices), ``[]`` removes a key. What the page's
@@ -190,5 +170,4 @@ def apply_delta(a: Any, change: Any) -> Any:
     return out
 
 
-__all__ = ["FORMAT", "VERSION", "apply_delta", "catalog_lookup", "delta", "page_analysis", "page_of", "replay_data",
-           "replay_page"]
+__all__ = ["FORMAT", "VERSION", "apply_delta", "delta", "page_analysis", "page_of", "replay_data", "replay_page"]

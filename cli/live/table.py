@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
-from cli.live.game_view import entry_json, game_view
+from cli.presenter import entry_json, game_view
 from coimbra_events.service import Recorded
 
 if TYPE_CHECKING:
