@@ -17,7 +17,6 @@ from cli.exits import BAD_INPUT, CONFLICT, RULE_VIOLATION, err_console, fail, fa
 from cli.terminal import escaping
 from coimbra_events.catalog import Catalog, CatalogError, load_catalog
 from coimbra_events.event_decoding import PayloadError
-from coimbra_events.events import GameEvent
 from coimbra_events.files import FileBusy, write_atomically
 from coimbra_events.log import LogError, LogProblem
 from coimbra_events.store.errors import (
@@ -249,35 +248,6 @@ def game_ref_opened(
             source = games.source(ref)
             game = source.open()
         yield game, source
-
-
-def notation(event: GameEvent) -> str:
-    """The event in notation (ids, as the log and ``--json`` say it), or its log form if notation cannot write it."""
-    from projections.naming import notation_text
-
-    return notation_text(event)
-
-
-def due(game: Game) -> str:
-    """Who must act, on what, and where the game stands: ``Bruno: draft (round 1, phase B)``."""
-    due, state = game.pending, game.state
-    if due is None:
-        return "game over"
-    where = [f"round {state.round}, phase {state.phase}" if state.round else state.phase]
-    if due.amount:
-        where.append(f"{due.amount} left")
-    if due.source:
-        where.append(f"from {due.source}")
-    if due.die:
-        where.append(f"die {due.die} in {due.location}")
-    return f"{due.actor}: {due.kind} ({', '.join(where)})"
-
-
-def due_json(game: Game) -> dict[str, Any] | None:
-    due = game.pending
-    if due is None:
-        return None
-    return {**due.as_dict(), "round": game.state.round, "phase": game.state.phase}
 
 
 def players_option(spec: str) -> list[tuple[str, str]]:

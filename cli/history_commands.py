@@ -20,15 +20,13 @@ from cli.common import (
     JsonOption,
     flag,
     console,
-    due,
     entrant,
-    due_json,
-    notation,
     print_json,
     served,
     store_errors,
 )
 from cli.exits import CONFLICT, RULE_VIOLATION, fail
+from cli.presenter import due, due_json, notation
 from coimbra_events.events import GameEvent
 from coimbra_events.game import NothingToOverride
 from coimbra_events.history import Play

@@ -35,7 +35,6 @@ from cli.common import (
     QuietOption,
     catalog_option,
     console,
-    due,
     entrant,
     served,
     players_option,
@@ -43,6 +42,7 @@ from cli.common import (
     store_errors,
 )
 from cli.exits import fail
+from cli.presenter import due
 from cli.record_texts import COMMANDS_HELP, option_lines, outcome_prompt, refusal_lines
 from cli.record_words import Command, Typed, read_typed
 from coimbra_events.references import log_file

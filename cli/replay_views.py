@@ -21,9 +21,9 @@ from rich.text import Text
 from cli.analysis_views import Graded
 from cli.board_views import DrawnParts, board_panel, player_board, player_boards
 from cli.change_views import as_json, changes_view, final_scores_view
+from cli.presenter import event_words
 from cli.replay_keys import KEYS
 from cli.terminal import escape_controls
-from cli.view_commands import event_words
 from cli.views import score_details, score_table
 from coimbra_events.game import Game
 from coimbra_events.state import GAME_OVER

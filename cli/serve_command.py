@@ -18,8 +18,9 @@ import orjson
 import typer
 from rich.markup import escape
 
-from cli.common import ByOption, Commands, DbOption, console, due, entrant, flag, players_option, served, store_errors
+from cli.common import ByOption, Commands, DbOption, console, entrant, flag, players_option, served, store_errors
 from cli.exits import err_console, fail
+from cli.presenter import due
 from coimbra_events.references import log_file
 
 if TYPE_CHECKING:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, Optional
@@ -24,11 +23,8 @@ from cli.common import (
     catalog_option,
     console,
     flag,
-    due,
-    due_json,
     list_problems,
     log_problems,
-    notation,
     entrant,
     players_option,
     print_json,
@@ -40,18 +36,15 @@ from cli.common import (
 )
 from cli.change_views import changes_view, final_scores_view
 from cli.exits import BAD_INPUT, CONFLICT, RULE_VIOLATION, err_console, fail
+from cli.presenter import act_json, act_refused_json, due, due_json, legal_json, refusal_words
 from cli.views import import_summary, progress_bar
 from coimbra_events import log_reader
 from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import LogError, LogProblem
 from coimbra_events.movelist import TAKEN_AS_WRITTEN, read_any
-from coimbra_events.notation import BY_TYPE
-from coimbra_events.service.results import Conflict, Legal, Refused, Stored
+from coimbra_events.service.results import Conflict, Refused, Stored
 from coimbra_events.store.errors import BadGameName, BadPlayers, DamagedGame, DamagedIndex, StoreConflict
-from coimbra_events.rules import core as rules
 from coimbra_events.state import GameState
-from projections.scores import score_report
-from projections.naming import named_text, said
 from projections.recording import entry_echo
 from projections.words import quiet_words
 
@@ -143,35 +136,26 @@ def act_command(
         fail(result.reason, CONFLICT)
     if isinstance(result, Refused):
         _refused(result, as_json)
-    game = result.game
-    recorded = [{"seq": e.seq, "type": e.event.TYPE, "notation": notation(e.event), "changes": [c.to_json() for c in e.changes]}
-                for e in result.entries]
-    scores = score_report(game.state) if game.over else None
+    game, report = result.game, act_json(result)
     if as_json:
-        print_json({"game": game.name, "recorded": recorded, "events": game.entries, "pending": due_json(game),
-                    "scores": scores, "head": result.head})
+        print_json(report)
         return
-    for r, echo, entry in zip(recorded, _echoes(result), result.entries):
+    for r, echo, entry in zip(report["recorded"], _echoes(result), result.entries):
         console.print(f"recorded {r['seq']}: {escape(echo)}", soft_wrap=True)
         if not quiet:
             after = game.state if entry.seq == game.entries else None
             console.print(changes_view(r["changes"], catalog=game.catalog, empty=quiet_words(entry.event, after)))
-    if scores is not None:
-        console.print(final_scores_view(scores))
+    if report["scores"] is not None:
+        console.print(final_scores_view(report["scores"]))
     console.print(f"next: {escape(due(game))}", soft_wrap=True)
     console.print(f"head {short(result.head)}")
 
 
 def _refused(refusal: Refused, as_json: bool) -> NoReturn:
     """An input the rules refused: its rule and why (with --json, the violation too); nothing was stored."""
-    v, catalog, event = refusal.violation, refusal.catalog, refusal.event
-    if event is None:
-        fail(f"{refusal.name}: the game is over (rule {v.rule}); nothing more can be recorded", RULE_VIOLATION)
-    if as_json:
-        print_json({"recorded": [], "refused": notation(event), "violation": v.to_json(catalog)})
-    spaces = refusal.monasteries
-    fail(f"refused '{said(catalog, event, monasteries=spaces)}': rule {v.rule}: {named_text(catalog, v.reason, spaces)}; "
-         "nothing stored", RULE_VIOLATION)
+    if as_json and refusal.event is not None:
+        print_json(act_refused_json(refusal))
+    fail(refusal_words(refusal), RULE_VIOLATION)
 
 
 def _echoes(result: Stored[tuple[GameState, ...]]) -> list[str]:
@@ -218,22 +202,6 @@ def legal_command(
         table.add_row(str(k), escape(o.text), escape(o.about))
     if listed:
         console.print(table)
-
-
-def legal_json(legal: Legal) -> dict[str, Any]:
-    """What ``legal --json`` prints (and the live table's API says): the table's outcome to enter and how to
-    write it, or every legal decision in notation and described."""
-    game, space = legal.game, legal.outcome
-    report: dict[str, Any] = {"game": game.name, "pending": due_json(game)}
-    if space is not None:
-        verb = BY_TYPE[rules.ACCEPTS[space.kind][0].TYPE]
-        example = notation(space.sample(random.Random(0)))
-        report["outcome"] = {"kind": space.kind, "description": space.description, "usage": f"table: {verb.usage}",
-                             "example": example}
-    else:
-        report["options"] = [notation(o.event) for o in legal.options]
-        report["described"] = [o.to_json(k) for k, o in enumerate(legal.options, 1)]
-    return report
 
 
 @COMMANDS("import")

@@ -25,30 +25,19 @@ from cli.common import (
     flag,
     console,
     game_ref_opened,
-    notation,
     print_json,
 )
 from cli.exits import fail
+from cli.presenter import event_words, notation, table_json
 from coimbra_events.game import Game
 from coimbra_events.state import GameState
 from projections.board import PHASE_NAMES, board_view
-from projections.naming import named_text, said, value_text
+from projections.naming import named_text, value_text
 from projections.changes import Change
 from projections.diff import Difference, common_prefix, first_divergence, state_differences, table_moves
 from projections.timeline import TimelineError, phase_name, timeline
 
 COMMANDS = Commands()
-
-
-def event_words(game: Game, n: int) -> dict[str, Any]:
-    """Event ``n`` of the game (0: none yet) in notation and in words: what ``show`` prints above the board."""
-    out: dict[str, Any] = {"seq": n, "of": game.entries}
-    if n:
-        event = game.events[n - 1]
-        doc = (type(event).__doc__ or event.TYPE).strip().splitlines()[0]
-        text = said(game.catalog, event, monasteries=dict(game.state.monasteries))
-        out.update(type=event.TYPE, actor=event.actor, notation=notation(event), text=text, about=doc)
-    return out
 
 
 def point_of(game: Game, at: Optional[int], round_: Optional[int], phase: Optional[str]) -> tuple[int, GameState]:
@@ -102,16 +91,14 @@ def show_command(
         fail("--at cannot be combined with --round or --phase: choose one way to say where")
     with game_ref_opened(game_ref, db, catalog_file) as (game, _):
         n, state = point_of(game, at, round_, phase)
-    view = board_view(state)
-    event = event_words(game, n)
     note = passed_note(state, phase)
     if as_json:
-        print_json({"game": game.name, "at": n, "events": game.entries, **view, "event": event if n else None,
-                    **({"note": note} if note else {})})
+        print_json({**table_json(game, n, state), **({"note": note} if note else {})})
         return
     if note:
         console.print(escape(note), style="yellow")
-    console.print(board_panel(view, title=escape(f"{game.name} · after {n} of {game.entries} events"), event=event))
+    console.print(board_panel(board_view(state), title=escape(f"{game.name} · after {n} of {game.entries} events"),
+                              event=event_words(game, n)))
 
 
 def _check_comparable(a: Game, b: Game) -> None:

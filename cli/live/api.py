@@ -18,12 +18,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from cli.live.access import COOKIE, MAX_NAME, Gate, refusal, text_field
-from cli.live.game_view import due_view
 from cli.live.table import ServedTable
+from cli.presenter import conflict_json, refused_json, stored_json
 from coimbra_events.event_decoding import PayloadError
 from coimbra_events.service import Conflict, Outcome, Refused
 from coimbra_events.store.errors import DamagedGame, TableInputNeeded, UnknownGame
-from projections.naming import named_text, said
 
 MAX_INPUTS = 20
 """Inputs one request may record (all or none)."""
@@ -153,29 +152,13 @@ class Api:
         except DamagedGame as exc:
             return refusal(500, str(exc))
         if isinstance(outcome, Conflict):
-            return Json({"error": outcome.reason, "head": outcome.head,
-                         "entries": self.table.since(str(body.get("after", "")))}, status_code=409)
+            return Json(conflict_json(outcome, self.table.since(str(body.get("after", "")))), status_code=409)
         if isinstance(outcome, Refused):
             return Json(refused_json(outcome), status_code=422)
-        game = outcome.game
-        return Json({"game": game.name, "head": outcome.head, "entries": [self.table.entries[e.seq - 1] for e in outcome.entries],
-                     "due": due_view(game), "over": game.over})
+        return Json(stored_json(outcome, [self.table.entries[e.seq - 1] for e in outcome.entries]))
 
     def unknown(self, request: Request) -> Response:
         return refusal(404, f"no game named {request.path_params['name']!r} at this table (it serves {self.table.name})")
-
-
-def refused_json(refusal: Refused) -> dict[str, Any]:
-    """A refusal as ``act`` says it (``error``), with its rule id, reason (names) and facts, and the violation
-    as ``act --json`` gives it."""
-    v, catalog, event, spaces = refusal.violation, refusal.catalog, refusal.event, refusal.monasteries
-    reason = named_text(catalog, v.reason, spaces)
-    if event is None:
-        error = f"{refusal.name}: the game is over (rule {v.rule}); nothing more can be recorded"
-    else:
-        error = f"refused '{said(catalog, event, monasteries=spaces)}': rule {v.rule}: {reason}; nothing stored"
-    return {"error": error, "rule": v.rule, "reason": reason, "facts": v.to_json(catalog)["facts"],
-            "violation": v.to_json(catalog)}
 
 
 def _after(body: Body) -> str:

@@ -1,7 +1,7 @@
 """The event stream of a served game (server-sent events): every entry, in order, to every open page.
 
 Each event is ``id: <entry number>``, ``event: entry``, its data the entry as
-``game_view.entry_json`` says it (with the head after it). A page that slept,
+``presenter.entry_json`` says it (with the head after it). A page that slept,
 or whose connection was cut, reconnects with the last id it saw
 (``Last-Event-ID``, which a browser's EventSource sends by itself; or
 ``?last=N`` on a fresh connection) and is told every entry after it, then each

@@ -7,7 +7,7 @@ once, and two inputs made for the same head are decided in turn: the first is
 stored, the second finds the head moved (``Conflict``), as with two ``act --after``.
 
 Entries are told from a list kept here, in order, each said once as
-``game_view.entry_json``: an event stream resumes from it after any entry number,
+``presenter.entry_json``: an event stream resumes from it after any entry number,
 without reading the store. Entries stored by others (``coimbra record`` or ``act``
 on the same store, another server) are found by a ``look`` at the store's
 notification log, whenever the store says something was stored or a few times a
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
-from cli.live.game_view import entry_json, game_view
+from cli.presenter import entry_json, game_view
 from coimbra_events.service import Session, Stored
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from cli.common import notation
+from cli.presenter import notation
 from coimbra_events import log as game_log, log_reader
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.events import GameEvent
