@@ -227,7 +227,7 @@ class Game(FoldedRecord, Aggregate):
                tags: tuple[str, ...], archived: bool) -> None:
         """Every attribute of a game but the table (``start_fold``), whether created or restored from a copy."""
         self.name, self.catalog, self.header = name, catalog, header
-        self.initial = rules.initial_state(catalog, header.players)
+        self.initial = rules.start(catalog, header.players)
         self._held = held
         self._events, self._hashes, self._stamps = [], [], []
         self.announced, self.tags, self.archived = announced, tags, archived
@@ -264,7 +264,7 @@ class Game(FoldedRecord, Aggregate):
         upcast_from: int = 0,
     ) -> Game:
         """A new game before setup. ``ValueError`` if these players cannot play with this catalog."""
-        rules.initial_state(catalog, players)  # refuse before anything is triggered
+        rules.start(catalog, players)  # refuse before anything is triggered
         remember_catalog(catalog)
         return cls._create(
             cls.Created,
