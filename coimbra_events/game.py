@@ -100,7 +100,29 @@ def kept(result: Validation) -> bool:
 
 
 class Game(FoldedRecord, Aggregate):
-    """A game in the store: header facts, the record so far, and the table it folds into."""
+    """A game in the store: header facts, the record so far, and the table it folds into.
+
+    Each decision or random outcome the rules accept is an entry, chained to the
+    ones before it (``head``: the newest hash); an undo is an entry of its own,
+    so nothing recorded is lost:
+
+    >>> import random
+    >>> from coimbra_events.catalog import standin_catalog
+    >>> from coimbra_events.rules.core import legal
+    >>> game = Game.start("tuesday", standin_catalog(), [("Ana", "red"), ("Bruno", "blue")])
+    >>> game.pending.kind, game.entries
+    ('monasteries', 0)
+    >>> anchor = game.head
+    >>> game.record(legal(game.state).sample(random.Random(1)))
+    >>> game.entries, game.pending.kind, game.head != anchor
+    (1, 'scoring-tiles', True)
+    >>> game.events
+    [MonasteriesDrawn(actor='table', placement=(('blue-e1', 'm-I-...'), ...))]
+    >>> game.undo()
+    Play(seq=1, source=1, event=MonasteriesDrawn(...), override=None)
+    >>> game.entries, game.pending.kind, game.events[-1]
+    (2, 'monasteries', Retracted(actor='table', seq=1))
+    """
 
     class Created(Aggregate.Created):
         """A new game: who plays, with which catalog and ruleset.

@@ -15,6 +15,46 @@ income, end of round) until the next input is due. Two tables go with them:
 ``ACCEPTS`` (which events answer each kind of input) and ``RULES_CHECKED``
 (which rules ``check`` covers). What the playouts, the bots and the read side's
 folds use instead, for speed, trusting their events legal, is ``rules.fast``.
+
+>>> import random
+>>> from coimbra_events.catalog import standin_catalog
+>>> from coimbra_events.events import StartGroupTaken
+>>> from coimbra_events.rules.core import apply, check, due, fold, legal, start
+>>> players = [("Ana", "red"), ("Bruno", "blue")]
+>>> state = start(standin_catalog(), players)
+>>> due(state)
+Pending(actor='table', kind='monasteries', amount=0, source='', location='', die='')
+
+The table's inputs are random outcomes; drawing them plays the setup out:
+
+>>> legal(state).description
+'monastery tiles drawn onto the map: 8 of pile I, 4 of pile II, 2 of pile III'
+>>> dice, played = random.Random(1), []
+>>> while due(state).actor == "table":
+...     played.append(legal(state).sample(dice))
+...     state = apply(state, played[-1])
+>>> due(state)
+Pending(actor='Ana', kind='start-choice', amount=0, source='', location='', die='')
+>>> legal(state)
+[StartGroupTaken(actor='Ana', group=1), StartGroupTaken(actor='Ana', group=2), PilgrimPlaced(actor='Ana', ...), ...]
+
+An event out of turn breaks a rule, which ``check`` names and ``apply`` raises:
+
+>>> check(state, StartGroupTaken("Bruno", 1))
+RuleViolation('TURN.actor', 'Ana must act now (start-choice), not Bruno', {...})
+>>> apply(state, StartGroupTaken("Bruno", 1))
+Traceback (most recent call last):
+...
+coimbra_events.violations.RuleViolation: [TURN.actor] Ana must act now (start-choice), not Bruno
+>>> played.append(StartGroupTaken("Ana", 1))
+>>> state = apply(state, played[-1])
+>>> due(state).actor
+'Bruno'
+
+A record is a fold of its events from the start:
+
+>>> fold(start(standin_catalog(), players), played) == state
+True
 """
 
 from __future__ import annotations
