@@ -58,7 +58,7 @@ def playout_starts() -> list[Any]:
 def playouts(starts: Sequence[Any]) -> None:
     """One playout from each start, on one scratch fold, with the streams of playout ``k`` of entry 0, seed 1."""
     from coimbra_events.analysis.playouts import Streams, play_out
-    from coimbra_events.rules.core import Fold
+    from coimbra_events.rules.fast import Fold
 
     fold = Fold(scratch=True)
     for k, state in enumerate(starts):

@@ -36,9 +36,9 @@ code, and whichever runs second finds it warm, so each is timed both ways round:
 
 (d) what keeping every entry's changes costs the fold: the timeline of a stored
     game (``projections.timeline``, what every command uses: one fold that narrates
-    each event as it applies it, ``core.narrate_all``, and keeps every state and
+    each event as it applies it, ``fast.narrate``, and keeps every state and
     what the rules told of every entry) vs a states-only fold of the same record
-    (the game's log, then every state by ``core.Fold.apply``: no narration kept), for the
+    (the game's log, then every state by ``fast.Fold.apply``: no narration kept), for the
     games as recorded, same run. Target: ≤ 1.5. Putting an entry's changes in the
     table's terms (``Change``s) and in words (``to_json``) happens when a view reads
     them; that is timed too, reported per entry read.
@@ -72,7 +72,8 @@ from coimbra_events.catalog import find_catalog  # noqa: E402
 from coimbra_events.game import NAMESPACE, Game  # noqa: E402
 from coimbra_events.log import GameLog  # noqa: E402
 from coimbra_events.log_reader import read  # noqa: E402
-from coimbra_events.rules.core import Fold, initial_state  # noqa: E402
+from coimbra_events.rules.core import start  # noqa: E402
+from coimbra_events.rules.fast import Fold  # noqa: E402
 from coimbra_events.state import GameState  # noqa: E402
 from coimbra_events.validation import validate  # noqa: E402
 from projections.timeline import timeline  # noqa: E402
@@ -145,7 +146,7 @@ def states_only(game: Game) -> tuple[GameState, ...]:
     """A states-only fold: the opened game's log, then every state by ``Fold.apply`` (the fold the timeline
     makes, one working copy carried from event to event, with nothing narrated and nothing told kept)."""
     log = game.to_log()
-    return tuple(accumulate(log.events, Fold().apply, initial=initial_state(game.catalog, log.players)))
+    return tuple(accumulate(log.events, Fold().apply, initial=start(game.catalog, log.players)))
 
 
 def read_all(game: Game, words: bool) -> None:

@@ -78,7 +78,7 @@ def _after(state: GameState, head: str) -> GameState | None:
     due = state.pending
     try:
         for event in read(head, due.actor if due else None, names_of(state), state):
-            state = rules.step(state, event)
+            state = rules.apply(state, event)
     except (NotationError, RuleViolation):
         return None
     return state

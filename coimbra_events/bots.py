@@ -25,7 +25,7 @@ from mypy_extensions import i64
 
 from coimbra_events import events as ev
 from coimbra_events.events import AlternativeTaken, GameEvent
-from coimbra_events.rules.core import Fold, options
+from coimbra_events.rules.fast import Fold, options
 from coimbra_events.rules.draws import below
 from coimbra_events.rules.options import Options
 from coimbra_events.rules.outcomes import OutcomeSpace

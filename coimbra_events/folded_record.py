@@ -20,7 +20,8 @@ from typing import Protocol
 from coimbra_events.events import Corrected, GameEvent, RuleOverridden
 from coimbra_events.history import Line, Replay, advance, replay, resolve
 from coimbra_events.log import Stamp
-from coimbra_events.rules import core as rules
+from coimbra_events.rules.core import due
+from coimbra_events.rules.fast import Fold
 from coimbra_events.state import GameState, Pending
 
 Entries = tuple[list[GameEvent], list[str], list[Stamp]]
@@ -58,7 +59,7 @@ class FoldedRecord:
         self._introduced: GameEvent | None = None
         self._line: tuple[int, Line] | None = None
         self._replay: tuple[int, Replay] | None = None
-        self._carried = rules.Fold()  # the working copy of the table, kept from one new entry to the next
+        self._carried = Fold()  # the working copy of the table, kept from one new entry to the next
 
     @property
     def state(self) -> GameState:
@@ -150,7 +151,7 @@ class FoldedRecord:
     @property
     def pending(self) -> Pending | None:
         """Who must act next, and what kind of input is due (``None`` once the game is over)."""
-        return rules.pending(self.state)
+        return due(self.state)
 
     @property
     def over(self) -> bool:

@@ -100,7 +100,29 @@ def kept(result: Validation) -> bool:
 
 
 class Game(FoldedRecord, Aggregate):
-    """A game in the store: header facts, the record so far, and the table it folds into."""
+    """A game in the store: header facts, the record so far, and the table it folds into.
+
+    Each decision or random outcome the rules accept is an entry, chained to the
+    ones before it (``head``: the newest hash); an undo is an entry of its own,
+    so nothing recorded is lost:
+
+    >>> import random
+    >>> from coimbra_events.catalog import standin_catalog
+    >>> from coimbra_events.rules.core import legal
+    >>> game = Game.start("tuesday", standin_catalog(), [("Ana", "red"), ("Bruno", "blue")])
+    >>> game.pending.kind, game.entries
+    ('monasteries', 0)
+    >>> anchor = game.head
+    >>> game.record(legal(game.state).sample(random.Random(1)))
+    >>> game.entries, game.pending.kind, game.head != anchor
+    (1, 'scoring-tiles', True)
+    >>> game.events
+    [MonasteriesDrawn(actor='table', placement=(('blue-e1', 'm-I-...'), ...))]
+    >>> game.undo()
+    Play(seq=1, source=1, event=MonasteriesDrawn(...), override=None)
+    >>> game.entries, game.pending.kind, game.events[-1]
+    (2, 'monasteries', Retracted(actor='table', seq=1))
+    """
 
     class Created(Aggregate.Created):
         """A new game: who plays, with which catalog and ruleset.
@@ -227,7 +249,7 @@ class Game(FoldedRecord, Aggregate):
                tags: tuple[str, ...], archived: bool) -> None:
         """Every attribute of a game but the table (``start_fold``), whether created or restored from a copy."""
         self.name, self.catalog, self.header = name, catalog, header
-        self.initial = rules.initial_state(catalog, header.players)
+        self.initial = rules.start(catalog, header.players)
         self._held = held
         self._events, self._hashes, self._stamps = [], [], []
         self.announced, self.tags, self.archived = announced, tags, archived
@@ -263,7 +285,7 @@ class Game(FoldedRecord, Aggregate):
         upcast_from: int = 0,
     ) -> Game:
         """A new game before setup. ``ValueError`` if these players cannot play with this catalog."""
-        rules.initial_state(catalog, players)  # refuse before anything is triggered
+        rules.start(catalog, players)  # refuse before anything is triggered
         remember_catalog(catalog)
         return cls._create(
             cls.Created,

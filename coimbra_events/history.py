@@ -29,7 +29,8 @@ from coimbra_events.events import (  # is_plain: the history module's question, 
     RuleOverridden,
     is_plain,  # noqa: F401  (re-exported, as said above)
 )
-from coimbra_events.rules.core import Fold, apply, check
+from coimbra_events.rules.core import check
+from coimbra_events.rules.fast import Fold
 from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
 
@@ -170,7 +171,7 @@ def play_override(state: GameState, play: Play) -> tuple[GameState, RuleViolatio
         raise RuleViolation("HISTORY.override", f"{play.event.TYPE} cannot be played on the table even as an accepted "
                             f"rule break: {violation.reason}", {**facts, "breaks": violation.rule})
     try:
-        return apply(state, play.event), violation
+        return Fold().apply(state, play.event), violation
     except (KeyError, ValueError, IndexError, TypeError) as exc:
         raise RuleViolation("HISTORY.override", f"{play.event.TYPE} names something not on the table ({exc}); "
                             "it cannot be played even as an accepted rule break", facts) from None
@@ -226,7 +227,7 @@ def advance(state: GameState, introduced: GameEvent | None, event: GameEvent,
     notes change nothing. The state is ``None`` when the entry changes the line
     instead (a correction's replacement, a retraction) or breaks a rule: then the
     line must be resolved and replayed, which skips and lists such a play. ``carried``
-    is the caller's fold, kept from one entry to the next (``core.Fold``).
+    is the caller's fold, kept from one entry to the next (``fast.Fold``).
     """
     kind = type(event)
     if kind is Corrected or kind is RuleOverridden:
@@ -255,7 +256,7 @@ class LineFold:
     the latest play costs nothing, notes nothing. ``tests/test_history.py`` holds
     it equal to ``resolve`` + ``replay`` after every entry of random records.
     Every play is checked where it stands. While ``narrating``, each play pushed
-    at the end is narrated as it is applied (``core.narrate_into``): what the
+    at the end is narrated as it is applied (a narrating ``fast.Fold``): what the
     rules told of it is written at the end of ``tape``.
     """
 

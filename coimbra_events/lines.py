@@ -38,7 +38,8 @@ from coimbra_events.events import GameEvent
 from coimbra_events.names import Kind, Names, UnknownName, space_entries
 from coimbra_events.record import replace
 from coimbra_events.notation import BY_TYPE, BY_WORD, NotationError, did_you_mean, parse, render
-from coimbra_events.rules.core import Fold, initial_state, step
+from coimbra_events.rules import core
+from coimbra_events.rules.fast import Fold
 from coimbra_events.state import TABLE, GameState
 from coimbra_events.violations import RuleViolation
 
@@ -283,9 +284,9 @@ class Table:
         if self._broken:
             return None
         try:
-            state = self._state if self._state is not None else initial_state(self.catalog, self.players)
+            state = self._state if self._state is not None else core.start(self.catalog, self.players)
             for event in events[self._folded:]:
-                state = step(state, event, self._fold)
+                state = core.apply(state, event, self._fold)
         except (RuleViolation, ValueError):
             self._broken = True
             return None

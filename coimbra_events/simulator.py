@@ -14,7 +14,8 @@ from coimbra_events.bots import choose
 from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.log import GameLog
-from coimbra_events.rules.core import apply, initial_state, legal
+from coimbra_events.rules.core import legal, start
+from coimbra_events.rules.fast import Fold
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.state import GameState
 
@@ -32,11 +33,12 @@ def next_event(state: GameState, rng: random.Random) -> GameEvent:
 def simulate(catalog: Catalog, players: Sequence[tuple[str, str]], seed: int) -> tuple[GameLog, GameState]:
     """A complete game from setup to final scoring, and its final state."""
     rng = random.Random(seed)
-    state = initial_state(catalog, players)
+    state = start(catalog, players)
     events: list[GameEvent] = []
+    carried = Fold()  # the events are the rules' own legal ones
     while not state.over:
         event = next_event(state, rng)
         events.append(event)
-        state = apply(state, event)
+        state = carried.apply(state, event)
     log = GameLog.new(catalog, players, {"generator": "coimbra simulate", "seed": seed}).with_events(events)
     return log, state

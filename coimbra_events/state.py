@@ -5,7 +5,7 @@ shared, compared and kept for every step of a replay without copying. The
 rules build a new state per event through ``rules.tx.Tx``, which works on
 mutable drafts and freezes them once; nothing ever changes a state that has
 been returned, but for one exception kept inside the compiled rules core: a
-playout's scratch fold (``rules.core.Fold(scratch=True)``) refills the states it
+playout's scratch fold (``rules.fast.Fold(scratch=True)``) refills the states it
 made itself, which no one else holds.
 
 The classes are plain classes on ``coimbra_events.record.Record``, with ``Final``

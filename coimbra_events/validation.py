@@ -11,7 +11,8 @@ from coimbra_events.catalog import Catalog, CatalogError, find_catalog
 from coimbra_events.events import GameEvent, is_plain
 from coimbra_events.log import GameLog, LogError, LogProblem
 from coimbra_events.record import Record
-from coimbra_events.rules.core import Fold, check, initial_state
+from coimbra_events.rules.core import check, start
+from coimbra_events.rules.fast import Fold
 from coimbra_events.rulesets import Migration, under_current_rules
 from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation
@@ -83,7 +84,7 @@ def catalog_for(log: GameLog, catalog: Catalog | None = None, source: str = "<lo
 def start_state(log: GameLog, catalog: Catalog, source: str = "<log>") -> GameState:
     """The state before the log's first event; ``LogError`` if the players cannot start a game."""
     try:
-        return initial_state(catalog, log.players)
+        return start(catalog, log.players)
     except ValueError as exc:
         raise LogError(source, [LogProblem(0, "bad players", str(exc))]) from None
 

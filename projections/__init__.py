@@ -2,20 +2,20 @@
 
 Which fold serves which view
 ----------------------------
-Every fold of a record goes through one step, ``rules.core.apply``, carried by a
-``core.Fold`` (one working copy of the table from event to event). The entry points
+Every fold of a record goes through one step, ``rules.fast.apply_in`` (``rules.core.apply``
+without its check), carried by a ``fast.Fold`` (one working copy of the table from event to event). The entry points
 differ in what they keep on the way, because the views that read them need different
 things: an end state, a verdict, every table, or what each entry did.
 
 =========================  ==========================================  ================================  ==========================================
 fold                       what it folds                               who uses it / which view          why it is a fold of its own
 =========================  ==========================================  ================================  ==========================================
-``core.Fold``              events one after another, one working       every fold below                  the step: ``apply`` with no new copy per
+``fast.Fold``              events one after another, one working       every fold below                  the step: ``apply`` with no new copy per
                            copy of the table carried; narrating or                                       event, the told changes on one flat tape
                            not
 ``core.fold``              events, each checked; raises at the first   the rules core's tests            untrusted events where an illegal one is
                            illegal one                                                                   an error, not a report
-``core.narrate_all``       legal plays: every state, and what the      ``consequences.fold`` of a plain  one native loop writing one tape: the
+``fast.narrate``           legal plays: every state, and what the      ``consequences.fold`` of a plain  one native loop writing one tape: the
                            rules told of each                          record (the timeline)             timeline's hot path (bench/store.py (d))
 ``history.replay``         a resolved line of play; stops at the       ``validate`` (stops),             the whole line at once, keeping only the
                            first illegal play, or skips and lists      ``Game.replay`` and the league's  end and the verdicts
@@ -31,7 +31,7 @@ fold                       what it folds                               who uses 
 ``Game.state``             a stored game: on from its snapshot or its  every command on a stored game    the aggregate's table, folded once and
                            first entry, lazily (``folded_record``)                                       lazily; new entries through ``advance``
 ``consequences.fold``      every entry of a record, each play          ``timeline``, ``explain`` of one  every table plus what each entry did on it,
-                           narrated as it is applied                   entry, ``entries_since`` /        in one fold (``narrate_all`` or a narrating
+                           narrated as it is applied                   entry, ``entries_since`` /        in one fold (``narrate`` or a narrating
                                                                        ``plays_since`` (record, act)     ``LineFold``)
 ``timeline.timeline``      a stored game, or a log validated first     the replayer, ``show``/``diff``   the index of every state: a step or a jump
                                                                        at a point, move list and replay  is a lookup (wraps ``consequences.fold``)

@@ -6,7 +6,7 @@ one entry and the record, ``projections.ledger`` for a player's resources) all
 read the ``Audit`` made here.
 
 The line of play is folded once (``fold_line``), through one narrating
-``rules.core.Fold``, which reports every change as the rules make it: a
+``rules.fast.Fold``, which reports every change as the rules make it: a
 play's net change cannot tell a payment from a bonus paid by the same move, nor
 show what the coin limit cut off, but the rules' own reports can. Nothing
 here decides legality: skipped and overridden plays come from ``Game.replay``.
@@ -21,7 +21,7 @@ from typing import Any, Mapping
 from coimbra_events.game import Game
 from coimbra_events.history import Play, is_plain
 from coimbra_events.rules import narration
-from coimbra_events.rules.core import Fold
+from coimbra_events.rules.fast import Fold
 from coimbra_events.rules.narration import Told, records, told as read_told
 from coimbra_events.state import GameState
 from coimbra_events.violations import RuleViolation

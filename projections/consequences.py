@@ -1,6 +1,6 @@
 """What every entry of a record did on the table, in order, each change with the rule that caused it.
 
-A play is narrated by the rules themselves (``rules.core.narrate``): they report
+A play is narrated by the rules themselves (``rules.fast.narrate``): they report
 each change as they make it, with its rule id and the facts that decided it (the
 die token's discard with the influence values and the tie, the income tier, the
 crowns counted in phase D, the end-game scoring), so the narration is the rules'
@@ -13,7 +13,7 @@ introduce a correction or an override change nothing.
 
 ``fold`` runs once over a record and keeps every state, what kind of entry each
 was, and what the rules told of each play as they applied it (compact records,
-``narration.Record``: the fold narrates every play, ``core.narrate_all`` or a
+``narration.Record``: the fold narrates every play, ``fast.narrate`` or a
 narrating ``history.LineFold``). ``Changes`` puts an entry's records in the
 table's terms when first read; a history entry's changes are the difference of
 the two tables the fold kept. Nothing is folded or narrated again on read
@@ -29,7 +29,7 @@ from typing import Any, Final, Mapping, Sequence, overload
 from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retracted, RuleOverridden, is_plain
 from coimbra_events.history import LineFold
 from coimbra_events.rules import narration as n
-from coimbra_events.rules.core import narrate_all
+from coimbra_events.rules.fast import narrate
 from coimbra_events.rules.narration import Record, Told, records, told
 from coimbra_events.state import TABLE, GameState
 from projections.changes import Change, Place
@@ -66,7 +66,7 @@ class Folded:
 
 
 class Tape(Sequence[Sequence[Record]]):
-    """What a plain fold told, entry by entry, read from the one list of fields it wrote (``core.narrate_all``)."""
+    """What a plain fold told, entry by entry, read from the one list of fields it wrote (``fast.narrate``)."""
 
     def __init__(self, fields: list[object], ends: list[int]) -> None:
         self._fields, self._ends = fields, ends
@@ -135,7 +135,7 @@ def fold_since(initial: GameState, events: Sequence[GameEvent], start: int, stat
 
 def _plays(state: GameState, plays: Sequence[GameEvent]) -> Folded:
     """Plays only, folded on from ``state`` (each was checked against it when it was recorded)."""
-    states, fields, ends = narrate_all(state, plays)
+    states, fields, ends = narrate(state, plays)
     return Folded(tuple(states), (PLAYED,) * len(plays), plays, Tape(fields, ends))
 
 

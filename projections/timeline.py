@@ -25,7 +25,7 @@ from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.game import Game, IllegalLog
 from coimbra_events.log import GameLog
-from coimbra_events.rules.core import initial_state
+from coimbra_events.rules import core as rules
 from coimbra_events.state import GAME_OVER, PHASE_A, PHASE_B, PHASE_C, PHASE_D, PHASE_E, PHASE_F, SETUP, START, GameState
 from coimbra_events.validation import validate
 from coimbra_events.rules.narration import Record
@@ -130,13 +130,13 @@ def timeline(source: Game | GameLog, catalog: Catalog | None = None, name: str =
     """
     if isinstance(source, Game):
         log = source.to_log()
-        start = initial_state(source.catalog, log.players)
+        start = rules.start(source.catalog, log.players)
     else:
         log = source
         result = validate(log, catalog, name)
         if not result.valid:
             raise IllegalLog(result)
-        start = initial_state(result.state.catalog, log.players)
+        start = rules.start(result.state.catalog, log.players)
     folded = fold(start, log.events)
     return Timeline(log, folded.states, folded.entries, folded.told)
 

@@ -21,7 +21,7 @@ from coimbra_events import log as game_log, log_reader
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
-from coimbra_events.rules.core import apply, check, initial_state
+from coimbra_events.rules.core import apply, check, start
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.state import CASTLE, CITIES, TABLE, GameState
 
@@ -193,7 +193,7 @@ def make_invalid(log: game_log.GameLog) -> dict[str, dict[str, object]]:
     catalog = standin_catalog()
     expected: dict[str, dict[str, object]] = {}
     for name, (rule, candidate) in CASES.items():
-        state = initial_state(catalog, log.players)
+        state = start(catalog, log.players)
         for k, event in enumerate(log.events):
             bad = candidate(state)
             violation = bad and check(state, bad)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from coimbra_events.catalog import Catalog
 from coimbra_events.log import GameLog
-from coimbra_events.rules.core import apply, initial_state, legal
+from coimbra_events.rules.core import apply, legal, start
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.simulator import DEFAULT_PLAYERS
 
@@ -39,7 +39,7 @@ JSON_VALUES = st.recursive(
 def games(draw: Any, catalog: Catalog, max_events: int = 400, players: tuple[int, ...] = (2, 3, 4)) -> GameLog:
     """A game of 2 to 4 players played for a drawn number of events (up to the end), every event legal."""
     people = DEFAULT_PLAYERS[: draw(st.sampled_from(players))]
-    state = initial_state(catalog, people)
+    state = start(catalog, people)
     events = []
     length = draw(st.integers(0, max_events))
     for choice in draw(st.lists(st.integers(0, 2**32 - 1), min_size=length, max_size=length)):

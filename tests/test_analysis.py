@@ -23,7 +23,8 @@ from coimbra_events.analysis.playouts import Streams, outcome, play_out
 from coimbra_events.analysis.strength import duel
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.log_reader import read
-from coimbra_events.rules.core import Fold, initial_state, legal
+from coimbra_events.rules.core import legal, start
+from coimbra_events.rules.fast import Fold
 from coimbra_events.rules.scoring import final_scores
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.state import GameState, PlayerState
@@ -67,7 +68,7 @@ def last_decision(seed: int) -> GameState:
     """The table before the last decision of a simulated 2-player game (a voyage in the last phase F)."""
     catalog = standin_catalog()
     log, _ = simulate(catalog, DEFAULT_PLAYERS[:2], seed)
-    state, fold = initial_state(catalog, log.players), Fold()
+    state, fold = start(catalog, log.players), Fold()
     for event in log.events[:-1]:
         state = fold.apply(state, event)
     return state
@@ -114,7 +115,7 @@ def a_card_worth_ten_points():
     alternative (coins and guards); Bruno's disc is put where the card decides the game."""
     catalog = standin_catalog()
     log, end = simulate(catalog, DEFAULT_PLAYERS[:2], 0)
-    state, fold = initial_state(catalog, log.players), Fold()
+    state, fold = start(catalog, log.players), Fold()
     for event in log.events:
         due = state.pending
         if due and due.actor == "Ana" and due.kind == "retrieve" and state.round == end.round:
@@ -222,7 +223,7 @@ def test_pairs_that_all_agree_are_not_taken_for_certainty():
     """Two options whose playouts all ended alike so far: no difference seen, yet a standard error that still allows
     one (one more pair differing each way), shrinking as the pairs grow."""
     def agreeing(n: int) -> Tally:
-        tally = Tally(0, initial_state(standin_catalog(), DEFAULT_PLAYERS[:2]), 0, 2)
+        tally = Tally(0, start(standin_catalog(), DEFAULT_PLAYERS[:2]), 0, 2)
         tally.firsts = [k % 2 for k in range(n)]
         return tally
 

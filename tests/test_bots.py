@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from coimbra_events import events as ev
 from coimbra_events.bots import RARE, _mix, _text, choose, coupled_choice, play_to_end
 from coimbra_events.catalog import standin_catalog
-from coimbra_events.rules.core import Fold, apply, initial_state, legal, options
+from coimbra_events.rules.core import apply, legal, start
+from coimbra_events.rules.fast import Fold, options
 from coimbra_events.rules.options import Options
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.simulator import DEFAULT_PLAYERS
@@ -42,7 +43,7 @@ def reference_choose(rng: random.Random, options: list[ev.GameEvent]) -> ev.Game
 
 def decision_states_of(seed: int, players: int) -> list[GameState]:
     """The state at every decision of a simulated game."""
-    state, rng, seen = initial_state(standin_catalog(), DEFAULT_PLAYERS[:players]), random.Random(seed), []
+    state, rng, seen = start(standin_catalog(), DEFAULT_PLAYERS[:players]), random.Random(seed), []
     while not state.over:
         options = legal(state)
         if isinstance(options, OutcomeSpace):
@@ -62,7 +63,7 @@ def decisions_of(seed: int, players: int) -> list[list[ev.GameEvent]]:
 @pytest.mark.property
 @given(st.integers(0, 2**32), st.integers(2, 4), st.integers(0, 2**32))
 def test_a_playout_s_pick_from_options_built_on_demand_is_the_pick_from_all_of_them_built(game_seed, players, key):
-    """A playout's bots pick from ``core.options``, which builds a long run of one kind (a die's placements, the
+    """A playout's bots pick from ``fast.options``, which builds a long run of one kind (a die's placements, the
     alternative action's splits) only when asked; the pick must be the one made from the same options all built,
     as ``legal`` lists them (a run counted or ordered otherwise would pick another option)."""
     for state in decision_states_of(game_seed, players)[::3]:

@@ -48,12 +48,12 @@ def test_statements_quote_the_catalog_in_force(other_values: Catalog, catalog: C
 
 def test_a_refusal_quotes_the_catalog_of_its_game(other_values: Catalog) -> None:
     log, _ = simulate(other_values, DEFAULT_PLAYERS[:2], 11)
-    state = core.initial_state(other_values, log.players)
+    state = core.start(other_values, log.players)
     for event in log.events:
         if isinstance(core.legal(state), list) and any(isinstance(e, AlternativeTaken) for e in core.legal(state)):
             break
         state = core.apply(state, event)
-    too_much = AlternativeTaken(core.pending(state).actor, other_values.alternative_coins + 1, 0)
+    too_much = AlternativeTaken(core.due(state).actor, other_values.alternative_coins + 1, 0)
     violation = core.check(state, too_much)
     assert isinstance(violation, RuleViolation) and violation.rule == "C.alternative"
     assert violation.to_json(state.catalog)["rule_text"] == "The alternative action gains up to 3 coins and up to 1 guards."
@@ -72,7 +72,7 @@ def test_the_rules_command_quotes_a_catalog_file(tmp_path) -> None:
 
 
 def test_the_board_view_follows_the_catalog(other_values: Catalog, games: dict[int, GameState]) -> None:
-    start = board_view(core.initial_state(other_values, DEFAULT_PLAYERS[:4]))
+    start = board_view(core.start(other_values, DEFAULT_PLAYERS[:4]))
     assert {(p["coins"], p["guards"], p["discs_in_supply"]) for p in start["players"]} == {(5, 6, 23)}
     for players, state in games.items():
         view = board_view(state)

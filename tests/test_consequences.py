@@ -29,7 +29,7 @@ from coimbra_events import events as ev
 from coimbra_events import log_reader
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.game import Game
-from coimbra_events.rules.core import apply, initial_state, legal
+from coimbra_events.rules.core import apply, legal, start
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.validation import catalog_for
@@ -81,7 +81,7 @@ def assert_told(folded: Folded, events) -> None:
 
 def fixture_fold(path: Path) -> tuple[Folded, tuple]:
     log = log_reader.read(path)
-    return fold(initial_state(catalog_for(log), log.players), log.events), log.events
+    return fold(start(catalog_for(log), log.players), log.events), log.events
 
 
 # --- random games, drawn choice by choice ----------------------------------------------------------
@@ -98,12 +98,12 @@ def _draw_event(data, state) -> ev.GameEvent:
 @settings(max_examples=max(settings.default.max_examples // 4, 10))
 @given(players=st.sampled_from([2, 3, 4]), length=st.integers(1, 400), data=st.data())
 def test_every_change_of_the_table_is_told_in_random_games(players, length, data):
-    state = initial_state(CAT, DEFAULT_PLAYERS[:players])
+    state = start(CAT, DEFAULT_PLAYERS[:players])
     events = []
     while len(events) < length and not state.over:
         events.append(_draw_event(data, state))
         state = apply(state, events[-1])
-    folded = fold(initial_state(CAT, DEFAULT_PLAYERS[:players]), events)
+    folded = fold(start(CAT, DEFAULT_PLAYERS[:players]), events)
     assert folded.states[-1] == state
     assert_told(folded, events)
 

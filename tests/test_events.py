@@ -135,9 +135,9 @@ def test_events_and_states_cannot_be_changed():
 PURE_CHANGE = """
 from coimbra_events import core_build, events
 from coimbra_events.catalog import standin_catalog
-from coimbra_events.rules.core import initial_state
+from coimbra_events.rules.core import start
 assert core_build().startswith("python"), core_build()
-state = initial_state(standin_catalog(), [("Ana", "red"), ("Bo", "blue")])
+state = start(standin_catalog(), [("Ana", "red"), ("Bo", "blue")])
 for record, name in ((events.DiePlaced("Ana", "red-1", "castle"), "die"), (state, "round"), (state.players[0], "coins")):
     try:
         setattr(record, name, 99)

@@ -144,7 +144,7 @@ def _seen(state, event) -> dict[str, dict]:
 def test_check_notes_each_rule_it_covers_in_order_with_its_facts(path):
     """``RULES_CHECKED`` is what ``check`` notes, rule by rule, for every event of the corpus (it cannot drift)."""
     log = log_reader.read(path)
-    state = core.initial_state(catalog_for(log), log.players)
+    state = core.start(catalog_for(log), log.players)
     assert set(core.RULES_CHECKED) == set(EVENT_TYPES.values()) - set(HISTORY_TYPES), "every move of the game is listed"
     for event in log.events:
         seen: list = []
@@ -165,7 +165,7 @@ def test_a_rule_that_holds_names_the_facts_its_violation_names(name):
     """
     expected = orjson.loads((INVALID / "expected.json").read_bytes())[name]
     log = log_reader.read(INVALID / name)
-    state = core.initial_state(catalog_for(log), log.players)
+    state = core.start(catalog_for(log), log.players)
     refused = None
     for seq, event in enumerate(log.events, 1):
         if seq == expected["seq"]:
@@ -176,7 +176,7 @@ def test_a_rule_that_holds_names_the_facts_its_violation_names(name):
     holding = None
     for path in GAMES:  # the same rule holding for an event of the same type, somewhere in the corpus
         good = log_reader.read(path)
-        state = core.initial_state(catalog_for(good), good.players)
+        state = core.start(catalog_for(good), good.players)
         for event in good.events:
             if type(event) is type(log.events[expected["seq"] - 1]) and core.check(state, event) is None:
                 holding = _seen(state, event).get(refused.rule)
@@ -194,7 +194,7 @@ def test_a_rule_that_holds_names_the_facts_its_violation_names(name):
 
 def _first_retrieve(log: game_log.GameLog) -> int:
     """How many events lead to the first die retrieval of the game."""
-    state = core.initial_state(catalog_for(log), log.players)
+    state = core.start(catalog_for(log), log.players)
     for k, event in enumerate(log.events):
         if state.pending.kind == "retrieve":
             return k

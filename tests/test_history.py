@@ -29,7 +29,7 @@ from coimbra_events.game import Game, NothingToOverride
 from coimbra_events.history import Play, is_plain, play_override, replay, resolve
 from coimbra_events.log import GameLog
 from coimbra_events.notation import parse, render
-from coimbra_events.rules.core import check, fold, initial_state, legal
+from coimbra_events.rules.core import check, fold, legal, start
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.state import TABLE
@@ -40,7 +40,7 @@ CAT = find_catalog("standin-1")  # the fixture's catalog
 P2 = (("Ana", "red"), ("Bruno", "blue"))
 LOG, FINAL = simulate(CAT, P2, 1)
 E = LOG.events
-INITIAL = initial_state(CAT, P2)
+INITIAL = start(CAT, P2)
 
 PLACE_16 = ev.DiePlaced("Ana", "white-1", "central")
 PLACE_20 = ev.DiePlaced("Ana", "orange-2", "upper")

@@ -13,7 +13,7 @@ from coimbra_events.catalog import standin_catalog
 from coimbra_events.game import Game
 from coimbra_events.events import HISTORY_TYPES, Corrected
 from coimbra_events.history import LineFold, replay, resolve
-from coimbra_events.rules.core import check, initial_state, legal
+from coimbra_events.rules.core import check, legal, start
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.validation import catalog_for
@@ -32,7 +32,7 @@ def checkpoints(events) -> list[int]:
 @pytest.mark.parametrize("name", sorted(RECORDED)[::3])
 def test_after_every_entry_the_fold_is_the_replayed_line(name):
     log = RECORDED[name]
-    initial = initial_state(catalog_for(log), log.players)
+    initial = start(catalog_for(log), log.players)
     fold, states = LineFold(initial), timeline_fold(initial, log.events).states
     wanted = set(checkpoints(log.events))
     for k, event in enumerate(log.events, 1):
@@ -47,7 +47,7 @@ def test_after_every_entry_the_fold_is_the_replayed_line(name):
 def test_a_correction_that_makes_later_plays_illegal_is_folded_as_the_replay_folds_it(catalog):
     """Plays a correction breaks are skipped and listed (and the fold says which), as ``replay`` does."""
     log = RECORDED["rec-2p-001"]
-    initial = initial_state(catalog, log.players)
+    initial = start(catalog, log.players)
     events = list(log.events[:40])
     plays = resolve(events).plays
     for play in plays[5:30]:

@@ -32,7 +32,7 @@ ENV = {**os.environ, "NO_COLOR": "1", "COLUMNS": "220"}
 
 def before(k: int):
     """The table before entry ``k``."""
-    state = core.initial_state(CAT, LOG.players)
+    state = core.start(CAT, LOG.players)
     for event in LOG.events[: k - 1]:
         state = core.apply(state, event)
     return state

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from coimbra_events import log as game_log, log_reader
-from coimbra_events.rules.core import apply, initial_state, legal
+from coimbra_events.rules.core import apply, legal, start
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.simulator import DEFAULT_PLAYERS, next_event, simulate
 from coimbra_events.validation import validate
@@ -28,7 +28,7 @@ PLAYER_COUNTS = pytest.mark.parametrize("players", [2, 3, 4])
 @given(seed=seeds)
 def test_random_legal_games_keep_every_invariant(catalog, players, seed):
     rng = random.Random(seed)
-    state = initial_state(catalog, DEFAULT_PLAYERS[:players])
+    state = start(catalog, DEFAULT_PLAYERS[:players])
     rounds_seen = set()
     while not state.over:
         event = next_event(state, rng)
@@ -46,7 +46,7 @@ def test_every_legal_decision_is_accepted_by_check(catalog, players, seed):
     from coimbra_events.rules.core import check
 
     rng = random.Random(seed)
-    state = initial_state(catalog, DEFAULT_PLAYERS[:players])
+    state = start(catalog, DEFAULT_PLAYERS[:players])
     while not state.over:
         options = legal(state)
         if not isinstance(options, OutcomeSpace):
@@ -85,7 +85,7 @@ def test_same_seed_gives_identical_bytes(catalog, seed, players):
 def test_replaying_any_prefix_equals_the_state_recorded_on_the_way(catalog, seed, players, cut):
     log, _ = simulate(catalog, DEFAULT_PLAYERS[:players], seed)
     k = int(cut * len(log.events))
-    states = [initial_state(catalog, log.players)]
+    states = [start(catalog, log.players)]
     for e in log.events:
         states.append(apply(states[-1], e))
     prefix = validate(log.with_events(log.events[:k]))

@@ -52,11 +52,11 @@ COMMAND_WORDS = {"r", "q", "?", "undo", "show", "legal", "help", "quit", "exit",
 
 def states() -> list:
     """The table before each fixture event (index k: before event k + 1)."""
-    state = rules.initial_state(NEW, LOG.players)
+    state = rules.start(NEW, LOG.players)
     out = []
     for event in EVENTS:
         out.append(state)
-        state = rules.step(state, event)
+        state = rules.apply(state, event)
     return out
 
 

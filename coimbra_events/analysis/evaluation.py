@@ -27,7 +27,7 @@ from typing import Final, Sequence
 from coimbra_events.analysis.grades import BOUNDS
 from coimbra_events.analysis.playouts import Result, Streams, drawn, legal_options, play_out
 from coimbra_events.events import GameEvent
-from coimbra_events.rules.core import Fold
+from coimbra_events.rules.fast import Fold
 from coimbra_events.state import GameState
 
 METHOD: Final = 3

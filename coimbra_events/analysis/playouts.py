@@ -18,7 +18,8 @@ from typing import Final, Sequence
 
 from coimbra_events.bots import play_to_end
 from coimbra_events.events import GameEvent
-from coimbra_events.rules.core import Fold, legal
+from coimbra_events.rules.core import legal
+from coimbra_events.rules.fast import Fold
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.rules.scoring import places, totals
 from coimbra_events.state import GameState

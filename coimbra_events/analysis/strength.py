@@ -15,7 +15,8 @@ from coimbra_events.analysis.evaluation import Settings, best_option
 from coimbra_events.analysis.playouts import Result, outcome
 from coimbra_events.bots import choose
 from coimbra_events.catalog import Catalog
-from coimbra_events.rules.core import Fold, initial_state, legal
+from coimbra_events.rules.core import legal, start
+from coimbra_events.rules.fast import Fold
 from coimbra_events.rules.outcomes import OutcomeSpace
 
 
@@ -23,7 +24,7 @@ def duel(catalog: Catalog, players: Sequence[tuple[str, str]], seed: int, seat: 
     """A whole game on a table seeded with ``seed``: the player in ``seat`` chooses by the analysis, the rest are bots."""
     table, bots = random.Random(seed), random.Random(f"bots:{seed}")
     settings = replace(settings, seed=seed)
-    state = initial_state(catalog, players)
+    state = start(catalog, players)
     fold = Fold()
     analysed = players[seat][0]
     decision = 0

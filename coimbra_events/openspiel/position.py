@@ -3,7 +3,7 @@
 ``Position`` knows nothing of OpenSpiel (``game.py`` wraps it): it answers who acts, the
 legal actions by their fixed numbers (``actions``), the chances of the next piece of a
 table draw (``draws``), and the position after an action, every event checked and
-applied by the rules core (``rules.core.step``, in a carried ``Fold``: no narration, no
+applied by the rules core (``rules.core.apply``, in a carried ``Fold``: no narration, no
 hashing). It never changes, so OpenSpiel's clones (a deep copy of a state's attributes)
 share it, and it pickles (OpenSpiel's serialisation) as its catalog, its players and the
 actions taken, replayed when read back.
@@ -19,7 +19,8 @@ from coimbra_events.catalog import DICE_PER_PLAYER, Catalog, find_catalog
 from coimbra_events.notation import render
 from coimbra_events.openspiel import draws
 from coimbra_events.openspiel.actions import ActionSpace, Piece
-from coimbra_events.rules.core import Fold, initial_state, legal, step
+from coimbra_events.rules import core
+from coimbra_events.rules.fast import Fold
 from coimbra_events.rules.scoring import final_scores
 from coimbra_events.state import TABLE, GameState
 
@@ -68,7 +69,7 @@ class Position:
     @classmethod
     def start(cls, catalog: Catalog, players: Sequence[tuple[str, str]]) -> Position:
         """A new game of these players (name, colour), before the table's setup."""
-        return cls(initial_state(catalog, players), (), (), tuple(players), Fold())
+        return cls(core.start(catalog, players), (), (), tuple(players), Fold())
 
     @classmethod
     def replayed(cls, catalog_id: str, sha256: str, players: tuple[tuple[str, str], ...],
@@ -98,7 +99,7 @@ class Position:
 
     def legal_actions(self) -> list[int]:
         """The numbers of the legal decisions, ascending (``legal``'s options, every one numbered)."""
-        options = legal(self.state)
+        options = core.legal(self.state)
         assert isinstance(options, list)
         return sorted(self.space.decision_id(e) for e in options)
 
@@ -112,11 +113,11 @@ class Position:
         if self.drawing:
             drawn += (self.space.piece(action),)
             if not draws.next_pieces(state, drawn):
-                state, drawn = step(state, draws.outcome(state, drawn), self.fold), ()
+                state, drawn = core.apply(state, draws.outcome(state, drawn), self.fold), ()
         else:
             due = state.pending
             assert due is not None
-            state = step(state, self.space.decision(due.actor, action), self.fold)
+            state = core.apply(state, self.space.decision(due.actor, action), self.fold)
         return Position(state, drawn, self.actions + (action,), self.players, self.fold)
 
     def returns(self) -> list[float]:

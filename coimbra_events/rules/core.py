@@ -1,14 +1,60 @@
-"""The rules core: ``initial_state``, ``pending``, ``legal``, ``check``, ``apply``.
+"""The rules core: the six verbs a reader needs to play a game of Coimbra.
+
+- ``start(catalog, players)``: the table before setup, run forward to the first input due.
+- ``due(state)``: who must act now and what kind of input is due (``None`` once the game is over).
+- ``legal(state)``: every legal decision of the player due, or the table's possible random outcomes.
+- ``check(state, event)``: ``None`` if the event is legal now, else the ``RuleViolation`` it commits.
+- ``apply(state, event)``: check, then the state after the event and all its deterministic consequences.
+- ``fold(state, events)``: ``apply`` each event in order.
 
 Pure and deterministic: the same state and event always give the same result,
-nothing is mutated, no random generator is called. ``check`` says whether an
-event is legal (``None``) or which rule it breaks (a ``RuleViolation``);
-``apply`` folds a legal event and then runs the game forward through every
-deterministic consequence (die tokens, phase D, income, end of round) until the
-next input is due. The aggregate, the validator and every projection go
-through these functions and no others; ``Fold``, ``fold`` and ``narrate_all``
-are the folds of events here (which fold serves which view: the table in
-``projections/__init__.py``).
+nothing is mutated, no random generator is called (the table's outcomes are
+drawn by whoever holds the dice: ``legal(state).sample(rng)``). ``apply`` runs
+the game forward through every deterministic consequence (die tokens, phase D,
+income, end of round) until the next input is due. Two tables go with them:
+``ACCEPTS`` (which events answer each kind of input) and ``RULES_CHECKED``
+(which rules ``check`` covers). What the playouts, the bots and the read side's
+folds use instead, for speed, trusting their events legal, is ``rules.fast``.
+
+>>> import random
+>>> from coimbra_events.catalog import standin_catalog
+>>> from coimbra_events.events import StartGroupTaken
+>>> from coimbra_events.rules.core import apply, check, due, fold, legal, start
+>>> players = [("Ana", "red"), ("Bruno", "blue")]
+>>> state = start(standin_catalog(), players)
+>>> due(state)
+Pending(actor='table', kind='monasteries', amount=0, source='', location='', die='')
+
+The table's inputs are random outcomes; drawing them plays the setup out:
+
+>>> legal(state).description
+'monastery tiles drawn onto the map: 8 of pile I, 4 of pile II, 2 of pile III'
+>>> dice, played = random.Random(1), []
+>>> while due(state).actor == "table":
+...     played.append(legal(state).sample(dice))
+...     state = apply(state, played[-1])
+>>> due(state)
+Pending(actor='Ana', kind='start-choice', amount=0, source='', location='', die='')
+>>> legal(state)
+[StartGroupTaken(actor='Ana', group=1), StartGroupTaken(actor='Ana', group=2), PilgrimPlaced(actor='Ana', ...), ...]
+
+An event out of turn breaks a rule, which ``check`` names and ``apply`` raises:
+
+>>> check(state, StartGroupTaken("Bruno", 1))
+RuleViolation('TURN.actor', 'Ana must act now (start-choice), not Bruno', {...})
+>>> apply(state, StartGroupTaken("Bruno", 1))
+Traceback (most recent call last):
+...
+coimbra_events.violations.RuleViolation: [TURN.actor] Ana must act now (start-choice), not Bruno
+>>> played.append(StartGroupTaken("Ana", 1))
+>>> state = apply(state, played[-1])
+>>> due(state).actor
+'Bruno'
+
+A record is a fold of its events from the start:
+
+>>> fold(start(standin_catalog(), players), played) == state
+True
 """
 
 from __future__ import annotations
@@ -19,26 +65,11 @@ from coimbra_events import events as ev
 from coimbra_events.catalog import Catalog
 from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
-from coimbra_events.rules import choices, dice, income, outcomes, pilgrim, retrieval, scoring, setup, voyages
-from coimbra_events.rules.narration import Record, records
-from coimbra_events.rules.options import NONE, Options
+from coimbra_events.rules import choices, dice, income, outcomes, pilgrim, retrieval, setup, voyages
+from coimbra_events.rules.fast import Fold, apply_in, options, settle
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.rules.tx import Tx
-from coimbra_events.state import (
-    GAME_OVER,
-    PHASE_A,
-    PHASE_B,
-    PHASE_C,
-    PHASE_D,
-    PHASE_E,
-    PHASE_F,
-    SETUP,
-    START,
-    TABLE,
-    GameState,
-    Pending,
-    PlayerState,
-)
+from coimbra_events.state import SETUP, TABLE, GameState, Pending, PlayerState
 from coimbra_events.violations import RuleViolation, Seen, held
 
 ACCEPTS: Final[dict[str, tuple[type[GameEvent], ...]]] = {
@@ -110,7 +141,7 @@ audit trail lists them as not checked). ``tests/test_explain.py`` holds it to
 what ``check`` notes for every event of the corpus.
 """
 
-def initial_state(catalog: Catalog, players: Sequence[tuple[str, str]]) -> GameState:
+def start(catalog: Catalog, players: Sequence[tuple[str, str]]) -> GameState:
     """The table before setup: players (name, colour) with their starting resources.
 
     Raises ``ValueError`` for a player count the catalog does not support or
@@ -142,11 +173,11 @@ def initial_state(catalog: Catalog, players: Sequence[tuple[str, str]]) -> GameS
         locations=dice.token_slots(catalog.die_tokens_for(n)), stack=(), pending=None, tick=0,
     )
     tx = Tx(state)
-    _settle(tx)
+    settle(tx)
     return tx.freeze()
 
 
-def pending(state: GameState) -> Pending | None:
+def due(state: GameState) -> Pending | None:
     """Who must act next and what kind of input is due; ``None`` once the game is over."""
     return state.pending
 
@@ -177,150 +208,6 @@ def check(state: GameState, event: GameEvent, seen: Seen | None = None) -> RuleV
     return checker(state, event, seen) if checker else None
 
 
-def apply(state: GameState, event: GameEvent) -> GameState:
-    """The state after a legal event and all its deterministic consequences.
-
-    ``apply`` does not check; fold untrusted events through ``step``.
-    """
-    return apply_in(Tx(state), event)
-
-
-def apply_in(tx: Tx, event: GameEvent) -> GameState:
-    """``apply`` in a given working copy of the state before the event (afterwards, of the state after it)."""
-    _apply_event(tx, event)
-    _settle(tx)
-    return tx.freeze()
-
-
-def _apply_event(tx: Tx, event: GameEvent) -> None:
-    """What one event does to the table, by its type, the kinds a game has most of first.
-
-    Direct calls rather than a dict of handlers: compiled, a handler looked up in a dict is called
-    through Python's calling convention, and with ``_settle``'s and ``options``' it cost a playout
-    some 4 % of its work (a playout applies some sixty events and asks for options at most of them).
-    """
-    if isinstance(event, ev.IncomeActivated):
-        income.apply_activate(tx, event)
-    elif isinstance(event, ev.DiePlaced):
-        dice.apply_place(tx, event)
-    elif isinstance(event, ev.PilgrimStepped):
-        pilgrim.apply_step(tx, event)
-    elif isinstance(event, ev.CardBought):
-        retrieval.apply_card(tx, event)
-    elif isinstance(event, ev.PointsExchanged):
-        income.apply_exchange(tx, event)
-    elif isinstance(event, ev.AlternativeTaken):
-        retrieval.apply_alternative(tx, event)
-    elif isinstance(event, ev.VoyageInvested):
-        voyages.apply_invest(tx, event)
-    elif isinstance(event, ev.VoyagePassed):
-        voyages.apply_pass(tx, event)
-    elif isinstance(event, ev.FavorTileTaken):
-        retrieval.apply_tile(tx, event)
-    elif isinstance(event, ev.DiceRolled):
-        dice.apply_dice(tx, event)
-    elif isinstance(event, ev.CharacterRowsDealt):
-        setup.apply_rows(tx, event)
-    elif isinstance(event, ev.PilgrimStopped):
-        pilgrim.apply_stop(tx, event)
-    elif isinstance(event, ev.TrackChosen):
-        choices.apply_track(tx, event)
-    elif isinstance(event, ev.IncomeEnded):
-        income.apply_end(tx, event)
-    elif isinstance(event, ev.StartGroupTaken):
-        setup.apply_group(tx, event)
-    elif isinstance(event, ev.PilgrimPlaced):
-        setup.apply_pilgrim(tx, event)
-    elif isinstance(event, ev.MonasteriesDrawn):
-        setup.apply_monasteries(tx, event)
-    elif isinstance(event, ev.ScoringTilesPlaced):
-        setup.apply_scoring_tiles(tx, event)
-    elif isinstance(event, ev.VoyagesDrawn):
-        setup.apply_voyages(tx, event)
-    elif isinstance(event, ev.SeatingDrawn):
-        setup.apply_seating(tx, event)
-    elif isinstance(event, ev.StartGroupsDealt):
-        setup.apply_start_groups(tx, event)
-    else:
-        raise TypeError(f"{event.TYPE} is not a move of the game: it cannot be applied to the table")
-
-
-class Fold:
-    """Legal events applied one after another, one working copy of the table carried from each to the next.
-
-    ``apply`` gives what ``core.apply`` gives. Going on from the state it returned
-    last costs no new copy (``Tx.freeze`` leaves the copy on that state); from any
-    other state, a new copy is made. A narrating fold writes what the rules told of
-    each event at the end of ``tape``, as ``narrate_into`` does.
-
-    A scratch fold (``scratch=True``) is for a playout, which keeps none of the
-    states it goes through: going on from the state it returned last changes that
-    very state in place (``Tx``), so a state it returned holds only until the
-    next ``apply`` from it; the state it first started from is never changed.
-    """
-
-    def __init__(self, narrating: bool = False, tape: list[object] | None = None, scratch: bool = False) -> None:
-        self.narrating = narrating
-        self.scratch = scratch
-        self.tape: list[object] = [] if tape is None else tape
-        self._tx: Tx | None = None
-        self._after: GameState | None = None
-
-    def apply(self, state: GameState, event: GameEvent) -> GameState:
-        """The state after a legal event and all its deterministic consequences."""
-        tx = self._tx if state is self._after else None
-        self._tx = None  # an event that cannot be applied leaves no half-changed copy to go on from
-        if tx is None:
-            tx = Tx(state, self.narrating, self.tape, self.scratch)
-        after = apply_in(tx, event)
-        if self.narrating and after.over and not state.over:
-            for record in scoring.end_game_told(after):
-                self.tape.extend(record)
-        self._tx, self._after = tx, after
-        return after
-
-
-def narrate(state: GameState, event: GameEvent) -> tuple[GameState, list[Record]]:
-    """``apply``, and every change the rules made on the table, in order, each with its rule and facts.
-
-    The same rules as ``apply`` (the state is the same); the event that ends the
-    game also brings the end-game scoring (``scoring.end_game_told``).
-    """
-    tape: list[object] = []
-    after = narrate_into(tape, state, event)
-    return after, records(tape, 0, len(tape))
-
-
-def narrate_into(tape: list[object], state: GameState, event: GameEvent) -> GameState:
-    """``narrate``, writing the fields of what the rules told at the end of ``tape`` (``narration.Record``)."""
-    return Fold(True, tape).apply(state, event)
-
-
-def narrate_all(state: GameState, events: Sequence[GameEvent]) -> tuple[list[GameState], list[object], list[int]]:
-    """Every state of a fold of legal events from ``state`` (``state`` first), and what each event changed.
-
-    ``narrate`` event by event, in one native loop writing one list of fields
-    (``narration.Record``): event ``k``'s records are those from ``ends[k]`` to
-    ``ends[k + 1]`` (``narration.records``). The fold a timeline makes.
-    """
-    states = [state]
-    fold = Fold(True)
-    tape = fold.tape
-    ends = [0]
-    for event in events:
-        state = fold.apply(state, event)
-        states.append(state)
-        ends.append(len(tape))
-    return states, tape, ends
-
-
-def step(state: GameState, event: GameEvent, carried: Fold | None = None) -> GameState:
-    """Check, then apply (with ``carried``: in that fold): raises ``RuleViolation`` for an illegal event."""
-    violation = check(state, event)
-    if violation is not None:
-        raise violation
-    return apply(state, event) if carried is None else carried.apply(state, event)
-
 
 def legal(state: GameState) -> list[GameEvent] | OutcomeSpace:
     """Every legal decision for the player due to act, or the table's possible outcomes.
@@ -331,81 +218,25 @@ def legal(state: GameState) -> list[GameEvent] | OutcomeSpace:
     return found if isinstance(found, OutcomeSpace) else found.events()
 
 
-def options(state: GameState) -> Options | OutcomeSpace:
-    """``legal``'s decisions as the rule modules give them (``rules.options``): a long run of one kind is built only
-    when asked for. What a playout reads."""
-    due = state.pending
-    if due is None:
-        return NONE
-    kind = due.kind
-    if due.actor == TABLE:
-        return outcomes.KINDS[kind].space(state)
-    if kind == "income":  # direct calls, as in ``_apply_event``
-        return income.legal_income(state, due)
-    if kind == "draft":
-        return dice.legal_place(state, due)
-    if kind == "retrieve":
-        return retrieval.legal_retrieve(state, due)
-    if kind == "steps":
-        return pilgrim.legal_steps(state, due)
-    if kind == "voyage":
-        return voyages.legal_voyage(state, due)
-    if kind == "track-choice":
-        return choices.legal_track(state, due)
-    if kind == "start-choice":
-        return setup.legal_start(state, due)
-    raise KeyError(f"no decision of the kind {kind!r}")
+def apply(state: GameState, event: GameEvent, carried: Fold | None = None) -> GameState:
+    """Check, then the state after the event and all its deterministic consequences; raises the ``RuleViolation``
+    of an illegal event.
 
-
-def _settle(tx: Tx) -> None:
-    """Run the game forward until an input is due (or the game is over)."""
-    g = tx.g
-    while True:
-        tx.flush()
-        stack = g.stack
-        if stack:
-            g.pending = stack[-1]
-            return
-        phase = g.phase
-        if phase == GAME_OVER:
-            g.pending = None
-            return
-        due = _automaton(tx, phase)
-        if due is not None:
-            g.pending = due
-            return
-
-
-def _automaton(tx: Tx, phase: str) -> Pending | None:
-    """For each phase: the next input due, or ``None`` after moving the game on by itself (direct calls, as in
-    ``_apply_event``)."""
-    if phase == PHASE_E:
-        return income.auto_e(tx)
-    if phase == PHASE_C:
-        return retrieval.auto_c(tx)
-    if phase == PHASE_B:
-        return dice.auto_b(tx)
-    if phase == PHASE_F:
-        return voyages.auto_f(tx)
-    if phase == PHASE_D:
-        income.auto_d(tx)
-        return None
-    if phase == PHASE_A:
-        return dice.auto_a(tx)
-    if phase == START:
-        return setup.auto_start(tx)
-    if phase == SETUP:
-        return setup.auto_setup(tx)
-    raise KeyError(f"no phase {phase!r}")
+    With ``carried``, applied in that fold (``fast.Fold``: no new copy of the table when going on from the state it
+    gave last).
+    """
+    violation = check(state, event)
+    if violation is not None:
+        raise violation
+    return apply_in(Tx(state), event) if carried is None else carried.apply(state, event)
 
 
 def fold(state: GameState, events: Sequence[GameEvent]) -> GameState:
-    """Check and apply events in order (raises ``RuleViolation`` at the first illegal one)."""
+    """``apply`` each event in order, in one carried fold; raises the ``RuleViolation`` of the first illegal one."""
     carried = Fold()
-    for e in events:
-        state = step(state, e, carried)
+    for event in events:
+        state = apply(state, event, carried)
     return state
 
 
-__all__ = ["initial_state", "pending", "legal", "options", "check", "apply", "Fold", "narrate", "narrate_all", "narrate_into", "step",
-           "fold", "PlayerState"]
+__all__ = ["start", "due", "legal", "check", "apply", "fold"]

@@ -1,6 +1,6 @@
 """What the rules tell a narrator as they act: each change they make on the table, with its rule and facts.
 
-A narrating ``Tx`` (``core.narrate``) writes one ``Record`` for every change
+A narrating ``Tx`` (a narrating ``fast.Fold``) writes one ``Record`` for every change
 the rules make while an event is applied and its consequences run (``Told``
 reads it): a card leaving a row for the discard pile, a marker moving on a
 track, a die going back to a shutter, a phase beginning. Each is made where the rules make the change, with

@@ -26,7 +26,8 @@ from coimbra_events.event_decoding import decode_event
 from coimbra_events.catalog import resolve_catalog
 from coimbra_events.history import advance, replay, resolve
 from coimbra_events.log import GameLog, event_hash
-from coimbra_events.rules.core import Fold, initial_state
+from coimbra_events.rules.core import start
+from coimbra_events.rules.fast import Fold
 from coimbra_events.rulesets import IMPLEMENTED, refusal
 from coimbra_events.state import GAME_OVER, GameState
 
@@ -75,7 +76,7 @@ class GameFold:
         self.fork = isinstance(meta, dict) and "parent" in meta
         self.events: list[GameEvent] = []
         self.carried = Fold()
-        """The working copy of the table, carried from one entry of the game to the next (``core.Fold``)."""
+        """The working copy of the table, carried from one entry of the game to the next (``fast.Fold``)."""
         self.plain = True
         self.introduced: GameEvent | None = None
         """The correction or accepted rule break waiting for its event (``history.advance``)."""
@@ -86,7 +87,7 @@ class GameFold:
         try:
             catalog = resolve_catalog(created["catalog_id"], created["catalog_sha256"], created["catalog_data"])
             self.players = tuple((str(n), str(c)) for n, c in created["players"])
-            self.initial = initial_state(catalog, self.players)
+            self.initial = start(catalog, self.players)
             # The newest hash of the chain, its anchor to begin with: each entry must chain on it.
             self.head = GameLog(created["catalog_id"], created["catalog_sha256"], self.players, (), created["ruleset"],
                                 dict(created["meta"]), (), created["upcast_from"]).anchor()

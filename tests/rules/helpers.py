@@ -20,8 +20,9 @@ from coimbra_events import events as ev
 from coimbra_events.catalog import Catalog, parse_catalog, standin_catalog
 from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.events import GameEvent
-from coimbra_events.rules.core import apply, check, initial_state, legal, narrate, step
-from coimbra_events.rules.narration import Told, told
+from coimbra_events.rules.core import apply, check, legal, start
+from coimbra_events.rules.fast import narrate
+from coimbra_events.rules.narration import Told, records, told
 from coimbra_events.record import Record, replace
 from coimbra_events.state import TABLE, GameState
 from coimbra_events.violations import RuleViolation
@@ -138,13 +139,13 @@ def act(state: GameState, cls: type[GameEvent], *args: Any) -> GameEvent:
 
 def do(state: GameState, cls: type[GameEvent], *args: Any) -> GameState:
     """Check and apply an event of ``cls`` by whoever must act now."""
-    return step(state, act(state, cls, *args))
+    return apply(state, act(state, cls, *args))
 
 
 def play(state: GameState, *moves: GameEvent | tuple) -> GameState:
     """Fold moves: a ``GameEvent`` as is, or ``(cls, *args)`` acted by the pending actor."""
     for move in moves:
-        state = step(state, move) if isinstance(move, GameEvent) else do(state, *move)
+        state = apply(state, move) if isinstance(move, GameEvent) else do(state, *move)
     return state
 
 
@@ -171,7 +172,7 @@ def drive(state: GameState, until: Callable[[GameState], bool], policy: Callable
     for _ in range(limit):
         if until(state):
             return state
-        state = step(state, policy(state))
+        state = apply(state, policy(state))
     raise AssertionError("drive: limit reached")
 
 
@@ -195,7 +196,7 @@ def new_game(n: int = 4, *, order: Sequence[str] | None = None, rows: Mapping[st
     Player order ``order`` (default Ana, Bruno, ...); rows ``ROWS_R1``; start groups
     ``DEFAULT_GROUPS[:n]``; monasteries as ``monasteries_event(swap=monasteries)``.
     """
-    state = initial_state(cat, players(n))
+    state = start(cat, players(n))
     return play(
         state,
         monasteries_event(cat, monasteries),
@@ -235,7 +236,7 @@ def started(n: int = 4, *, pilgrim_first: Iterable[str] = (), tweak: Callable[[G
 def in_phase_b(n: int = 4, dice: Mapping[str, int] | None = None, **kw: Any) -> GameState:
     """Round 1, phase B, after the roll (``dice`` overrides, 3 for the others)."""
     state = started(n, **kw)
-    return step(state, dice_event(state, dice))
+    return apply(state, dice_event(state, dice))
 
 
 def place_all(state: GameState, placements: Sequence[tuple[str, str]]) -> GameState:
@@ -323,7 +324,7 @@ def refused(state: GameState, event: GameEvent, rule: str, /, **facts: Any) -> R
         assert key in violation.facts, f"facts of {rule} lack {key!r}: {violation.facts}"
         assert _norm(violation.facts[key]) == _norm(value), f"{key}: {violation.facts[key]!r} != {value!r}"
     with pytest.raises(RuleViolation) as raised:
-        step(state, event)
+        apply(state, event)
     assert raised.value.rule == rule
     options = legal(state)
     if isinstance(options, list):
@@ -341,14 +342,20 @@ def accepted(state: GameState, event: GameEvent) -> GameState:
     return apply(state, event)
 
 
+def told_of(state: GameState, event: GameEvent) -> tuple[GameState, list[tuple[object, ...]]]:
+    """The state after ``event``, and every change the rules told of it in order (``fast.narrate`` of one event)."""
+    states, tape, _ = narrate(state, [event])
+    return states[-1], records(tape, 0, len(tape))
+
+
 def narrated(state: GameState, event: GameEvent, rule: str, /, **facts: Any) -> tuple[GameState, list[Told]]:
     """``event`` is legal here and narrating it reports changes under ``rule`` (with the named facts on one of
     them); narrating leaves the rules as they are: the state after is ``apply``'s. Returns it and those changes."""
     assert check(state, event) is None, f"{event} refused: {check(state, event)}"
-    after, records = narrate(state, event)
+    after, told_now = told_of(state, event)
     assert after == apply(state, event), "narrating changed what the rules compute"
-    mine = [told(r) for r in records if r[0] == rule]
-    assert mine, f"no change under {rule}; told: {sorted({r[0] for r in records})}"
+    mine = [told(r) for r in told_now if r[0] == rule]
+    assert mine, f"no change under {rule}; told: {sorted({r[0] for r in told_now})}"
     for key, value in facts.items():
         assert any(_norm((t.facts or {}).get(key)) == _norm(value) for t in mine), \
             f"no {rule} change has {key}={value!r}: {[t.facts for t in mine]}"
@@ -357,8 +364,8 @@ def narrated(state: GameState, event: GameEvent, rule: str, /, **facts: Any) -> 
 
 def not_narrated(state: GameState, event: GameEvent, rule: str) -> GameState:
     """Narrating ``event`` here reports nothing under ``rule``; the state after."""
-    after, records = narrate(state, event)
-    assert [r for r in records if r[0] == rule] == [], f"{rule} was told"
+    after, told_now = told_of(state, event)
+    assert [r for r in told_now if r[0] == rule] == [], f"{rule} was told"
     return after
 
 

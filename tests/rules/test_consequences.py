@@ -1,4 +1,4 @@
-"""What the rules carry out by themselves, as they tell it (``core.narrate``): each consequence at its boundaries.
+"""What the rules carry out by themselves, as they tell it (``fast.narrate``): each consequence at its boundaries.
 
 Each test hears a consequence told with the facts that decided it, and checks
 those facts against the rule texts and the catalog (not against the narration).
@@ -31,13 +31,13 @@ from .helpers import (
     waiting_for,
     with_player,
 )
-from .helpers import initial_state, monasteries_event, play, players, scoring_tiles_event, seating_event, to_income, voyages_event
+from .helpers import start, monasteries_event, play, players, scoring_tiles_event, seating_event, to_income, voyages_event
 
 CARDS = CAT.characters
 
 
 def _before_setup_rows():
-    return play(initial_state(CAT, players(4)), monasteries_event(), scoring_tiles_event(), voyages_event(),
+    return play(start(CAT, players(4)), monasteries_event(), scoring_tiles_event(), voyages_event(),
                 seating_event(("Ana", "Bruno", "Carla", "Duarte")))
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from coimbra_events import events as ev
 from coimbra_events.catalog.effect_kinds import TRACKS
-from coimbra_events.rules.core import initial_state, legal
+from coimbra_events.rules.core import legal, start
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.rules.setup import SETUP_STEPS, crown_tokens
 from coimbra_events.state import TABLE, Slot
@@ -35,7 +35,7 @@ from .helpers import (
 
 def at_setup_step(n: int, kind: str):
     """A game whose table is due to provide setup outcome ``kind`` (earlier ones at their defaults)."""
-    state = initial_state(CAT, players(n))
+    state = start(CAT, players(n))
     defaults = {
         "monasteries": monasteries_event(),
         "scoring-tiles": scoring_tiles_event(),
@@ -54,7 +54,7 @@ def at_setup_step(n: int, kind: str):
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_initial_state_resources_and_discs(n):
-    state = initial_state(CAT, players(n))
+    state = start(CAT, players(n))
     assert [p.name for p in state.players] == list(names(n))
     for p in state.players:
         assert (p.coins, p.guards, p.points) == (7, 7, 0)  # setup 7: markers on space 7
@@ -69,17 +69,17 @@ def test_initial_state_resources_and_discs(n):
                                  (("table", "red"), ("Bruno", "blue"))])
 def test_initial_state_refuses_impossible_tables(bad):
     with pytest.raises(ValueError):
-        initial_state(CAT, bad)
+        start(CAT, bad)
 
 
 def test_die_tokens_4_players_none():
-    assert initial_state(CAT, players(4)).locations == ((), (), (), ())
+    assert start(CAT, players(4)).locations == ((), (), (), ())
 
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_die_tokens_placed_at_game_start_with_catalog_values(n):
     """Setup 4: 3 players one token per city; 2 players two upper, two central, one lower; values: catalog."""
-    state = initial_state(CAT, players(n))
+    state = start(CAT, players(n))
     castle, *cities = state.locations
     assert castle == ()
     tokens = CAT.die_tokens_for(n)
@@ -90,17 +90,17 @@ def test_die_tokens_placed_at_game_start_with_catalog_values(n):
 
 
 def test_die_tokens_2_player_stand_in_values():
-    state = initial_state(CAT, players(2))
+    state = start(CAT, players(2))
     assert [[s.value for s in row] for row in state.locations] == [[], [3, 2], [4, 3], [5]]
 
 
 def test_die_tokens_3_player_stand_in_values():
-    state = initial_state(CAT, players(3))
+    state = start(CAT, players(3))
     assert [[s.value for s in row] for row in state.locations] == [[], [3], [4], [3]]
 
 
 def test_setup_steps_come_in_rulebook_order():
-    state = initial_state(CAT, players(3))
+    state = start(CAT, players(3))
     seen = []
     events = [monasteries_event(), scoring_tiles_event(), voyages_event(), seating_event(names(3)),
               rows_event(ROWS_R1), start_groups_event(DEFAULT_GROUPS[:3])]
@@ -112,7 +112,7 @@ def test_setup_steps_come_in_rulebook_order():
 
 
 def test_setup_outcome_out_of_turn_is_TURN_kind():
-    state = initial_state(CAT, players(2))
+    state = start(CAT, players(2))
     refused(state, voyages_event(), "TURN.kind", kind="monasteries")
 
 
@@ -339,5 +339,5 @@ def test_crown_tokens_one_per_category_at_most():
 
 def test_token_slot_values_for_2_and_3_players_are_neutral():
     for n in (2, 3):
-        for row in initial_state(CAT, players(n)).locations:
+        for row in start(CAT, players(n)).locations:
             assert all(isinstance(s, Slot) and s.is_token for s in row)

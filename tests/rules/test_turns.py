@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from coimbra_events import events as ev
-from coimbra_events.rules.core import apply, check, fold, initial_state, legal, pending, step
+from coimbra_events.rules.core import apply, check, due, fold, legal, start
+from coimbra_events.rules.fast import Fold
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.state import TABLE
 from coimbra_events.violations import RULES, RuleViolation
@@ -40,7 +41,7 @@ def passive_game(n: int):
     while not state.over:
         event = passive(state)
         history.append((state, event))
-        state = step(state, event)
+        state = apply(state, event)
     return tuple(history), state
 
 
@@ -49,7 +50,7 @@ def passive_game(n: int):
 
 def test_TURN_actor_legal_only_the_player_due():
     state = in_phase_b(3)
-    assert pending(state).actor == "Ana"
+    assert due(state).actor == "Ana"
     accepted(state, ev.DiePlaced("Ana", "gray-1", "castle"))
 
 
@@ -73,10 +74,10 @@ def test_TURN_kind_table_outcome_of_the_wrong_kind():
     """Round 2, phase A: the table deals new rows before it rolls."""
     history, _ = passive_game(2)
     state = next(s for s, _ in history if s.round == 2 and s.phase == "A")
-    assert pending(state).kind == "rows"
+    assert due(state).kind == "rows"
     refused(state, dice_event(state), "TURN.kind", kind="rows", event="DiceRolled")
     state = accepted(state, next_rows_event(state))
-    assert pending(state).kind == "dice"
+    assert due(state).kind == "dice"
     refused(state, next_rows_event(state), "TURN.kind", kind="dice")
 
 
@@ -87,7 +88,7 @@ def test_TURN_kind_table_outcome_of_the_wrong_kind():
 def test_GAME_over_after_phase_F_of_round_4(n):
     history, final = passive_game(n)
     assert final.over and final.phase == "over" and final.round == 4
-    assert pending(final) is None and legal(final) == []
+    assert due(final) is None and legal(final) == []
     last_state, last_event = history[-1]
     assert (last_state.round, last_state.phase) == (4, "F") and isinstance(last_event, ev.VoyagePassed)
     assert len(final.dealt - set(CAT.pile("I"))) == 48  # the character deck is empty
@@ -164,10 +165,13 @@ def test_fold_equals_step_by_step():
     assert fold(start, [e for _, e in history]) == final
 
 
-def test_apply_refuses_an_entry_about_the_record_by_name():
-    """Only moves of the game change the table; a note (history, ``coimbra_events.history``) is not applied."""
+def test_an_entry_about_the_record_is_no_move_even_unchecked():
+    """Only moves of the game change the table; a note (history, ``coimbra_events.history``) is not applied: ``apply``
+    refuses it as no answer to the input due, and a fold that does not check refuses it by name."""
+    with pytest.raises(RuleViolation, match="TURN.kind"):
+        apply(started(2), ev.Noted(TABLE, 1, "a note"))
     with pytest.raises(TypeError, match="Noted is not a move of the game"):
-        apply(started(2), ev.Noted("Ana", 1, "a note"))
+        Fold().apply(started(2), ev.Noted("Ana", 1, "a note"))
 
 
 def test_fold_stops_at_the_first_illegal_event():
@@ -189,7 +193,7 @@ def test_legal_decisions_all_pass_check():
 
 
 def test_initial_state_is_the_same_for_the_same_players():
-    assert initial_state(CAT, players(3)) == initial_state(CAT, players(3))
+    assert start(CAT, players(3)) == start(CAT, players(3))
 
 
 # --- RuleViolation as an exception ----------------------------------------------------------------
@@ -211,7 +215,7 @@ def test_rule_violation_raised_through_a_context_manager():
 
     with pytest.raises(RuleViolation):
         with around():
-            step(in_phase_b(2), ev.DiePlaced("Bruno", "gray-1", "castle"))
+            apply(in_phase_b(2), ev.DiePlaced("Bruno", "gray-1", "castle"))
 
 
 def test_rule_violation_pickles():

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from coimbra_events.event_decoding import decode_event
 from coimbra_events.events import EVENT_TYPES, GameEvent
 from coimbra_events.notation import BY_TYPE, VERBS, NotationError, parse, render
-from coimbra_events.rules.core import apply, initial_state, legal
+from coimbra_events.rules.core import apply, legal, start
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.simulator import DEFAULT_PLAYERS, next_event, simulate
 from coimbra_events.state import TABLE
@@ -56,7 +56,7 @@ def test_every_event_of_a_simulated_game_round_trips(catalog, players, seed):
 def test_every_legal_option_round_trips(catalog, seed):
     """Not only the decisions the bots took: every one offered along the way."""
     rng = random.Random(seed)
-    state = initial_state(catalog, DEFAULT_PLAYERS[: 2 + seed % 3])
+    state = start(catalog, DEFAULT_PLAYERS[: 2 + seed % 3])
     while not state.over:
         options = legal(state)
         if not isinstance(options, OutcomeSpace):

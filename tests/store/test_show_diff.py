@@ -74,8 +74,8 @@ def test_the_timeline_folds_each_event_once_and_lookups_never_fold(monkeypatch):
     """One fold, which narrates each event as it applies it; reading an entry's changes narrates nothing again."""
     log = log_reader.read(FIXTURE)
     narrated = []
-    real = consequences_module.narrate_all
-    monkeypatch.setattr(consequences_module, "narrate_all", lambda s, events: narrated.extend(events) or real(s, events))
+    real = consequences_module.narrate
+    monkeypatch.setattr(consequences_module, "narrate", lambda s, events: narrated.extend(events) or real(s, events))
     line = timeline(log)
     assert narrated == list(log.events)
     for _ in range(2):
@@ -348,7 +348,7 @@ def test_import_show_and_diff_end_to_end(tmp_path):
 def test_records_with_history_entries_step_one_state_per_entry(catalog):
     """A correction, a note and an undo each get a state; the last is the game's own state."""
     from coimbra_events.game import Game
-    from coimbra_events.rules.core import initial_state, legal
+    from coimbra_events.rules.core import legal, start
     from projections.consequences import fold
 
     log, _ = simulate(catalog, DEFAULT_PLAYERS[:2], 4)
@@ -359,7 +359,7 @@ def test_records_with_history_entries_step_one_state_per_entry(catalog):
     game.correct(draft, replacement)  # entries 41 (Corrected) and 42 (the replacement)
     game.note(draft, "the die was placed in the wrong city")  # entry 43
     game.undo()  # entry 44
-    states = fold(initial_state(catalog, log.players), game.events).states
+    states = fold(start(catalog, log.players), game.events).states
     assert len(states) == len(game.events) + 1 == 45
     assert states[40] == before and states[41] == before  # a correction waits for its replacement
     assert states[42] != before  # the replacement changed the table
@@ -368,11 +368,11 @@ def test_records_with_history_entries_step_one_state_per_entry(catalog):
 
 
 def test_the_dice_area_holds_the_undrafted_dice_during_a_round_and_every_die_between_rounds(catalog):
-    from coimbra_events.rules.core import apply, initial_state
+    from coimbra_events.rules.core import apply, start
     from projections.board import board_view
 
     log, _ = simulate(catalog, DEFAULT_PLAYERS[:3], 2)
-    state = initial_state(catalog, log.players)
+    state = start(catalog, log.players)
     seen = set()
     for event in log.events:
         state = apply(state, event)
