@@ -11,16 +11,19 @@ from tests.command_tree import every_command
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "commands.md").read_text(encoding="utf-8")
 HEADING = re.compile(r"^#{2,3} `coimbra((?: [a-z-]+)*)`$", re.M)
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z-]*")
+SHORT = re.compile(r"(?<![\w-])-[a-zA-Z](?![\w-])")
 SPAN = re.compile(r"`([^`\n]+)`|^(coimbra .*)$", re.M)
 
 
-def options_of(command: Any) -> set[str]:
-    """Every option name ``command --help`` lists (short ones too), but ``--help`` itself."""
-    return {name for param in command.params if param.param_type_name == "option" and not param.hidden
-            for name in (*param.opts, *param.secondary_opts)} - {"--help"}
+def options_of(command: Any) -> list[list[str]]:
+    """The names of each option ``command --help`` lists (short ones too), but ``--help`` itself."""
+    return [[*param.opts, *param.secondary_opts] for param in command.params
+            if param.param_type_name == "option" and not param.hidden and "--help" not in param.opts]
 
 
-COMMANDS = {path: options_of(command) for path, command in every_command()}
+OPTIONS = {path: options_of(command) for path, command in every_command()}
+COMMANDS = {path: {name for names in options for name in names} for path, options in OPTIONS.items()}
+"""Each command's path and every name its options answer to."""
 
 
 def sections(doc: str) -> dict[tuple[str, ...], str]:
@@ -40,16 +43,24 @@ def command_named(words: list[str]) -> tuple[str, ...]:
     return path
 
 
-def unknown_options(text: str, section: tuple[str, ...] | None) -> list[str]:
-    """Options named in ``text`` that their command lacks: a ``coimbra ...`` span's own command's; any other, the
-    section's command's (or, outside every section, some command's)."""
+def _is_group(path: tuple[str, ...]) -> bool:
+    return any(len(other) == len(path) + 1 and other[:len(path)] == path for other in COMMANDS)
+
+
+def unknown_names(text: str, section: tuple[str, ...] | None) -> list[str]:
+    """Commands named in ``text`` that the app lacks, and options their command lacks: a ``coimbra ...`` span's own
+    command's; any other, the section's command's (or, outside every section, some command's)."""
     wrong = []
     rest = text
     for span in SPAN.finditer(text):
         code = span.group(1) or span.group(2)
         if code.startswith("coimbra"):
-            path = command_named(code.split()[1:])
-            wrong += [f"{' '.join(path)}: {o}" for o in OPTION.findall(code) if o not in COMMANDS[path] | {"--help"}]
+            words = code.split()[1:]
+            path = command_named(words)
+            if _is_group(path) and len(words) > len(path) and re.fullmatch(r"[a-z][a-z-]*", words[len(path)]):
+                wrong.append(f"no command {' '.join(words[:len(path) + 1])}")
+            else:
+                wrong += [f"{' '.join(path)}: {o}" for o in OPTION.findall(code) if o not in COMMANDS[path] | {"--help"}]
             rest = rest.replace(code, "", 1)
     known = {"--help", *(COMMANDS[section] if section is not None else set().union(*COMMANDS.values()))}
     return wrong + [f"{' '.join(section or ())}: {o}" for o in OPTION.findall(rest) if o not in known]
@@ -60,8 +71,11 @@ def missing_from(doc: str) -> list[str]:
     found = sections(doc)
     missing = [" ".join(path) or "coimbra" for path in COMMANDS if path not in found]
     for path, text in found.items():
-        named = set(OPTION.findall(text)) | set(re.findall(r"(?<![\w-])-[a-zA-Z](?![\w-])", text))
-        missing += [f"{' '.join(path)}: {o}" for o in COMMANDS.get(path, set()) if o.startswith("--") and o not in named]
+        named = set(OPTION.findall(text)) | set(SHORT.findall(text))
+        for names in OPTIONS.get(path, []):
+            long = [n for n in names if n.startswith("--")] or names
+            if not named & set(long):
+                missing.append(f"{' '.join(path)}: {long[0]}")
     return missing
 
 
@@ -69,8 +83,8 @@ def invented_in(doc: str) -> list[str]:
     """Sections of commands the app does not have, and options no command (or not the one named) has."""
     found = sections(doc)
     invented = [" ".join(path) for path in found if path not in COMMANDS]
-    invented += unknown_options(doc[:HEADING.search(doc).start()], None)
-    return invented + [o for path, text in found.items() if path in COMMANDS for o in unknown_options(text, path)]
+    invented += unknown_names(doc[:HEADING.search(doc).start()], None)
+    return invented + [o for path, text in found.items() if path in COMMANDS for o in unknown_names(text, path)]
 
 
 def test_every_command_and_option_has_its_place() -> None:
@@ -90,3 +104,6 @@ def test_a_missing_section_or_option_and_an_invented_one_are_caught() -> None:
     assert invented_in(DOC.replace("coimbra undo GAME [", "coimbra undo GAME [--force] [")) == ["undo: --force"]
     assert invented_in(DOC + "\n### `coimbra teleport`\n") == ["teleport"]
     assert invented_in(DOC.replace("`coimbra legal`", "`coimbra legal --all`", 1)) == ["legal: --all"]
+    assert invented_in(DOC.replace("`coimbra legal`", "`coimbra teleport`", 1)) == ["no command teleport"]
+    made = DOC.replace("`coimbra catalog build DIR -o FILE --id ID`", "`coimbra catalog make DIR -o FILE --id ID`")
+    assert invented_in(made) == ["no command catalog make"]
