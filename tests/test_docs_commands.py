@@ -60,7 +60,8 @@ def unknown_names(text: str, section: tuple[str, ...] | None) -> list[str]:
             if _is_group(path) and len(words) > len(path) and re.fullmatch(r"[a-z][a-z-]*", words[len(path)]):
                 wrong.append(f"no command {' '.join(words[:len(path) + 1])}")
             else:
-                wrong += [f"{' '.join(path)}: {o}" for o in OPTION.findall(code) if o not in COMMANDS[path] | {"--help"}]
+                known = COMMANDS[path] | {"--help"}
+                wrong += [f"{' '.join(path)}: {o}" for o in OPTION.findall(code) if o not in known]
             rest = rest.replace(code, "", 1)
     known = {"--help", *(COMMANDS[section] if section is not None else set().union(*COMMANDS.values()))}
     return wrong + [f"{' '.join(section or ())}: {o}" for o in OPTION.findall(rest) if o not in known]

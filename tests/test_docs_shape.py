@@ -24,7 +24,8 @@ def tracked_markdown() -> list[str]:
 
 
 def long_lines(name: str, text: str) -> list[str]:
-    return [f"{name}:{n}: {len(line)} characters" for n, line in enumerate(text.splitlines(), 1) if len(line) > LONGEST_LINE]
+    lines = enumerate(text.splitlines(), 1)
+    return [f"{name}:{n}: {len(line)} characters" for n, line in lines if len(line) > LONGEST_LINE]
 
 
 def quick_start(readme: str) -> list[str]:
