@@ -58,9 +58,11 @@ def explain_command(
     the table overrode, or why a play was skipped; and every change it made on
     the table, the ones the rules made by themselves too, each with its rule,
     what that rule says and the facts that decided it.
+
     --player P: every change of P's points, coins and guards, entry by entry,
-    then the end-game scoring; the rows add up to the score. Without either:
-    overrides, corrections, retractions, skipped plays and each player's totals.
+    then the end-game scoring; the rows add up to the score.
+
+    Without either: overrides, corrections, retractions, skipped plays and each player's totals.
     Exit 2 for an entry out of range or an unknown player.
 
     Example: [bold]coimbra explain fixtures/games/standin-3p-seed2.json --seq 40[/]

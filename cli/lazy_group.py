@@ -21,6 +21,7 @@ off the start-up path:
 from __future__ import annotations
 
 import importlib
+import inspect
 from pathlib import Path
 from typing import Any, Callable, Mapping, NamedTuple
 
@@ -60,12 +61,27 @@ class LazyCommands(TyperGroup):
 
 
 def load(name: str, where: Lazy, markup: Any) -> Any:
-    """The click command (or group) of one lazily known command."""
+    """The click command (or group) of one lazily known command, its help in paragraphs the terminal wraps."""
     module = importlib.import_module(where.module)
     if where.app is not None:
-        return typer.main.get_group(getattr(module, where.app))
+        return as_paragraphs(typer.main.get_group(getattr(module, where.app)))
     info = typer.models.CommandInfo(name=name, callback=module.COMMANDS[name], cls=PlainTypesCommand)
-    return typer.main.get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=markup)
+    return as_paragraphs(typer.main.get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=markup))
+
+
+def as_paragraphs(command: Any) -> Any:
+    """``command`` (and a group's commands) with each paragraph of its help on one line.
+
+    Docstrings are wrapped to fit the source; Typer's rich help keeps those line breaks after the
+    first paragraph, so a sentence broke at the source's width and again at the terminal's. A paragraph
+    that begins with ``\\b`` (click's mark for text to keep as written) keeps its lines."""
+    if command.help:
+        command.help = "\n\n".join(
+            p if p.lstrip().startswith("\b") else " ".join(p.split())
+            for p in inspect.cleandoc(command.help).split("\n\n"))
+    for sub in getattr(command, "commands", {}).values():
+        as_paragraphs(sub)
+    return command
 
 
 # --- the top-level help, in Typer's layout ----------------------------------------------------------

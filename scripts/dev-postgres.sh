@@ -12,7 +12,7 @@
 # not Docker, not root: the server runs as you (as the "postgres" user when run as root, since
 # PostgreSQL refuses to run as root), keeps its data in a temporary folder, listens on 127.0.0.1
 # only, and lets anyone on this machine in without a password. It is for trying things out:
-# a club's real server has passwords (see README, "For a club").
+# a club's real server has passwords (see docs/club.md).
 #
 # Settings: COIMBRA_DEV_PG_PORT (54330), COIMBRA_DEV_PG_DIR (a folder under $TMPDIR or /tmp),
 # PG_BIN (the folder of initdb and pg_ctl, found by itself on Debian and with pg_config).

@@ -50,12 +50,13 @@ def test_without_a_network_address_it_says_so_unless_host_names_one(monkeypatch:
     assert command._shown_host("127.0.0.1") == "127.0.0.1"
 
 
-def test_the_readme_says_what_serve_takes() -> None:
+def test_the_readme_and_the_command_reference_say_what_serve_takes() -> None:
     from tests.commands import invoke
 
     readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("## At the table with phones"):readme.index("## For a club")]
-    row = next(line for line in readme.splitlines() if line.startswith("| `coimbra serve"))
+    section = readme[readme.index("## At the table with phones"):readme.index("## Exit codes")]
+    commands = (ROOT / "docs" / "commands.md").read_text()
+    row = commands[commands.index("### `coimbra serve`"):commands.index("## Reading a game")]
     helped = invoke(["serve", "--help"])
     assert helped.exit_code == 0
     for option in set(re.findall(r"--[a-z]+", section + row)):

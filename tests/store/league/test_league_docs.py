@@ -1,4 +1,4 @@
-"""What docs/league.md and the README say of the league's counting and ratings, held to the code."""
+"""What docs/league.md and docs/commands.md say of the league's counting and ratings, held to the code."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from tests.commands import invoke
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = (ROOT / "docs" / "league.md").read_text()
-README = (ROOT / "README.md").read_text()
+COMMANDS_DOC = " ".join((ROOT / "docs" / "commands.md").read_text().split())
 
 
 def test_the_provisional_threshold_is_the_one_the_docs_and_the_help_state():
     assert f"fewer than **{PROVISIONAL}** rated games is **provisional**" in DOC
-    assert f"from fewer than {PROVISIONAL} games" in README
+    assert f"from fewer than {PROVISIONAL} games" in COMMANDS_DOC
     assert f"from fewer than {PROVISIONAL} rated games is marked provisional" in " ".join(
         invoke(["league", "ratings", "--help"]).output.split())
 
