@@ -37,6 +37,7 @@ from uuid import uuid4
 
 import pytest
 
+from coimbra_events.service import Games
 from coimbra_events.store.game_store import GameStore
 from tests.conftest import FIXTURES
 
@@ -167,6 +168,13 @@ def store(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mo
         assert s.location.startswith("PostgreSQL database ") and type(s.recorder).__module__ == "eventsourcing.postgres"
     yield s
     s.close()
+
+
+@pytest.fixture
+def games(store: GameStore) -> Games:
+    """The application on the ``store`` fixture's store: the one door the tests use for every use case, as a
+    front-end does (the store itself is its persistence)."""
+    return Games(store)
 
 
 def stored_events(store: GameStore) -> int:
