@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from coimbra_events import core_build  # noqa: E402
-from coimbra_events.analysis.engine import Analysis, Entry, analyse, default_jobs, line_of_play  # noqa: E402
+from coimbra_events.analysis.engine import Analysis, LineEntry, analyse, default_jobs, line_of_play  # noqa: E402
 from coimbra_events.analysis.evaluation import Settings  # noqa: E402
 from coimbra_events.analysis.grades import reach  # noqa: E402
 from coimbra_events.analysis.strength import duel  # noqa: E402
@@ -68,7 +68,7 @@ def simulate_rate_together(jobs: int) -> float:
     return sum(rates) / len(rates)
 
 
-def fixture_line() -> list[Entry]:
+def fixture_line() -> list[LineEntry]:
     """The line of play of the game this benchmark analyses, each entry with the table before it."""
     return line_of_play(read(GAME), standin_catalog())
 

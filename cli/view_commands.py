@@ -34,7 +34,7 @@ from coimbra_events.state import GameState
 from projections.board import PHASE_NAMES, board_view
 from projections.naming import named_text, value_text
 from projections.changes import Change
-from projections.diff import Difference, common_prefix, first_divergence, state_differences, table_moves
+from projections.diff import StateDifference, common_prefix, first_divergence, state_differences, table_moves
 from projections.timeline import TimelineError, phase_name, timeline
 
 COMMANDS = Commands()
@@ -159,7 +159,7 @@ def diff_command(
 
 
 def _print_diff(a: Game, b: Game, at: Optional[int], prefix: int, parted: dict[str, Any] | None,
-                differences: list[Difference], moves: list[Change] | None) -> None:
+                differences: list[StateDifference], moves: list[Change] | None) -> None:
     """The diff as text: prefix, the first event where the lines part, then the differences (or the moves)."""
     console.print(f"A = {escape(a.name)} ({a.entries} events), B = {escape(b.name)} ({b.entries} events)")
     console.print(f"common prefix: {prefix} events")
@@ -186,9 +186,9 @@ def _print_diff(a: Game, b: Game, at: Optional[int], prefix: int, parted: dict[s
             console.print(f"    {escape(_label(label))}: {escape(named_text(a.catalog, _change(d)))}", soft_wrap=True)
 
 
-def _grouped(differences: list[Difference]) -> dict[str, list[tuple[str, Difference]]]:
+def _grouped(differences: list[StateDifference]) -> dict[str, list[tuple[str, StateDifference]]]:
     """Differences per player (``players.Ana.coins`` under ``Ana`` as ``coins``), then the board's."""
-    groups: dict[str, list[tuple[str, Difference]]] = {}
+    groups: dict[str, list[tuple[str, StateDifference]]] = {}
     for d in differences:
         parts = d.path.split(".")
         group, label = (parts[1], parts[2:]) if parts[0] == "players" and len(parts) > 2 else ("board", parts)
@@ -214,7 +214,7 @@ def _label(field: str) -> str:
     return f"{words} {rest.replace('_', ' ')}" if rest else words
 
 
-def _change(d: Difference) -> str:
+def _change(d: StateDifference) -> str:
     """``1 → 11``; for lists, what only A has and what only B has (or the new order)."""
     if isinstance(d.a, list) and isinstance(d.b, list):
         gone, new = [x for x in d.a if x not in d.b], [x for x in d.b if x not in d.a]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from coimbra_events.events import Corrected, GameEvent, RuleOverridden
-from coimbra_events.history import Line, Replay, advance, replay, resolve
+from coimbra_events.history import Line, Replayed, advance, replay, resolve
 from coimbra_events.log import Stamp
 from coimbra_events.rules.core import due
 from coimbra_events.rules.fast import Fold
@@ -58,7 +58,7 @@ class FoldedRecord:
         self._folded = folded
         self._introduced: GameEvent | None = None
         self._line: tuple[int, Line] | None = None
-        self._replay: tuple[int, Replay] | None = None
+        self._replay: tuple[int, Replayed] | None = None
         self._carried = Fold()  # the working copy of the table, kept from one new entry to the next
 
     @property
@@ -87,7 +87,7 @@ class FoldedRecord:
         return self._line[1]
 
     @property
-    def replay(self) -> Replay:
+    def replay(self) -> Replayed:
         """The line folded through the rules; plays a correction made illegal are skipped and listed."""
         if self._replay is None or self._replay[0] != self.entries:
             self._replay = (self.entries, replay(self.initial, self.line, stop_at_violation=False))

@@ -125,7 +125,7 @@ def _frozen(d: dict[int, list]) -> dict[int, tuple]:
 
 
 @dataclass(frozen=True)
-class Replay:
+class Replayed:
     """A line folded through the rules: the state reached, and what did not fold cleanly."""
 
     state: GameState
@@ -181,7 +181,7 @@ Observer = Callable[[GameEvent, GameState, GameState], None]
 """Told of each play a replay applies: the event, the table before it and after it."""
 
 
-def replay(state: GameState, line: Line, stop_at_violation: bool, observe: Observer | None = None) -> Replay:
+def replay(state: GameState, line: Line, stop_at_violation: bool, observe: Observer | None = None) -> Replayed:
     """Fold a line of play from ``state``: stop at the first illegal play, or skip and list them.
 
     ``observe``, if given, is called with every play applied (skipped ones are not).
@@ -212,7 +212,7 @@ def replay(state: GameState, line: Line, stop_at_violation: bool, observe: Obser
         applied += 1
         if observe is not None:
             observe(play.event, before, state)
-    return Replay(state, applied, tuple(skipped), tuple(overrides))
+    return Replayed(state, applied, tuple(skipped), tuple(overrides))
 
 
 def advance(state: GameState, introduced: GameEvent | None, event: GameEvent,

@@ -267,7 +267,7 @@ def _names_a_space(text: str, names: Names | None) -> bool:
         return False
 
 
-class Table:
+class TableAsRead:
     """The table as a record's lines are read, for the lines that need it (a walk naming only where it goes): folded
     when asked, from where it was last; ``None`` once an entry does not fold (about the record, or illegal: the
     rules say why when the whole record is checked)."""
@@ -342,4 +342,4 @@ def _shortest(neighbours: dict[str, tuple[str, ...]], start: str, goal: str) -> 
     return []
 
 
-__all__ = ["SEPARATOR", "WALK", "Table", "groups", "needs_table", "read", "render_line", "route", "shares_a_line", "split"]
+__all__ = ["SEPARATOR", "WALK", "TableAsRead", "groups", "needs_table", "read", "render_line", "route", "shares_a_line", "split"]

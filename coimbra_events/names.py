@@ -72,7 +72,7 @@ def fold(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Entry:
+class NamedComponent:
     ident: str
     name: str
 
@@ -80,7 +80,7 @@ class Entry:
 class Kind:
     """The components of one kind, indexed by their folded ids and names."""
 
-    def __init__(self, kind: str, entries: Iterable[Entry]) -> None:
+    def __init__(self, kind: str, entries: Iterable[NamedComponent]) -> None:
         self.kind = kind
         self.entries = tuple(entries)
         self._exact: dict[str, str] = {}
@@ -134,13 +134,13 @@ class Kind:
         return f"coimbra catalog show lists every {KIND_WORDS[self.kind]}"
 
 
-def space_entries(catalog: Catalog, placement: Mapping[str, str]) -> list[Entry]:
+def space_entries(catalog: Catalog, placement: Mapping[str, str]) -> list[NamedComponent]:
     """The map's spaces under the names people say: a monastery space by the monastery laid on it
     (``placement``: space -> monastery id), then by the name the catalog gives the space, if any."""
     monasteries = catalog.monasteries
-    entries = [Entry(space, monasteries[tile].name) for space, tile in placement.items() if tile in monasteries]
+    entries = [NamedComponent(space, monasteries[tile].name) for space, tile in placement.items() if tile in monasteries]
     spaces = catalog.map.spaces.values()
-    return entries + [Entry(s.id, s.name) for s in spaces if s.name] + [Entry(s.id, s.id) for s in spaces]
+    return entries + [NamedComponent(s.id, s.name) for s in spaces if s.name] + [NamedComponent(s.id, s.id) for s in spaces]
 
 
 class Names:
@@ -153,12 +153,12 @@ class Names:
                  placement: Mapping[str, str] | None = None) -> None:
         self.catalog = catalog
         self.kinds: dict[str, Kind] = {
-            table: Kind(table, (Entry(i, item.name) for i, item in getattr(catalog, table).items()))
+            table: Kind(table, (NamedComponent(i, item.name) for i, item in getattr(catalog, table).items()))
             for table in KIND_WORDS if table not in ("players", "spaces")
         }
         self.kinds["spaces"] = Kind("spaces", space_entries(catalog, placement or {}))
         if players is not None:
-            self.kinds["players"] = Kind("players", (Entry(p, p) for p in players))
+            self.kinds["players"] = Kind("players", (NamedComponent(p, p) for p in players))
 
     def resolve(self, kind: str, typed: str) -> str:
         """The id (or player name) ``typed`` means in a field of this kind; ``UnknownName`` if none or several.

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import orjson
 
-from coimbra_events.analysis.engine import Analysis, Entry, Graded, analyse, default_jobs, line_of_play
+from coimbra_events.analysis.engine import Analysis, LineEntry, GradedDecision, analyse, default_jobs, line_of_play
 from coimbra_events.analysis.evaluation import FINAL_LOOK, METHOD, SETTLE_Z, STOP_SE, Settings, option_list
 from coimbra_events.analysis.grades import ACCURACY_FORMULA, GRADES, THRESHOLDS, accuracy, interval, reach
 from coimbra_events.analysis.playouts import POLICY
@@ -113,7 +113,7 @@ def _path(cache_dir: Path | None, key: dict[str, Any]) -> Path:
     return (cache_dir or default_cache_dir()) / f"{digest}.json"
 
 
-def read_model(result: Analysis, entries: list[Entry], key: dict[str, Any]) -> dict[str, Any]:
+def read_model(result: Analysis, entries: list[LineEntry], key: dict[str, Any]) -> dict[str, Any]:
     """The analysis as JSON-ready data, in words (see docs/analysis.md for every field)."""
     players = result.players
     decisions = [_decision(d, entries[d.index], players, result.settings.playouts) for d in result.decisions]
@@ -133,7 +133,7 @@ def read_model(result: Analysis, entries: list[Entry], key: dict[str, Any]) -> d
     }
 
 
-def _decision(d: Graded, entry: Entry, players: tuple[str, ...], carried: int) -> dict[str, Any]:
+def _decision(d: GradedDecision, entry: LineEntry, players: tuple[str, ...], carried: int) -> dict[str, Any]:
     """One decision in words; an option with fewer than ``carried`` playouts was sampled less (``first_pass_only``)."""
     events = option_list(entry.before, entry.event)
     actor = players.index(d.player)
@@ -190,7 +190,7 @@ def _notes(settings: Settings) -> dict[str, str]:
     }
 
 
-def _words(entry: Entry, event: Any = None) -> str:
+def _words(entry: LineEntry, event: Any = None) -> str:
     return entry_words(entry.before, entry.event if event is None else event)
 
 

@@ -19,7 +19,7 @@ from projections.tabletop import differences, tabletop
 
 
 @dataclass(frozen=True)
-class Difference:
+class StateDifference:
     """One value that differs: where (a dotted path) and its value in A and in B."""
 
     path: str
@@ -73,15 +73,15 @@ things the player's lists hold, named) are left out.
     return out
 
 
-def _walk(a: Any, b: Any, path: str) -> Iterator[Difference]:
+def _walk(a: Any, b: Any, path: str) -> Iterator[StateDifference]:
     if isinstance(a, dict) and isinstance(b, dict):
         for key in list(a) + [k for k in b if k not in a]:
             yield from _walk(a.get(key), b.get(key), f"{path}.{key}" if path else str(key))
     elif a != b:
-        yield Difference(path, a, b)
+        yield StateDifference(path, a, b)
 
 
-def state_differences(a: GameState, b: GameState) -> list[Difference]:
+def state_differences(a: GameState, b: GameState) -> list[StateDifference]:
     """Every value that differs between two boards, players first."""
     va, vb = _comparable(board_view(a)), _comparable(board_view(b))
     diffs = list(_walk(va, vb, ""))

@@ -29,10 +29,10 @@ PING = 15
 
 
 def routes(table: ServedTable, gate: Gate) -> list[BaseRoute]:
-    return [Route("/api/games/{name}/events", Streams(table, gate).events, methods=["GET"])]
+    return [Route("/api/games/{name}/events", OpenStreams(table, gate).events, methods=["GET"])]
 
 
-class Streams:
+class OpenStreams:
     """The open streams of one served table."""
 
     def __init__(self, table: ServedTable, gate: Gate) -> None:

@@ -25,7 +25,7 @@ from coimbra_events.validation import start_state
 
 
 @dataclass(frozen=True)
-class Entry:
+class LineEntry:
     """One entry of the line of play: where it stands, the log entry that says it, and the table just before it."""
 
     index: int
@@ -52,7 +52,7 @@ class OptionValue:
 
 
 @dataclass(frozen=True)
-class Graded:
+class GradedDecision:
     """One decision: its options best first (``played``: the one taken), its grade, loss and the loss's SE."""
 
     index: int
@@ -92,18 +92,18 @@ class Analysis:
 
     settings: Settings
     players: tuple[str, ...]
-    decisions: tuple[Graded, ...]
+    decisions: tuple[GradedDecision, ...]
     luck: tuple[Lucky, ...]
 
 
-def line_of_play(log: GameLog, catalog: Catalog) -> list[Entry]:
+def line_of_play(log: GameLog, catalog: Catalog) -> list[LineEntry]:
     """The entries in force (corrections and retractions read), each with the table before it."""
     folded, _ = under_current_rules(log)
     state = start_state(folded, catalog)
     line = resolve(folded.events)
     tables: list[GameState] = []
     replay(state, line, True, lambda event, before, after: tables.append(before))
-    return [Entry(k, play.seq, play.event, before) for k, (play, before) in enumerate(zip(line.plays, tables))]
+    return [LineEntry(k, play.seq, play.event, before) for k, (play, before) in enumerate(zip(line.plays, tables))]
 
 
 def default_jobs() -> int:
@@ -111,16 +111,16 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def analyse(entries: Sequence[Entry], settings: Settings, jobs: int = 1,
+def analyse(entries: Sequence[LineEntry], settings: Settings, jobs: int = 1,
             progress: Callable[[int], None] | None = None) -> Analysis:
     """Measure every entry (in ``jobs`` processes); ``progress`` is told each time one more is done."""
     import multiprocessing  # here: the views that only read a kept analysis do not pay for process pools
     from concurrent.futures import ProcessPoolExecutor
 
     work = Work(settings, tuple(entries))
-    results: list[Graded | Lucky] = []
+    results: list[GradedDecision | Lucky] = []
     with ExitStack() as stack:
-        done: Iterable[Graded | Lucky] = map(partial(measure, work), range(len(entries)))
+        done: Iterable[GradedDecision | Lucky] = map(partial(measure, work), range(len(entries)))
         if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
             pool = stack.enter_context(ProcessPoolExecutor(jobs, multiprocessing.get_context("fork"),
                                                            initializer=_take, initargs=(work,)))
@@ -130,7 +130,7 @@ def analyse(entries: Sequence[Entry], settings: Settings, jobs: int = 1,
             if progress:
                 progress(1)
     players = tuple(p.name for p in entries[0].before.players) if entries else ()
-    return Analysis(settings, players, tuple(r for r in results if isinstance(r, Graded)),
+    return Analysis(settings, players, tuple(r for r in results if isinstance(r, GradedDecision)),
                     tuple(r for r in results if isinstance(r, Lucky)))
 
 
@@ -139,7 +139,7 @@ class Work:
     """The analysis under way: the settings and every entry with the table before it."""
 
     settings: Settings
-    entries: tuple[Entry, ...]
+    entries: tuple[LineEntry, ...]
 
 
 _TAKEN: Work | None = None
@@ -154,13 +154,13 @@ def _take(work: Work) -> None:
     _TAKEN = work
 
 
-def _measure_taken(k: int) -> Graded | Lucky:
+def _measure_taken(k: int) -> GradedDecision | Lucky:
     """Entry ``k`` of the work this worker was started with, measured."""
     assert _TAKEN is not None, "runs in a worker started by analyse()"
     return measure(_TAKEN, k)
 
 
-def measure(work: Work, k: int) -> Graded | Lucky:
+def measure(work: Work, k: int) -> GradedDecision | Lucky:
     """Entry ``k`` of ``work`` measured: a decision graded, or a random outcome's luck."""
     settings, entry = work.settings, work.entries[k]
     state = entry.before
@@ -174,7 +174,7 @@ def measure(work: Work, k: int) -> Graded | Lucky:
     options = tuple(_value(decision, t) for t in decision.tallies)
     played = decision.tallies.index(decision.played)
     loss, se = decision.loss(decision.played)
-    return Graded(entry.index, entry.seq, entry.event.actor, kind, options, played, len(options), decision.evaluated,
+    return GradedDecision(entry.index, entry.seq, entry.event.actor, kind, options, played, len(options), decision.evaluated,
                   grade(loss), loss, se, certain(loss, se), decision.playouts)
 
 

@@ -61,7 +61,7 @@ class Words(Cell):
         return [Number().read(w) if re.fullmatch(r"[+-]?\d+", w) else w for w in text.split()]
 
 
-class Choice(Cell):
+class OneOf(Cell):
     """One of a few words, read regardless of case (``ii`` is pile ``II``)."""
 
     def __init__(self, choices: Sequence[str]) -> None:

@@ -24,7 +24,7 @@ from coimbra_events.catalog.cells import (
     WORDS,
     Cell,
     CellError,
-    Choice,
+    OneOf,
     Column,
     Loc,
     column_key,
@@ -160,11 +160,11 @@ def _card_columns(pile: str) -> tuple[Column, ...]:
     return (
         Column("id", meaning(model, "id"), ("id",)),
         Column("name", "text, unique among character cards", ("name",)),
-        *((Column("pile", either(LATER_PILES), ("pile",), Choice(LATER_PILES)),) if pile != "I" else ()),
-        Column("category", f"influence track, {meaning(model, 'category')}", ("category",), Choice(TRACKS)),
-        Column("cost", f"paid in, {meaning(model, 'cost')}", ("cost",), Choice(("coins", "guards"))),
+        *((Column("pile", either(LATER_PILES), ("pile",), OneOf(LATER_PILES)),) if pile != "I" else ()),
+        Column("category", f"influence track, {meaning(model, 'category')}", ("category",), OneOf(TRACKS)),
+        Column("cost", f"paid in, {meaning(model, 'cost')}", ("cost",), OneOf(("coins", "guards"))),
         Column("influence", f"spaces on its track, {meaning(model, 'influence')}", ("influence",), NUMBER),
-        Column("bonus timing", either(timings), ("bonus", "timing"), Choice(timings)),
+        Column("bonus timing", either(timings), ("bonus", "timing"), OneOf(timings)),
         Column("bonus effects", "short form, README.txt; empty for timing none", ("bonus", "effects"), EFFECTS),
         Column("symbols", "symbol names printed on the card, space separated; may be empty", ("symbols",), WORDS),
     )
@@ -180,8 +180,8 @@ ENTRY_SHEETS: tuple[Sheet, ...] = (
     Sheet("monasteries.csv", "monastery tiles", ("monasteries",), (
         Column("id", meaning(Monastery, "id"), ("id",)),
         Column("name", "text, unique among monasteries", ("name",)),
-        Column("pile", meaning(Monastery, "pile"), ("pile",), Choice(("I", "II", "III"))),
-        Column("reward timing", either(MONASTERY_TIMINGS), ("reward", "timing"), Choice(MONASTERY_TIMINGS)),
+        Column("pile", meaning(Monastery, "pile"), ("pile",), OneOf(("I", "II", "III"))),
+        Column("reward timing", either(MONASTERY_TIMINGS), ("reward", "timing"), OneOf(MONASTERY_TIMINGS)),
         Column("reward effects", "short form, README.txt", ("reward", "effects"), EFFECTS),
     )),
     Sheet("voyages.csv", "voyage cards and their end-game tasks", ("voyages",), (
@@ -190,7 +190,7 @@ ENTRY_SHEETS: tuple[Sheet, ...] = (
         Column("task", "end-game effects, short form, README.txt", ("task",), EFFECTS),
     )),
     Sheet("voyage-spaces.csv", "the voyage spaces below the board, left to right", ("voyage_spaces",), (
-        Column("resource", f"paid in, {meaning(VoyageSpace, 'resource')}", ("resource",), Choice(("coins", "guards"))),
+        Column("resource", f"paid in, {meaning(VoyageSpace, 'resource')}", ("resource",), OneOf(("coins", "guards"))),
         Column("cost", "amount paid, 0 up to the limit of that resource", ("cost",), NUMBER),
     ), number="space"),
     Sheet("favor-tiles.csv", "favor tiles beside the castle", ("favor_tiles",), (
@@ -218,9 +218,9 @@ ENTRY_SHEETS: tuple[Sheet, ...] = (
     ), provenance=False, number="flag", advice="One row per flag, as many as the most players."),
     Sheet("map-spaces.csv", "spaces of the pilgrimage map", ("map", "spaces"), (
         Column("id", meaning(MapSpace, "id"), ("id",)),
-        Column("kind", meaning(MapSpace, "kind"), ("kind",), Choice(("start", "monastery", "road"))),
+        Column("kind", meaning(MapSpace, "kind"), ("kind",), OneOf(("start", "monastery", "road"))),
         Column("pile", "monastery spaces only: the pile whose tile lies there, I, II or III", ("pile",),
-               Choice(("I", "II", "III")), optional=True),
+               OneOf(("I", "II", "III")), optional=True),
         Column("name", "what people call the space, optional (a monastery space is called by its monastery)",
                ("name",), optional=True),
     ), provenance=False),
@@ -302,7 +302,7 @@ def _settings() -> tuple[Setting, ...]:
 def _setting(section: str, dotted: str, model: type[Model], name: str) -> Setting:
     choices = _choices(model, name)
     unit = f"{_UNITS[section, dotted]}; {meaning(model, name)}"
-    return Setting(section, dotted, unit, Choice(choices) if choices else NUMBER)
+    return Setting(section, dotted, unit, OneOf(choices) if choices else NUMBER)
 
 
 def _choices(model: type[Model], name: str) -> tuple[str, ...]:

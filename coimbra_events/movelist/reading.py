@@ -13,7 +13,7 @@ from coimbra_events.catalog import Catalog, CatalogError, find_catalog, resolve_
 from coimbra_events.events import Bookmarked, GameEvent, Noted
 from coimbra_events.log import GameLog, LogError, LogProblem, entry_hash
 from coimbra_events.event_decoding import PayloadError, decode_event
-from coimbra_events.lines import SEPARATOR, Table, needs_table, read as read_line, split
+from coimbra_events.lines import SEPARATOR, TableAsRead, needs_table, read as read_line, split
 from coimbra_events.names import Names, SpokenNames
 from coimbra_events.notation import NotationError, parse
 from coimbra_events.state import GameState
@@ -106,7 +106,7 @@ class _Reader:
         self.entries: list[dict[str, Any]] = []
         self.lines: dict[int, int] = {}  # entry seq -> its line number
         self.last = 0  # the number of the last entry read
-        self._known: tuple[SpokenNames, Table | None] | None = None
+        self._known: tuple[SpokenNames, TableAsRead | None] | None = None
 
     def seq_at(self, line: str) -> int:
         """The entry a bad line stands for: the number it is written with, else the next (0, the header, before any)."""
@@ -142,14 +142,14 @@ class _Reader:
             for entry in read:
                 self._known[0].saw(entry)
 
-    def known(self) -> tuple[Names | None, Table | None]:
+    def known(self) -> tuple[Names | None, TableAsRead | None]:
         """The names entries may use (as the entries so far set them), and the table they are played on (the tags
         name them, and come first)."""
         if self._known is None and not self.entries:
             self._known = _known(_header(self.tags, []))
         return (self._known[0].names, self._known[1]) if self._known else (None, None)
 
-    def table(self, table: Table | None, line: str) -> GameState | None:
+    def table(self, table: TableAsRead | None, line: str) -> GameState | None:
         """The table after the entries read so far, for a line that needs it (a walk naming only where it goes)."""
         if table is None or not needs_table(line):
             return None
@@ -341,7 +341,7 @@ def _catalog_identity(catalog_id: str | None, number: int, problems: list[tuple[
     return {"id": catalog.id, "sha256": catalog.sha256}
 
 
-def _known(header: Mapping[str, Any], catalog: Catalog | None = None) -> tuple[SpokenNames, Table | None] | None:
+def _known(header: Mapping[str, Any], catalog: Catalog | None = None) -> tuple[SpokenNames, TableAsRead | None] | None:
     """The names entries are written and read by and the table they are played on, when the header gives the catalog
     (or ``catalog`` is given: the log's own) and the players (without them: names, players as written, and no table);
     ``None`` without a catalog (entries are then by id)."""
@@ -356,7 +356,7 @@ def _known(header: Mapping[str, Any], catalog: Catalog | None = None) -> tuple[S
     if type(players) is not list or not all(type(p) is dict for p in players):
         return SpokenNames(catalog, None), None
     seated = [(str(p.get("name")), str(p.get("color"))) for p in players]
-    return SpokenNames(catalog, [name for name, _ in seated]), Table(catalog, seated)
+    return SpokenNames(catalog, [name for name, _ in seated]), TableAsRead(catalog, seated)
 
 
 def _chained(header: dict[str, Any], reader: _Reader, source: str) -> GameLog:

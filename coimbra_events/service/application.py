@@ -32,7 +32,7 @@ from coimbra_events.service.sessions import GameRef, Session
 from coimbra_events.service.views import Views
 from coimbra_events.state import GameState
 from coimbra_events.store.errors import BadFork, BadGameName, BadPlayers
-from coimbra_events.store.sources import Chain, GameSource, game_source
+from coimbra_events.store.sources import ChainReport, GameSource, game_source
 from coimbra_events.violations import RuleViolation
 
 if TYPE_CHECKING:  # the game and the store bring in the eventsourcing library: imported when a game is opened
@@ -175,7 +175,7 @@ class Games:
         """The record as a JSON log (to validate it)."""
         return self.source(ref).log()
 
-    def chain(self, ref: str, every: bool = False) -> Chain:
+    def chain(self, ref: str, every: bool = False) -> ChainReport:
         """The record's hash chain and its problems (to verify it)."""
         return self.source(ref).chain(every)
 

@@ -33,7 +33,7 @@ READS = 3
 
 
 @dataclass(frozen=True)
-class Chain:
+class ChainReport:
     """What ``verify`` reads of a record: how many entries, its hash chain (header first), its problems.
 
     ``stored`` says whether a place is an entry of a stored game or an event of a log file.
@@ -94,7 +94,7 @@ class GameSource(Protocol):
         """The canonical JSON log; a damaged stored game raises ``DamagedGame``, or with ``force`` gives its
         bytes as stored and the damage."""
 
-    def chain(self, every: bool = False) -> Chain:
+    def chain(self, every: bool = False) -> ChainReport:
         """The record's hash chain and every problem found in it (the first ``log.KEPT`` of a file unless ``every``)."""
 
 
@@ -150,7 +150,7 @@ class StoredGame:
                 raise
             return self.store.export_as_stored(self.name), exc
 
-    def chain(self, every: bool = False) -> Chain:
+    def chain(self, every: bool = False) -> ChainReport:
         """Read row by row (``GameStore.inspect``), again while a writer changes them meanwhile."""
         for _ in range(READS):
             inspection = self.store.inspect(self.name)
@@ -159,7 +159,7 @@ class StoredGame:
         else:
             raise StoreConflict(f"{self.name}: the game kept changing while it was read; try again")
         hashes = [h for h in inspection.chain if h is not None]
-        return Chain(self.ref, True, len(inspection.entries), hashes, inspection.problems, len(inspection.problems))
+        return ChainReport(self.ref, True, len(inspection.entries), hashes, inspection.problems, len(inspection.problems))
 
 
 class LogFile:
@@ -227,12 +227,12 @@ class LogFile:
     def exported(self, force: bool = False) -> tuple[bytes, DamagedGame | None]:
         return game_log.dumps(self.log()), None
 
-    def chain(self, every: bool = False) -> Chain:
+    def chain(self, every: bool = False) -> ChainReport:
         try:
             log = self._read(log_reader.read_bytes(self.path), keep=None if every else log_reader.KEPT)
         except LogError as exc:
-            return Chain(self.ref, False, None, [], exc.problems, exc.count)
-        return Chain(self.ref, False, len(log.events), [log.anchor(), *log.hashes()], (), 0)
+            return ChainReport(self.ref, False, None, [], exc.problems, exc.count)
+        return ChainReport(self.ref, False, len(log.events), [log.anchor(), *log.hashes()], (), 0)
 
 
 def _move_list(log: GameLog) -> bytes:

@@ -117,7 +117,7 @@ def people_report(tables: Tables) -> list[dict[str, Any]]:
 
 
 @dataclass
-class Tally:
+class PersonTally:
     """A person's results summed over games."""
 
     games: int = 0
@@ -167,7 +167,7 @@ def standings(tables: Tables, season: str | None = None) -> dict[str, Any]:
     people = people_of(tables)
     doubled = tables.doubled(people.together())
     left = [g for g, _ in doubled]
-    tallies: dict[str, Tally] = defaultdict(Tally)
+    tallies: dict[str, PersonTally] = defaultdict(PersonTally)
     for key, games, wins, shared, points, best, places, *sources in tables.tallies(season, left):
         tallies[people.of(key)].add(games, wins, shared, points, best, places, sources)
     ordered = sorted(tallies.items(), key=lambda pt: (-pt[1].wins, -pt[1].points / pt[1].games, people.name(pt[0])))
@@ -318,7 +318,7 @@ def profile(tables: Tables, name: str, season: str | None = None) -> dict[str, A
     if not mine:
         raise UnknownPlayer(name, near_names(people, name))
     n = len(mine)
-    t = Tally()
+    t = PersonTally()
     for s in mine:
         t.add_seat(s)
     influence = {track: _per_game(sum(s.facts["influence"][track] for s in mine), n) for track in TRACKS}
