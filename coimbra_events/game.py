@@ -306,7 +306,7 @@ class Game(FoldedRecord, Aggregate):
 
         The entries are stored as the log has them (the same chain) and the table
         is the one the validation reached, so nothing is folded twice (the store
-        announces the result when it saves, ``GameStore._commit``). Raises ``LogError`` (catalog not available, bad players,
+        announces the result when it saves, ``GameRepository.save``). Raises ``LogError`` (catalog not available, bad players,
         another ruleset) or ``IllegalLog`` (an event breaks a rule); either way
         nothing is triggered. A record whose corrections left later plays illegal
         is kept as it is (those plays are skipped and listed, see ``replay``). A

@@ -27,7 +27,8 @@ class UnknownGame(KeyError):
 
 
 class AlreadyStored(ValueError):
-    """A record that is stored already (``GameStore.import_log``): ``held`` says where; nothing was stored."""
+    """A record that is stored already, which ends an import's save (``store.importing``): ``held`` says where;
+    nothing was stored."""
 
     def __init__(self, held: Held) -> None:
         super().__init__(held.said())
