@@ -60,17 +60,16 @@ class Games:
     game is first named (a log file's commands never open it). ``views`` is the
     read side (``projections.read_side``): with it the values carry what new
     entries changed and what each legal option is. ``catalog`` reads log files
-    and imports with another catalog than the one they name.
+    and imports with another catalog than the one they name. ``db``: where the
+    store is, as a person named it (``at``).
     """
 
     def __init__(self, store: GameStore | Callable[[], GameStore], views: Views | None = None,
-                 catalog: Catalog | None = None) -> None:
-        self._open_store = store if callable(store) and not hasattr(store, "stored_games") else (lambda: store)
-        self.views, self.catalog = views, catalog
+                 catalog: Catalog | None = None, db: str | os.PathLike[str] | None = None) -> None:
+        self._open_store: Callable[[], GameStore] = (lambda: store) if hasattr(store, "stored_games") else store
+        self.views, self.catalog, self.db = views, catalog, db
         self._store: GameStore | None = None
         self._sources: dict[str, GameSource] = {}
-        self.db: str | os.PathLike[str] | None = None
-        """Where the store is, as a person named it (``at``)."""
 
     @classmethod
     def at(cls, db: str | os.PathLike[str] | None = None, *, create: bool = False, views: Views | None = None,
@@ -81,9 +80,7 @@ class Games:
         opened."""
         from coimbra_events.store.opening import open_store
 
-        games = cls(lambda: open_store(db, create), views, catalog)
-        games.db = db
-        return games
+        return cls(lambda: open_store(db, create), views, catalog, db)
 
     @property
     def store(self) -> GameStore:
