@@ -2,10 +2,11 @@
 
 In one run, on a SQLite store in a temporary directory:
 
-* long: a 4-player game recorded entry by entry through ``GameStore`` up to its
-  400th entry, with 20 corrections and undos in it (each undo followed by the play
-  entered again, each correction of the latest play taken back by another), and
-  notes filling the rest;
+* long: a 4-player game recorded entry by entry through the application
+  (``Games.record``, ``undo``, ``correct`` and ``note`` on a ``Session``, as the
+  recorder does) up to its 400th entry, with 20 corrections and undos in it (each
+  undo followed by the play entered again, each correction of the latest play taken
+  back by another), and notes filling the rest;
 * short: another game with 9 entries.
 
 Then ``coimbra act GAME DECISION`` runs in this process (``typer.testing.CliRunner``:
@@ -16,7 +17,8 @@ short one from entry 10 on. The figure is the median time of each (wall; the CPU
 process is reported beside it). Target: long /
 short ≤ 1.2 (reading a game costs about the same however long it is: its latest
 snapshot and the entries after it). For context it also reports what reading each
-game costs, from its snapshot and, for the long one, folded from all its events.
+game costs (``Games.open``, which reads through ``GameStore.get``), from its snapshot
+and, for the long one, folded from all its events.
 
 Missing a target is reported, not an error: the script always exits 0 so CI can
 collect the figures. Usage: ``python bench/act.py [--repeat N] [--json]``
@@ -41,10 +43,10 @@ from typer.testing import CliRunner  # noqa: E402
 
 from cli.app import app  # noqa: E402
 from coimbra_events import core_build  # noqa: E402
-from coimbra_events.store.game_store import GameStore  # noqa: E402
 from coimbra_events.store.repository import SNAPSHOT_EVERY  # noqa: E402
 from coimbra_events.catalog import standin_catalog  # noqa: E402
 from coimbra_events.game import Game  # noqa: E402
+from coimbra_events.service import Games, Session, Stored  # noqa: E402
 from coimbra_events.store.folding import project  # noqa: E402
 from coimbra_events.notation import render  # noqa: E402
 from coimbra_events.rules.core import legal  # noqa: E402
@@ -54,32 +56,39 @@ TARGET = 1.2
 LONG, SHORT, CHANGES = 400, 10, 20
 
 
-def recorded_long(store: GameStore, line: Sequence[Any]) -> Game:
+def recorded_long(games: Games, line: Sequence[Any]) -> Game:
     """The long record: the line's plays, with an undo or a correction every few plays, notes on the others,
-    up to entry 399.
+    up to entry 399, each written through the application on one session (as the recorder keeps its game).
 
     Each correction replaces the latest play with another legal one and then puts it back; each undo is followed
     by the play entered again, so the line of play stays the simulated game's."""
-    game = store.import_log(simulate(standin_catalog(), DEFAULT_PLAYERS[:4], 9)[0].prefix(0), "long")
-    changes = 0
+    session = Session("long", games.import_log(simulate(standin_catalog(), DEFAULT_PLAYERS[:4], 9)[0].prefix(0),
+                                               "long").game)
+
+    def stored(outcome: Any) -> Game:
+        assert isinstance(outcome, Stored), f"bench/act.py: the long record was not stored: {outcome}"
+        return outcome.game
+
+    game, changes = session.game, 0
     while len(game.events) < LONG - 1:
         plays = len(game.line.plays)
-        game = store.record("long", line[plays], game=game)
+        game = stored(games.record(session, [line[plays]]))
         seq = len(game.events)
         if changes < CHANGES and plays % 3 == 2:
             options = legal(game.state_before(seq))
             others = [o for o in options if o != line[plays]] if isinstance(options, list) else []
             if changes % 2 or not others:
-                game, _ = store.update("long", lambda g: g.undo(), game)
-                game = store.record("long", line[plays], game=game)
+                stored(games.undo(session))
+                game = stored(games.record(session, [line[plays]]))
             else:
-                game, _ = store.update("long", lambda g: g.correct(seq, others[0]), game)
-                game, _ = store.update("long", lambda g: g.correct(seq, line[plays]), game)
+                stored(games.correct(session, seq, others[0]))
+                game = stored(games.correct(session, seq, line[plays]))
             changes += 1
         elif changes < CHANGES:
-            game, _ = store.update("long", lambda g: g.note(seq, "noted"), game)
+            game = stored(games.note(session, seq, "noted"))
         else:  # two notes on each play: the record reaches entry 400 with plays of the game left to act
-            game, _ = store.update("long", lambda g: (g.note(seq, "noted"), g.note(seq, "bookmarked", bookmark=True)), game)
+            stored(games.note(session, seq, "noted"))
+            game = stored(games.note(session, seq, "bookmarked", bookmark=True))
     assert changes == CHANGES, "the game ended before its corrections and undos: choose a longer line"
     return game
 
@@ -93,13 +102,13 @@ def timed(run: Any) -> float:
 def measure(repeat: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="coimbra-bench-") as tmp:
         db = str(Path(tmp) / "act.sqlite")
-        store = GameStore(db)
         long_line = simulate(standin_catalog(), DEFAULT_PLAYERS[:4], 9)[0].events
         short_line = simulate(standin_catalog(), DEFAULT_PLAYERS[:2], 9)[0].events
-        long_game = recorded_long(store, long_line)
-        short_game = store.import_log(simulate(standin_catalog(), DEFAULT_PLAYERS[:2], 9)[0].prefix(SHORT - 1), "short")
+        with Games.at(db, create=True) as games:
+            long_game = recorded_long(games, long_line)
+            short_game = games.import_log(simulate(standin_catalog(), DEFAULT_PLAYERS[:2], 9)[0].prefix(SHORT - 1),
+                                          "short").game
         history = sum(1 for e in long_game.events if e.TYPE in ("Corrected", "Retracted"))
-        store.close()
         runner = CliRunner()
         lines = {"long": long_line, "short": short_line}
         plays = {"long": len(long_game.line.plays), "short": len(short_game.line.plays)}
@@ -118,15 +127,15 @@ def measure(repeat: int) -> dict[str, Any]:
                 if k >= 2:  # the first two warm up imports and caches
                     times[name].append(elapsed)
                     cpu[name].append(elapsed_cpu)
-        store = GameStore(db)
-        entries = {name: len(store.get(name).events) for name in ("long", "short")}
-        reads = {  # for context: what reading the game costs, from its snapshot, and folded from all its events
-            "read long (GameStore.get)": lambda: store.get("long").state,
-            "read short (GameStore.get)": lambda: store.get("short").state,
-            "read long without its snapshot": lambda: project(None, store.events.get(store._game_id("long"))).state,
-        }
-        read_ms = {name: 1000 * min(timed(run) for _ in range(repeat)) for name, run in reads.items()}
-        store.close()
+        with Games.at(db) as games:
+            entries = {name: len(games.open(name).events) for name in ("long", "short")}
+            store = games.store
+            reads = {  # for context: what reading the game costs, from its snapshot, and folded from all its events
+                "read long (GameStore.get)": lambda: games.open("long").state,
+                "read short (GameStore.get)": lambda: games.open("short").state,
+                "read long without its snapshot": lambda: project(None, store.events.get(store._game_id("long"))).state,
+            }
+            read_ms = {name: 1000 * min(timed(run) for _ in range(repeat)) for name, run in reads.items()}
     median = {name: statistics.median(t) for name, t in times.items()}
     ratio = median["long"] / median["short"]
     median_cpu = {name: statistics.median(t) for name, t in cpu.items()}

@@ -3,7 +3,8 @@
 In one process, N simulated games (default 10,000: 2 to 4 players drawn from a
 club of 30, seeded) are stored in a fresh SQLite store, and, when a PostgreSQL
 server is configured (``COIMBRA_TEST_POSTGRES`` or ``POSTGRES_*``, as the tests
-find it), the same rows are copied into a fresh PostgreSQL schema. Then, on each store:
+find it), the same rows are copied into a fresh PostgreSQL schema. Then, on each store, the
+league opened through the application (``Games.league``, as every league command opens it):
 
 (a) catching up from scratch (best of interleaved passes): ``League.rebuild`` (what ``coimbra league rebuild``
     runs, and the first league command on a store): every stored event read from
@@ -45,8 +46,10 @@ from coimbra_events.log_reader import loads  # noqa: E402
 from coimbra_events.log import dumps  # noqa: E402
 from coimbra_events.simulator import simulate  # noqa: E402
 from coimbra_events.validation import validate  # noqa: E402
-from projections.league.projection import League, open_league  # noqa: E402
+from coimbra_events.service import Games  # noqa: E402
+from projections.league.projection import League  # noqa: E402
 from projections.league.reports import standings  # noqa: E402
+from projections.read_side import ReadSide  # noqa: E402
 from tests.store.league.stores import postgres_store, sqlite_store  # noqa: E402
 
 TARGET_REBUILD_RATIO = 2.0
@@ -127,7 +130,7 @@ def rebuilding(league: League) -> float:
 def measure_store(store: GameStore, blobs: Sequence[bytes], repeat: int, passes: int) -> dict[str, Any]:
     """(a) and (b) on one store holding the games of ``blobs``; (a) as the best of interleaved passes."""
     events = store.recorder.max_notification_id() or 0
-    league = open_league(store)
+    league = Games(store, views=ReadSide()).league()  # as every league command opens it
     validate_s, rebuild_s = [], []
     for _ in range(passes):
         validate_s.append(validating(blobs))

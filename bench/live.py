@@ -75,12 +75,12 @@ def baseline(log: Path, inputs: list[str], db: Path) -> list[float]:
     from coimbra_events import log_reader
 
     times = []
-    with served(db, "bench", views=True, create=True) as games:
+    with served(db, views=True, create=True) as games:
         game = games.import_log(log_reader.read(log), "table").game
         head = game.head
         for text in inputs:
             started = time.perf_counter()
-            head = games.record("table", [text], after=head).head
+            head = games.record("table", [text], by="bench", after=head).head
             times.append((time.perf_counter() - started) * 1000)
     return times
 

@@ -3,7 +3,7 @@
 In one run, in a temporary directory:
 
 (a) 10,000 games imported into a fresh SQLite store, one after another, as
-    ``coimbra import FILE...`` does for each file (``GameStore.import_log`` of the
+    ``coimbra import FILE...`` does for each file (``Games.import_log`` of the
     read log, named after its players: the store numbers them). The games are the
     golden corpus's logs, taken in turn; from the second round on, each under a
     header of its own (``meta`` says which round), so that every import is a first
@@ -51,8 +51,8 @@ from cli.app import app  # noqa: E402
 from coimbra_events import core_build  # noqa: E402
 from coimbra_events import log_reader  # noqa: E402
 from coimbra_events.log import GameLog, dumps  # noqa: E402
-from coimbra_events.store.game_store import GameStore  # noqa: E402
-from coimbra_events.store.games_index import catch_up  # noqa: E402
+from coimbra_events.service import Games  # noqa: E402
+from coimbra_events.store.opening import open_store  # noqa: E402
 from tests.golden import corpus_games  # noqa: E402
 
 TARGETS = {"import": 1.2, "games_json": 1.5, "table_json": 2.0}
@@ -74,27 +74,21 @@ def round_of(data: bytes, round_number: int) -> bytes:
 
 def import_games(db: Path, count: int, logs: list[bytes]) -> list[float]:
     """Import ``count`` games (the logs in turn, each round under headers of its own) and return each import's time."""
-    store = GameStore(db)
     times = []
-    try:
+    with Games(open_store(db, create=True)) as games:  # opened as the command opens it, before any import is timed
         for k in range(count):
             data = round_of(logs[k % len(logs)], k // len(logs))
             start = time.perf_counter()
-            store.import_log(log_reader.loads(data, f"game-{k}.json"), None, None, f"game-{k}.json")
+            games.import_log(log_reader.loads(data, f"game-{k}.json"), None, f"game-{k}.json")
             times.append(time.perf_counter() - start)
-    finally:
-        store.close()
     return times
 
 
 def index_catch_up(db: Path) -> float:
-    store = GameStore(db)
-    try:
+    with Games(open_store(db)) as games:
         start = time.perf_counter()
-        catch_up(store, store.index)
+        games.index_caught_up()
         return time.perf_counter() - start
-    finally:
-        store.close()
 
 
 def wall(args: list[str], db: Path, repeat: int) -> float:

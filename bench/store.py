@@ -1,16 +1,17 @@
 """Benchmark of the store's paths: reading a game, stepping through it, importing it.
 
 In one process, the fixture games (``fixtures/games/*.json``) are imported into a
-temporary SQLite file with ``GameStore.import_log``, and a plain copy of each is
+temporary SQLite file with ``Games.import_log`` (the application, as ``coimbra
+import`` runs it), and a plain copy of each is
 saved beside them. Then, each the best of N interleaved passes over all games, every
 other pass in reverse order (``replay.best_times``): ours and theirs share the library's
 code, and whichever runs second finds it warm, so each is timed both ways round:
 
 (a) a game's final state read from the store
-    * ours: ``GameStore.get(name).state``, what every command uses (the name
-      looked up in the register, the events read with a plain projector, the
-      rules' ``apply`` folding them; imported games have no snapshot, so this is
-      the full read);
+    * ours: ``Games.open(name).state``, what every command uses (through
+      ``GameStore.get``: the name looked up in the register, the events read with
+      a plain projector, the rules' ``apply`` folding them; imported games have no
+      snapshot, so this is the full read);
     * theirs: ``app.repository.get(id)`` with the library's default projector of
       ``PlainGame``, a minimal ``Aggregate`` whose events carry exactly the same
       fields as ``Game``'s (type, actor, payload, hash, at, by; the same header in
@@ -24,7 +25,7 @@ code, and whichever runs second finds it warm, so each is timed both ways round:
     and for the same games with 10 undos each (each undo followed by the play
     entered again). Target: timeline / validated ≤ 3, with the undos.
 
-(c) importing one game: ours, ``GameStore.import_log`` of the parsed log
+(c) importing one game: ours, ``Games.import_log`` of the parsed log
     (validated by the rules, stored in one transaction with its announced result,
     its name's entry in the register and its head receipt; the games index takes it
     in at the next listing); theirs, the library saving the same events as a
@@ -74,6 +75,7 @@ from coimbra_events.log import GameLog  # noqa: E402
 from coimbra_events.log_reader import read  # noqa: E402
 from coimbra_events.rules.core import start  # noqa: E402
 from coimbra_events.rules.fast import Fold  # noqa: E402
+from coimbra_events.service import Games  # noqa: E402
 from coimbra_events.state import GameState  # noqa: E402
 from coimbra_events.validation import validate  # noqa: E402
 from projections.timeline import timeline  # noqa: E402
@@ -165,36 +167,39 @@ def plain_store(path: Path) -> GameStore:
     return store
 
 
-def setup(directory: Path) -> tuple[GameStore, list[GameLog], list[Game]]:
-    """A SQLite store holding every fixture game (through ``import_log``), with 10 undos too, and plain copies."""
-    store = plain_store(directory / "bench.sqlite")
+def setup(directory: Path) -> tuple[Games, list[GameLog], list[Game]]:
+    """The games of a SQLite store holding every fixture game (through ``import_log``), with 10 undos too, and
+    plain copies."""
+    app = Games(plain_store(directory / "bench.sqlite"))
+    store = app.store
     if store.mapper.cipher is not None or store.mapper.compressor is not None:
         raise SystemExit("bench/store.py reads rows as plain JSON: unset CIPHER_TOPIC / COMPRESSOR_TOPIC")
     if store.repository.cache is not None:
         raise SystemExit("bench/store.py times reads from the database: unset AGGREGATE_CACHE_MAXSIZE")
     logs = [read(path) for path in sorted(GAMES.glob("*.json"))]
-    games = [store.import_log(log, f"g{k}") for k, log in enumerate(logs)]
-    undone = [store.import_log(with_undos(log), f"u{k}") for k, log in enumerate(logs)]
+    games = [app.import_log(log, f"g{k}").game for k, log in enumerate(logs)]
+    undone = [app.import_log(with_undos(log), f"u{k}").game for k, log in enumerate(logs)]
     store.save(*(PlainGame.copy_of(g.name, log) for g, log in zip(games, logs)))
     for game, log in zip(games, logs):  # the readings agree before anything is timed
-        stored = store.get(game.name)
+        stored = app.open(game.name)
         assert stored.state == game.state == validate(log).state and store.evidence(stored).snapshot_version == 0
         plain = store.repository.get(plain_id(game.name))
         assert [(t, a, p) for t, a, p in plain.events] == [(e.TYPE, e.actor, e.payload()) for e in stored.events]
     for game, plain in zip(undone, games):
         assert sum(e.TYPE == "Retracted" for e in game.events) == UNDOS and game.state == plain.state
-    return store, logs, games + undone
+    return app, logs, games + undone
 
 
-def runs(store: GameStore, logs: Sequence[GameLog], games: Sequence[Game],
-         fresh: Sequence[GameStore]) -> dict[str, Callable[[Any], None]]:
+def runs(app: Games, logs: Sequence[GameLog], games: Sequence[Game],
+         fresh: Sequence[Games]) -> dict[str, Callable[[Any], None]]:
     """Every timed run, by name; each takes one pass over all the games (an import pass into the next of
-    ``fresh``, stores that do not hold the games yet)."""
+    ``fresh``, the games of stores that do not hold them yet)."""
     plain_ids = [plain_id(g.name) for g in games[: len(logs)]]
     names = [g.name for g in games[: len(logs)]]
-    stored = [store.get(g.name) for g in games]
+    stored = [app.open(g.name) for g in games]
     plain, undone = stored[: len(logs)], stored[len(logs):]
     ours_into, theirs_into = iter(fresh), iter(fresh)
+    repository = app.store.repository
 
     def import_ours(_: Any) -> None:
         into = next(ours_into)
@@ -202,13 +207,13 @@ def runs(store: GameStore, logs: Sequence[GameLog], games: Sequence[Game],
             into.import_log(log, f"i{k}")
 
     def import_theirs(_: Any) -> None:
-        into = next(theirs_into)
+        into = next(theirs_into).store
         for k, log in enumerate(logs):  # one transaction per game, as an import is
             into.save(PlainGame.copy_of(f"p{k}", log))
 
     return {
-        "ours: GameStore.get(name).state": lambda _: [store.get(n).state for n in names],
-        "theirs: stock repository.get, no rules": lambda _: [store.repository.get(i) for i in plain_ids],
+        "ours: GameStore.get(name).state": lambda _: [app.open(n).state for n in names],
+        "theirs: stock repository.get, no rules": lambda _: [repository.get(i) for i in plain_ids],
         "timeline of a stored game": lambda _: [timeline(g) for g in plain],
         "one validated fold": lambda _: [validate(g.to_log()) for g in plain],
         "timeline of a stored game, 10 undos": lambda _: [timeline(g) for g in undone],
@@ -224,15 +229,15 @@ def runs(store: GameStore, logs: Sequence[GameLog], games: Sequence[Game],
 def measure(repeat: int) -> dict[str, Any]:
     """Run the benchmark and return its figures."""
     with tempfile.TemporaryDirectory(prefix="coimbra-bench-") as tmp:
-        store, logs, games = setup(Path(tmp))
-        fresh = [plain_store(Path(tmp) / f"imports-{k}.sqlite") for k in range(repeat + 1)]  # and the warm-up's
+        app, logs, games = setup(Path(tmp))
+        fresh = [Games(plain_store(Path(tmp) / f"imports-{k}.sqlite")) for k in range(repeat + 1)]  # and the warm-up's
         try:
-            timed = runs(store, logs, games, fresh)
+            timed = runs(app, logs, games, fresh)
             for run in timed.values():  # warm-up: imports, catalog, interpreter caches
                 run(None)
             best = best_times(timed, [], repeat, alternate=True)
         finally:
-            for each in (store, *fresh):
+            for each in (app, *fresh):
                 each.close()
     events = sum(len(log.events) for log in logs)
     figures = {name: {"seconds": t, "us_per_event": t / events * 1e6} for name, t in best.items()}
