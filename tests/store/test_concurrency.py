@@ -17,6 +17,7 @@ import orjson
 import pytest
 
 from coimbra_events import log as game_log, log_reader
+from coimbra_events.service import Games
 from coimbra_events.store.game_store import GameStore
 from tests.commands import invoke, scratch, started_together
 from tests.conftest import installed_coimbra
@@ -45,7 +46,7 @@ class Place:
         """A game with its setup drawn, in the store or in a log file; the GAME to give the commands."""
         with_store = self.store()
         try:
-            game = with_store.new_game(PLAYERS[:2], seed=3, name=name)
+            game = Games(with_store).new_game(PLAYERS[:2], seed=3, name=name)
             if self.backend != "file":
                 return name
             path = self.folder / f"{name}.json"
@@ -140,7 +141,7 @@ def test_eight_writers_on_eight_games(place):
 def test_writers_of_one_log_file_through_the_installed_command(tmp_path):
     store = GameStore(tmp_path / "games.sqlite")
     path = tmp_path / "g.json"
-    game_log.write(path, store.new_game(PLAYERS[:2], seed=3).to_log())
+    game_log.write(path, Games(store).new_game(PLAYERS[:2], seed=3).to_log())
     store.close()
     env = {**os.environ, "NO_COLOR": "1"}
     writers = [subprocess.Popen([installed_coimbra(), "note", str(path), "--at", "1", f"writer {k}"],

@@ -15,10 +15,12 @@ import pytest
 
 from coimbra_events import log_reader
 from coimbra_events import log as game_log
-from coimbra_events.store.errors import DamagedGame, DamagedIndex, EventsRemoved, GameChanged, one_line
+from coimbra_events.service import Conflict, Games, Session
+from coimbra_events.store.errors import DamagedGame, DamagedIndex, EventsRemoved, one_line
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.log import event_hash
 from coimbra_events.rules import core as rules
+from tests.applied import recorded, stored
 from tests.store.conftest import GAMES, PLAYERS
 from tests.store.rows import Rows
 
@@ -27,10 +29,11 @@ from tests.store.rows import Rows
 def sqlite(tmp_path):
     path = tmp_path / "games.sqlite"
     store = GameStore(path)
-    store.new_game(PLAYERS, seed=5, name="g")
+    games = Games(store)
+    games.new_game(PLAYERS, seed=5, name="g")
     for _ in range(4):
         game = store.get("g")
-        store.record("g", rules.legal(game.state)[0])
+        recorded(games, "g", rules.legal(game.state)[0])
     yield store, Rows(path)
     store.close()
 
@@ -72,7 +75,7 @@ def test_a_row_deleted_in_the_middle(sqlite):
 def whole(tmp_path):
     """A whole recorded game in a SQLite store."""
     store = GameStore(tmp_path / "games.sqlite")
-    store.import_log(log_reader.read(GAMES[0]), name="g")
+    Games(store).import_log(log_reader.read(GAMES[0]), name="g")
     yield store, Rows(tmp_path / "games.sqlite")
     store.close()
 
@@ -130,7 +133,7 @@ def test_a_changed_header_breaks_the_first_link(sqlite):
 
 def test_a_changed_header_of_a_game_without_entries_is_caught_by_its_receipt(tmp_path):
     store = GameStore(tmp_path / "games.sqlite")
-    store.new_game(PLAYERS, name="empty")
+    Games(store).new_game(PLAYERS, name="empty")
     rows = Rows(tmp_path / "games.sqlite")
     rows.edit(rows.entries("empty")[0], lambda f: f.update(ruleset="another"))
     assert first(damage(store, "empty")) == (0, "receipt does not match")
@@ -141,7 +144,7 @@ def test_a_header_whose_schema_of_origin_is_not_a_number_is_damage(tmp_path, val
     """``upcast_from`` that reads as "none" but is no 0 (found by ``tests/test_fuzz.py``): checked as a log's, so
     ``get`` refuses the game and ``verify`` names it, where folding it used to raise a TypeError."""
     store = GameStore(tmp_path / "games.sqlite")
-    store.new_game(PLAYERS, name="empty")
+    Games(store).new_game(PLAYERS, name="empty")
     rows = Rows(tmp_path / "games.sqlite")
     rows.edit(rows.entries("empty")[0], lambda f: f.update(upcast_from=value))
     with pytest.raises(DamagedGame, match="upcast_from"):
@@ -226,7 +229,7 @@ def test_a_cut_off_game_is_not_exported_even_with_force(whole):
 
 def test_a_damaged_index_is_refused_not_crashed_on(sqlite):
     store, rows = sqlite
-    store.tag("g", ["friday"])
+    Games(store).tag(["g"], ["friday"])
     tagged = next(r for r in rows.game("g") if r.topic.endswith("Game.Tagged"))
     rows.edit(tagged, lambda f: f.update(tags=7))
     with pytest.raises((DamagedIndex, DamagedGame), match="nothing was changed"):
@@ -257,31 +260,40 @@ def test_a_fault_of_coimbra_s_own_is_not_called_damage(sqlite, monkeypatch):
 
 
 def test_a_writer_that_read_an_older_game_stores_nothing(sqlite):
+    """Saving a copy read before another writer saved stores nothing: the repository's save answers ``False``, and
+    the application's write on a session holding such a copy answers a ``Conflict`` naming the head it moved to."""
     store, rows = sqlite
-    mine = store.get("g")
-    theirs = GameStore(rows.path)
-    theirs.record("g", rules.legal(mine.state)[0])
+    mine, held = store.get("g"), store.get("g")
+    with Games(GameStore(rows.path)) as theirs:
+        head = recorded(theirs, "g", rules.legal(mine.state)[0]).head
     mine.record(rules.legal(mine.state)[0])
     before = len(rows.all())
-    with pytest.raises(GameChanged, match="the game changed since you read it; nothing stored; try again"):
-        store.commit(mine)
+    assert store.stored_games.save(mine) is False
+    conflict = Games(store).record(Session("g", held), [rules.legal(held.state)[0]])
+    assert isinstance(conflict, Conflict) and conflict.head == head
+    assert "the game changed since you read it; nothing stored; try again" in conflict.reason
     assert len(rows.all()) == before and store.inspect("g").problems == ()
 
 
-def test_a_note_is_made_again_on_the_game_as_it_is_now(sqlite):
+def test_a_note_is_made_again_on_the_game_as_it_is_now(sqlite, monkeypatch):
+    """``Games.note`` (once ``GameStore.update(..., retry=True)``): another writer saved between the note's read and its
+    save, so the note is made again on the game as it is now rather than answered as a conflict."""
     store, rows = sqlite
-    calls = []
-    other = GameStore(rows.path)
+    reads = []
+    get = store.get
 
-    def note(game):
-        if not calls:
-            other.update("g", lambda g: g.note(3, "theirs"))
-        calls.append(len(game.events))
-        game.note(3, "mine")
+    def read(name, any_ruleset=False):
+        game = get(name, any_ruleset)
+        if not reads:
+            with Games(GameStore(rows.path)) as other:
+                stored(other.note("g", 3, "theirs"))
+        reads.append(len(game.events))
+        return game
 
-    store.update("g", note, retry=True)
-    assert calls == [10, 11]
-    texts = [e.text for e in store.get("g").events if e.TYPE == "Noted"]
+    monkeypatch.setattr(store, "get", read)
+    stored(Games(store).note("g", 3, "mine"))
+    assert reads == [10, 11]
+    texts = [e.text for e in get("g").events if e.TYPE == "Noted"]
     assert texts == ["theirs", "mine"]
 
 
@@ -289,11 +301,12 @@ def test_names_that_read_as_log_files_are_refused(tmp_path):
     from coimbra_events.store.errors import BadGameName
 
     store = GameStore(in_memory=True)
+    games = Games(store)
     for name in ("g2.json", "G2.JSON"):
         with pytest.raises(BadGameName, match="reads as a log file"):
-            store.new_game(PLAYERS, name=name)
+            games.new_game(PLAYERS, name=name)
     with pytest.raises(BadGameName):
-        store.import_log(log_reader.read(GAMES[0]), name="copy.json")
+        games.import_log(log_reader.read(GAMES[0]), name="copy.json")
     assert store.games() == []
 
 
@@ -308,7 +321,7 @@ def test_a_name_is_judged_by_its_shape_not_by_the_files_beside_the_command(tmp_p
     monkeypatch.chdir(tmp_path)
     (tmp_path / "g3").write_text("{}")
     store = GameStore(in_memory=True)
-    store.new_game(PLAYERS, name="g3")
+    Games(store).new_game(PLAYERS, name="g3")
     assert store.get("g3").name == "g3"
     assert log_file("g3") == Path("g3")
     assert log_file("g4") is None

@@ -16,6 +16,7 @@ import orjson
 
 from coimbra_events import log_reader
 from coimbra_events import log as game_log
+from coimbra_events.service import Games
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.errors import UnknownGame
 from tests.conftest import installed_coimbra
@@ -71,9 +72,8 @@ def test_an_import_killed_at_any_moment_stores_the_whole_log_or_nothing(tmp_path
 
 def test_acts_killed_at_any_moment_keep_every_confirmed_decision(tmp_path):
     db = tmp_path / "games.sqlite"
-    store = GameStore(db)
-    store.new_game(PLAYERS[:2], seed=3, name="g")
-    store.close()
+    with Games(GameStore(db)) as games:
+        games.new_game(PLAYERS[:2], seed=3, name="g")
 
     def option() -> str:
         listed = subprocess.run([installed_coimbra(), "legal", "g", "--json"], capture_output=True, text=True,
@@ -97,9 +97,9 @@ def test_acts_killed_at_any_moment_keep_every_confirmed_decision(tmp_path):
 
 
 def test_a_log_file_write_killed_at_any_moment_leaves_the_old_file_or_the_new_one(tmp_path):
-    store = GameStore(in_memory=True)
     path = tmp_path / "g.json"
-    game_log.write(path, store.new_game(PLAYERS[:2], seed=3, name="g").to_log())
+    with Games(GameStore(in_memory=True)) as games:
+        game_log.write(path, games.new_game(PLAYERS[:2], seed=3, name="g").to_log())
 
     def option() -> str:
         listed = subprocess.run([installed_coimbra(), "legal", str(path), "--json"], capture_output=True, text=True)

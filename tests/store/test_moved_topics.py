@@ -9,11 +9,13 @@ from pathlib import Path
 
 from eventsourcing.utils import get_topic
 
+from coimbra_events.service import Games, Session
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.store import receipts, register, snapshots
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.register import GameName
 from coimbra_events.store.repository import SNAPSHOT_EVERY
+from tests.applied import stored
 
 MOVES = {
     get_topic(receipts.Receipt): receipts.MOVED_FROM,
@@ -44,13 +46,12 @@ def _as_before_the_move(db: Path) -> int:
 def test_a_store_written_before_the_move_reads_verifies_and_records_on(tmp_path, catalog):
     db = tmp_path / "games.sqlite"
     log, _ = simulate(catalog, DEFAULT_PLAYERS[:3], 5)
-    store = GameStore(db)
-    game = store.import_log(log.prefix(10), "old")
-    for event in log.events[10:10 + SNAPSHOT_EVERY + 3]:
-        game = store.record("old", event, game=game)
-    store.rename("old", "older")
-    head, entries = game.head, game.entries
-    store.close()
+    with Games(GameStore(db)) as games:
+        session = Session("old", games.import_log(log.prefix(10), "old").game)  # each write saves the copy it holds
+        for event in log.events[10:10 + SNAPSHOT_EVERY + 3]:
+            game = stored(games.record(session, [event]))
+        games.rename("old", "older")
+        head, entries = game.head, game.entries
     assert _as_before_the_move(db) > SNAPSHOT_EVERY  # a receipt per save, the names and the snapshot
 
     store = GameStore(db)
@@ -60,7 +61,7 @@ def test_a_store_written_before_the_move_reads_verifies_and_records_on(tmp_path,
         assert store.evidence(read).snapshot_version > 0  # read from the snapshot stored under its old topic
         assert store.inspect("older").problems == ()
         assert [i.name for i in store.games()] == ["older"]
-        after = store.record("older", log.events[entries], game=read)
+        after = stored(Games(store).record(Session("older", read), [log.events[entries]]))
         assert after.entries == entries + 1 and store.inspect("older").problems == ()
     finally:
         store.close()
@@ -72,17 +73,20 @@ def test_a_game_read_through_one_store_is_saved_through_another(tmp_path, catalo
     db = tmp_path / "games.sqlite"
     log, _ = simulate(catalog, DEFAULT_PLAYERS[:3], 5)
     table, phone = GameStore(db), GameStore(db)
+    at_table, at_phone = Games(table), Games(phone)
     try:
-        game = table.import_log(log.prefix(10), "evening")
+        session = Session("evening", at_table.import_log(log.prefix(10), "evening").game)
         for event in log.events[10:10 + SNAPSHOT_EVERY + 2]:
-            game = table.record("evening", event, game=game)
+            game = stored(at_table.record(session, [event]))
         seen = phone.get("evening")
         assert phone.evidence(seen).snapshot_version > 0  # read from the table's snapshot
-        after = table.record("evening", log.events[game.entries], game=seen)  # the phone's copy, saved by the table
+        # the phone's copy, saved by the table
+        after = stored(at_table.record(Session("evening", seen), [log.events[game.entries]]))
         assert table.evidence(after).receipts == phone.evidence(phone.get("evening")).receipts
         assert table.inspect("evening").problems == () and phone.get("evening").head == after.head
         for event in log.events[after.entries:after.entries + 2]:
-            after = phone.record("evening", event, game=after)  # and back: the table's copy, saved by the phone
+            # and back: the table's copy, saved by the phone
+            after = stored(at_phone.record(Session("evening", after), [event]))
         assert table.get("evening").head == after.head and table.inspect("evening").problems == ()
     finally:
         table.close()

@@ -13,7 +13,7 @@ import pytest
 from coimbra_events import log as game_log
 from coimbra_events import log_reader
 from coimbra_events.game import Game
-from coimbra_events.store.errors import AlreadyStored
+from coimbra_events.service import Games
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.records import LeagueMark
 from tests.commands import started_together
@@ -32,56 +32,54 @@ def stored_as_before(store: GameStore, log: game_log.GameLog, name: str) -> Game
     return store.stored_games.commit(build, snapshot=False)[0]
 
 
-def test_the_same_record_twice_stores_nothing_and_names_the_game(store):
-    assert store.import_record(LOG, "first").how == "stored"
+def test_the_same_record_twice_stores_nothing_and_names_the_game(store, games):
+    assert games.import_log(LOG, "first").how == "stored"
     before = store.recorder.max_notification_id()
-    for name in (None, "again"):  # under the players' name, or another one: the same record
-        again = store.import_record(LOG, name)
+    for name in (None, "again", "third"):  # under the players' name, or another one: the same record
+        again = games.import_log(LOG, name)
         assert (again.how, again.game, again.held.name, again.held.same) == ("held", None, "first", True)
         assert again.held.said() == f"already stored as first (the same {len(LOG.events)} entries); nothing stored"
     assert store.recorder.max_notification_id() == before and [i.name for i in store.games()] == ["first"]
-    with pytest.raises(AlreadyStored, match="already stored as first"):
-        store.import_log(LOG, "third")
 
 
-def test_a_log_that_extends_a_stored_game_appends_and_a_shorter_one_is_held(store):
-    store.import_log(LOG.prefix(40), "g")
-    grown = store.import_record(LOG)
+def test_a_log_that_extends_a_stored_game_appends_and_a_shorter_one_is_held(store, games):
+    games.import_log(LOG.prefix(40), "g")
+    grown = games.import_log(LOG)
     assert (grown.how, grown.entries, grown.game.name, grown.held.stored) == ("appended", len(LOG.events) - 40, "g", 40)
     assert store.export("g") == LOG and store.info("g").status == "over"
-    shorter = store.import_record(LOG.prefix(12))
+    shorter = games.import_log(LOG.prefix(12))
     assert (shorter.how, shorter.held.name, shorter.held.stored, shorter.held.given) == ("held", "g", len(LOG.events), 12)
     assert "which holds its 12 entries and" in shorter.held.said()
     assert [i.name for i in store.games()] == ["g"]
 
 
-def test_a_log_that_parts_from_a_stored_game_is_another_game(store):
-    store.import_log(LOG.prefix(40), "g")
+def test_a_log_that_parts_from_a_stored_game_is_another_game(games):
+    games.import_log(LOG.prefix(40), "g")
     other = LOG.with_events(LOG.events[:39])  # the same first 39 entries, then nothing: held
-    assert store.import_record(other).how == "held"
+    assert games.import_log(other).how == "held"
     changed = game_log.GameLog(LOG.catalog_id, LOG.catalog_sha256, LOG.players, LOG.events[:40], LOG.ruleset,
                                {**LOG.meta, "seed": "another"})
-    assert store.import_record(changed).how == "stored"  # another header: another record
+    assert games.import_log(changed).how == "stored"  # another header: another record
 
 
-def test_a_copy_is_stored_marked_as_a_copy(store):
-    store.import_log(LOG, "first")
-    copy = store.import_record(LOG, "teaching", copy=True)
+def test_a_copy_is_stored_marked_as_a_copy(store, games):
+    games.import_log(LOG, "first")
+    copy = games.import_log(LOG, "teaching", copy=True)
     assert (copy.how, copy.game.name, copy.held.name) == ("copy", "teaching", "first")
     assert store.export("teaching") == store.export("first")  # the same record, byte for byte
     mark = store.events.get(LeagueMark.create_id(str(copy.game.id)))
     assert [(type(e).__name__, e.copy_of, e.counted) for e in mark] == [("Created", "first", False)]
 
 
-def test_duplicates_lists_the_copies_a_store_already_has(store):
-    store.import_log(LOG, "a")
+def test_duplicates_lists_the_copies_a_store_already_has(store, games):
+    games.import_log(LOG, "a")
     stored_as_before(store, LOG, "b")
-    store.import_log(log_reader.read(GAMES[1]), "other")
-    store.archive("b")
-    groups = store.duplicates()
+    games.import_log(log_reader.read(GAMES[1]), "other")
+    games.archive(["b"])
+    groups = games.duplicates()
     assert [(head, entries, [i.name for i in infos]) for head, entries, infos in groups] == [
         (LOG.head(), len(LOG.events), ["a", "b"])]
-    assert store.import_record(LOG).held.name in {"a", "b"}
+    assert games.import_log(LOG).held.name in {"a", "b"}
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
@@ -103,7 +101,7 @@ def test_four_tables_importing_one_log_at_once_store_it_once(kind, tmp_path, req
     settings = {"PERSISTENCE_MODULE": "eventsourcing.postgres", **{k: v for k, v in env.items() if k.startswith("POSTGRES_")}}
     store = GameStore(env["COIMBRA_DB"]) if kind == "sqlite" else GameStore(env=settings)
     try:
-        assert [i.name for i in store.games()] == [stored] and store.duplicates() == []
+        assert [i.name for i in store.games()] == [stored] and Games(store).duplicates() == []
     finally:
         store.close()
 

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from coimbra_events import log_reader
+from coimbra_events.service import Games
 from coimbra_events.store.game_store import GameStore
 from tests.commands import invoke, scratch
 from tests.store.conftest import GAMES
@@ -23,12 +24,9 @@ WORDS = (*NAMES, "2026-spring", "friday", "nosuch")
 
 def _club(folder: Path) -> Path:
     db = folder / "club.sqlite"
-    store = GameStore(db)
-    try:
+    with Games(GameStore(db)) as games:
         for name, path in zip(NAMES, GAMES):
-            store.import_log(log_reader.read(path), name)
-    finally:
-        store.close()
+            games.import_log(log_reader.read(path), name)
     return db
 
 

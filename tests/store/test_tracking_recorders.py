@@ -17,6 +17,7 @@ from eventsourcing.tests.persistence import TrackingRecorderTestCase
 from eventsourcing.utils import get_topic
 
 from coimbra_events import log_reader
+from coimbra_events.service import Games
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.games_view import POPOGamesView, SQLiteGamesView
 from projections.league.view import SQLiteLeagueView
@@ -99,7 +100,7 @@ class TestGamesViewPOPO(TrackingRecorderTestCase):
 def test_the_games_index_is_not_built_again_at_the_second_open(tmp_path: Path, single_row: str) -> None:
     env: dict[str, Any] = {"SINGLE_ROW_TRACKING": single_row}
     store = GameStore(tmp_path / "games.sqlite", env=env)
-    store.import_log(log_reader.read(GAMES[0]), "g")
+    Games(store).import_log(log_reader.read(GAMES[0]), "g")
     assert store.games_index_caught_up() > 0 and [i.name for i in store.games()] == ["g"]
     store.close()
     again = GameStore(tmp_path / "games.sqlite", env=env)

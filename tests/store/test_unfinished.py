@@ -20,18 +20,16 @@ PLAYERS = [("Ana", "red"), ("Bruno", "blue")]
 
 @pytest.fixture
 def club(tmp_path: Path):
-    store = GameStore(tmp_path / "games.sqlite")
-    store.import_log(log_reader.read(GAMES[0]), "finished")
-    for name in ("older", "newer"):
-        store.new_game(PLAYERS, standin_catalog(), name=name)
-    yield store
-    store.close()
+    with Games(lambda: GameStore(tmp_path / "games.sqlite")) as games:
+        games.import_log(log_reader.read(GAMES[0]), "finished")
+        for name in ("older", "newer"):
+            games.new_game(PLAYERS, standin_catalog(), name=name)
+        yield games
 
 
 def test_unfinished_lists_the_games_in_progress_most_recent_first(club):
-    games = Games(lambda: club)
-    assert [i.name for i in games.unfinished()] == ["newer", "older"]
-    assert [i.name for i in games.unfinished(limit=1)] == ["newer"]
+    assert [i.name for i in club.unfinished()] == ["newer", "older"]
+    assert [i.name for i in club.unfinished(limit=1)] == ["newer"]
 
 
 def test_record_without_a_game_offers_the_unfinished_ones_first(club):
