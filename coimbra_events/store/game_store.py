@@ -222,6 +222,12 @@ class GameStore(Application):
             raise UnknownGame(name)
         return info_of(row)
 
+    def duplicates(self) -> list[tuple[str, int, list[GameInfo]]]:
+        """The groups of stored games that hold the same record (same header and entries), oldest first: the record's
+        head, its entries, and the games."""
+        self._caught_up()
+        return [(group[0]["head"], group[0]["entries"], [info_of(r) for r in group]) for group in self.index.view.duplicates()]
+
     def position(self) -> int | None:
         """How far the store's notification log has come (``None``: nothing stored yet): a reader that keeps a game
         looks at it again only when this moved."""
