@@ -13,12 +13,15 @@ import pytest
 from coimbra_events import log as game_log
 from coimbra_events import log_reader
 from coimbra_events.bots import choose
+from coimbra_events.catalog import standin_catalog
+from coimbra_events.events import AlternativeTaken
 from coimbra_events.game import Game
 from coimbra_events.notation import render
 from coimbra_events.record import replace
 from coimbra_events.service import Conflict, Games, Refused, Session, Stored
 from coimbra_events.simulator import next_event
 from coimbra_events.state import TABLE
+from coimbra_events.store.errors import NoStore
 from coimbra_events.store.game_store import GameStore
 from projections.read_side import ReadSide
 from projections.scores import score_report
@@ -179,3 +182,99 @@ def test_a_log_file_is_recorded_into_through_the_same_use_cases(tmp_path):
     assert recorded(other.record(ref, [event], after=after.head[:8], by="Bruno")).entries[0].stamp[1] == "Bruno"
     assert other.chain(ref).problems == ()
     store.close()
+
+
+def _next(games: Games, game: Session | str, by: str) -> Stored:
+    """The next entry of the game: the table's outcome drawn, or the first legal decision recorded."""
+    legal = games.legal(game)
+    if legal.outcome is not None:
+        return recorded(games.roll(game, by=by))
+    return recorded(games.record(game, legal.decisions[:1], by=by))
+
+
+def test_a_session_holds_the_game_between_writes_and_no_write_reads_it(games, store, monkeypatch):
+    """Read once, when the session opens: each write then changes the very copy the session holds and saves it,
+    without reading the game from the store again."""
+    games.new_game(PLAYERS, name="g", seed=11)
+    session = games.session("g")
+    held, reads = session.game, []
+    read = store.get
+    monkeypatch.setattr(store, "get", lambda *a, **k: reads.append(a) or read(*a, **k))
+    for _ in range(4):
+        done = _next(games, session, "Ana")
+        assert done.game is held and session.game is held
+    assert reads == []
+    assert games.open("g").head == held.head and reads == [("g",)]
+
+
+def test_a_write_that_lost_to_another_writer_drops_the_session_s_copy_and_the_next_reads_the_game_again(store, games):
+    games.new_game(PLAYERS, name="g", seed=11)
+    session, phone = games.session("g"), Games(store)
+    copy, decision = session.game, games.legal(session).decisions[0]
+    mine = recorded(phone.record("g", [decision], by="Bruno"))  # the phone saves first
+    lost = games.record(session, [decision], by="Ana")  # triggered on the copy, then refused by the store
+    assert isinstance(lost, Conflict) and lost.head == mine.head
+    assert session.game is None
+    done = _next(games, session, "Ana")
+    assert session.game is done.game is not copy and done.game.entries == mine.game.entries + 1
+    assert games.open("g").head == done.head
+
+
+def test_a_refusal_after_an_entry_was_triggered_drops_the_session_s_copy(games):
+    """Several inputs, the second refused: the first was recorded on the copy and never saved; the session must not
+    keep it, or its next write would store an entry nobody sent again."""
+    game = games.new_game(PLAYERS, name="g", seed=11)
+    session = games.session("g")
+    decision = games.legal(session).decisions[0]
+    refused = games.record(session, [decision, decision], by="Ana")
+    assert isinstance(refused, Refused) and refused.event == decision
+    assert session.game is None and games.open("g").head == game.head
+    done = recorded(games.record(session, [decision], by="Ana"))
+    assert done.game.entries == game.entries + 1 and done.game.events[-1] == decision
+
+
+def test_by_stamps_the_entries_of_every_write(games):
+    """Who entered each entry is said with each write, and stored with it: a new game's drawn setup, a record, a
+    roll, a correction, a note, an undo, a move the table accepted against a rule."""
+    game = games.new_game(PLAYERS, name="g", seed=11, by="dealer")
+    assert game.entries and [by for _, by in game.stamps] == ["dealer"] * game.entries
+    g, said = Session("g", game), {seq: "dealer" for seq in range(1, game.entries + 1)}
+    made = {"record": 0, "roll": 0}
+    while g.game.pending.kind != "retrieve":
+        by = "dice" if games.legal(g).outcome is not None else "Ana"
+        made["roll" if by == "dice" else "record"] += 1
+        said |= {e.seq: by for e in _next(games, g, by).entries}
+    assert all(made.values()), made
+    latest, too_many = g.game.line.plays[-1], standin_catalog().alternative_coins + 1
+    writes: list[tuple[str, Callable[[str], object]]] = [
+        ("corrector", lambda by: games.correct(g, latest.seq, latest.event, by=by)),
+        ("scribe", lambda by: games.note(g, latest.seq, "well played", by=by)),
+        ("undoer", lambda by: games.undo(g, by=by)),
+        ("Ana", lambda by: games.record(g, [latest.event], by=by)),
+        ("referee", lambda by: games.accept(g, AlternativeTaken(g.game.pending.actor, too_many, 0), "so be it", by=by)),
+    ]
+    for by, write in writes:
+        entries = recorded(write(by)).entries
+        assert entries and [e.stamp[1] for e in entries] == [by] * len(entries)
+        said |= {e.seq: by for e in entries}
+    stored = games.open("g")
+    assert {seq: by for seq, (_, by) in enumerate(stored.stamps, 1)} == said
+    assert all(at.endswith("Z") for at, _ in stored.stamps)
+
+
+def test_an_application_at_a_missing_sqlite_file_finds_no_store_and_makes_none(tmp_path, monkeypatch):
+    """Only an application that may make games makes a store: any other finds none (``NoStore``, when it first
+    needs the store) and leaves nothing on disk, not even the folder."""
+    monkeypatch.delenv("PERSISTENCE_MODULE", raising=False)
+    path = tmp_path / "club" / "games.sqlite"
+    with Games.at(path) as reader:
+        with pytest.raises(NoStore, match="nothing created"):
+            reader.games()
+        with pytest.raises(NoStore):
+            reader.open("g")
+    assert list(tmp_path.iterdir()) == []
+    with Games.at(path, create=True) as maker:
+        made = maker.new_game(PLAYERS, name="g")
+    assert path.is_file()
+    with Games.at(path) as reader:
+        assert reader.open("g").id == made.id and [i.name for i in reader.games()] == ["g"]
