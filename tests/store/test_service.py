@@ -208,6 +208,8 @@ def test_a_session_holds_the_game_between_writes_and_no_write_reads_it(games, st
 
 
 def test_a_write_that_lost_to_another_writer_drops_the_session_s_copy_and_the_next_reads_the_game_again(store, games):
+    """The copy holds the entry triggered on it and never saved: kept, every later write would conflict again (or
+    chain on an entry never stored); dropped, the next write reads the game as stored and succeeds."""
     games.new_game(PLAYERS, name="g", seed=11)
     session, phone = games.session("g"), Games(store)
     copy, decision = session.game, games.legal(session).decisions[0]
