@@ -138,5 +138,5 @@ def test_without_game_at_a_terminal_it_offers_the_unfinished_games_or_a_new_one(
     monkeypatch.setattr(serve_command.sys.stdin, "isatty", lambda: True)
     monkeypatch.setattr(typer, "prompt", lambda text: asked.append(text) or answer)
     with use_cases(db) as games:
-        assert serve_command._chosen(games, None, None) == served
+        assert serve_command._chosen(games, None, None, "tester") == served
     assert "1-1" in asked[0] and "players and colours for a new one" in asked[0]

@@ -12,8 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cli.live.table import ServedTable
-from coimbra_events.game import Game
-from coimbra_events.service import Conflict, Games, Stored
+from coimbra_events.service import Conflict, Games, Outcome, Stored
 from coimbra_events.store.game_store import GameStore
 from projections.read_side import ReadSide
 from tests.store.conftest import PLAYERS
@@ -29,11 +28,11 @@ def test_after_a_lost_save_the_next_input_is_stored_on_the_record_as_it_is(tmp_p
         table.load()
         first, second = games.legal(name).decisions[:2]
 
-        def beaten(game: Game):  # act stores its entry between the table's reading and its saving
+        def beaten() -> Outcome[object]:  # act stores its entry between the table's reading and its saving
             assert isinstance(other.record(name, [second]), Stored)
-            return games.record(name, [first], game=game)
+            return games.record(table.session, [first], "Ana")
 
-        assert isinstance(table._changed(beaten, "Ana"), Conflict)
+        assert isinstance(table._changed(beaten), Conflict)
         after = games.legal(name).decisions[0]
         assert isinstance(table.record([after], None, "Ana"), Stored)  # type: ignore[list-item]
         mine.check(name)  # every entry chains on the one stored before it

@@ -18,6 +18,7 @@ from coimbra_events import folded_record
 from coimbra_events.store import snapshots as snapshots_module
 from coimbra_events.store.snapshots import GameSnapshot
 from coimbra_events import log as game_log
+from coimbra_events.service import Games, Session
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.repository import SNAPSHOT_EVERY
 from coimbra_events.game import Game
@@ -27,6 +28,7 @@ from coimbra_events.store.errors import DamagedGame
 from coimbra_events.notation import render
 from coimbra_events.rules.core import legal
 from coimbra_events.simulator import DEFAULT_PLAYERS, next_event, simulate
+from tests.applied import stored
 from tests.store.conftest import GAMES
 from tests.store.rows import Rows
 from tests.store.test_show_diff import lend
@@ -40,8 +42,8 @@ def reads(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     return seen
 
 
-def test_act_reads_the_game_once(store, catalog, monkeypatch):
-    game = store.new_game(DEFAULT_PLAYERS[:2], catalog, name="g", seed=3)
+def test_act_reads_the_game_once(store, games, catalog, monkeypatch):
+    game = games.new_game(DEFAULT_PLAYERS[:2], catalog, name="g", seed=3)
     decisions = [render(legal(game.state)[0])]
     seen = reads(store, monkeypatch)
     lend(store, monkeypatch)
@@ -50,12 +52,14 @@ def test_act_reads_the_game_once(store, catalog, monkeypatch):
     assert len(seen) == 1 and len(store.get("g").events) == len(game.events) + 1
 
 
-def test_the_recorder_keeps_the_game_it_read(store, catalog, monkeypatch):
-    """``record`` with the game in hand stores without reading it again (``update(game=...)``)."""
-    game = store.new_game(DEFAULT_PLAYERS[:2], catalog, name="g", seed=3)
+def test_the_recorder_keeps_the_game_it_read(store, games, catalog, monkeypatch):
+    """``record`` with the game in hand (a ``Session`` holding it, once ``update(game=...)``) stores without
+    reading it again."""
+    game = games.new_game(DEFAULT_PLAYERS[:2], catalog, name="g", seed=3)
+    session = Session("g", game)
     seen = reads(store, monkeypatch)
     for _ in range(5):
-        game = store.record("g", next_event(game.state, random.Random(1)), game=game)
+        game = stored(games.record(session, [next_event(game.state, random.Random(1))]))
     assert seen == [] and len(store.get("g").events) == len(game.events)
 
 
@@ -82,14 +86,15 @@ def grown(store: GameStore, catalog, entries: int, name: str = "long", copy: boo
     """A game recorded entry by entry into the store (with an undo and a note on the way); ``copy``: another game
     begun from the same first entries (a deliberate copy, as ``import --copy`` stores one)."""
     log, _ = simulate(catalog, DEFAULT_PLAYERS[:4], 8)
-    game = store.import_log(log.prefix(10), name, copy=copy)
+    games = Games(store)
+    session = Session(name, games.import_log(log.prefix(10), name, copy=copy).game)
     for k in range(10, entries):
-        game = store.record(name, log.events[k], game=game)
+        stored(games.record(session, [log.events[k]]))
         if k == 30:
-            game, _ = store.update(name, lambda g: g.undo(), game)
-            game = store.record(name, log.events[k], game=game)
-            game, _ = store.update(name, lambda g: g.note(12, "here"), game)
-    return game
+            stored(games.undo(session))
+            stored(games.record(session, [log.events[k]]))
+            stored(games.note(session, 12, "here"))
+    return session.game
 
 
 def same_game(a: Game, b: Game) -> None:
@@ -295,8 +300,9 @@ def test_a_snapshot_whose_entries_do_not_hold_is_replaced_by_one_of_the_rows(tmp
     try:
         current = store.get("long")
         assert store.evidence(current).snapshot_version == kept  # read from the snapshot: its digest is vouched for
+        games, session = Games(store), Session("long", current)
         while current.version - kept < SNAPSHOT_EVERY:
-            current = store.record("long", line[len(game.line.plays) + current.entries - game.entries], game=current)
+            current = stored(games.record(session, [line[len(game.line.plays) + current.entries - game.entries]]))
         assert store.evidence(current).snapshot_version == current.version  # taken from the rows: the copy did not hold
         problems = store.inspect("long").problems  # the receipts that vouched for the changed snapshot stay as evidence
         assert bool(problems) == vouched and {p.what for p in problems} <= {"receipt changed"}
@@ -346,20 +352,21 @@ def test_a_snapshot_not_kept_after_its_save_is_not_read(tmp_path, catalog, monke
     try:
         current = store.get("long")
         monkeypatch.setattr(store.snapshots, "put", lambda *a: (_ for _ in ()).throw(PersistenceError("disk full")))
+        games, session = Games(store), Session("long", current)
         while current.version - kept < SNAPSHOT_EVERY:
-            current = store.record("long", line[len(game.line.plays) + current.entries - game.entries], game=current)
+            current = stored(games.record(session, [line[len(game.line.plays) + current.entries - game.entries]]))
         assert store.evidence(current).snapshot_version == kept  # the older one is still the one kept
         monkeypatch.undo()
         assert store.evidence(store.get("long")).snapshot_version == 0 and not store.inspect("long").problems
-        current = store.record("long", line[len(game.line.plays) + current.entries - game.entries])
+        current = stored(games.record("long", [line[len(game.line.plays) + current.entries - game.entries]]))
         assert store.evidence(store.get("long")).snapshot_version == current.version
     finally:
         store.close()
 
 
-def test_an_import_is_stored_without_a_snapshot(store):
+def test_an_import_is_stored_without_a_snapshot(store, games):
     log = log_reader.read(GAMES[0])
-    game = store.import_log(log, "imported")
+    game = games.import_log(log, "imported").game
     assert list(store.snapshots.get(game.id)) == []
 
 

@@ -8,6 +8,7 @@ import pytest
 from eventsourcing.persistence import IntegrityError, RecordConflictError, Tracking
 
 from coimbra_events import log_reader
+from coimbra_events.service import Games
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.errors import BadGameName, UnknownGame
 from coimbra_events.store.games_index import IN_PROGRESS, OVER
@@ -16,6 +17,7 @@ from coimbra_events.store.games_index import catch_up
 from coimbra_events.store.games_query import GamesQuery, name_series
 from coimbra_events.rules.core import legal
 from coimbra_events.rules.scoring import final_scores
+from tests.applied import recorded, stored
 from tests.store.conftest import GAMES, PLAYERS
 
 FINISHED = log_reader.read(GAMES[0])  # 2 players
@@ -36,8 +38,8 @@ def agrees(store: GameStore, name: str) -> bool:
     return info.status == (OVER if game.over else IN_PROGRESS) and list(info.result) == (result_of(game.state) or [])
 
 
-def test_a_finished_game_is_listed_with_its_winner_and_scores(store):
-    game = store.import_log(FINISHED, "final")
+def test_a_finished_game_is_listed_with_its_winner_and_scores(store, games):
+    game = games.import_log(FINISHED, "final").game
     info = store.info("final")
     scores = final_scores(game.state)
     assert info.status == OVER and info.winners == (scores[0].name,)
@@ -45,81 +47,81 @@ def test_a_finished_game_is_listed_with_its_winner_and_scores(store):
     assert info.result[0]["sources"] == scores[0].sources()
 
 
-def test_an_undo_reopens_a_finished_game_and_the_index_says_so(store):
-    store.import_log(FINISHED, "g")
-    store.update("g", lambda game: game.undo())
+def test_an_undo_reopens_a_finished_game_and_the_index_says_so(store, games):
+    games.import_log(FINISHED, "g")
+    stored(games.undo("g"))
     assert store.info("g").status == IN_PROGRESS and store.info("g").result == ()
     assert not store.get("g").over
-    store.record("g", FINISHED.events[-1])
+    recorded(games, "g", FINISHED.events[-1])
     assert store.info("g").status == OVER and store.info("g").winners
 
 
-def test_corrections_at_the_end_keep_the_index_with_the_game(store):
+def test_corrections_at_the_end_keep_the_index_with_the_game(store, games):
     """Each other choice for the last plays: whatever it does to the end and the result, the index follows."""
-    store.import_log(FINISHED, "g")
+    games.import_log(FINISHED, "g")
     for back in (1, 2, 3):
         game = store.get("g")
         play = game.line.plays[-back]
         options = [o for o in legal(game.state_before(play.seq)) if o != play.event]
         if options:
-            store.update("g", lambda game: game.correct(play.seq, options[-1]))
+            stored(games.correct("g", play.seq, options[-1]))
         assert agrees(store, "g"), back
 
 
-def test_status_always_equals_the_games_own(store, catalog):
+def test_status_always_equals_the_games_own(store, games, catalog):
     """Through a game's life, with undos and corrections at its end: the index says what the game says."""
-    store.import_log(FINISHED.with_events(FINISHED.events[:-3]), "g")
+    games.import_log(FINISHED.with_events(FINISHED.events[:-3]), "g")
     for step in ("record", "record", "record", "undo", "record", "undo", "undo", "record", "record"):
         if step == "undo":
-            store.update("g", lambda game: game.undo())
+            stored(games.undo("g"))
         else:
             game = store.get("g")
-            store.record("g", FINISHED.events[len(game.line.plays)])
+            recorded(games, "g", FINISHED.events[len(game.line.plays)])
         assert agrees(store, "g"), step
 
 
-def test_rename_frees_the_old_name_and_keeps_everything_else(store):
-    store.import_log(FINISHED, "old")
+def test_rename_frees_the_old_name_and_keeps_everything_else(store, games):
+    games.import_log(FINISHED, "old")
     head = store.get("old").head
-    store.rename("old", "new")
+    games.rename("old", "new")
     assert store.get("new").head == head and store.info("new").status == OVER
     with pytest.raises(UnknownGame):
         store.get("old")
-    store.import_log(FINISHED, "old", copy=True)  # the name is free again (for a copy: the record is stored as new)
+    games.import_log(FINISHED, "old", copy=True)  # the name is free again (for a copy: the record is stored as new)
     assert {i.name for i in store.games()} == {"old", "new"}
     with pytest.raises(BadGameName, match="taken"):
-        store.rename("old", "new")
+        games.rename("old", "new")
 
 
-def test_a_name_is_never_given_to_two_games(store):
-    store.import_log(FINISHED, "x")
+def test_a_name_is_never_given_to_two_games(store, games):
+    games.import_log(FINISHED, "x")
     with pytest.raises(BadGameName, match="taken"):
-        store.import_log(FINISHED, "x", copy=True)
+        games.import_log(FINISHED, "x", copy=True)
     assert [i.name for i in store.games()] == ["x"]
 
 
-def test_tags_and_archiving(store):
+def test_tags_and_archiving(store, games):
     for name in ("a", "b", "c"):
-        store.import_log(FINISHED, name, copy=name != "a")
-    store.tag("a", add=["season-1", "friday"])
-    store.tag("b", add=["season-1"])
-    store.tag("a", remove=["friday"])
+        games.import_log(FINISHED, name, copy=name != "a")
+    games.tag(["a"], add=["season-1", "friday"])
+    games.tag(["b"], add=["season-1"])
+    games.tag(["a"], remove=["friday"])
     assert store.info("a").tags == ("season-1",)
     assert [i.name for i in store.games(GamesQuery(tag="season-1"))] == ["a", "b"]
-    store.archive("b")
+    games.archive(["b"])
     assert [i.name for i in store.games()] == ["a", "c"]
     assert [i.name for i in store.games(GamesQuery(archived=True))] == ["b"]
     assert store.get("b").over  # nothing deleted
-    store.archive("b", archived=False)
+    games.archive(["b"], archived=False)
     assert [i.name for i in store.games()] == ["a", "b", "c"]
     with pytest.raises(BadGameName):
-        store.tag("a", add=["two words"])
+        games.tag(["a"], add=["two words"])
 
 
-def test_filters_and_pages(store, catalog):
-    store.import_log(FINISHED, "two")
-    store.new_game(PLAYERS, catalog, name="three", seed=4)
-    store.new_game([("ana", "red"), ("Duarte", "green")], catalog, name="other")
+def test_filters_and_pages(store, games, catalog):
+    games.import_log(FINISHED, "two")
+    games.new_game(PLAYERS, catalog, name="three", seed=4)
+    games.new_game([("ana", "red"), ("Duarte", "green")], catalog, name="other")
     everyone = store.games()
     assert [i.name for i in everyone] == ["two", "three", "other"]
     assert [i.name for i in store.games(GamesQuery(player="ANA"))] == ["two", "three", "other"]  # any case
@@ -135,11 +137,11 @@ def test_filters_and_pages(store, catalog):
     assert [i.name for i in page.games] == ["three"] and page.total == 3
 
 
-def test_unnamed_games_are_numbered_after_the_largest_number(store, catalog):
-    names = [store.new_game(PLAYERS, catalog).name for _ in range(3)]
+def test_unnamed_games_are_numbered_after_the_largest_number(games, catalog):
+    names = [games.new_game(PLAYERS, catalog).name for _ in range(3)]
     assert names == ["ana-bruno-carla", "ana-bruno-carla-2", "ana-bruno-carla-3"]
-    store.rename("ana-bruno-carla-2", "kept")
-    assert store.new_game(PLAYERS, catalog).name == "ana-bruno-carla-4"
+    games.rename("ana-bruno-carla-2", "kept")
+    assert games.new_game(PLAYERS, catalog).name == "ana-bruno-carla-4"
     assert name_series("ana-bruno-carla-12") == ("ana-bruno-carla", 12) and name_series("x") == ("x", 1)
 
 
@@ -154,9 +156,9 @@ def test_the_index_catches_up_whatever_was_saved(store):
     assert catch_up(store, store.index) == 0  # nothing left: each notification is processed once
 
 
-def test_a_batch_that_fails_writes_nothing(store):
+def test_a_batch_that_fails_writes_nothing(store, games):
     """The changes of a catch-up are written with its tracking record, or not at all."""
-    store.import_log(FINISHED, "a")
+    games.import_log(FINISHED, "a")
     view = store.index.view
     with pytest.raises(RuntimeError):
         with view.batch():
@@ -166,8 +168,8 @@ def test_a_batch_that_fails_writes_nothing(store):
     assert [i.name for i in store.games()] == ["a"]
 
 
-def test_a_notification_already_tracked_is_not_processed_twice(store):
-    store.import_log(FINISHED, "g")
+def test_a_notification_already_tracked_is_not_processed_twice(store, games):
+    games.import_log(FINISHED, "g")
     assert store.index.view.max_tracking_id(store.name) is None  # saving does not touch the index: reading catches it up
     assert [i.name for i in store.games()] == ["g"]
     tracked = store.index.view.max_tracking_id(store.name)
@@ -176,13 +178,13 @@ def test_a_notification_already_tracked_is_not_processed_twice(store):
     assert [i.name for i in store.games()] == ["g"]
 
 
-def test_another_process_sees_the_same_index(store, catalog):
-    store.import_log(FINISHED, "g")
-    store.tag("g", add=["club"])
+def test_another_process_sees_the_same_index(store, games, catalog):
+    games.import_log(FINISHED, "g")
+    games.tag(["g"], add=["club"])
     other = reopened(store)
     try:
         assert [(i.name, i.status, i.tags) for i in other.games()] == [("g", OVER, ("club",))]
-        other.new_game(PLAYERS, catalog, name="h")
+        Games(other).new_game(PLAYERS, catalog, name="h")
         assert [i.name for i in store.games()] == ["g", "h"]
     finally:
         other.close()
@@ -199,7 +201,7 @@ def test_two_writers_claiming_one_name(store, catalog):
         with pytest.raises(RecordConflictError):
             other.save(second, *claims)
         with pytest.raises(BadGameName, match="taken"):
-            other.new_game(PLAYERS, catalog, name="x")
+            Games(other).new_game(PLAYERS, catalog, name="x")
         assert [i.name for i in other.games()] == ["x"]
     finally:
         other.close()
@@ -213,7 +215,7 @@ def test_an_index_whose_tracking_rows_were_deleted_is_built_again(tmp_path):
 
     path = tmp_path / "games.sqlite"
     store = GameStore(path)
-    store.import_log(FINISHED, "final")
+    Games(store).import_log(FINISHED, "final")
     store.close()
     with sqlite3.connect(path) as conn:
         conn.execute("DELETE FROM games_index_tracking")

@@ -14,7 +14,9 @@ from coimbra_events.store.errors import UnknownGame
 from coimbra_events.store.games_index import IN_PROGRESS, OVER
 from coimbra_events.game import Game
 from coimbra_events.rules.core import legal
+from coimbra_events.service import Games
 from coimbra_events.validation import validate
+from tests.applied import recorded, stored
 from tests.conftest import FIXTURES
 
 STORES = FIXTURES / "stores"
@@ -26,9 +28,15 @@ def old(tmp_path):
     """A copy of the schema-1 store (the fixture itself is never written)."""
     path = tmp_path / "schema1.sqlite"
     shutil.copy(STORES / "schema1.sqlite", path)
-    store = GameStore(path, entered_by="tester")
+    store = GameStore(path)
     yield store
     store.close()
+
+
+@pytest.fixture
+def games(old):
+    """The application on the old store: every write goes through it, entered by "tester"."""
+    return Games(old)
 
 
 def test_every_game_reads_with_the_entries_and_head_it_was_recorded_with(old):
@@ -57,10 +65,10 @@ def test_the_index_lists_every_game_with_the_status_the_game_has(old):
     assert listed["in-progress-3p"].seed == 11
 
 
-def test_it_takes_new_entries_stamped_and_chained_on_the_old_ones(old):
+def test_it_takes_new_entries_stamped_and_chained_on_the_old_ones(old, games):
     before = old.get("in-progress-3p")
     event = legal(before.state)[0]
-    game = old.record("in-progress-3p", event)
+    game = recorded(games, "in-progress-3p", event, by="tester")
     assert len(game.events) == EXPECTED["in-progress-3p"]["events"] + 1
     at, by = game.stamps[-1]
     assert by == "tester" and at.endswith("Z")
@@ -72,8 +80,8 @@ def test_it_takes_new_entries_stamped_and_chained_on_the_old_ones(old):
         again.close()
 
 
-def test_it_exports_schema_2_with_the_chain_it_was_recorded_with(old, tmp_path):
-    old.record("in-progress-3p", legal(old.get("in-progress-3p").state)[0])
+def test_it_exports_schema_2_with_the_chain_it_was_recorded_with(old, games, tmp_path):
+    recorded(games, "in-progress-3p", legal(old.get("in-progress-3p").state)[0], by="tester")
     data = game_log.dumps(old.export("in-progress-3p"))
     doc = orjson.loads(data)
     assert doc["schema"] == 2 and doc["upcast_from"] == 1
@@ -81,20 +89,20 @@ def test_it_exports_schema_2_with_the_chain_it_was_recorded_with(old, tmp_path):
     assert "at" in doc["events"][-1] and "at" not in doc["events"][0]
     log = log_reader.loads(data)
     assert validate(log).valid
-    copy = old.import_log(log, "copy", copy=True)
-    assert copy.head == old.get("in-progress-3p").head
+    copy = games.import_log(log, "copy", copy=True)
+    assert copy.how == "copy" and copy.game is not None and copy.game.head == old.get("in-progress-3p").head
 
 
-def test_its_games_can_be_renamed_and_their_old_names_reused(old):
-    old.rename("finished-2p", "first")
+def test_its_games_can_be_renamed_and_their_old_names_reused(old, games):
+    games.rename("finished-2p", "first")
     with pytest.raises(UnknownGame):
         old.get("finished-2p")
     assert old.get("first").head == EXPECTED["finished-2p"]["head"]
-    old.import_log(old.export("first"), "finished-2p", copy=True)
+    assert games.import_log(old.export("first"), "finished-2p", copy=True).how == "copy"
     assert {"first", "finished-2p"} <= {i.name for i in old.games()}
 
 
-def test_an_undo_on_an_old_finished_game_reopens_it_in_the_index(old):
-    old.update("finished-2p", lambda game: game.undo())
+def test_an_undo_on_an_old_finished_game_reopens_it_in_the_index(old, games):
+    stored(games.undo("finished-2p", by="tester"))
     assert old.info("finished-2p").status == IN_PROGRESS
     assert isinstance(old.get("finished-2p"), Game)

@@ -118,9 +118,9 @@ def test_a_timeline_of_an_illegal_log_is_refused():
         timeline(log_reader.read(INVALID[0]))
 
 
-def test_a_stored_game_gives_the_same_timeline_as_its_log(store):
+def test_a_stored_game_gives_the_same_timeline_as_its_log(store, games):
     log = log_reader.read(FIXTURE)
-    game = store.import_log(log, "g")
+    game = games.import_log(log, "g").game
     assert timeline(store.get("g")).states == timeline(log).states
     assert timeline(game).final == store.get("g").state
 
@@ -176,10 +176,11 @@ class Borrowed:
 
 
 def lend(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make every command in this process open ``store``. A lent store exists: the commands' check that the default
-    store's file exists (``cli.common.no_store``) must not depend on what this machine's data folder holds."""
-    monkeypatch.setattr("coimbra_events.store.game_store.GameStore", lambda db=None, **kw: Borrowed(store))
-    monkeypatch.setattr("cli.common.no_store", lambda db: None)
+    """Make every command in this process open ``store`` (commands open the store through ``open_store`` alone). A
+    lent store exists: ``open_store``'s check that the named store's file exists (``missing_store``) must not depend
+    on what this machine's data folder holds."""
+    monkeypatch.setattr("coimbra_events.store.opening.GameStore", lambda db=None, **kw: Borrowed(store))
+    monkeypatch.setattr("coimbra_events.store.opening.missing_store", lambda db: None)
 
 
 @pytest.fixture
@@ -197,9 +198,9 @@ def cli(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     yield invoke
 
 
-def test_show_json_of_a_stored_game_at_every_kind_of_point(store, cli):
+def test_show_json_of_a_stored_game_at_every_kind_of_point(games, cli):
     log = log_reader.read(FIXTURE)
-    store.import_log(log, "g")
+    games.import_log(log, "g")
     line = timeline(log)
     for args, n in [((), len(log.events)), (("--at", "0"), 0), (("--at", "50"), 50),
                     (("--round", "2"), line.index_of(2, "A")), (("--round", "2", "--phase", "C"), line.index_of(2, "C")),
@@ -215,8 +216,8 @@ def test_show_json_of_a_stored_game_at_every_kind_of_point(store, cli):
             assert shown["event"]["seq"] == n and shown["event"]["notation"].startswith(log.events[n - 1].actor)
 
 
-def test_show_text_names_the_point_and_the_event(store, cli):
-    store.import_log(log_reader.read(FIXTURE), "g")
+def test_show_text_names_the_point_and_the_event(games, cli):
+    games.import_log(log_reader.read(FIXTURE), "g")
     result = cli("show", "g", "--round", "2", "--phase", "C")
     assert result.exit_code == 0
     for words in ("g · after 64 of 175 events", "event 64 of 175", "phase C: retrieving dice", "Favor tiles",
@@ -232,8 +233,8 @@ def test_show_text_names_the_point_and_the_event(store, cli):
     (("--phase", "G"), "unknown phase 'G'"),
     (("--round", "5"), "round 5 phase A is not reached"),
 ])
-def test_show_refuses_points_the_game_does_not_have(store, cli, args, message):
-    store.import_log(log_reader.read(FIXTURE), "g")
+def test_show_refuses_points_the_game_does_not_have(games, cli, args, message):
+    games.import_log(log_reader.read(FIXTURE), "g")
     result = cli("show", "g", *args)
     assert result.exit_code == 2 and message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
@@ -244,9 +245,9 @@ def test_show_of_an_unknown_game_or_an_illegal_log(store, cli):
     assert cli("show", str(INVALID[0])).exit_code == 1
 
 
-def test_diff_of_a_stored_game_and_its_fork_in_a_log_file(store, cli, tmp_path):
+def test_diff_of_a_stored_game_and_its_fork_in_a_log_file(games, cli, tmp_path):
     log = log_reader.read(FIXTURE)
-    store.import_log(log, "g")
+    games.import_log(log, "g")
     fork = forked(log, 100, seed=11)
     game_log.write(tmp_path / "fork.json", fork)
     prefix = common_prefix(log.events, fork.events)
@@ -275,9 +276,9 @@ def test_diff_of_a_stored_game_and_its_fork_in_a_log_file(store, cli, tmp_path):
     assert "to turn table A into table B" in moves.stdout and out["table_moves"][0]["what"] in moves.stdout
 
 
-def test_diff_of_a_game_with_itself_and_with_its_beginning(store, cli, tmp_path):
+def test_diff_of_a_game_with_itself_and_with_its_beginning(games, cli, tmp_path):
     log = log_reader.read(FIXTURE)
-    store.import_log(log, "g")
+    games.import_log(log, "g")
     same = orjson.loads(cli("diff", "g", str(FIXTURE), "--json").stdout)
     assert same["common_prefix"] == len(log.events) and same["first_divergence"] is None
     assert same["differences"] == [] and same["table_moves"] == []
@@ -289,8 +290,8 @@ def test_diff_of_a_game_with_itself_and_with_its_beginning(store, cli, tmp_path)
     assert "(no more events)" in cli("diff", "g", str(tmp_path / "start.json")).stdout
 
 
-def test_diff_refuses_games_with_other_players_and_points_out_of_range(store, cli):
-    store.import_log(log_reader.read(FIXTURE), "g")
+def test_diff_refuses_games_with_other_players_and_points_out_of_range(games, cli):
+    games.import_log(log_reader.read(FIXTURE), "g")
     other = cli("diff", "g", str(GAMES[0]))
     assert other.exit_code == 2 and "different players" in other.stderr
     assert len(other.stderr.strip().splitlines()) == 1
