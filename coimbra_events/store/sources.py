@@ -170,7 +170,9 @@ class LogFile:
         self._holding = False
         self.ref, self.name = ref if ref is not None else str(path), path.stem
         self.data: bytes | None = None
-        """The bytes as last read: ``save`` writes only over these (a move list as a move list)."""
+        """The bytes as last read or written: ``save`` writes only over these (a move list as a move list)."""
+        self._head = ""
+        """The head of the record those bytes hold: a copy is saved only if it was read at that head."""
         self.taken_as_written = False
         self.lines: Mapping[int, int] = {}
 
@@ -178,7 +180,10 @@ class LogFile:
         from coimbra_events.game import Game
 
         self.data = log_reader.read_bytes(self.path)
-        return Game.from_log(self.name, self._read(self.data), self.catalog, str(self.path))
+        game = Game.from_log(self.name, self._read(self.data), self.catalog, str(self.path))
+        game.collect_events()  # what the file holds: the copy's own entries are only those recorded from now on
+        self._head = game.head
+        return game
 
     def _read(self, data: bytes, keep: int | None = log_reader.KEPT) -> GameLog:
         """The file's record, a JSON log or a move list; ``taken_as_written`` says whether it was a move list no
@@ -196,12 +201,15 @@ class LogFile:
         return self._read(log_reader.read_bytes(self.path)).head()
 
     def save(self, game: Game) -> bool:
+        """Write the copy over the file if the file is as last read or written here and the copy was read at its
+        head (another copy, a session's say, saved since would otherwise be written over)."""
         with nullcontext() if self._holding else locked(self.path):
-            if self.data is None or log_reader.read_bytes(self.path) != self.data:
+            if self.data is None or log_reader.read_bytes(self.path) != self.data or _read_at(game) != self._head:
                 return False
             data = _move_list(game.to_log()) if log_reader.is_move_list(self.data) else game_log.dumps(game.to_log())
             write_atomically(self.path, data)
-            self.data = data
+            game.collect_events()
+            self.data, self._head = data, game.head
         return True
 
     @contextmanager
@@ -233,6 +241,15 @@ class LogFile:
         except LogError as exc:
             return ChainReport(self.ref, False, None, [], exc.problems, exc.count)
         return ChainReport(self.ref, False, len(log.events), [log.anchor(), *log.hashes()], (), 0)
+
+
+def _read_at(game: Game) -> str:
+    """The head of the record a copy was read at: its latest entry but those recorded on it and not kept yet."""
+    from coimbra_events.game import Game
+
+    unsaved = sum(1 for event in game.pending_events if isinstance(event, Game.Recorded))
+    kept = game.entries - unsaved
+    return game.hashes[kept - 1] if kept else game.header.anchor()
 
 
 def _move_list(log: GameLog) -> bytes:

@@ -184,6 +184,24 @@ def test_a_log_file_is_recorded_into_through_the_same_use_cases(tmp_path):
     store.close()
 
 
+def test_two_sessions_on_one_log_file_never_save_over_each_other(tmp_path):
+    """Two copies of a log file read in one application: the first write is kept, the second, made on a copy read
+    before it, is a conflict and the file still holds the first writer's entry (as a stored game's version would)."""
+    store = GameStore(in_memory=True)
+    path = tmp_path / "evening.json"
+    game_log.write(path, Games(store).new_game(PLAYERS[:2], seed=4, name="evening").to_log())
+    games = Games(lambda: pytest.fail("a log file's use cases opened the store"))
+    ref = str(path)
+    first, second = games.session(ref), games.session(ref)
+    kept = recorded(games.record(first, games.legal(first).decisions[:1], by="A"))
+    lost = games.record(second, games.legal(second).decisions[:1], by="B")
+    assert isinstance(lost, Conflict) and lost.head == kept.head
+    on_file = log_reader.read(path)
+    assert on_file.head() == kept.head and on_file.stamps[-1][1] == "A"
+    assert recorded(games.record(second, games.legal(second).decisions[:1], by="B")).game.entries == kept.game.entries + 1
+    store.close()
+
+
 def _next(games: Games, game: Session | str, by: str) -> Stored:
     """The next entry of the game: the table's outcome drawn, or the first legal decision recorded."""
     legal = games.legal(game)
