@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from coimbra_events import log_reader
 from coimbra_events import events as ev
 from coimbra_events import log as game_log
+from coimbra_events.service import Games, Stored
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.errors import BadFork, TableInputNeeded
 from coimbra_events.catalog import find_catalog
@@ -35,6 +36,7 @@ from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
 from coimbra_events.state import TABLE
 from coimbra_events.validation import validate
 from coimbra_events.violations import RULES, RuleViolation
+from tests.applied import recorded, stored
 
 CAT = find_catalog("standin-1")  # the fixture's catalog
 P2 = (("Ana", "red"), ("Bruno", "blue"))
@@ -557,23 +559,19 @@ def store(request, tmp_path):
 
 def eventful(store: GameStore, name: str = "eventful") -> Game:
     """A stored game with two corrections, an accepted rule break, notes, a bookmark and an undo: a clean line."""
-    store.import_log(log_of(E[:20]), name)
-
-    def history(game: Game) -> None:
-        game.correct(16, PLACE_20)
-        game.correct(20, PLACE_16)
-        for event in E[20:24]:
-            game.record(event)
-        game.accept(TOO_DEAR, "we misread the price; play on")
-        game.note(30, "Conceição: «it costs 4», agreed ✓")
-        game.note(16, "swapped dice", bookmark=True)
-        for _ in range(3):
-            options = legal(game.state)
-            assert not isinstance(options, OutcomeSpace)
-            game.record(options[0])
-        game.undo()
-
-    return store.update(name, history)[0]
+    games = Games(store)
+    assert games.import_log(log_of(E[:20]), name).how == "stored"
+    stored(games.correct(name, 16, PLACE_20))
+    stored(games.correct(name, 20, PLACE_16))
+    recorded(games, name, *E[20:24])
+    stored(games.accept(name, TOO_DEAR, "we misread the price; play on"))
+    stored(games.note(name, 30, "Conceição: «it costs 4», agreed ✓"))
+    stored(games.note(name, 16, "swapped dice", bookmark=True))
+    for _ in range(3):
+        options = legal(store.get(name).state)
+        assert not isinstance(options, OutcomeSpace)
+        recorded(games, name, options[0])
+    return stored(games.undo(name))
 
 
 def test_export_import_export_is_byte_identical_with_history_entries(store, tmp_path):
@@ -584,12 +582,14 @@ def test_export_import_export_is_byte_identical_with_history_entries(store, tmp_
     first = game_log.dumps(store.export("eventful"))
     assert game_log.dumps(store.get("eventful").to_log()) == first
     assert validate(log_reader.loads(first)).valid
-    copy = store.import_log(log_reader.loads(first), "copy", copy=True)
+    imported = Games(store).import_log(log_reader.loads(first), "copy", copy=True)
+    assert imported.how == "copy"
+    copy = imported.game
     assert game_log.dumps(store.export("copy")) == first
     assert copy.state == game.state and copy.line == game.line and store.inspect("copy").problems == ()
     other = GameStore(tmp_path / "other.sqlite")
     try:
-        other.import_log(log_reader.loads(first), "elsewhere")
+        assert Games(other).import_log(log_reader.loads(first), "elsewhere").how == "stored"
         assert game_log.dumps(other.export("elsewhere")) == first
     finally:
         other.close()
@@ -605,9 +605,22 @@ def memory():
     s.close()
 
 
-def test_fork_shares_the_first_entries_and_records_its_parent(memory):
-    memory.import_log(LOG, "g1")
-    fork = memory.fork("g1", 30, "f1", "parent")
+@pytest.fixture
+def games(memory: GameStore) -> Games:
+    """The application on the ``memory`` store."""
+    return Games(memory)
+
+
+def rolled(games: Games, name: str) -> ev.GameEvent:
+    """The table's outcome ``Games.roll`` drew and stored."""
+    outcome = games.roll(name)
+    assert isinstance(outcome, Stored), outcome
+    return outcome.outcome
+
+
+def test_fork_shares_the_first_entries_and_records_its_parent(memory, games):
+    games.import_log(LOG, "g1")
+    fork = games.fork("g1", 30, "f1", "parent")
     assert fork.events == list(E[:30]) and fork.state == after(30)
     assert fork.header.players == LOG.players and fork.header.catalog_sha256 == LOG.catalog_sha256
     assert fork.header.meta["parent"] == "g1" and fork.header.meta["forked_at"] == 30 and fork.header.meta["rolls"] == "parent"
@@ -616,92 +629,92 @@ def test_fork_shares_the_first_entries_and_records_its_parent(memory):
     assert stored.events == fork.events and stored.state == fork.state
     assert {(i.name, i.parent) for i in memory.games()} == {("g1", None), ("f1", "g1")}
     assert memory.info("f1").to_json()["parent"] == "g1"
-    assert memory.fork("g1", 0, "f0").events == [] and memory.fork("g1", len(E), "fall").state == FINAL
+    assert games.fork("g1", 0, "f0", "manual").events == [] and games.fork("g1", len(E), "fall", "manual").state == FINAL
     assert memory.get("g1").events == list(E)  # the parent is untouched
 
 
 @pytest.mark.parametrize("at", [-1, len(E) + 1, 10_000])
-def test_fork_refuses_a_point_out_of_range(memory, at):
-    memory.import_log(LOG, "g1")
+def test_fork_refuses_a_point_out_of_range(memory, games, at):
+    games.import_log(LOG, "g1")
     with pytest.raises(BadFork):
-        memory.fork("g1", at, "f")
+        games.fork("g1", at, "f", "manual")
     assert [i.name for i in memory.games()] == ["g1"]
 
 
-def test_fork_refuses_a_point_between_an_introduction_and_its_event(memory):
+def test_fork_refuses_a_point_between_an_introduction_and_its_event(memory, games):
     eventful(memory, "h")
     events = memory.get("h").events
     intros = [k for k, e in enumerate(events, 1) if type(e) in (ev.Corrected, ev.RuleOverridden)]
     assert len(intros) == 3
     for at in intros:
         with pytest.raises(BadFork, match=f"entry {at} introduces"):
-            memory.fork("h", at, f"f{at}")
-        fork = memory.fork("h", at + 1, f"g{at}")  # just after the introduced event is fine
+            games.fork("h", at, f"f{at}", "manual")
+        fork = games.fork("h", at + 1, f"g{at}", "manual")  # just after the introduced event is fine
         assert fork.events == events[:at + 1]
         assert fork.state == replay(fork.initial, resolve(events[:at + 1]), stop_at_violation=False).state
     assert {i.name for i in memory.games()} == {"h", *(f"g{at}" for at in intros)}
 
 
-def test_fork_refuses_a_bad_rolls_policy(memory):
-    memory.import_log(LOG, "g1")
+def test_fork_refuses_a_bad_rolls_policy(memory, games):
+    games.import_log(LOG, "g1")
     for rolls in ("seed:", "seed:x", "dice", "parent:1"):
         with pytest.raises(BadFork):
-            memory.fork("g1", 13, "f", rolls)
+            games.fork("g1", 13, "f", rolls)
     assert [i.name for i in memory.games()] == ["g1"]
 
 
-def test_fork_rolls_parent_reuses_the_parents_outcome(memory):
-    memory.import_log(LOG, "g1")
-    memory.fork("g1", 13, "f", "parent")  # right before the first DiceRolled
-    assert memory.roll("f")[1] == E[13]
+def test_fork_rolls_parent_reuses_the_parents_outcome(memory, games):
+    games.import_log(LOG, "g1")
+    games.fork("g1", 13, "f", "parent")  # right before the first DiceRolled
+    assert rolled(games, "f") == E[13]
     assert memory.get("f").events == list(E[:14])
     # a parent that never got that far has no outcome to give
-    memory.import_log(log_of(E[:13]), "short", copy=True)  # g1 holds these 13 entries: a deliberate copy
-    memory.fork("short", 13, "f2", "parent")
+    games.import_log(log_of(E[:13]), "short", copy=True)  # g1 holds these 13 entries: a deliberate copy
+    games.fork("short", 13, "f2", "parent")
     with pytest.raises(TableInputNeeded):
-        memory.roll("f2")[1]
+        rolled(games, "f2")
 
 
-def test_fork_rolls_seed_is_deterministic(memory):
-    memory.import_log(LOG, "g1")
-    memory.fork("g1", 13, "a", "seed:5")
-    memory.fork("g1", 13, "b", "seed:5")
-    rolled = memory.roll("a")[1]
-    assert type(rolled) is ev.DiceRolled and memory.roll("b")[1] == rolled
+def test_fork_rolls_seed_is_deterministic(memory, games):
+    games.import_log(LOG, "g1")
+    games.fork("g1", 13, "a", "seed:5")
+    games.fork("g1", 13, "b", "seed:5")
+    drawn = rolled(games, "a")
+    assert type(drawn) is ev.DiceRolled and rolled(games, "b") == drawn
     assert memory.get("a").events == memory.get("b").events
     # the draw depends only on the seed and the point of the game
-    memory.fork("g1", 0, "c", "seed:5")
-    memory.fork("g1", 0, "d", "seed:5")
-    assert memory.roll("c")[1] == memory.roll("d")[1]
+    games.fork("g1", 0, "c", "seed:5")
+    games.fork("g1", 0, "d", "seed:5")
+    assert rolled(games, "c") == rolled(games, "d")
 
 
-def test_fork_rolls_manual_needs_the_table_input(memory):
-    memory.import_log(LOG, "g1")
-    memory.fork("g1", 13, "m", "manual")
+def test_fork_rolls_manual_needs_the_table_input(memory, games):
+    games.import_log(LOG, "g1")
+    games.fork("g1", 13, "m", "manual")
     with pytest.raises(TableInputNeeded):
-        memory.roll("m")[1]
+        rolled(games, "m")
     assert len(memory.get("m").events) == 13
-    memory.record("m", E[13])  # typed by hand instead
+    recorded(games, "m", E[13])  # typed by hand instead
     assert memory.get("m").state == after(14)
 
 
-def test_roll_when_a_player_must_act_is_refused(memory):
-    memory.import_log(LOG, "g1")
-    memory.fork("g1", 14, "p", "seed:1")
+def test_roll_when_a_player_must_act_is_refused(memory, games):
+    games.import_log(LOG, "g1")
+    games.fork("g1", 14, "p", "seed:1")
     with pytest.raises(TableInputNeeded):
-        memory.roll("p")[1]
+        rolled(games, "p")
     assert len(memory.get("p").events) == 14
 
 
-def test_a_seeded_game_rolls_from_its_seed(memory):
-    a = memory.new_game(P2, name="a", seed=3)
-    b = memory.new_game(P2, name="b", seed=3)
+def test_a_seeded_game_rolls_from_its_seed(memory, games):
+    a = games.new_game(P2, name="a", seed=3)
+    b = games.new_game(P2, name="b", seed=3)
     assert a.events == b.events and len(a.events) == 6
     for name in ("a", "b"):
         game = memory.get(name)
         while game.pending.actor != TABLE:
-            game = memory.record(name, legal(game.state)[0])
-    assert memory.roll("a")[1] == memory.roll("b")[1]
+            game = recorded(games, name, legal(game.state)[0])
+    assert rolled(games, "a") == rolled(games, "b")
 
 
 @settings(max_examples=max(settings.default.max_examples // 4, 10), deadline=None)
@@ -715,28 +728,25 @@ def test_property_a_fork_equals_its_parent_up_to_the_fork_point(seed, count, his
     players = DEFAULT_PLAYERS[:count]
     log, _ = simulate(CAT, players, seed)
     store = GameStore(in_memory=True)
+    games = Games(store)
     try:
         if history:  # a parent with history entries: a correction, an accepted rule break or a note, an undo
             cut = data.draw(st.integers(1, len(log.events)), label="cut")
-            store.import_log(log.with_events(log.events[:cut]), "p")
-
-            def change(game: Game) -> None:
-                last = game.line.plays[-1]
-                game.correct(last.seq, last.event)
-                game.note(data.draw(st.integers(1, cut), label="noted"), "a note")
-                if data.draw(st.booleans(), label="undo"):
-                    game.undo()
-
-            store.update("p", change)
+            games.import_log(log.with_events(log.events[:cut]), "p")
+            last = store.get("p").line.plays[-1]
+            stored(games.correct("p", last.seq, last.event))
+            stored(games.note("p", data.draw(st.integers(1, cut), label="noted"), "a note"))
+            if data.draw(st.booleans(), label="undo"):
+                stored(games.undo("p"))
         else:
-            store.import_log(log, "p")
+            games.import_log(log, "p")
         parent = store.get("p")
         at = data.draw(st.integers(0, len(parent.events)), label="at")
         if at and type(parent.events[at - 1]) in (ev.Corrected, ev.RuleOverridden):
             with pytest.raises(BadFork):
-                store.fork("p", at, "f")
+                games.fork("p", at, "f", "manual")
             return
-        fork = store.fork("p", at, "f")
+        fork = games.fork("p", at, "f", "manual")
         assert fork.events == parent.events[:at]
         expected = replay(parent.initial, resolve(parent.events[:at]), stop_at_violation=False).state
         assert fork.state == expected == store.get("f").state

@@ -24,6 +24,7 @@ from cli.record_texts import option_lines
 from cli.record_words import Command, read_typed
 from coimbra_events import events as ev
 from coimbra_events import log as game_log, log_reader
+from coimbra_events.service import Games
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.log import GameLog
@@ -150,7 +151,7 @@ class ScriptIo:
 
 def session(store: GameStore, lines: list[str], game: str | None = None, **kw) -> tuple[int, ScriptIo]:
     script_io = ScriptIo(lines)
-    return record_session(store, script_io, game, **kw), script_io
+    return record_session(Games(store), script_io, game, **kw), script_io
 
 
 @pytest.fixture
@@ -277,7 +278,8 @@ def test_long_option_lists_are_grouped_with_every_number_visible():
 
 def at(store: GameStore, entries: int) -> None:
     """The fixture's first ``entries`` events stored as the game ``NAME``."""
-    store.import_log(GameLog(LOG.catalog_id, LOG.catalog_sha256, LOG.players, EVENTS[:entries], LOG.ruleset, {}), NAME)
+    log = GameLog(LOG.catalog_id, LOG.catalog_sha256, LOG.players, EVENTS[:entries], LOG.ruleset, {})
+    assert Games(store).import_log(log, NAME).how == "stored"
 
 
 DICE = "gray-1=4 gray-2=5 green-1=6 orange-1=1 orange-2=4 purple-1=2 white-1=4"
@@ -398,7 +400,7 @@ def test_ctrl_c_at_a_prompt_stops_cleanly_and_says_how_to_resume(store):
             return super().ask(prompt)
 
     script_io = CtrlC(["6"])
-    assert record_session(store, script_io, NAME) == 130
+    assert record_session(Games(store), script_io, NAME) == 130
     head = store.get(NAME).head[:12]
     assert f"stopped (interrupted): 15 entries stored, head {head}; resume with: coimbra record {NAME}" in script_io.text
     assert stored(store) == 15

@@ -21,6 +21,7 @@ from cli.record_completion import completions
 from cli.record_prompt import PromptIo
 from coimbra_events import events as ev
 from coimbra_events import log as game_log
+from coimbra_events.service import Games
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.log import GameLog
 from coimbra_events.names import FIELDS, fold
@@ -91,7 +92,7 @@ def test_a_whole_game_with_tab_completion_stores_the_fixture_byte_for_byte(tmp_p
     out = io.StringIO()
     with create_pipe_input() as pipe:
         pipe.send_text(keys)
-        code = record_session(store, Watched(Console(file=out, width=120), input=pipe, output=DummyOutput()))
+        code = record_session(Games(store), Watched(Console(file=out, width=120), input=pipe, output=DummyOutput()))
     assert code == 0, out.getvalue()[-2000:]
     expected = game_log.dumps(GameLog(NEW.id, NEW.sha256, LOG.players, EVENTS, LOG.ruleset, {}))
     assert game_log.dumps(store.export(NAME)) == expected

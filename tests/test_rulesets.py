@@ -10,6 +10,7 @@ import pytest
 
 from coimbra_events import log_reader
 from coimbra_events import RULESET, log as game_log, rulesets
+from coimbra_events.service import Games
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.repository import SNAPSHOT_EVERY
 from coimbra_events.events import DiePlaced, GameEvent
@@ -94,7 +95,7 @@ def test_a_stored_game_of_another_ruleset_is_tagged_without_folding_it(tmp_path)
         for event in FIXTURE.events[:SNAPSHOT_EVERY + 5]:
             game._trigger(event)
         store.save(game, receipt_of(game, store.evidence(game)), *store.claims.claim("old", game.id))
-        tagged = store.tag("old", add=["club"])
+        (tagged,) = Games(store).tag(["old"], add=["club"])
         assert tagged.tags == ("club",) and tagged.version - store.evidence(tagged).snapshot_version >= SNAPSHOT_EVERY
         assert list(store.snapshots.get(game.id)) == [] and not store.inspect("old").problems
     finally:
@@ -140,7 +141,9 @@ def test_with_a_migration_the_record_is_read_through_it(migration):
 def test_an_import_through_a_migration_is_a_new_record_that_says_where_it_came_from(migration):
     store = GameStore(in_memory=True)
     recorded = old_ids(FOREIGN)
-    game = store.import_log(recorded, "migrated")
+    imported = Games(store).import_log(recorded, "migrated")
+    assert imported.how == "stored"
+    game = imported.game
     assert game.header.ruleset == RULESET and validate(game.to_log()).valid
     came_from = game.header.meta["migrated_from"]
     assert came_from == {"ruleset": OTHER, "head": recorded.hashes()[-1], "why": migration.reason}

@@ -56,14 +56,16 @@ def test_simulate_stays_the_same_bytes(tmp_path):
 
 
 def test_import_and_fork_keep_the_stamps_of_their_source():
+    from coimbra_events.service import Games
     from coimbra_events.store.game_store import GameStore
 
     log = log_reader.read(GAME)
     stamps = [(f"2026-05-01T19:{k // 60:02d}:{k % 60:02d}Z", "Ana") for k in range(len(log.events))]
-    store = GameStore(in_memory=True, entered_by="someone else")
-    store.import_log(log.with_events(log.events, stamps), "g")
+    store = GameStore(in_memory=True)
+    games = Games(store)  # an import and a fork take no ``by``: their entries keep their source's stamps
+    assert games.import_log(log.with_events(log.events, stamps), "g").how == "stored"
     assert store.get("g").stamps == stamps
-    fork = store.fork("g", 50, "f")
+    fork = games.fork("g", 50, "f", "manual")
     assert fork.stamps == stamps[:50]
 
 

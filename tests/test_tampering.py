@@ -14,10 +14,12 @@ from eventsourcing.utils import get_topic
 from coimbra_events import log_reader
 from coimbra_events import log as game_log
 from coimbra_events.game import Game
+from coimbra_events.service import Games
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.receipts import Receipt
 from coimbra_events.store.errors import DamagedGame
 from coimbra_events.rules import core as rules
+from tests import applied
 from tests.commands import scratch
 from tests.store.conftest import GAMES, PLAYERS
 from tests.store.rows import Row, Rows
@@ -70,10 +72,11 @@ def stored():
     """A stored game of 12 entries (a seeded setup, plays, a note) in a SQLite file in memory."""
     with scratch() as folder:
         store = GameStore(folder / "games.sqlite")
-        store.new_game(PLAYERS, seed=9, name="g")
+        games = Games(store)
+        games.new_game(PLAYERS, seed=9, name="g")
         for _ in range(5):
-            store.record("g", rules.legal(store.get("g").state)[0])
-        store.update("g", lambda game: game.note(7, "a ruling"))
+            applied.recorded(games, "g", rules.legal(store.get("g").state)[0])
+        applied.stored(games.note("g", 7, "a ruling"))
         yield store, Rows(folder / "games.sqlite")
         store.close()
 
@@ -168,7 +171,7 @@ def test_a_finished_game_s_announced_result_edited_or_deleted_is_caught():
 
     with scratch() as folder:
         store = GameStore(folder / "games.sqlite")
-        store.import_log(simulate(standin_catalog(), PLAYERS, 5)[0], name="g")
+        assert Games(store).import_log(simulate(standin_catalog(), PLAYERS, 5)[0], name="g").how == "stored"
         rows = Rows(folder / "games.sqlite")
         (finished,) = [r for r in rows.game("g") if r.topic.endswith("Game.Finished")]
         result = finished.fields()["result"]

@@ -67,12 +67,15 @@ def test_an_error_quoting_a_name_escapes_it_too(db):
 def test_the_full_screen_replayer_shows_them_escaped_too(tmp_path):
     """The Textual replayer draws its panes with Rich, not through the command's console: escaped there too."""
     from cli.replay_views import Replay
+    from coimbra_events.service import Games
     from coimbra_events.store.game_store import GameStore
+    from tests.applied import stored
     from tests.test_replay_app import ReplayApp, run
 
     store = GameStore(tmp_path / "games.sqlite")
-    store.new_game([(NAME, "red"), ("Bruno", "blue")], seed=3, name="g")
-    store.update("g", lambda game: game.note(3, NOTE))
+    games = Games(store)
+    games.new_game([(NAME, "red"), ("Bruno", "blue")], seed=3, name="g")
+    stored(games.note("g", 3, NOTE))
     seen = run(ReplayApp(Replay(store.get("g"))), "end")
     shown = "\n".join(str(v) for v in seen.values())
     assert ESC not in shown and "\u202e" not in shown and "\\x1b" in shown

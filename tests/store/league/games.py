@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from coimbra_events.store.game_store import GameStore
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.game import Game
 from coimbra_events.log import GameLog
 from coimbra_events.rules.core import legal
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.rules.scoring import final_scores
+from coimbra_events.service import Games
 from coimbra_events.simulator import simulate
 from coimbra_events.state import GameState
+from coimbra_events.store.game_store import GameStore
 
 COLOURS = ("red", "blue", "yellow", "green")
 
@@ -59,5 +60,7 @@ def winner_changing_correction(seeds: Sequence[int] = range(1, 40)) -> tuple[Gam
 
 
 def import_all(store: GameStore, logs: Sequence[tuple[str, GameLog]]) -> None:
+    """Each log stored as a new game of its name, through the application."""
+    games = Games(store)
     for name, log in logs:
-        store.import_log(log, name)
+        assert games.import_log(log, name).how == "stored", name

@@ -5,6 +5,7 @@ game; a deliberate copy; archiving, ``--not-counted`` and restoring."""
 from __future__ import annotations
 
 from coimbra_events import log as game_log
+from coimbra_events.service import Games
 from projections.league.projection import open_league
 from tests.commands import started_together
 from tests.store.league.conftest import process_env
@@ -57,27 +58,28 @@ def test_the_same_game_counts_once_however_it_is_imported(club_env, tmp_path):
 
 def test_copies_stored_before_count_once_and_the_next_counts_when_one_is_archived(club):
     log = simulated(("Ana", "Bruno", "Carla"), 9)
-    club.import_log(log, "a")
+    games = Games(club)
+    games.import_log(log, "a")
     stored_as_before(club, log, "b")
     stored_as_before(club, log, "c")
     league = open_league(club)
     for archived, order in ((), ["a"]), (("a",), ["b"]), (("a", "b", "c"), []):
         for name in archived:
-            club.archive(name)
+            games.archive([name])
         league.catch_up()
         assert_equals_brute_force(club, league, order)
         with league.view.reading() as tables:
             assert tables.games_counted(None) == len(order)
-    club.archive_games(["a", "b", "c"], archived=False)
+    games.archive(["a", "b", "c"], archived=False)
     league.catch_up()
     assert_equals_brute_force(club, league, ["a"])
-    assert [[i.name for i in infos] for _, _, infos in club.duplicates()] == [["a", "b", "c"]]
+    assert [[i.name for i in infos] for _, _, infos in games.duplicates()] == [["a", "b", "c"]]
     assert_rebuild_changes_nothing(league)
 
 
 def test_standings_name_what_they_left_out(club):
     log = simulated(("Ana", "Bruno"), 5)
-    club.import_log(log, "a")
+    Games(club).import_log(log, "a")
     stored_as_before(club, log, "b")
     league = open_league(club)
     league.catch_up()

@@ -7,6 +7,7 @@ import pytest
 
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.players import person_key
+from coimbra_events.service import Games
 from coimbra_events.store.aliases import change_aliases
 from projections.league.projection import League, NoLeague, open_league
 from projections.league.reports import profile, ratings, standings
@@ -22,6 +23,7 @@ from tests.store.league.games import (
     winner_changing_correction,
 )
 from coimbra_events.validation import validate
+from tests.applied import recorded, stored
 
 def season_logs() -> list[tuple[str, object]]:
     """A small season: spellings that differ in case and accents, a shared first place, a 4-player game."""
@@ -95,7 +97,7 @@ def test_catching_up_in_any_steps_gives_what_a_rebuild_gives(club):
     logs = season_logs()
     league = open_league(club)
     for k, (name, log) in enumerate(logs):
-        club.import_log(log, name)
+        Games(club).import_log(log, name)
         league.catch_up(batch=1 + 37 * k)
     assert_equals_brute_force(club, league, [n for n, _ in logs])
     assert_rebuild_changes_nothing(league)
@@ -112,7 +114,7 @@ def test_a_correction_that_changes_the_winner_changes_standings_and_ratings(club
         ratings_before = {r["player"]: r["mu"] for r in ratings(tables)["players"]}
     won_before = winner(club.get("disputed").state)
 
-    club.update("disputed", lambda game: game.correct(seq, alternative))
+    stored(Games(club).correct("disputed", seq, alternative))
     won_after = winner(club.get("disputed").state)
     assert won_after != won_before
     league.catch_up()
@@ -132,14 +134,14 @@ def test_an_undo_that_reopens_a_finished_game_takes_it_out_until_it_is_finished_
     league = open_league(club)
     league.catch_up()
     last = club.get("first").line.plays[-1].event
-    club.update("first", lambda game: game.undo())
+    stored(Games(club).undo("first"))
     assert not club.get("first").over
     league.catch_up()
     with league.view.reading() as tables:
         assert standings(tables)["games"] == 1
     assert_equals_brute_force(club, league, ["first", "second"])
 
-    club.record("first", last)  # finished again: now after "second", so it is rated after it
+    recorded(Games(club), "first", last)  # finished again: now after "second", so it is rated after it
     league.catch_up()
     assert_equals_brute_force(club, league, ["second", "first"])
     assert_rebuild_changes_nothing(league)
@@ -169,9 +171,10 @@ def test_an_alias_joins_two_spellings_and_withdrawing_it_splits_them_again(club)
 def test_a_season_is_the_games_with_its_tag(club):
     logs = season_logs()
     import_all(club, logs)
-    club.tag("g1", add=["2026-spring"])
-    club.tag("g3", add=["2026-spring", "evening-1"])
-    club.tag("g4", add=["2026-Spring"])  # another tag, as coimbra games --tag reads it
+    games = Games(club)
+    games.tag(["g1"], add=["2026-spring"])
+    games.tag(["g3"], add=["2026-spring", "evening-1"])
+    games.tag(["g4"], add=["2026-Spring"])  # another tag, as coimbra games --tag reads it
     league = open_league(club)
     league.catch_up()
     with league.view.reading() as tables:
@@ -181,7 +184,7 @@ def test_a_season_is_the_games_with_its_tag(club):
     assert spring["games"] == 2
     aliases = aliases_of(club)
     assert brute.reported(spring, aliases) == brute.standings(brute.results(exported(club, ["g1", "g3"])), aliases)
-    club.tag("g1", remove=["2026-spring"])
+    games.tag(["g1"], remove=["2026-spring"])
     league.catch_up()
     with league.view.reading() as tables:
         assert standings(tables, "2026-spring")["games"] == 1
@@ -191,7 +194,7 @@ def test_a_season_is_the_games_with_its_tag(club):
 
 def test_forks_are_alternative_lines_not_games_played(club):
     import_all(club, season_logs()[:2])
-    club.fork("g1", at=len(club.get("g1").events))  # the same finished game, as a fork
+    Games(club).fork("g1", at=len(club.get("g1").events), rolls="manual")  # the same finished game, as a fork
     league = open_league(club)
     league.catch_up()
     with league.view.reading() as tables:
@@ -325,10 +328,11 @@ def test_a_profile_equals_the_brute_force(club):
 def test_a_renamed_game_is_shown_by_its_new_name_even_once_folded_again(club):
     import_all(club, season_logs()[:2])
     open_league(club).catch_up()
-    club.rename("g1", "friday-final")
+    games = Games(club)
+    games.rename("g1", "friday-final")
     open_league(club).catch_up()
     game_id = str(club.get("friday-final").id)
-    club.update("friday-final", lambda game: game.note(3, "the die was a 4"))  # folded again from its Created event
+    stored(games.note("friday-final", 3, "the die was a 4"))  # folded again from its Created event
     league = open_league(club)
     league.catch_up()
     with league.view.reading() as tables:

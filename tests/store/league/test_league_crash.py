@@ -10,8 +10,10 @@ import subprocess
 import sys
 import time
 
+from coimbra_events.service import Games
 from coimbra_events.store.aliases import change_aliases
 from projections.league.projection import open_league
+from tests.applied import recorded, stored
 from tests.conftest import ROOT
 from tests.store.league.conftest import process_env
 from tests.store.league.games import simulated, winner_changing_correction
@@ -23,25 +25,25 @@ BATCH = 53
 
 def record_a_season(store) -> None:
     """Games imported whole and recorded event by event, interleaved; a correction, an undo, aliases, tags."""
+    games = Games(store)
     rng = random.Random(7)
     pool = ["Ana", "ana", "Bruno", "Conceição", "Duarte", "Eva", "Ana M."]
     for k in range(24):
         names = rng.sample(pool[1:], rng.choice([2, 3, 4])) if k % 2 else rng.sample(pool[:1] + pool[2:], 3)
-        store.import_log(simulated(names, 500 + k), f"g{k}")
+        games.import_log(simulated(names, 500 + k), f"g{k}")
     for k, name in enumerate(("live-a", "live-b")):  # two tables recording at once: their events interleave
-        store.new_game([("Ana", "red"), ("Eva", "blue")][:: 1 - 2 * k], name=name)
+        games.new_game([("Ana", "red"), ("Eva", "blue")][:: 1 - 2 * k], name=name)
     lives = {name: simulated(("Ana", "Eva")[:: 1 - 2 * k], 900 + k).events for k, name in enumerate(("live-a", "live-b"))}
     for step in range(max(map(len, lives.values()))):
         for name, events in lives.items():
             if step < len(events):
-                store.record(name, events[step])
+                recorded(games, name, events[step])
     log, seq, alternative = winner_changing_correction()
-    store.import_log(log, "disputed")
-    store.update("disputed", lambda game: game.correct(seq, alternative))
-    store.update("g3", lambda game: game.undo())
+    games.import_log(log, "disputed")
+    stored(games.correct("disputed", seq, alternative))
+    stored(games.undo("g3"))
     change_aliases(store, lambda a: a.add("Ana M.", "Ana"))
-    store.tag("g1", add=["spring"])
-    store.tag("disputed", add=["spring"])
+    games.tag(["g1", "disputed"], add=["spring"])
 
 
 def test_killed_catch_ups_resume_exactly_once(club, club_env):

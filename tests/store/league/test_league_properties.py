@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from coimbra_events.service import Games
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.records import LeagueMark, fold_mark
 from coimbra_events.players import BadAlias, person_key
@@ -61,6 +62,7 @@ def fresh_store(request: pytest.FixtureRequest) -> Callable[[], Any]:
 @given(steps=st.lists(step, min_size=1, max_size=8))
 def test_standings_and_ratings_of_any_season_equal_the_brute_force(fresh_store, steps):
     with fresh_store() as store:
+        games = Games(store)
         league = open_league(store)
         made: list[str] = []
         for k, (kind, *args) in enumerate(steps):
@@ -68,11 +70,11 @@ def test_standings_and_ratings_of_any_season_equal_the_brute_force(fresh_store, 
                 drawn, tags = args
                 log = tie_game(drawn) if isinstance(drawn, int) else simulated(drawn[1], drawn[0])
                 name = f"g{k}"
-                if store.import_record(log, name).how == "held":  # a log drawn twice is one game
+                if games.import_log(log, name).how == "held":  # a log drawn twice is one game
                     continue
                 made.append(name)
                 if tags:
-                    store.tag(name, add=sorted(tags))
+                    games.tag([name], add=sorted(tags))
             elif kind == "alias":
                 try:
                     change_aliases(store, lambda a: a.add(args[0], args[1]))
@@ -81,7 +83,7 @@ def test_standings_and_ratings_of_any_season_equal_the_brute_force(fresh_store, 
             elif kind == "catch up":
                 league.catch_up(batch=args[0])
             elif made:
-                _organiser(store, kind, made[args[0] % len(made)], f"g{k}", made, *args[1:])
+                _organiser(games, kind, made[args[0] % len(made)], f"g{k}", made, *args[1:])
         league.catch_up()
         order = counted_once(store, made)
         assert_equals_brute_force(store, league, order)
@@ -90,24 +92,25 @@ def test_standings_and_ratings_of_any_season_equal_the_brute_force(fresh_store, 
         assert_rebuild_changes_nothing(league)
 
 
-def _organiser(store: GameStore, kind: str, game: str, name: str, made: list[str], *args: bool) -> None:
+def _organiser(games: Games, kind: str, game: str, name: str, made: list[str], *args: bool) -> None:
     """What an organiser does to a stored game: imports it again, copies it (as old stores did, or ``--copy``),
     archives or restores it, marks it not counted or counts it again."""
+    store = games.store
     log = store.export(game)
     if kind == "again":
-        assert store.import_record(log).how == "held"
+        assert games.import_log(log).how == "held"
     elif kind in ("old copy", "copy"):
         made.append(name)
         if kind == "copy":
-            store.import_log(log, name, copy=True)
+            assert games.import_log(log, name, copy=True).how == "copy"
         else:
             stored_as_before(store, log, name)
         if store.get(game).tags:  # a copy of a season's game is in the season too
-            store.tag(name, add=sorted(store.get(game).tags))
+            games.tag([name], add=sorted(store.get(game).tags))
     elif kind == "archive":
-        store.archive(game, archived=args[0])
+        games.archive([game], archived=args[0])
     else:
-        store.count([game], counted=not args[0])
+        games.count([game], counted=not args[0])
 
 
 def counted_once(store: GameStore, names: list[str]) -> list[str]:

@@ -24,6 +24,7 @@ from pathlib import Path
 import orjson
 
 from coimbra_events import log as game_log
+from coimbra_events.service import Games
 from coimbra_events.validation import validate
 from projections.league.projection import open_league
 from projections.league.reports import ratings, standings
@@ -59,9 +60,9 @@ imported first), so that every game finishes and the league has something to ran
 
 def prepare(club, tmp_path: Path, games: dict[str, object]) -> dict[str, Path]:
     """Store each game but its last entries; write its whole log for its table to record from."""
-    paths = {}
+    paths, application = {}, Games(club)
     for name, log in games.items():
-        club.import_log(log.with_events(log.events[:-RECORDED]), name)
+        application.import_log(log.with_events(log.events[:-RECORDED]), name)
         paths[name] = tmp_path / f"{name}.json"
         game_log.write(paths[name], log)
     return paths
@@ -135,7 +136,7 @@ def test_a_decision_made_on_a_table_that_has_moved_on_is_not_stored(tmp_path):
     log = simulated(("Ana", "Bruno"), 779)
     env = {"COIMBRA_DB": str(tmp_path / "club.sqlite")}
     store = GameStore(env["COIMBRA_DB"])
-    store.import_log(log.with_events(log.events[:-3]), "shared")
+    Games(store).import_log(log.with_events(log.events[:-3]), "shared")
     shown = store.get("shared").head
     store.close()
     first = invoke(["act", "shared", "--after", shown[:12], render(log.events[-3])], env=env)
