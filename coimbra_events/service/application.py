@@ -78,9 +78,12 @@ class Games:
         when first needed. Only an application that may make games (``create``) makes a store: otherwise a SQLite
         file that does not exist is ``NoStore`` (nothing is created on disk); ``StoreNotOpened`` if it cannot be
         opened."""
-        from coimbra_events.store.opening import open_store
+        def opened() -> GameStore:
+            from coimbra_events.store.opening import open_store  # the store's library, loaded only when it is opened
 
-        return cls(lambda: open_store(db, create), views, catalog, db)
+            return open_store(db, create)
+
+        return cls(opened, views, catalog, db)
 
     @property
     def store(self) -> GameStore:
