@@ -1,4 +1,4 @@
-"""One presenter beside both front-ends (issue 39): the web one does not stand on the terminal one.
+"""One presenter beside both front-ends: the web one does not stand on the terminal one.
 
 The live table (``cli/live/``) and the terminal's commands (``cli/*_commands.py``) say the
 table's values through ``cli.presenter``, which imports neither typer nor rich; so the
