@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import re
 import secrets
 import time
 from collections import deque
@@ -39,6 +40,8 @@ MAX_TEXT = 1000
 """Characters an input, a note or a reason may have."""
 MAX_NAME = 64
 """Characters of who entered an input (``by``)."""
+MAX_DIGITS = 9
+"""Digits of an entry number in a query or header (a game has a few hundred entries)."""
 FREE_FAILURES = 10
 WINDOW = 60.0
 FAILURE_DELAY = 0.25
@@ -186,6 +189,17 @@ def text_field(body: dict[str, Any], key: str, required: bool = True, most: int 
     if len(value) > most:
         raise ValueError(f"{key!r}: at most {most} characters (got {len(value)})")
     return value
+
+
+def entry_number(value: str, name: str) -> int:
+    """An entry number given in a query or header: 1 to ``MAX_DIGITS`` ASCII digits; ``ValueError`` naming it
+    otherwise (``str.isdigit`` takes ``²``, which ``int`` refuses, and ``int`` refuses over 4,300 digits)."""
+    if not _DIGITS.fullmatch(value):
+        raise ValueError(f"{name} {value[:20]!r}: expected an entry number (1 to {MAX_DIGITS} digits 0-9)")
+    return int(value)
+
+
+_DIGITS = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
 
 
 class TooLarge(Exception):

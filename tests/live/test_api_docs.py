@@ -30,6 +30,7 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     ("sent 10 wrong tokens (or cookies of this run) within 60 seconds", (access.FREE_FAILURES, access.WINDOW) == (10, 60)),
     ("each is answered after a quarter of a second", access.FAILURE_DELAY == 0.25),
     ("(1 to 20, all or none)", api.MAX_INPUTS == 20),
+    ("is 1 to 9 digits 0-9", access.MAX_DIGITS == 9),
     ("one indexed query ten times a second", follow.FOLLOW_EVERY == 0.1),
     ("two tokens of 256 random bits", len(Keys().players) == 43),
     ("(default 8000; `0`: any free port)", inspect.signature(serve_command).parameters["port"].default.default == 8000),
