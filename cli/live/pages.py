@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from importlib import resources
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -53,7 +54,7 @@ async def asset(request: Request) -> Response:
     """A script or stylesheet a page loads (404 for any other name)."""
     name = request.path_params["name"]
     if name not in ASSETS:
-        return Response("no such file\n", status_code=404, media_type="text/plain")
+        raise HTTPException(404)
     return _file(*ASSETS[name])
 
 

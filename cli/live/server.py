@@ -19,7 +19,10 @@ import socket
 from typing import AsyncIterator, Callable, Iterator
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cli.live import api, pages, stream
@@ -50,9 +53,18 @@ def build_app(table: ServedTable, keys: Keys, throttle: Throttle | None = None) 
     return Starlette(
         routes=[*api.routes(table, gate), *stream.routes(table, gate), *pages.routes()],
         middleware=[Middleware(OneLineErrors), Middleware(LimitBody)],
-        exception_handlers={TooLarge: too_large},
+        exception_handlers={TooLarge: too_large, HTTPException: http_error},
         lifespan=lifespan,
     )
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (404: no such path, 405: a method the path does not take) as every other error:
+    ``{"error": "one line"}``, with their headers (``Allow``)."""
+    assert isinstance(exc, HTTPException)
+    words = {404: f"no such path: {request.url.path[:100]}",
+             405: f"{request.method} is not allowed here (allowed: {(exc.headers or {}).get('Allow', 'none')})"}
+    return refusal(exc.status_code, words.get(exc.status_code, exc.detail), exc.headers)
 
 
 class OneLineErrors:

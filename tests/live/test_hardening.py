@@ -31,3 +31,14 @@ def _header(value: str) -> bytes:
         return value.encode("latin-1")
     except UnicodeEncodeError:
         return value.encode()
+
+
+@pytest.mark.parametrize("method, path, status", [
+    ("GET", "/nowhere", 404), ("GET", "/static/nothing.js", 404), ("GET", "/api/games", 404),
+    ("DELETE", "/play", 405), ("PUT", "/api/session", 405), ("GET", "/api/session", 405),
+])
+def test_an_unknown_path_or_method_is_answered_in_json(table_game: Served, method: str, path: str, status: int) -> None:
+    answer = table_game.client().request(method, path)
+    assert answer.status_code == status and answer.headers["content-type"] == "application/json", answer.text
+    assert answer.json()["error"] and answer.headers["cache-control"] == "no-store"
+    assert status == 404 or "allowed" in answer.json()["error"] and answer.headers["allow"]
