@@ -29,7 +29,6 @@ HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
                                "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-cache",
 }
 """Sent with every page and asset: only this server's own scripts run, and the link is never passed on."""

@@ -19,6 +19,7 @@ import socket
 from typing import AsyncIterator, Callable, Iterator
 
 from starlette.applications import Starlette
+from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -52,7 +53,7 @@ def build_app(table: ServedTable, keys: Keys, throttle: Throttle | None = None) 
 
     return Starlette(
         routes=[*api.routes(table, gate), *stream.routes(table, gate), *pages.routes()],
-        middleware=[Middleware(OneLineErrors), Middleware(LimitBody)],
+        middleware=[Middleware(Nosniff), Middleware(OneLineErrors), Middleware(LimitBody)],
         exception_handlers={TooLarge: too_large, HTTPException: http_error},
         lifespan=lifespan,
     )
@@ -65,6 +66,22 @@ async def http_error(request: Request, exc: Exception) -> Response:
     words = {404: f"no such path: {request.url.path[:100]}",
              405: f"{request.method} is not allowed here (allowed: {(exc.headers or {}).get('Allow', 'none')})"}
     return refusal(exc.status_code, words.get(exc.status_code, exc.detail), exc.headers)
+
+
+class Nosniff:
+    """ASGI middleware: every answer says ``X-Content-Type-Options: nosniff``, so that no browser reads an answer
+    (a JSON error holding a name someone typed, say) as another type than the one it says it is."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).setdefault("X-Content-Type-Options", "nosniff")
+            await send(message)
+
+        await self.app(scope, receive, sending if scope["type"] == "http" else send)
 
 
 class OneLineErrors:

@@ -42,3 +42,15 @@ def test_an_unknown_path_or_method_is_answered_in_json(table_game: Served, metho
     assert answer.status_code == status and answer.headers["content-type"] == "application/json", answer.text
     assert answer.json()["error"] and answer.headers["cache-control"] == "no-store"
     assert status == 404 or "allowed" in answer.json()["error"] and answer.headers["allow"]
+
+
+def test_every_answer_says_nosniff(table_game: Served) -> None:
+    client, anonymous = table_game.client(table_game.players), table_game.client()
+    answers = [client.get("/play"), client.get("/static/live.js"), client.get(table_game.api()),
+               anonymous.get(table_game.api()), client.get("/nowhere"), client.delete("/play"),
+               client.get(table_game.api(), params={"since": "²"}),
+               client.post(table_game.api("/notes"), content=b"x" * 20_000, headers={"Content-Type": "application/json"})]
+    with client.stream("GET", table_game.api("/events")) as stream:
+        answers.append(stream)
+    assert [a.headers.get("x-content-type-options") for a in answers] == ["nosniff"] * len(answers), \
+        [(a.url, a.status_code) for a in answers]
