@@ -13,7 +13,7 @@ that made ``FREE_FAILURES`` wrong attempts within ``WINDOW`` seconds is answered
 429 without its credentials being looked at until the window has passed, so an
 address guesses at most that many tokens a minute; other addresses (the table's
 phones) are answered as before. A write from another site's page is refused (its
-``Origin``, or ``Sec-Fetch-Site``, is not this server's), and so is a body over
+``Origin``, or ``Sec-Fetch-Site``, is not one of this server's addresses), and so is a body over
 ``MAX_BODY`` bytes (``LimitBody``, before it is read whole).
 """
 
@@ -129,8 +129,9 @@ NO_TOKEN = "a valid token is needed: open the link coimbra serve printed (or sen
 class Gate:
     """Admits a request to the API as the players or the watchers, or answers why not."""
 
-    def __init__(self, keys: Keys, throttle: Throttle | None = None) -> None:
-        self.keys, self.throttle = keys, throttle or Throttle()
+    def __init__(self, keys: Keys, origins: frozenset[str], throttle: Throttle | None = None) -> None:
+        """``origins``: the server's own (``http://HOST:PORT`` for each address it is reached at)."""
+        self.keys, self.origins, self.throttle = keys, origins, throttle or Throttle()
 
     async def admit(self, request: Request, write: bool = False) -> str | Response:
         """The role of the request's credentials, or the refusal to answer: 403 for a write from another site
@@ -160,14 +161,13 @@ class Gate:
             return refusal(403, "a write with the session cookie must say where it comes from (Origin)")
         return str(role)
 
-    @staticmethod
-    def cross_site(request: Request, json: bool = True) -> Response | None:
+    def cross_site(self, request: Request, json: bool = True) -> Response | None:
         """403 for a write from another site's page (its ``Origin`` or ``Sec-Fetch-Site``); 415 for a write whose
-        body is not JSON (a form another site posts); ``None``: neither."""
+        body is not JSON (a form another site posts); ``None``: neither. The origin is compared with the server's
+        own, never with what the request's ``Host`` says."""
         site = request.headers.get("sec-fetch-site")
         origin = request.headers.get("origin")
-        own = f"{request.url.scheme}://{request.headers.get('host', '')}"
-        if (site is not None and site not in ("same-origin", "none")) or (origin is not None and origin != own):
+        if (site is not None and site not in ("same-origin", "none")) or (origin is not None and origin not in self.origins):
             return refusal(403, "refused: a write from another site's page")
         if json and request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return refusal(415, "a write is a JSON body (Content-Type: application/json)")

@@ -16,12 +16,13 @@ import contextlib
 import logging
 import signal
 import socket
-from typing import AsyncIterator, Callable, Iterator
+from typing import AsyncIterator, Callable, Iterator, Sequence
 
 from starlette.applications import Starlette
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -36,10 +37,18 @@ log = logging.getLogger("coimbra.serve")
 STOP = (signal.SIGINT, signal.SIGTERM)
 
 
-def build_app(table: ServedTable, keys: Keys, throttle: Throttle | None = None) -> Starlette:
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def build_app(table: ServedTable, keys: Keys, hosts: Sequence[str], port: int, throttle: Throttle | None = None) -> Starlette:
     """The web app of one served table: the API and its event stream (behind the tokens), the pages (public
-    shells that hold no game data); the store is watched for entries others record while it runs."""
-    gate = Gate(keys, throttle)
+    shells that hold no game data); the store is watched for entries others record while it runs.
+
+    ``hosts``: the addresses the server is reached at (with this computer's loopback names, on ``port``); a
+    request that names another in its ``Host`` is answered 400 before anything else (a page of another site
+    whose name was made to point here), and only these are the server's own origins."""
+    reached = dict.fromkeys([*hosts, *LOOPBACK_NAMES])
+    gate = Gate(keys, frozenset(origin for host in reached for origin in origins(host, port)), throttle)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -53,10 +62,23 @@ def build_app(table: ServedTable, keys: Keys, throttle: Throttle | None = None) 
 
     return Starlette(
         routes=[*api.routes(table, gate), *stream.routes(table, gate), *pages.routes()],
-        middleware=[Middleware(Nosniff), Middleware(OneLineErrors), Middleware(LimitBody)],
+        middleware=[Middleware(Nosniff), Middleware(OneLineErrors),
+                    Middleware(TrustedHostMiddleware, allowed_hosts=[url_host(h) for h in reached], www_redirect=False),
+                    Middleware(LimitBody)],
         exception_handlers={TooLarge: too_large, HTTPException: http_error},
         lifespan=lifespan,
     )
+
+
+def url_host(host: str) -> str:
+    """``host`` as a URL (and a ``Host`` header) names it: an IPv6 address in brackets."""
+    return f"[{host}]" if ":" in host else host
+
+
+def origins(host: str, port: int) -> list[str]:
+    """The origins a browser sends for a page of ``host``:``port`` (the port left out when it is HTTP's own)."""
+    named = f"http://{url_host(host)}"
+    return [f"{named}:{port}", named] if port == 80 else [f"{named}:{port}"]
 
 
 async def http_error(request: Request, exc: Exception) -> Response:

@@ -18,7 +18,7 @@ DOC = (ROOT / "docs" / "serve.md").read_text()
 
 
 def test_every_api_route_is_documented_and_every_documented_one_exists() -> None:
-    app = build_app(ServedTable(None, "game"), Keys())  # type: ignore[arg-type]  (routes only: nothing is served)
+    app = build_app(ServedTable(None, "game"), Keys(), ["127.0.0.1"], 8000)  # type: ignore[arg-type]  (routes only: nothing is served)
     served = {r.path for r in app.routes if r.path.startswith("/api")}
     documented = set(re.findall(r"`(?:GET |POST )?(/api/[a-z{}/]+)`", DOC))
     assert served == documented

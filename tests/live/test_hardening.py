@@ -54,3 +54,27 @@ def test_every_answer_says_nosniff(table_game: Served) -> None:
         answers.append(stream)
     assert [a.headers.get("x-content-type-options") for a in answers] == ["nosniff"] * len(answers), \
         [(a.url, a.status_code) for a in answers]
+
+
+def test_a_host_the_server_is_not_reached_at_is_refused_before_anything(table_game: Served) -> None:
+    client, port = table_game.client(table_game.players), table_game.line["port"]
+    for host in ("evil.example", f"evil.example:{port}", "192.0.2.77", ""):
+        for method, path in (("GET", "/play"), ("GET", "/play/"), ("GET", table_game.api()), ("POST", "/api/session")):
+            answer = client.request(method, path, headers={"Host": host, "Origin": f"http://{host}"})
+            assert answer.status_code == 400 and "location" not in answer.headers, (host, path, answer.text)
+            assert table_game.players not in answer.text and "\"head\"" not in answer.text
+    for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}"):
+        assert client.get(table_game.api(), headers={"Host": host}).status_code == 200, host
+    assert client.get("/play/", headers={"Host": f"localhost:{port}"}).headers["location"].startswith("http://localhost:")
+
+
+def test_the_origin_of_a_write_is_the_servers_own_whatever_the_host_says(table_game: Served) -> None:
+    client, port = table_game.client(table_game.players), table_game.line["port"]
+    other = f"127.0.0.1:{port + 1 if port < 65535 else port - 1}"  # an allowed name, another port: another site
+    refused = client.post(table_game.api("/notes"), json={"at": 1, "text": "hi"},
+                          headers={"Host": other, "Origin": f"http://{other}"})
+    assert refused.status_code == 403 and "another site" in refused.json()["error"], refused.text
+    for own in (f"localhost:{port}", f"127.0.0.1:{port}"):
+        answer = client.post(table_game.api("/notes"), json={"at": 1, "text": "hi"},
+                             headers={"Host": own, "Origin": f"http://{own}"})
+        assert answer.status_code == 200, answer.text
