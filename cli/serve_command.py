@@ -41,8 +41,8 @@ def serve_command(
     ),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="With --players: draw the new game's setup from this seed."),
     host: Optional[str] = typer.Option(
-        None, "--host", help="The address to listen on (default: every address, with links to this computer's network "
-                             "address; 127.0.0.1: this computer only)."
+        None, "--host", help="The address to listen on (default: this computer's network address, which the links "
+                             "name; 127.0.0.1: this computer only; 0.0.0.0: every address)."
     ),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port to listen on (0: any free port)."),
     db: Optional[Path] = DbOption,
@@ -79,10 +79,11 @@ def serve_command(
             table = ServedTable(games, name, entrant(by))
             game = table.load()
             table.view()  # made once now, so that the first page is answered at once
+        bind = shown if host is None else host  # the address the links name, unless --host says every one
         try:
-            sock = listen(host if host is not None else "0.0.0.0", port)
+            sock = listen(bind, port)
         except OSError as exc:
-            fail(f"cannot listen on {host or '0.0.0.0'}:{port}: {exc.strerror or exc}")
+            fail(f"cannot listen on {bind}:{port}: {exc.strerror or exc}")
         keys = Keys()
         base = f"http://{url_host(shown)}:{sock.getsockname()[1]}"
         links = {"players_url": f"{base}/play#t={keys.players}", "watchers_url": f"{base}/watch#t={keys.watchers}"}

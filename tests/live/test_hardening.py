@@ -3,6 +3,8 @@ errors are answered in one line of JSON, never a 500 or a traceback."""
 
 from __future__ import annotations
 
+import httpx
+import orjson
 import pytest
 
 from tests.live.conftest import Served
@@ -78,3 +80,26 @@ def test_the_origin_of_a_write_is_the_servers_own_whatever_the_host_says(table_g
         answer = client.post(table_game.api("/notes"), json={"at": 1, "text": "hi"},
                              headers={"Host": own, "Origin": f"http://{own}"})
         assert answer.status_code == 200, answer.text
+
+
+@pytest.mark.parametrize("host, loopback_answers", [(None, False), ("0.0.0.0", True)])
+def test_it_listens_on_the_address_its_links_name_unless_told_every_one(serve, host: str | None,
+                                                                        loopback_answers: bool) -> None:
+    from cli.serve_command import network_address
+    from tests.live.test_api_serve_command import started, stopped
+
+    address = network_address()
+    if address is None:
+        pytest.skip("this machine has no network address but loopback")
+    process, line = started(serve.db, "--players", "Ana:red,Bruno:blue", "--port", "0", "--json",
+                            *(("--host", host) if host else ()))
+    try:
+        ready = orjson.loads(line)
+        assert ready["host"] == address and ready["url"] == f"http://{address}:{ready['port']}"
+        try:
+            answered = httpx.get(f"http://127.0.0.1:{ready['port']}/play", timeout=5).status_code == 200
+        except httpx.ConnectError:
+            answered = False
+        assert answered == loopback_answers
+    finally:
+        assert stopped(process)[0] == 0
