@@ -16,6 +16,7 @@ import contextlib
 import logging
 import signal
 import socket
+import time
 from typing import AsyncIterator, Callable, Iterator, Sequence
 
 from starlette.applications import Starlette
@@ -106,12 +107,21 @@ class Nosniff:
         await self.app(scope, receive, sending if scope["type"] == "http" else send)
 
 
+LOG_EVERY = 60.0
+"""Seconds between two log lines of one cause: a page retrying a failing request logs once a minute, not per try."""
+KEPT_CAUSES = 256
+"""Causes of errors remembered at once (those last logged over ``LOG_EVERY`` ago are forgotten first)."""
+
+
 class OneLineErrors:
     """ASGI middleware: a fault of the server's own is one log line (its kind and message, no request data) and,
-    if nothing was answered yet, a 500 in one line; never a traceback."""
+    if nothing was answered yet, a 500 in one line; never a traceback. One cause (the kind and message) is
+    logged at most once in ``LOG_EVERY`` seconds; its next line says how many times it came meanwhile."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        self._said: dict[str, tuple[float, int]] = {}
+        """Each cause: when it was last logged, and how many times it came since."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = False
@@ -124,10 +134,23 @@ class OneLineErrors:
         try:
             await self.app(scope, receive, sending)
         except Exception as exc:  # whatever a handler raised: said in one line, as every refusal is
-            log.error("error answering %s %s: %s: %s", scope.get("method", ""), scope.get("path", ""),
-                      type(exc).__name__, one_line(exc))
+            self._log(scope, f"{type(exc).__name__}: {one_line(exc)}")
             if not started and scope["type"] == "http":
                 await refusal(500, "the server could not answer this request; nothing stored by it")(scope, receive, send)
+
+
+    def _log(self, scope: Scope, cause: str) -> None:
+        now = time.monotonic()
+        last, repeats = self._said.get(cause, (None, 0))
+        if last is not None and now - last < LOG_EVERY:
+            self._said[cause] = (last, repeats + 1)
+            return
+        if len(self._said) >= KEPT_CAUSES:
+            self._said = {c: said for c, said in self._said.items() if now - said[0] < LOG_EVERY}
+        if len(self._said) < KEPT_CAUSES:
+            self._said[cause] = (now, 0)
+        again = f" (and {repeats} more times since it was last logged)" if repeats else ""
+        log.error("error answering %s %s: %s%s", scope.get("method", ""), scope.get("path", ""), cause, again)
 
 
 def listen(host: str, port: int) -> socket.socket:

@@ -3,6 +3,8 @@ errors are answered in one line of JSON, never a 500 or a traceback."""
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 import orjson
 import pytest
@@ -103,3 +105,46 @@ def test_it_listens_on_the_address_its_links_name_unless_told_every_one(serve, h
         assert answered == loopback_answers
     finally:
         assert stopped(process)[0] == 0
+
+
+class Clock:
+    """A monotonic clock the test moves on."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_a_flood_of_one_error_is_one_log_line_per_minute_with_its_count(monkeypatch: pytest.MonkeyPatch,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.routing import Route
+
+    from cli.live import server
+
+    async def failing(request):
+        raise RuntimeError(f"the store is gone ({request.path_params['why']})")
+
+    clock = Clock()
+    monkeypatch.setattr(server, "time", clock)
+    app = Starlette(routes=[Route("/{why}", failing)], middleware=[Middleware(server.OneLineErrors)])
+
+    async def flood() -> None:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://127.0.0.1") as client:
+            for _ in range(100):  # a page retrying twice a second
+                assert (await client.get("/disk")).status_code == 500
+                clock.now += 0.5
+            assert (await client.get("/network")).status_code == 500  # another cause: logged at once
+            clock.now += server.LOG_EVERY
+            await client.get("/disk")
+
+    with caplog.at_level("ERROR", "coimbra.serve"):
+        asyncio.run(flood())
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == ["error answering GET /disk: RuntimeError: the store is gone (disk)",
+                     "error answering GET /network: RuntimeError: the store is gone (network)",
+                     "error answering GET /disk: RuntimeError: the store is gone (disk) "
+                     "(and 99 more times since it was last logged)"], lines
