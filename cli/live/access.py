@@ -32,6 +32,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from coimbra_events.controls import first_control
+
 PLAYERS, WATCHERS = "players", "watchers"
 COOKIE = "coimbra_table"
 MAX_BODY = 16 * 1024
@@ -180,7 +182,8 @@ def _bearer(request: Request) -> str | None:
 
 
 def text_field(body: dict[str, Any], key: str, required: bool = True, most: int = MAX_TEXT) -> str | None:
-    """A string field of a JSON body, at most ``most`` characters; ``ValueError`` naming it otherwise."""
+    """A string field of a JSON body, at most ``most`` characters and without a control character (nor a
+    bidirectional override: ``coimbra_events.controls``); ``ValueError`` naming it otherwise."""
     value = body.get(key)
     if value is None and not required:
         return None
@@ -188,6 +191,9 @@ def text_field(body: dict[str, Any], key: str, required: bool = True, most: int 
         raise ValueError(f"{key!r}: expected a string" + ("" if value is None else f", got {type(value).__name__}"))
     if len(value) > most:
         raise ValueError(f"{key!r}: at most {most} characters (got {len(value)})")
+    control = first_control(value)
+    if control is not None:
+        raise ValueError(f"{key!r}: a control character (U+{ord(control):04X}) cannot be stored")
     return value
 
 

@@ -148,3 +148,20 @@ def test_a_flood_of_one_error_is_one_log_line_per_minute_with_its_count(monkeypa
                      "error answering GET /network: RuntimeError: the store is gone (network)",
                      "error answering GET /disk: RuntimeError: the store is gone (disk) "
                      "(and 99 more times since it was last logged)"], lines
+
+
+@pytest.mark.parametrize("control", ["\x1b[2J", "\x00", "\n", "\x7f", "\x9b", "\u202e"], ids=repr)
+def test_a_control_character_in_a_name_or_a_text_is_refused_with_its_field(table_game: Served, control: str) -> None:
+    client = table_game.client(table_game.players)
+    view = client.get(table_game.api()).json()
+    head, option = view["head"], view["legal"]["options"][0]
+    writes = [("/notes", {"at": 1, "text": f"ruling{control}"}, "text"),
+              ("/notes", {"at": 1, "text": "fine", "by": f"Ana{control}"}, "by"),
+              ("/inputs", {"input": f"{option}{control}", "after": head}, "input"),
+              ("/inputs", {"inputs": [option, f"{control}pass"], "after": head}, "input"),
+              ("/accept", {"input": option, "reason": f"we{control}agreed", "after": head}, "reason")]
+    for path, body, field in writes:
+        answer = client.post(table_game.api(path), json=body)
+        assert answer.status_code == 400 and repr(field) in answer.json()["error"], (path, answer.text)
+        assert "control character" in answer.json()["error"]
+    assert client.get(table_game.api()).json()["events"] == view["events"]
