@@ -79,7 +79,7 @@ def serve_command(
             table = ServedTable(games, name, entrant(by))
             game = table.load()
             table.view()  # made once now, so that the first page is answered at once
-        bind = shown if host is None else host  # the address the links name, unless --host says every one
+        bind = shown if host is None else host  # the address the links name, unless --host names one (0.0.0.0: all)
         try:
             sock = listen(bind, port)
         except OSError as exc:

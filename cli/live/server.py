@@ -6,7 +6,9 @@ socket first (port 0: any free port, known before anything is printed) and
 answered was stored before its answer, so nothing recorded is lost. uvicorn's
 access log is off (a request line would name nothing secret, but nothing of a
 request is printed at all), and an error inside a handler is answered 500 with
-one line and logged as one line, never a traceback.
+one line and logged as one line (once a minute per cause), never a traceback.
+Every answer says ``nosniff``; every error, Starlette's 404 and 405 too, is JSON;
+a request whose ``Host`` is not an address the server is reached at is refused.
 """
 
 from __future__ import annotations
@@ -36,8 +38,6 @@ from coimbra_events.store.errors import one_line
 
 log = logging.getLogger("coimbra.serve")
 STOP = (signal.SIGINT, signal.SIGTERM)
-
-
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
@@ -138,8 +138,8 @@ class OneLineErrors:
             if not started and scope["type"] == "http":
                 await refusal(500, "the server could not answer this request; nothing stored by it")(scope, receive, send)
 
-
     def _log(self, scope: Scope, cause: str) -> None:
+        """Log ``cause`` unless it was logged less than ``LOG_EVERY`` seconds ago (then count it)."""
         now = time.monotonic()
         last, repeats = self._said.get(cause, (None, 0))
         if last is not None and now - last < LOG_EVERY:

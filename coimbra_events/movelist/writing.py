@@ -51,11 +51,17 @@ def _group_lines(entries: list[dict[str, Any]], events: list[GameEvent], names: 
         for naming in _namings(names):
             try:
                 body = _grouped_body(entries, events, naming)
-                if first_control(body) is None and _read_entries(body, entries[0]["seq"], names) == [{k: v for k, v in e.items() if k != "hash"} for e in entries]:
+                if _reads_back(body, entries, names):
                     return [f"{entries[0]['seq']}. {body}"]
             except (NotationError, _BadLine):
                 pass  # a value the notation cannot spell: each entry on its own line says it its own way
     return [_entry_line(entry, event, names) for entry, event in zip(entries, events)]
+
+
+def _reads_back(body: str, entries: list[dict[str, Any]], names: Names | None) -> bool:
+    """Whether a line's ``body`` reads back as ``entries`` (with ``names``) and holds no control character raw."""
+    return first_control(body) is None and _read_entries(body, entries[0]["seq"], names) == [
+        {k: v for k, v in e.items() if k != "hash"} for e in entries]
 
 
 def _namings(names: Names | None) -> tuple[Names | None, ...]:
@@ -122,7 +128,7 @@ def _entry_line(entry: dict[str, Any], event: GameEvent, names: Names | None = N
             if type(event) in _COMMENTED:
                 body = "{" + body + "}"
             body += _commands_text(entry)
-            if first_control(body) is None and _read_entries(body, entry["seq"], names) == [{k: v for k, v in entry.items() if k != "hash"}]:
+            if _reads_back(body, [entry], names):
                 return f"{entry['seq']}. {body}"
         except (NotationError, _BadLine):
             pass  # a value the notation cannot spell, or a line that would read as something else
