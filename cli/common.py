@@ -16,6 +16,7 @@ from rich.markup import escape
 from cli.exits import BAD_INPUT, CONFLICT, RULE_VIOLATION, err_console, fail, fail_all
 from cli.terminal import escaping
 from coimbra_events.catalog import Catalog, CatalogError, load_catalog
+from coimbra_events.controls import json_escaped
 from coimbra_events.event_decoding import PayloadError
 from coimbra_events.files import FileBusy, write_atomically
 from coimbra_events.log import LogError, LogProblem
@@ -78,8 +79,9 @@ GameArgument = typer.Argument(..., metavar="GAME", help="A stored game's name, o
 
 
 def print_json(data: object) -> None:
-    """Indented JSON on stdout: what ``--json`` prints."""
-    sys.stdout.write(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n")
+    """Indented JSON on stdout: what ``--json`` prints, with no control character raw (``json_escaped``: JSON
+    escapes C0 itself, not DEL, C1 or the bidirectional overrides a terminal would obey)."""
+    sys.stdout.write(json_escaped(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()) + "\n")
 
 
 def write_output(output: Optional[Path], data: bytes) -> None:

@@ -41,8 +41,8 @@ def serve_command(
     ),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="With --players: draw the new game's setup from this seed."),
     host: Optional[str] = typer.Option(
-        None, "--host", help="The address to listen on (default: every address, with links to this computer's network "
-                             "address; 127.0.0.1: this computer only)."
+        None, "--host", help="The address to listen on (default: this computer's network address, which the links "
+                             "name; 127.0.0.1: this computer only; 0.0.0.0: every address)."
     ),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port to listen on (0: any free port)."),
     db: Optional[Path] = DbOption,
@@ -64,7 +64,7 @@ def serve_command(
     Example: [bold]coimbra serve --players "Ana:red,Bruno:blue,Carla:yellow" --seed 7[/]
     """
     from cli.live.access import Keys
-    from cli.live.server import build_app, listen, serve
+    from cli.live.server import build_app, listen, serve, url_host
     from cli.live.table import ServedTable
 
     if game_ref is not None and players is not None:
@@ -79,12 +79,13 @@ def serve_command(
             table = ServedTable(games, name, entrant(by))
             game = table.load()
             table.view()  # made once now, so that the first page is answered at once
+        bind = shown if host is None else host  # the address the links name, unless --host names one (0.0.0.0: all)
         try:
-            sock = listen(host if host is not None else "0.0.0.0", port)
+            sock = listen(bind, port)
         except OSError as exc:
-            fail(f"cannot listen on {host or '0.0.0.0'}:{port}: {exc.strerror or exc}")
+            fail(f"cannot listen on {bind}:{port}: {exc.strerror or exc}")
         keys = Keys()
-        base = f"http://{_url_host(shown)}:{sock.getsockname()[1]}"
+        base = f"http://{url_host(shown)}:{sock.getsockname()[1]}"
         links = {"players_url": f"{base}/play#t={keys.players}", "watchers_url": f"{base}/watch#t={keys.watchers}"}
 
         def ready() -> None:
@@ -94,7 +95,9 @@ def serve_command(
             else:
                 _announce(name, due(game), links, shown)
 
-        serve(build_app(table, keys), sock, ready)
+        bound = sock.getsockname()[0]
+        hosts = [shown] if bound in ANY else [shown, bound]
+        serve(build_app(table, keys, hosts, sock.getsockname()[1]), sock, ready)
     if not as_json:
         err_console.print(f"stopped serving {escape(name)}: {len(table.entries)} entries, all stored", style="dim")
 
@@ -137,10 +140,6 @@ def network_address() -> str | None:
     except OSError:
         return None
     return None if address.startswith(LOOPBACK) else address
-
-
-def _url_host(host: str) -> str:
-    return f"[{host}]" if ":" in host else host
 
 
 def _json_line(data: dict[str, object]) -> None:

@@ -6,7 +6,8 @@ screen or retitle the window if printed as it is. Every console of the command
 therefore renders through ``EscapeControls``, which shows each control character
 (C0 but the line break, DEL, C1, and the bidirectional overrides that reorder
 what is read) as an escape like ``\\x1b``. Rich's own styling is not text and is
-left alone; ``--json`` output escapes them as JSON does.
+left alone; ``--json`` output writes each as a JSON escape (``\\u001b``, ``\\u202e``:
+``coimbra_events.controls.json_escaped``), and a move list writes an entry holding one as its JSON.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from typing import Iterable, List
 from rich.console import Console, ConsoleOptions, ConsoleRenderable, RenderHook, RenderResult
 from rich.segment import Segment
 
-_CONTROLS = [c for c in (*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0)) if c != 0x0A]
-_OVERRIDES = [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
-_ESCAPES = {**{c: f"\\x{c:02x}" for c in _CONTROLS}, **{c: f"\\u{c:04x}" for c in _OVERRIDES}}
+from coimbra_events.controls import CONTROLS, OVERRIDES
+
+_ESCAPES = {**{c: f"\\x{c:02x}" for c in CONTROLS if c != 0x0A}, **{c: f"\\u{c:04x}" for c in OVERRIDES}}
 _NEEDS_ESCAPE = re.compile("[" + "".join(re.escape(chr(c)) for c in _ESCAPES) + "]")
 
 

@@ -21,6 +21,7 @@ from coimbra_events import log as game_log, log_reader
 from coimbra_events import movelist
 from coimbra_events.movelist import reading, writing
 from coimbra_events.catalog import standin_catalog
+from coimbra_events.controls import first_control
 from coimbra_events.game import Game
 from coimbra_events.log import LogError, entry_hash, event_hash
 from coimbra_events.simulator import DEFAULT_PLAYERS, simulate
@@ -144,6 +145,22 @@ def test_notes_that_look_like_move_list_syntax_read_back(text: str):
     game.note(18, text)
     game.note(18, text, bookmark=True, by="Bruno")
     assert game_log.dumps(movelist.loads(movelist.dumps(game.to_log()))) == game_log.dumps(game.to_log())
+
+
+CONTROLLED = ["\x1b[2J", "\x00", "\x7f", "\x85", "\x9b31m", "\u202etxt", "\u2066x\u2069"]
+"""Characters a terminal obeys or that reorder what is read: C0, DEL, C1 (NEL, CSI), bidirectional overrides."""
+
+
+@pytest.mark.parametrize("text", CONTROLLED, ids=repr)
+def test_control_characters_a_record_holds_are_written_escaped_and_read_back(text: str):
+    """A list is read in a terminal: a note or a name holding one (from an old log) is written as its entry's
+    JSON, each of them escaped (``\\u001b``), and reads back to the very same record."""
+    game = Game.from_log("g", log_reader.read(GAMES[0]).with_events(log_reader.read(GAMES[0]).events[:20]))
+    game.note(18, f"a{text}b")
+    game.note(18, "plain", bookmark=True, by=f"B{text}")
+    listed = written(game.to_log())
+    assert first_control(listed.replace("\n", "")) is None
+    assert game_log.dumps(movelist.loads(listed)) == game_log.dumps(game.to_log())
 
 
 def test_entry_fields_beyond_type_actor_payload_are_written_as_commands_and_read_back():

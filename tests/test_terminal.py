@@ -79,3 +79,23 @@ def test_the_full_screen_replayer_shows_them_escaped_too(tmp_path):
     seen = run(ReplayApp(Replay(store.get("g"))), "end")
     shown = "\n".join(str(v) for v in seen.values())
     assert ESC not in shown and "\u202e" not in shown and "\\x1b" in shown
+
+
+def test_a_move_list_shows_them_escaped_and_reads_back_to_the_same_record(db, tmp_path):
+    """``export --format text`` is read in a terminal too: what the record holds raw is written escaped (the
+    note's entry as JSON), and the list imports as the very same record."""
+    text = runner.invoke(app, ["export", "g", "--format", "text", "--db", str(db)]).stdout
+    assert ESC not in text and "\u202e" not in text and "\\u001b" in text and "\\u202e" in text
+    (tmp_path / "g.txt").write_text(text)
+    other = tmp_path / "other.sqlite"
+    assert runner.invoke(app, ["import", str(tmp_path / "g.txt"), "--name", "g", "--db", str(other)]).exit_code == 0
+    exported = [runner.invoke(app, ["export", "g", "--db", str(store)]).stdout_bytes for store in (db, other)]
+    assert exported[0] == exported[1] and "\u202e".encode() in exported[1]  # the same record, as given
+
+
+@pytest.mark.parametrize("args", [("show", "g", "--json"), ("explain", "g", "--seq", "3", "--json")], ids=lambda a: a[0])
+def test_json_output_escapes_what_json_leaves_raw(db, args):
+    """orjson escapes C0 itself; DEL, C1 and the overrides are written as ``\\uXXXX`` too: the same JSON value."""
+    result = runner.invoke(app, [*args, "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert ESC not in result.stdout and "\u202e" not in result.stdout and "\\u202e" in result.stdout

@@ -13,7 +13,7 @@ that made ``FREE_FAILURES`` wrong attempts within ``WINDOW`` seconds is answered
 429 without its credentials being looked at until the window has passed, so an
 address guesses at most that many tokens a minute; other addresses (the table's
 phones) are answered as before. A write from another site's page is refused (its
-``Origin``, or ``Sec-Fetch-Site``, is not this server's), and so is a body over
+``Origin``, or ``Sec-Fetch-Site``, is not one of this server's addresses), and so is a body over
 ``MAX_BODY`` bytes (``LimitBody``, before it is read whole).
 """
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import re
 import secrets
 import time
 from collections import deque
@@ -31,6 +32,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from coimbra_events.controls import first_control
+
 PLAYERS, WATCHERS = "players", "watchers"
 COOKIE = "coimbra_table"
 MAX_BODY = 16 * 1024
@@ -39,6 +42,8 @@ MAX_TEXT = 1000
 """Characters an input, a note or a reason may have."""
 MAX_NAME = 64
 """Characters of who entered an input (``by``)."""
+MAX_DIGITS = 9
+"""Digits of an entry number in a query or header (a game has a few hundred entries)."""
 FREE_FAILURES = 10
 WINDOW = 60.0
 FAILURE_DELAY = 0.25
@@ -126,8 +131,9 @@ NO_TOKEN = "a valid token is needed: open the link coimbra serve printed (or sen
 class Gate:
     """Admits a request to the API as the players or the watchers, or answers why not."""
 
-    def __init__(self, keys: Keys, throttle: Throttle | None = None) -> None:
-        self.keys, self.throttle = keys, throttle or Throttle()
+    def __init__(self, keys: Keys, origins: frozenset[str], throttle: Throttle | None = None) -> None:
+        """``origins``: the server's own (``http://HOST:PORT`` for each address it is reached at)."""
+        self.keys, self.origins, self.throttle = keys, origins, throttle or Throttle()
 
     async def admit(self, request: Request, write: bool = False) -> str | Response:
         """The role of the request's credentials, or the refusal to answer: 403 for a write from another site
@@ -157,14 +163,13 @@ class Gate:
             return refusal(403, "a write with the session cookie must say where it comes from (Origin)")
         return str(role)
 
-    @staticmethod
-    def cross_site(request: Request, json: bool = True) -> Response | None:
+    def cross_site(self, request: Request, json: bool = True) -> Response | None:
         """403 for a write from another site's page (its ``Origin`` or ``Sec-Fetch-Site``); 415 for a write whose
-        body is not JSON (a form another site posts); ``None``: neither."""
+        body is not JSON (a form another site posts); ``None``: neither. The origin is compared with the server's
+        own, never with what the request's ``Host`` says."""
         site = request.headers.get("sec-fetch-site")
         origin = request.headers.get("origin")
-        own = f"{request.url.scheme}://{request.headers.get('host', '')}"
-        if (site is not None and site not in ("same-origin", "none")) or (origin is not None and origin != own):
+        if (site is not None and site not in ("same-origin", "none")) or (origin is not None and origin not in self.origins):
             return refusal(403, "refused: a write from another site's page")
         if json and request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return refusal(415, "a write is a JSON body (Content-Type: application/json)")
@@ -177,7 +182,8 @@ def _bearer(request: Request) -> str | None:
 
 
 def text_field(body: dict[str, Any], key: str, required: bool = True, most: int = MAX_TEXT) -> str | None:
-    """A string field of a JSON body, at most ``most`` characters; ``ValueError`` naming it otherwise."""
+    """A string field of a JSON body, at most ``most`` characters and without a control character (nor a
+    bidirectional override: ``coimbra_events.controls``); ``ValueError`` naming it otherwise."""
     value = body.get(key)
     if value is None and not required:
         return None
@@ -185,7 +191,21 @@ def text_field(body: dict[str, Any], key: str, required: bool = True, most: int 
         raise ValueError(f"{key!r}: expected a string" + ("" if value is None else f", got {type(value).__name__}"))
     if len(value) > most:
         raise ValueError(f"{key!r}: at most {most} characters (got {len(value)})")
+    control = first_control(value)
+    if control is not None:
+        raise ValueError(f"{key!r}: a control character (U+{ord(control):04X}) cannot be stored")
     return value
+
+
+def entry_number(value: str, name: str) -> int:
+    """An entry number given in a query or header: 1 to ``MAX_DIGITS`` ASCII digits; ``ValueError`` naming it
+    otherwise (``str.isdigit`` takes ``²``, which ``int`` refuses, and ``int`` refuses over 4,300 digits)."""
+    if not _DIGITS.fullmatch(value):
+        raise ValueError(f"{name} {value[:20]!r}: expected an entry number (1 to {MAX_DIGITS} digits 0-9)")
+    return int(value)
+
+
+_DIGITS = re.compile(f"[0-9]{{1,{MAX_DIGITS}}}")
 
 
 class TooLarge(Exception):

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from cli.live.access import COOKIE, MAX_NAME, Gate, refusal, text_field
+from cli.live.access import COOKIE, MAX_NAME, Gate, entry_number, refusal, text_field
 from cli.live.table import ServedTable
 from cli.presenter import conflict_json, refused_json, stored_json
 from coimbra_events.event_decoding import PayloadError
@@ -78,11 +78,13 @@ class Api:
             return role
         if request.path_params["name"] != self.table.name:
             return self.unknown(request)
+        since = request.query_params.get("since")
+        try:
+            first = 0 if since is None else entry_number(since, "since")
+        except ValueError as exc:
+            return refusal(400, f"bad request: {exc}")
         view = await self.table.run(self.table.view)
-        since = request.query_params.get("since", "")
-        if since.isdigit():
-            view = {**view, "entries": view["entries"][int(since):]}
-        return Json(view)
+        return Json({**view, "entries": view["entries"][first:]} if first else view)
 
     def writer(self, write: Callable[[Body], Callable[[], Outcome[Any]]]) -> Callable[[Request], Awaitable[Response]]:
         """A write route: admitted as the players, the served game, a JSON object body; ``write`` reads the body

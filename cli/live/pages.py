@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from importlib import resources
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -28,7 +29,6 @@ HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
                                "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
     "Cache-Control": "no-cache",
 }
 """Sent with every page and asset: only this server's own scripts run, and the link is never passed on."""
@@ -53,7 +53,7 @@ async def asset(request: Request) -> Response:
     """A script or stylesheet a page loads (404 for any other name)."""
     name = request.path_params["name"]
     if name not in ASSETS:
-        return Response("no such file\n", status_code=404, media_type="text/plain")
+        raise HTTPException(404)
     return _file(*ASSETS[name])
 
 

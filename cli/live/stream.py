@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from cli.live.access import Gate, refusal
+from cli.live.access import Gate, entry_number, refusal
 from cli.live.table import ServedTable
 
 MAX_STREAMS = 200
@@ -48,10 +48,13 @@ class OpenStreams:
             return refusal(404, f"no game named {request.path_params['name']!r} at this table")
         if self.open >= MAX_STREAMS:
             return refusal(503, "too many open streams; try again later", {"Retry-After": "5"})
-        last = request.headers.get("last-event-id") or request.query_params.get("last") or "0"
-        if not last.strip().isdigit():
-            return refusal(400, f"Last-Event-ID {last[:20]!r}: expected an entry number")
-        return EventSourceResponse(self._entries(int(last)), ping=PING, headers={"Cache-Control": "no-store"})
+        header, query = request.headers.get("last-event-id"), request.query_params.get("last")
+        try:
+            last = (entry_number(header.strip(), "Last-Event-ID") if header else
+                    entry_number(query, "last") if query is not None else 0)
+        except ValueError as exc:
+            return refusal(400, f"bad request: {exc}")
+        return EventSourceResponse(self._entries(last), ping=PING, headers={"Cache-Control": "no-store"})
 
     async def _entries(self, seen: int) -> AsyncIterator[dict[str, Any]]:
         self.open += 1

@@ -9,6 +9,7 @@ import orjson
 
 from coimbra_events import log as game_log
 from coimbra_events.catalog import Catalog
+from coimbra_events.controls import first_control, json_escaped
 from coimbra_events.events import GameEvent
 from coimbra_events.lines import SEPARATOR, groups as grouped, render_line
 from coimbra_events.log import GameLog
@@ -50,11 +51,17 @@ def _group_lines(entries: list[dict[str, Any]], events: list[GameEvent], names: 
         for naming in _namings(names):
             try:
                 body = _grouped_body(entries, events, naming)
-                if _read_entries(body, entries[0]["seq"], names) == [{k: v for k, v in e.items() if k != "hash"} for e in entries]:
+                if _reads_back(body, entries, names):
                     return [f"{entries[0]['seq']}. {body}"]
             except (NotationError, _BadLine):
                 pass  # a value the notation cannot spell: each entry on its own line says it its own way
     return [_entry_line(entry, event, names) for entry, event in zip(entries, events)]
+
+
+def _reads_back(body: str, entries: list[dict[str, Any]], names: Names | None) -> bool:
+    """Whether a line's ``body`` reads back as ``entries`` (with ``names``) and holds no control character raw."""
+    return first_control(body) is None and _read_entries(body, entries[0]["seq"], names) == [
+        {k: v for k, v in e.items() if k != "hash"} for e in entries]
 
 
 def _namings(names: Names | None) -> tuple[Names | None, ...]:
@@ -82,7 +89,7 @@ def _commands_text(entry: Mapping[str, Any]) -> str:
 
 def _fields_text(entry: Mapping[str, Any]) -> str:
     """``[%at "…"] [%by "…"]``: the fields beyond those a notation spells, as commands."""
-    return " ".join(f"[%{k} {orjson.dumps(v).decode()}]" for k, v in entry.items() if k not in CORE_FIELDS)
+    return " ".join(f"[%{k} {_json(v)}]" for k, v in entry.items() if k not in CORE_FIELDS)
 
 
 def _date(entries: Sequence[Mapping[str, Any]]) -> str:
@@ -91,7 +98,12 @@ def _date(entries: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _tag(name: str, value: Any) -> str:
-    return f"[{name} {orjson.dumps(value).decode()}]"
+    return f"[{name} {_json(value)}]"
+
+
+def _json(value: Any) -> str:
+    """``value`` as JSON with no control character raw (``controls.json_escaped``): a list is read in a terminal."""
+    return json_escaped(orjson.dumps(value).decode())
 
 
 def _tag_name(key: str) -> str:
@@ -108,15 +120,16 @@ def _header_value(key: str, value: Any) -> Any:
 
 def _entry_line(entry: dict[str, Any], event: GameEvent, names: Names | None = None) -> str:
     """``SEQ. notation``, components by name where that reads back (with ``names``), braced for notes and bookmarks,
-    with any other field as a command; the entry's JSON object where the notation cannot spell it so that it reads back."""
+    with any other field as a command; the entry's JSON object where the notation cannot spell it so that it reads back,
+    or would hold a control character raw (JSON escapes it, and reads back the same)."""
     for naming in _namings(names):
         try:
             body = render(event, naming)
             if type(event) in _COMMENTED:
                 body = "{" + body + "}"
             body += _commands_text(entry)
-            if _read_entries(body, entry["seq"], names) == [{k: v for k, v in entry.items() if k != "hash"}]:
+            if _reads_back(body, [entry], names):
                 return f"{entry['seq']}. {body}"
         except (NotationError, _BadLine):
             pass  # a value the notation cannot spell, or a line that would read as something else
-    return f"{entry['seq']}. = {orjson.dumps({k: v for k, v in entry.items() if k not in ('seq', 'hash')}).decode()}"
+    return f"{entry['seq']}. = {_json({k: v for k, v in entry.items() if k not in ('seq', 'hash')})}"

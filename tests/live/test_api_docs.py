@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from cli.live import access, api, follow
+from cli.live import access, api, follow, server
 from cli.live.access import Keys
 from cli.live.server import build_app
 from cli.live.table import ServedTable
@@ -18,7 +18,7 @@ DOC = (ROOT / "docs" / "serve.md").read_text()
 
 
 def test_every_api_route_is_documented_and_every_documented_one_exists() -> None:
-    app = build_app(ServedTable(None, "game"), Keys())  # type: ignore[arg-type]  (routes only: nothing is served)
+    app = build_app(ServedTable(None, "game"), Keys(), ["127.0.0.1"], 8000)  # type: ignore[arg-type]  (routes only: nothing is served)
     served = {r.path for r in app.routes if r.path.startswith("/api")}
     documented = set(re.findall(r"`(?:GET |POST )?(/api/[a-z{}/]+)`", DOC))
     assert served == documented
@@ -30,6 +30,8 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     ("sent 10 wrong tokens (or cookies of this run) within 60 seconds", (access.FREE_FAILURES, access.WINDOW) == (10, 60)),
     ("each is answered after a quarter of a second", access.FAILURE_DELAY == 0.25),
     ("(1 to 20, all or none)", api.MAX_INPUTS == 20),
+    ("is 1 to 9 digits 0-9", access.MAX_DIGITS == 9),
+    ("logged at most once a minute", server.LOG_EVERY == 60),
     ("one indexed query ten times a second", follow.FOLLOW_EVERY == 0.1),
     ("two tokens of 256 random bits", len(Keys().players) == 43),
     ("(default 8000; `0`: any free port)", inspect.signature(serve_command).parameters["port"].default.default == 8000),
