@@ -1,7 +1,8 @@
 """Who may read and write a served table: two tokens, a session cookie, and the refusals.
 
-Each ``coimbra serve`` makes two random tokens (256 bits each): the players'
-(read and write) and the watchers' (read only). They travel in the links'
+A served table has two random tokens (256 bits each): the players' (read and
+write) and the watchers' (read only), kept by the application for the game
+(``Games.table_keys``), so that a restart keeps every link. They travel in the links'
 fragments (``/play#t=...``), which a browser never sends, so no server log line
 holds one; a request shows one as ``Authorization: Bearer ...``, or a page trades
 it once (``POST /api/session``) for a cookie (HttpOnly, SameSite=Strict) that its
@@ -31,6 +32,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from coimbra_events.store.links import TableKeys, token
+
 PLAYERS, WATCHERS = "players", "watchers"
 COOKIE = "coimbra_table"
 MAX_BODY = 16 * 1024
@@ -47,20 +50,23 @@ KEPT_ADDRESSES = 1024
 """Addresses with failures kept before those whose failures have all expired are forgotten."""
 
 
-def token() -> str:
-    """256 random bits, URL-safe."""
-    return secrets.token_urlsafe(32)
-
-
 @dataclass(frozen=True)
 class Keys:
-    """The tokens of one serve run, and the session cookies they are traded for (``run``: names this run's
-    cookies, so that a cookie left from an earlier run is not counted as a guess)."""
+    """The tokens of a served table (``TableKeys``: kept by the application, so a restart keeps them), and the
+    session cookies they are traded for (``run``: names this run's cookies, so that a cookie left from an earlier
+    run is not counted as a guess)."""
 
-    players: str = field(default_factory=token)
-    watchers: str = field(default_factory=token)
+    table: TableKeys = field(default_factory=TableKeys)
     run: str = field(default_factory=lambda: secrets.token_hex(4))
     sessions: dict[str, str] = field(default_factory=lambda: {PLAYERS: token(), WATCHERS: token()})
+
+    @property
+    def players(self) -> str:
+        return self.table.players
+
+    @property
+    def watchers(self) -> str:
+        return self.table.watchers
 
     def role(self, presented: str) -> str | None:
         """Whose token this is: every token is compared, each in constant time."""

@@ -86,8 +86,10 @@ class Served:
 
 
 def environment(db: Path) -> dict[str, str]:
-    """The commands' environment: the store ``db``, and a catalogs folder beside it (never the user's)."""
-    return {**os.environ, "NO_COLOR": "1", "COIMBRA_DB": str(db), "COIMBRA_CATALOGS": str(db.parent / "catalogs")}
+    """The commands' environment: the store ``db``, and a catalogs folder and a data folder beside it (never the
+    user's: a table on a PostgreSQL store keeps its links in the data folder)."""
+    return {**os.environ, "NO_COLOR": "1", "COIMBRA_DB": str(db), "COIMBRA_CATALOGS": str(db.parent / "catalogs"),
+            "XDG_DATA_HOME": str(db.parent / "data")}
 
 
 def coimbra(db: Path, *args: str) -> subprocess.CompletedProcess:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from cli.live.access import Keys
 from cli.live.server import build_app
 from cli.live.table import ServedTable
 from cli.serve_command import serve_command
+from coimbra_events.store.links import links_folder
 from tests.conftest import ROOT
 
 DOC = (ROOT / "docs" / "serve.md").read_text()
@@ -32,6 +34,12 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     ("(1 to 20, all or none)", api.MAX_INPUTS == 20),
     ("one indexed query ten times a second", follow.FOLLOW_EVERY == 0.1),
     ("two tokens of 256 random bits", len(Keys().players) == 43),
+    ("for a SQLite store in the folder `FILE.links` next to its file",
+     links_folder({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": "FILE"}, "") == Path("FILE.links")),
+    ("(`~/.local/share/coimbra/table-links/` on Linux, one folder per database)",
+     links_folder({"PERSISTENCE_MODULE": "eventsourcing.postgres"}, "a").parent.name == "table-links"
+     != links_folder({"PERSISTENCE_MODULE": "eventsourcing.postgres"}, "b")),
+    ("A store in memory keeps none.", links_folder({}, "memory") is None),
     ("(default 8000; `0`: any free port)", inspect.signature(serve_command).parameters["port"].default.default == 8000),
 ])
 def test_the_documented_limits_are_the_code(words: str, value: bool) -> None:
