@@ -5,8 +5,9 @@ write) and the watchers' (read only), kept by the application for the game
 (``Games.table_keys``), so that a restart keeps every link. They travel in the links'
 fragments (``/play#t=...``), which a browser never sends, so no server log line
 holds one; a request shows one as ``Authorization: Bearer ...``, or a page trades
-it once (``POST /api/session``) for a cookie (HttpOnly, SameSite=Strict) that its
-event stream sends. Every comparison takes the same time whatever matches
+it (``POST /api/session``) for its role's session cookie (HttpOnly, SameSite=Strict),
+which its event stream sends: one cookie per role and table, so tabs of either role
+and tables on other ports of one computer hold theirs side by side. Every comparison takes the same time whatever matches
 (``hmac.compare_digest``).
 
 Wrong credentials are slowed: each is answered after a delay, and an address
@@ -21,21 +22,22 @@ phones) are answered as before. A write from another site's page is refused (its
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
-import secrets
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from coimbra_events.store.links import TableKeys, token
+from coimbra_events.store.links import TableKeys
 
 PLAYERS, WATCHERS = "players", "watchers"
-COOKIE = "coimbra_table"
+COOKIE = "coimbra"
+"""The session cookies' names begin so: ``coimbra_players_ID``, ``coimbra_watchers_ID`` (``Keys.cookie_name``)."""
 MAX_BODY = 16 * 1024
 """Bytes a request body may have."""
 MAX_TEXT = 1000
@@ -53,12 +55,11 @@ KEPT_ADDRESSES = 1024
 @dataclass(frozen=True)
 class Keys:
     """The tokens of a served table (``TableKeys``: kept by the application, so a restart keeps them), and the
-    session cookies they are traded for (``run``: names this run's cookies, so that a cookie left from an earlier
-    run is not counted as a guess)."""
+    session cookies they are traded for: one per role, named for the role and this set of keys, so a watchers'
+    tab never changes a players' tab and two tables served from one computer never share one; its value is made
+    from the token, so that a restarted server takes the cookies its pages hold."""
 
     table: TableKeys = field(default_factory=TableKeys)
-    run: str = field(default_factory=lambda: secrets.token_hex(4))
-    sessions: dict[str, str] = field(default_factory=lambda: {PLAYERS: token(), WATCHERS: token()})
 
     @property
     def players(self) -> str:
@@ -77,19 +78,25 @@ class Keys:
                 found = role
         return found
 
-    def cookie(self, role: str) -> str:
-        return f"{self.run}.{self.sessions[role]}"
+    def cookie_name(self, role: str) -> str:
+        return f"{COOKIE}_{role}_{self.table.id}"
 
-    def session_role(self, cookie: str) -> str | None | bool:
-        """Whose session this cookie is; ``False`` for a cookie of another run (not a guess at this run's)."""
-        run, _, secret = cookie.partition(".")
-        if not hmac.compare_digest(run.encode(), self.run.encode()):
-            return False
-        found = None
-        for role, kept in self.sessions.items():
-            if hmac.compare_digest(secret.encode(), kept.encode()):
-                found = role
-        return found
+    def cookie(self, role: str) -> str:
+        """The session cookie's value for ``role``: a secret made from its token, the same in every run."""
+        kept = self.players if role == PLAYERS else self.watchers
+        return hmac.new(kept.encode(), b"coimbra table session", hashlib.sha256).hexdigest()
+
+    def session_role(self, cookies: Mapping[str, str]) -> str | None | bool:
+        """Whose session the request's cookies of this table are (the players' first); ``False``: none of this
+        table's cookies is there (a cookie of another table, or of replaced links, is not a guess at this one's)."""
+        presented = False
+        for role in (PLAYERS, WATCHERS):
+            value = cookies.get(self.cookie_name(role))
+            if value is not None:
+                presented = True
+                if hmac.compare_digest(value.encode(), self.cookie(role).encode()):
+                    return role
+        return None if presented else False
 
 
 class Throttle:
@@ -143,23 +150,20 @@ class Gate:
             if refused is not None:
                 return refused
         bearer = _bearer(request)
-        cookie = request.cookies.get(COOKIE) if bearer is None else None
-        if bearer is None and cookie is None:
+        role = self.keys.role(bearer) if bearer is not None else self.keys.session_role(request.cookies)
+        if role is False:  # no credentials of this table: nothing to count as a guess
             return refusal(401, NO_TOKEN, {"WWW-Authenticate": "Bearer"})
         address = request.client.host if request.client else ""
         wait = self.throttle.wait_for(address)
         if wait > 0:
             return refusal(429, "too many wrong tokens from this address; wait and try again",
                            {"Retry-After": str(int(wait) + 1)})
-        role = self.keys.role(bearer) if bearer is not None else self.keys.session_role(cookie or "")
-        if role is False:
-            return refusal(401, NO_TOKEN + " (this cookie is from an earlier run)", {"WWW-Authenticate": "Bearer"})
         if role is None:
             await self.throttle.failed(address)
             return refusal(401, NO_TOKEN, {"WWW-Authenticate": "Bearer"})
         if write and role != PLAYERS:
             return refusal(403, "the watchers' link is read only: record with the players' link")
-        if write and cookie is not None and "origin" not in request.headers:
+        if write and bearer is None and "origin" not in request.headers:
             return refusal(403, "a write with the session cookie must say where it comes from (Origin)")
         return str(role)
 

@@ -29,7 +29,7 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
 @pytest.mark.parametrize("words, value", [
     ("a body over 16,384 bytes", access.MAX_BODY == 16_384),
     ("over 1,000 characters, a `by` over 64", (access.MAX_TEXT, access.MAX_NAME) == (1000, 64)),
-    ("sent 10 wrong tokens (or cookies of this run) within 60 seconds", (access.FREE_FAILURES, access.WINDOW) == (10, 60)),
+    ("sent 10 wrong tokens (or cookies of this table) within 60 seconds", (access.FREE_FAILURES, access.WINDOW) == (10, 60)),
     ("each is answered after a quarter of a second", access.FAILURE_DELAY == 0.25),
     ("(1 to 20, all or none)", api.MAX_INPUTS == 20),
     ("one indexed query ten times a second", follow.FOLLOW_EVERY == 0.1),
@@ -40,6 +40,7 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
      links_folder({"PERSISTENCE_MODULE": "eventsourcing.postgres"}, "a").parent.name == "table-links"
      != links_folder({"PERSISTENCE_MODULE": "eventsourcing.postgres"}, "b")),
     ("A store in memory keeps none.", links_folder({}, "memory") is None),
+    ("sets the cookie `coimbra_ROLE_ID`", Keys().cookie_name("watchers").startswith("coimbra_watchers_")),
     ("(default 8000; `0`: any free port)", inspect.signature(serve_command).parameters["port"].default.default == 8000),
 ])
 def test_the_documented_limits_are_the_code(words: str, value: bool) -> None:

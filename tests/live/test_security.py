@@ -39,7 +39,7 @@ def test_tokens_have_at_least_128_random_bits_and_differ(table_game: Served) -> 
 def test_every_route_refuses_a_request_without_a_token_or_with_a_wrong_one(table_game: Served) -> None:
     before = events(table_game)
     anonymous, stranger = table_game.client(source="127.0.0.3"), table_game.client("x" * 43, source="127.0.0.4")
-    wrong_cookie = table_game.client(source="127.0.0.5", cookies={"coimbra_table": "feedc0de.nope"})
+    wrong_cookie = table_game.client(source="127.0.0.5", cookies={cookie_name(table_game, table_game.players): "nope"})
     for method, path, body in routes(table_game):
         for client in (anonymous, stranger, wrong_cookie):
             answer = client.request(method, path, json=body, headers={"Origin": table_game.url} if body is not None else {})
@@ -124,8 +124,15 @@ asyncio.run(main())
 """A stranger's device guessing tokens: COUNT wrong ones, 20 at a time, from 127.0.0.9; prints how they were answered."""
 
 
-def test_cookies_of_an_earlier_run_are_not_counted_as_guesses(table_game: Served) -> None:
-    stale = table_game.client(source="127.0.0.6", cookies={"coimbra_table": "00000000.an-earlier-runs-session"})
+def cookie_name(served: Served, token: str) -> str:
+    """The name of the session cookie ``token`` is traded for."""
+    return next(iter(served.client(token).post("/api/session").cookies.jar)).name
+
+
+def test_cookies_of_another_table_are_not_counted_as_guesses(table_game: Served) -> None:
+    players = cookie_name(table_game, table_game.players)
+    other = players.rsplit("_", 1)[0] + "_0123456789abcdef"  # the players' cookie of other links
+    stale = table_game.client(source="127.0.0.6", cookies={other: "an-other-tables-session", "coimbra_table": "x"})
     for _ in range(3 * access.FREE_FAILURES):
         assert stale.get(table_game.api()).status_code == 401
     fresh = table_game.client(table_game.watchers, source="127.0.0.6")
