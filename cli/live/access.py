@@ -11,10 +11,11 @@ and tables on other ports of one computer hold theirs side by side. Every compar
 (``hmac.compare_digest``).
 
 Wrong credentials are slowed: each is answered after a delay, and an address
-that made ``FREE_FAILURES`` wrong attempts within ``WINDOW`` seconds is answered
-429 without its credentials being looked at until the window has passed, so an
-address guesses at most that many tokens a minute; other addresses (the table's
-phones) are answered as before. A write from another site's page is refused (its
+that made ``FREE_FAILURES`` wrong attempts within ``WINDOW`` seconds has its
+credentials looked at once every ``WINDOW / FREE_FAILURES`` seconds only (the
+right token let in, a wrong one and the requests in between answered 429), so an
+address guesses at most twice that many tokens a minute; other addresses (the
+table's phones) are answered as before. A write from another site's page is refused (its
 ``Origin``, or ``Sec-Fetch-Site``, is not this server's), and so is a body over
 ``MAX_BODY`` bytes (``LimitBody``, before it is read whole).
 """
@@ -100,32 +101,48 @@ class Keys:
 
 
 class Throttle:
-    """Wrong attempts by address: delayed, and refused for a while once too many."""
+    """Wrong attempts by address: each answered after a delay; once an address made ``free`` of them within
+    ``window`` seconds, its credentials are looked at once every ``window / free`` seconds only, the others
+    answered 429 unlooked. So a phone that now shows the right token is let in, and a guesser tests at most
+    twice ``free`` tokens a window."""
 
     def __init__(self, free: int = FREE_FAILURES, window: float = WINDOW, delay: float = FAILURE_DELAY) -> None:
         self.free, self.window, self.delay = free, window, delay
         self._failures: dict[str, deque[float]] = {}
+        self._next: dict[str, float] = {}
+        """When a throttled address's credentials are looked at again."""
 
-    def wait_for(self, address: str) -> float:
-        """Seconds until ``address`` may try again (0: now)."""
+    def throttled(self, address: str) -> bool:
+        """Whether ``address`` made ``free`` wrong attempts within the window (older ones are forgotten)."""
         failures = self._failures.get(address)
         if not failures:
-            return 0.0
+            return False
         now = time.monotonic()
         while failures and failures[0] <= now - self.window:
             failures.popleft()
         if not failures:
             del self._failures[address]
-            return 0.0
-        return failures[0] + self.window - now if len(failures) >= self.free else 0.0
+            self._next.pop(address, None)
+        return len(failures) >= self.free
 
-    async def failed(self, address: str) -> None:
-        """Count a wrong attempt, and answer it only after a delay (other requests are served meanwhile)."""
+    def wait_for(self, address: str) -> float:
+        """Seconds until a credential from ``address`` is looked at (0: now)."""
+        if not self.throttled(address):
+            return 0.0
+        return max(0.0, self._next.get(address, 0.0) - time.monotonic())
+
+    async def failed(self, address: str) -> bool:
+        """Count a wrong attempt, and answer it only after a delay (other requests are served meanwhile); whether
+        the address was throttled already (then its next credential is looked at only after a spell)."""
         if len(self._failures) >= KEPT_ADDRESSES:
             for other in list(self._failures):
-                self.wait_for(other)  # forgets the addresses whose failures are all older than the window
+                self.throttled(other)  # forgets the addresses whose failures are all older than the window
+        throttled = self.throttled(address)
+        if throttled:
+            self._next[address] = time.monotonic() + self.window / self.free
         self._failures.setdefault(address, deque()).append(time.monotonic())
         await asyncio.sleep(self.delay)
+        return throttled
 
 
 def refusal(status: int, error: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -156,16 +173,20 @@ class Gate:
         address = request.client.host if request.client else ""
         wait = self.throttle.wait_for(address)
         if wait > 0:
-            return refusal(429, "too many wrong tokens from this address; wait and try again",
-                           {"Retry-After": str(int(wait) + 1)})
+            return self.slowed(wait)
         if role is None:
-            await self.throttle.failed(address)
+            if await self.throttle.failed(address):
+                return self.slowed(self.throttle.wait_for(address))
             return refusal(401, NO_TOKEN, {"WWW-Authenticate": "Bearer"})
         if write and role != PLAYERS:
             return refusal(403, "the watchers' link is read only: record with the players' link")
         if write and bearer is None and "origin" not in request.headers:
             return refusal(403, "a write with the session cookie must say where it comes from (Origin)")
         return str(role)
+
+    @staticmethod
+    def slowed(wait: float) -> Response:
+        return refusal(429, "too many wrong tokens from this address; wait and try again", {"Retry-After": str(int(wait) + 1)})
 
     @staticmethod
     def cross_site(request: Request, json: bool = True) -> Response | None:

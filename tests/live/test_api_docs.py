@@ -31,6 +31,7 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     ("over 1,000 characters, a `by` over 64", (access.MAX_TEXT, access.MAX_NAME) == (1000, 64)),
     ("sent 10 wrong tokens (or cookies of this table) within 60 seconds", (access.FREE_FAILURES, access.WINDOW) == (10, 60)),
     ("each is answered after a quarter of a second", access.FAILURE_DELAY == 0.25),
+    ("its token is looked at once every 6 seconds only", access.WINDOW / access.FREE_FAILURES == 6),
     ("(1 to 20, all or none)", api.MAX_INPUTS == 20),
     ("one indexed query ten times a second", follow.FOLLOW_EVERY == 0.1),
     ("two tokens of 256 random bits", len(Keys().players) == 43),
