@@ -34,7 +34,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from coimbra_events.store.links import TableKeys
+from coimbra_events.store.links import TableKeys, digest
 
 PLAYERS, WATCHERS = "players", "watchers"
 COOKIE = "coimbra"
@@ -78,6 +78,11 @@ class Keys:
             if hmac.compare_digest(given, kept.encode()):
                 found = role
         return found
+
+    def replaced(self, presented: str) -> bool:
+        """Whether this token was the table's before its links were replaced (``--new-links``)."""
+        given = digest(presented).encode()
+        return any([hmac.compare_digest(given, kept.encode()) for kept in self.table.replaced])
 
     def cookie_name(self, role: str) -> str:
         return f"{COOKIE}_{role}_{self.table.id}"
@@ -150,7 +155,10 @@ def refusal(status: int, error: str, headers: dict[str, str] | None = None) -> J
     return JSONResponse({"error": error}, status_code=status, headers={"Cache-Control": "no-store", **(headers or {})})
 
 
-NO_TOKEN = "a valid token is needed: open the link coimbra serve printed (or send Authorization: Bearer TOKEN)"
+NO_TOKEN = "this page has no key to the table: scan the table's code, or open the link its screen shows"
+WRONG_TOKEN = "this link is not the table's: scan the table's code again, or open the link its screen shows"
+REPLACED = "these links were replaced: scan the table's new code"
+"""The 401s, said for a person at a phone; an API client reads ``WWW-Authenticate: Bearer`` beside them."""
 
 
 class Gate:
@@ -174,19 +182,22 @@ class Gate:
         wait = self.throttle.wait_for(address)
         if wait > 0:
             return self.slowed(wait)
+        if role is None and bearer is not None and self.keys.replaced(bearer):  # once the table's: not a guess
+            return refusal(401, REPLACED, {"WWW-Authenticate": "Bearer"})
         if role is None:
             if await self.throttle.failed(address):
                 return self.slowed(self.throttle.wait_for(address))
-            return refusal(401, NO_TOKEN, {"WWW-Authenticate": "Bearer"})
+            return refusal(401, WRONG_TOKEN, {"WWW-Authenticate": "Bearer"})
         if write and role != PLAYERS:
-            return refusal(403, "the watchers' link is read only: record with the players' link")
+            return refusal(403, "this is the watchers' link: it only watches; to record, scan the players' code")
         if write and bearer is None and "origin" not in request.headers:
-            return refusal(403, "a write with the session cookie must say where it comes from (Origin)")
+            return refusal(403, "not stored: the browser did not say which page this came from; open the table's page again")
         return str(role)
 
     @staticmethod
     def slowed(wait: float) -> Response:
-        return refusal(429, "too many wrong tokens from this address; wait and try again", {"Retry-After": str(int(wait) + 1)})
+        return refusal(429, "too many wrong keys from this address: wait a moment, then scan the table's code again",
+                       {"Retry-After": str(int(wait) + 1)})
 
     @staticmethod
     def cross_site(request: Request, json: bool = True) -> Response | None:
@@ -196,7 +207,7 @@ class Gate:
         origin = request.headers.get("origin")
         own = f"{request.url.scheme}://{request.headers.get('host', '')}"
         if (site is not None and site not in ("same-origin", "none")) or (origin is not None and origin != own):
-            return refusal(403, "refused: a write from another site's page")
+            return refusal(403, "not stored: this came from another site's page, not the table's")
         if json and request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return refusal(415, "a write is a JSON body (Content-Type: application/json)")
         return None

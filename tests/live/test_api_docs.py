@@ -42,6 +42,11 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
      != links_folder({"PERSISTENCE_MODULE": "eventsourcing.postgres"}, "b")),
     ("A store in memory keeps none.", links_folder({}, "memory") is None),
     ("sets the cookie `coimbra_ROLE_ID`", Keys().cookie_name("watchers").startswith("coimbra_watchers_")),
+    (f'no key ("{access.NO_TOKEN}")', True),
+    (f'("{access.REPLACED}"; not counted as a guess)', True),
+    (f'a wrong one ("{access.WRONG_TOKEN.split(" again,")[0]} again, …")', True),
+    ("(\"this is the watchers' link: it only watches; to record, scan the players' code\")",
+     "to record, scan the players' code" in inspect.getsource(access.Gate.admit)),
     ("(default 8000; `0`: any free port)", inspect.signature(serve_command).parameters["port"].default.default == 8000),
 ])
 def test_the_documented_limits_are_the_code(words: str, value: bool) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import stat
 from typing import Callable
 
+from cli.live.access import FREE_FAILURES, REPLACED, WRONG_TOKEN
 from tests.live.conftest import Served
 
 
@@ -22,7 +23,11 @@ def test_a_restart_keeps_the_links_and_new_links_replace_them(fixture_game: Call
     renewed = restarted(again, serve, "--new-links")
     assert {renewed.players, renewed.watchers}.isdisjoint({first.players, first.watchers})
     for old in (first.players, first.watchers):
-        assert renewed.client(old, source="127.0.0.7").get(renewed.api()).status_code == 401
+        for _ in range(FREE_FAILURES):  # a phone still holding the old link is told, never slowed as a guesser
+            refused = renewed.client(old, source="127.0.0.7").get(renewed.api())
+            assert refused.status_code == 401 and refused.json()["error"] == REPLACED
+    wrong = renewed.client("x" * 43, source="127.0.0.7").get(renewed.api())
+    assert wrong.status_code == 401 and wrong.json()["error"] == WRONG_TOKEN
     assert renewed.client(renewed.watchers).get(renewed.api()).status_code == 200
     kept = [p for p in serve.db.parent.glob("games.sqlite.links/*.json")]
     assert kept and stat.S_IMODE(kept[0].stat().st_mode) == 0o600

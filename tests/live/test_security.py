@@ -44,7 +44,8 @@ def test_every_route_refuses_a_request_without_a_token_or_with_a_wrong_one(table
         for client in (anonymous, stranger, wrong_cookie):
             answer = client.request(method, path, json=body, headers={"Origin": table_game.url} if body is not None else {})
             assert answer.status_code == 401, (method, path, answer.text)
-            assert "token" in answer.json()["error"] and table_game.players not in answer.text
+            assert answer.json()["error"] == (access.NO_TOKEN if client is anonymous else access.WRONG_TOKEN)
+            assert answer.headers["WWW-Authenticate"] == "Bearer" and table_game.players not in answer.text
     assert events(table_game) == before
 
 
@@ -56,6 +57,7 @@ def test_the_watchers_token_reads_but_never_writes(table_game: Served) -> None:
         if method == "POST" and path != "/api/session":
             answer = watcher.post(path, json=body)
             assert answer.status_code == 403, (path, answer.text)
+            assert answer.json()["error"] == "this is the watchers' link: it only watches; to record, scan the players' code"
     session = watcher.post("/api/session")
     assert session.json()["role"] == "watchers"
     assert watcher.post(table_game.api("/notes"), json=WRITES["/notes"], headers={"Origin": table_game.url,
@@ -76,6 +78,7 @@ def test_a_write_from_another_sites_page_is_refused(table_game: Served) -> None:
             for headers in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site", "Origin": table_game.url}):
                 answer = client.post(path, json=body, headers=headers)
                 assert answer.status_code == 403, (path, headers, answer.text)
+                assert answer.json()["error"] == "not stored: this came from another site's page, not the table's"
     form = cookie_only.post(table_game.api("/inputs"), content=b"input=pass", headers={
         "Content-Type": "text/plain", "Origin": table_game.url})  # what a form of another site could send
     assert form.status_code == 415
