@@ -17,6 +17,7 @@ from coimbra_events.store.links import links_folder
 from tests.conftest import ROOT
 
 DOC = (ROOT / "docs" / "serve.md").read_text()
+PAGE = (ROOT / "cli" / "live" / "static" / "live.js").read_text()
 
 
 def test_every_api_route_is_documented_and_every_documented_one_exists() -> None:
@@ -47,6 +48,8 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     (f'a wrong one ("{access.WRONG_TOKEN.split(" again,")[0]} again, …")', True),
     ("(\"this is the watchers' link: it only watches; to record, scan the players' code\")",
      "to record, scan the players' code" in inspect.getsource(access.Gate.admit)),
+    ("it keeps its link's token in the tab (the browser's session storage)", "sessionStorage.setItem(KEY, token)" in PAGE),
+    ("a new link opened in the same tab is taken without a reload", 'addEventListener("hashchange"' in PAGE),
     ("(default 8000; `0`: any free port)", inspect.signature(serve_command).parameters["port"].default.default == 8000),
 ])
 def test_the_documented_limits_are_the_code(words: str, value: bool) -> None:
