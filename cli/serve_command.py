@@ -3,8 +3,10 @@
 The command picks the game (named, new, or an unfinished one chosen at the
 prompt), reads it, binds the server's socket, and prints the players' join link
 with a QR code of it (segno), the watchers' link and the address phones reach;
-then it serves until Ctrl-C (``cli.live.server``). The links carry the run's
-tokens in their fragment, which no browser sends, so no request line holds one.
+then it serves until Ctrl-C (``cli.live.server``). The links carry the table's
+tokens in their fragment, which no browser sends, so no request line holds one;
+the application keeps them for the game (``Games.table_keys``), so a restart
+keeps every link, until ``--new-links`` replaces them.
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ def serve_command(
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port to listen on (0: any free port)."),
     db: Optional[Path] = DbOption,
     by: Optional[str] = ByOption,
+    new_links: bool = flag("--new-links", help="Replace the table's links (they survive a restart): the old ones stop "
+                                               "working, and a phone holding one is told to scan the new code."),
     as_json: bool = flag("--json", help="Print one JSON line once the server answers: the game, the links and the two tokens."),
 ) -> None:
     """Serve a game to the table's phones: each player records from their own, everyone watches the same board.
@@ -79,12 +83,13 @@ def serve_command(
             table = ServedTable(games, name, entrant(by))
             game = table.load()
             table.view()  # made once now, so that the first page is answered at once
+            kept = games.table_keys(table.session, renew=new_links)
         bind = shown if host is None else host  # the address the links name, unless --host names one (0.0.0.0: all)
         try:
             sock = listen(bind, port)
         except OSError as exc:
             fail(f"cannot listen on {bind}:{port}: {exc.strerror or exc}")
-        keys = Keys()
+        keys = Keys(kept)
         base = f"http://{url_host(shown)}:{sock.getsockname()[1]}"
         links = {"players_url": f"{base}/play#t={keys.players}", "watchers_url": f"{base}/watch#t={keys.watchers}"}
 

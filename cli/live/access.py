@@ -1,18 +1,21 @@
 """Who may read and write a served table: two tokens, a session cookie, and the refusals.
 
-Each ``coimbra serve`` makes two random tokens (256 bits each): the players'
-(read and write) and the watchers' (read only). They travel in the links'
+A served table has two random tokens (256 bits each): the players' (read and
+write) and the watchers' (read only), kept by the application for the game
+(``Games.table_keys``), so that a restart keeps every link. They travel in the links'
 fragments (``/play#t=...``), which a browser never sends, so no server log line
 holds one; a request shows one as ``Authorization: Bearer ...``, or a page trades
-it once (``POST /api/session``) for a cookie (HttpOnly, SameSite=Strict) that its
-event stream sends. Every comparison takes the same time whatever matches
+it (``POST /api/session``) for its role's session cookie (HttpOnly, SameSite=Strict),
+which its event stream sends: one cookie per role and table, so tabs of either role
+and tables on other ports of one computer hold theirs side by side. Every comparison takes the same time whatever matches
 (``hmac.compare_digest``).
 
 Wrong credentials are slowed: each is answered after a delay, and an address
-that made ``FREE_FAILURES`` wrong attempts within ``WINDOW`` seconds is answered
-429 without its credentials being looked at until the window has passed, so an
-address guesses at most that many tokens a minute; other addresses (the table's
-phones) are answered as before. A write from another site's page is refused (its
+that made ``FREE_FAILURES`` wrong attempts within ``WINDOW`` seconds has its
+credentials looked at once every ``WINDOW / FREE_FAILURES`` seconds only (the
+right token let in, a wrong one and the requests in between answered 429), so an
+address guesses at most twice that many tokens a minute; other addresses (the
+table's phones) are answered as before. A write from another site's page is refused (its
 ``Origin``, or ``Sec-Fetch-Site``, is not one of this server's addresses), and so is a body over
 ``MAX_BODY`` bytes (``LimitBody``, before it is read whole).
 """
@@ -20,22 +23,24 @@ phones) are answered as before. A write from another site's page is refused (its
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import re
-import secrets
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from coimbra_events.controls import first_control
+from coimbra_events.store.links import TableKeys, digest
 
 PLAYERS, WATCHERS = "players", "watchers"
-COOKIE = "coimbra_table"
+COOKIE = "coimbra"
+"""The session cookies' names begin so: ``coimbra_players_ID``, ``coimbra_watchers_ID`` (``Keys.cookie_name``)."""
 MAX_BODY = 16 * 1024
 """Bytes a request body may have."""
 MAX_TEXT = 1000
@@ -52,20 +57,22 @@ KEPT_ADDRESSES = 1024
 """Addresses with failures kept before those whose failures have all expired are forgotten."""
 
 
-def token() -> str:
-    """256 random bits, URL-safe."""
-    return secrets.token_urlsafe(32)
-
-
 @dataclass(frozen=True)
 class Keys:
-    """The tokens of one serve run, and the session cookies they are traded for (``run``: names this run's
-    cookies, so that a cookie left from an earlier run is not counted as a guess)."""
+    """The tokens of a served table (``TableKeys``: kept by the application, so a restart keeps them), and the
+    session cookies they are traded for: one per role, named for the role and this set of keys, so a watchers'
+    tab never changes a players' tab and two tables served from one computer never share one; its value is made
+    from the token, so that a restarted server takes the cookies its pages hold."""
 
-    players: str = field(default_factory=token)
-    watchers: str = field(default_factory=token)
-    run: str = field(default_factory=lambda: secrets.token_hex(4))
-    sessions: dict[str, str] = field(default_factory=lambda: {PLAYERS: token(), WATCHERS: token()})
+    table: TableKeys = field(default_factory=TableKeys)
+
+    @property
+    def players(self) -> str:
+        return self.table.players
+
+    @property
+    def watchers(self) -> str:
+        return self.table.watchers
 
     def role(self, presented: str) -> str | None:
         """Whose token this is: every token is compared, each in constant time."""
@@ -76,48 +83,75 @@ class Keys:
                 found = role
         return found
 
-    def cookie(self, role: str) -> str:
-        return f"{self.run}.{self.sessions[role]}"
+    def replaced(self, presented: str) -> bool:
+        """Whether this token was the table's before its links were replaced (``--new-links``)."""
+        given = digest(presented).encode()
+        return any([hmac.compare_digest(given, kept.encode()) for kept in self.table.replaced])
 
-    def session_role(self, cookie: str) -> str | None | bool:
-        """Whose session this cookie is; ``False`` for a cookie of another run (not a guess at this run's)."""
-        run, _, secret = cookie.partition(".")
-        if not hmac.compare_digest(run.encode(), self.run.encode()):
-            return False
-        found = None
-        for role, kept in self.sessions.items():
-            if hmac.compare_digest(secret.encode(), kept.encode()):
-                found = role
-        return found
+    def cookie_name(self, role: str) -> str:
+        return f"{COOKIE}_{role}_{self.table.id}"
+
+    def cookie(self, role: str) -> str:
+        """The session cookie's value for ``role``: a secret made from its token, the same in every run."""
+        kept = self.players if role == PLAYERS else self.watchers
+        return hmac.new(kept.encode(), b"coimbra table session", hashlib.sha256).hexdigest()
+
+    def session_role(self, cookies: Mapping[str, str]) -> str | None | bool:
+        """Whose session the request's cookies of this table are (the players' first); ``False``: none of this
+        table's cookies is there (a cookie of another table, or of replaced links, is not a guess at this one's)."""
+        presented = False
+        for role in (PLAYERS, WATCHERS):
+            value = cookies.get(self.cookie_name(role))
+            if value is not None:
+                presented = True
+                if hmac.compare_digest(value.encode(), self.cookie(role).encode()):
+                    return role
+        return None if presented else False
 
 
 class Throttle:
-    """Wrong attempts by address: delayed, and refused for a while once too many."""
+    """Wrong attempts by address: each answered after a delay; once an address made ``free`` of them within
+    ``window`` seconds, its credentials are looked at once every ``window / free`` seconds only, the others
+    answered 429 unlooked. So a phone that now shows the right token is let in, and a guesser tests at most
+    twice ``free`` tokens a window."""
 
     def __init__(self, free: int = FREE_FAILURES, window: float = WINDOW, delay: float = FAILURE_DELAY) -> None:
         self.free, self.window, self.delay = free, window, delay
         self._failures: dict[str, deque[float]] = {}
+        self._next: dict[str, float] = {}
+        """When a throttled address's credentials are looked at again."""
 
-    def wait_for(self, address: str) -> float:
-        """Seconds until ``address`` may try again (0: now)."""
+    def throttled(self, address: str) -> bool:
+        """Whether ``address`` made ``free`` wrong attempts within the window (older ones are forgotten)."""
         failures = self._failures.get(address)
         if not failures:
-            return 0.0
+            return False
         now = time.monotonic()
         while failures and failures[0] <= now - self.window:
             failures.popleft()
         if not failures:
             del self._failures[address]
-            return 0.0
-        return failures[0] + self.window - now if len(failures) >= self.free else 0.0
+            self._next.pop(address, None)
+        return len(failures) >= self.free
 
-    async def failed(self, address: str) -> None:
-        """Count a wrong attempt, and answer it only after a delay (other requests are served meanwhile)."""
+    def wait_for(self, address: str) -> float:
+        """Seconds until a credential from ``address`` is looked at (0: now)."""
+        if not self.throttled(address):
+            return 0.0
+        return max(0.0, self._next.get(address, 0.0) - time.monotonic())
+
+    async def failed(self, address: str) -> bool:
+        """Count a wrong attempt, and answer it only after a delay (other requests are served meanwhile); whether
+        the address was throttled already (then its next credential is looked at only after a spell)."""
         if len(self._failures) >= KEPT_ADDRESSES:
             for other in list(self._failures):
-                self.wait_for(other)  # forgets the addresses whose failures are all older than the window
+                self.throttled(other)  # forgets the addresses whose failures are all older than the window
+        throttled = self.throttled(address)
+        if throttled:
+            self._next[address] = time.monotonic() + self.window / self.free
         self._failures.setdefault(address, deque()).append(time.monotonic())
         await asyncio.sleep(self.delay)
+        return throttled
 
 
 def refusal(status: int, error: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -125,7 +159,10 @@ def refusal(status: int, error: str, headers: dict[str, str] | None = None) -> J
     return JSONResponse({"error": error}, status_code=status, headers={"Cache-Control": "no-store", **(headers or {})})
 
 
-NO_TOKEN = "a valid token is needed: open the link coimbra serve printed (or send Authorization: Bearer TOKEN)"
+NO_TOKEN = "this page has no key to the table: scan the table's code, or open the link its screen shows"
+WRONG_TOKEN = "this link is not the table's: scan the table's code again, or open the link its screen shows"
+REPLACED = "these links were replaced: scan the table's new code"
+"""The 401s, said for a person at a phone; an API client reads ``WWW-Authenticate: Bearer`` beside them."""
 
 
 class Gate:
@@ -143,25 +180,29 @@ class Gate:
             if refused is not None:
                 return refused
         bearer = _bearer(request)
-        cookie = request.cookies.get(COOKIE) if bearer is None else None
-        if bearer is None and cookie is None:
+        role = self.keys.role(bearer) if bearer is not None else self.keys.session_role(request.cookies)
+        if role is False:  # no credentials of this table: nothing to count as a guess
             return refusal(401, NO_TOKEN, {"WWW-Authenticate": "Bearer"})
         address = request.client.host if request.client else ""
         wait = self.throttle.wait_for(address)
         if wait > 0:
-            return refusal(429, "too many wrong tokens from this address; wait and try again",
-                           {"Retry-After": str(int(wait) + 1)})
-        role = self.keys.role(bearer) if bearer is not None else self.keys.session_role(cookie or "")
-        if role is False:
-            return refusal(401, NO_TOKEN + " (this cookie is from an earlier run)", {"WWW-Authenticate": "Bearer"})
+            return self.slowed(wait)
+        if role is None and bearer is not None and self.keys.replaced(bearer):  # once the table's: not a guess
+            return refusal(401, REPLACED, {"WWW-Authenticate": "Bearer"})
         if role is None:
-            await self.throttle.failed(address)
-            return refusal(401, NO_TOKEN, {"WWW-Authenticate": "Bearer"})
+            if await self.throttle.failed(address):
+                return self.slowed(self.throttle.wait_for(address))
+            return refusal(401, WRONG_TOKEN, {"WWW-Authenticate": "Bearer"})
         if write and role != PLAYERS:
-            return refusal(403, "the watchers' link is read only: record with the players' link")
-        if write and cookie is not None and "origin" not in request.headers:
-            return refusal(403, "a write with the session cookie must say where it comes from (Origin)")
+            return refusal(403, "this is the watchers' link: it only watches; to record, scan the players' code")
+        if write and bearer is None and "origin" not in request.headers:
+            return refusal(403, "not stored: the browser did not say which page this came from; open the table's page again")
         return str(role)
+
+    @staticmethod
+    def slowed(wait: float) -> Response:
+        return refusal(429, "too many wrong keys from this address: wait a moment, then scan the table's code again",
+                       {"Retry-After": str(int(wait) + 1)})
 
     def cross_site(self, request: Request, json: bool = True) -> Response | None:
         """403 for a write from another site's page (its ``Origin`` or ``Sec-Fetch-Site``); 415 for a write whose
@@ -170,7 +211,7 @@ class Gate:
         site = request.headers.get("sec-fetch-site")
         origin = request.headers.get("origin")
         if (site is not None and site not in ("same-origin", "none")) or (origin is not None and origin not in self.origins):
-            return refusal(403, "refused: a write from another site's page")
+            return refusal(403, "not stored: this came from another site's page, not the table's")
         if json and request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return refusal(415, "a write is a JSON body (Content-Type: application/json)")
         return None

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from cli.live.access import COOKIE, MAX_NAME, Gate, entry_number, refusal, text_field
+from cli.live.access import MAX_NAME, Gate, entry_number, refusal, text_field
 from cli.live.table import ServedTable
 from cli.presenter import conflict_json, refused_json, stored_json
 from coimbra_events.event_decoding import PayloadError
@@ -68,7 +68,8 @@ class Api:
         if isinstance(role, Response):
             return role
         response = Json({"role": role, "game": self.table.name})
-        response.set_cookie(COOKIE, self.gate.keys.cookie(role), httponly=True, samesite="strict", path="/")
+        keys = self.gate.keys
+        response.set_cookie(keys.cookie_name(role), keys.cookie(role), httponly=True, samesite="strict", path="/")
         return response
 
     async def game(self, request: Request) -> Response:

@@ -32,6 +32,7 @@ from coimbra_events.service.sessions import GameRef, Session
 from coimbra_events.service.views import Views
 from coimbra_events.state import GameState
 from coimbra_events.store.errors import BadFork, BadGameName, BadPlayers
+from coimbra_events.store.links import TableKeys, links_folder, table_keys
 from coimbra_events.store.sources import ChainReport, GameSource, game_source
 from coimbra_events.violations import RuleViolation
 
@@ -213,6 +214,11 @@ class Games:
     def settings(self) -> dict[str, str]:
         """The store's settings, for a process of its own that opens it again (``league follow``)."""
         return dict(self.store.env)
+
+    def table_keys(self, game: GameRef, renew: bool = False) -> TableKeys:
+        """GAME's table's keys (``store.links``): kept, so a restart keeps its links; ``renew``: new ones, these replaced."""
+        folder = links_folder(self.store.env, self.store.location)
+        return table_keys(folder, str(self.open(game).id), renew)
 
     # -- recording
 

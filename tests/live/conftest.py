@@ -86,8 +86,10 @@ class Served:
 
 
 def environment(db: Path) -> dict[str, str]:
-    """The commands' environment: the store ``db``, and a catalogs folder beside it (never the user's)."""
-    return {**os.environ, "NO_COLOR": "1", "COIMBRA_DB": str(db), "COIMBRA_CATALOGS": str(db.parent / "catalogs")}
+    """The commands' environment: the store ``db``, and a catalogs folder and a data folder beside it (never the
+    user's: a table on a PostgreSQL store keeps its links in the data folder)."""
+    return {**os.environ, "NO_COLOR": "1", "COIMBRA_DB": str(db), "COIMBRA_CATALOGS": str(db.parent / "catalogs"),
+            "XDG_DATA_HOME": str(db.parent / "data")}
 
 
 def coimbra(db: Path, *args: str) -> subprocess.CompletedProcess:
@@ -96,9 +98,10 @@ def coimbra(db: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def start(db: Path, *args: str, folder: Path) -> Served:
-    """``coimbra serve ARGS --json --host 127.0.0.1 --port 0`` on ``db``, once it answers."""
+    """``coimbra serve ARGS --json --host 127.0.0.1 --port 0`` on ``db`` (ARGS may name the port), once it answers."""
     stderr = folder / f"serve-{time.monotonic_ns()}.log"
-    process = subprocess.Popen([installed_coimbra(), "serve", *args, "--json", "--host", "127.0.0.1", "--port", "0"],
+    port = () if "--port" in args else ("--port", "0")
+    process = subprocess.Popen([installed_coimbra(), "serve", *args, "--json", "--host", "127.0.0.1", *port],
                                stdout=subprocess.PIPE, stderr=stderr.open("w"), env=environment(db))
     ready, _, _ = select.select([process.stdout], [], [], 60)
     line = process.stdout.readline() if ready else b""

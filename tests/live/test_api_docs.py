@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from pathlib import Path
 
 import pytest
 
@@ -12,9 +13,11 @@ from cli.live.access import Keys
 from cli.live.server import build_app
 from cli.live.table import ServedTable
 from cli.serve_command import serve_command
+from coimbra_events.store.links import links_folder
 from tests.conftest import ROOT
 
 DOC = (ROOT / "docs" / "serve.md").read_text()
+PAGE = (ROOT / "cli" / "live" / "static" / "live.js").read_text()
 
 
 def test_every_api_route_is_documented_and_every_documented_one_exists() -> None:
@@ -27,13 +30,28 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
 @pytest.mark.parametrize("words, value", [
     ("a body over 16,384 bytes", access.MAX_BODY == 16_384),
     ("over 1,000 characters, a `by` over 64", (access.MAX_TEXT, access.MAX_NAME) == (1000, 64)),
-    ("sent 10 wrong tokens (or cookies of this run) within 60 seconds", (access.FREE_FAILURES, access.WINDOW) == (10, 60)),
+    ("sent 10 wrong tokens (or cookies of this table) within 60 seconds", (access.FREE_FAILURES, access.WINDOW) == (10, 60)),
     ("each is answered after a quarter of a second", access.FAILURE_DELAY == 0.25),
+    ("its token is looked at once every 6 seconds only", access.WINDOW / access.FREE_FAILURES == 6),
     ("(1 to 20, all or none)", api.MAX_INPUTS == 20),
     ("is 1 to 9 digits 0-9", access.MAX_DIGITS == 9),
     ("logged at most once a minute", server.LOG_EVERY == 60),
     ("one indexed query ten times a second", follow.FOLLOW_EVERY == 0.1),
     ("two tokens of 256 random bits", len(Keys().players) == 43),
+    ("for a SQLite store in the folder `FILE.links` next to its file",
+     links_folder({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": "FILE"}, "") == Path("FILE.links")),
+    ("(`~/.local/share/coimbra/table-links/` on Linux, one folder per database)",
+     links_folder({"PERSISTENCE_MODULE": "eventsourcing.postgres"}, "a").parent.name == "table-links"
+     != links_folder({"PERSISTENCE_MODULE": "eventsourcing.postgres"}, "b")),
+    ("A store in memory keeps none.", links_folder({}, "memory") is None),
+    ("sets the cookie `coimbra_ROLE_ID`", Keys().cookie_name("watchers").startswith("coimbra_watchers_")),
+    (f'no key ("{access.NO_TOKEN}")', True),
+    (f'("{access.REPLACED}"; not counted as a guess)', True),
+    (f'a wrong one ("{access.WRONG_TOKEN.split(" again,")[0]} again, …")', True),
+    ("(\"this is the watchers' link: it only watches; to record, scan the players' code\")",
+     "to record, scan the players' code" in inspect.getsource(access.Gate.admit)),
+    ("it keeps its link's token in the tab (the browser's session storage)", "sessionStorage.setItem(KEY, token)" in PAGE),
+    ("a new link opened in the same tab is taken without a reload", 'addEventListener("hashchange"' in PAGE),
     ("(default 8000; `0`: any free port)", inspect.signature(serve_command).parameters["port"].default.default == 8000),
 ])
 def test_the_documented_limits_are_the_code(words: str, value: bool) -> None:

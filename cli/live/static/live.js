@@ -1,7 +1,10 @@
 /* The live table's page (cli/live/pages.py serves it as /play and /watch).
  *
- * The link's fragment holds the token (#t=..., never sent to the server); it is traded once for the
- * session cookie (POST /api/session) and dropped from the address bar. The page then reads the game
+ * The link's fragment holds the token (#t=..., never sent to the server); it is traded for the session
+ * cookie (POST /api/session), dropped from the address bar and kept in this tab (sessionStorage), so that
+ * a restarted server whose cookie this page lost, or whose links were replaced, is asked again and the
+ * page goes on, or says to scan the new code. A link pasted into the same tab later is taken the same
+ * way, without a reload (hashchange). The page then reads the game
  * (GET /api/games/{name}) and follows its event stream (EventSource: it reconnects by itself and
  * resumes after the last entry it saw, Last-Event-ID); at each new head the game is read again, with the
  * entries after those shown (?since=N). The board is
@@ -42,19 +45,68 @@
 
   // --- talking to the server --------------------------------------------------------------
 
-  async function session() {
+  const KEY = "coimbra.key";  // sessionStorage: this tab's token
+  let locked = false;         // the table refused this tab's key: nothing is tried until a new link is opened
+
+  /** The token of a link just opened in this tab (dropped from the address bar), or null. */
+  function linkToken() {
     const m = /(?:^#|&)t=([^&]+)/.exec(location.hash);
-    if (m) {
-      const answer = await fetch("/api/session", { method: "POST", headers: { Authorization: `Bearer ${decodeURIComponent(m[1])}` }, credentials: "same-origin" });
-      try { history.replaceState(null, "", location.pathname + location.search); } catch (e) { /* no history */ }
-      if (!answer.ok) throw new Error("this link's token was refused: ask the table for the link again");
-      const body = await answer.json();
-      try { localStorage.setItem("coimbra.game", body.game); } catch (e) { /* private mode */ }
-      return body.game;
-    }
+    if (!m) return null;
+    try { history.replaceState(null, "", location.pathname + location.search); } catch (e) { /* no history */ }
+    return decodeURIComponent(m[1]);
+  }
+
+  function keptToken() {
+    try { return sessionStorage.getItem(KEY); } catch (e) { return null; }
+  }
+
+  /** Trade a token for the session cookie: the game's name, or an Error with the server's words why not. */
+  async function join(token) {
+    const answer = await fetch("/api/session", { method: "POST", headers: { Authorization: `Bearer ${token}` }, credentials: "same-origin" });
+    const body = await answer.json().catch(() => ({}));
+    if (!answer.ok) throw new Error(body.error || `the server answered ${answer.status}`);
+    try { sessionStorage.setItem(KEY, token); localStorage.setItem("coimbra.game", body.game); } catch (e) { /* private mode */ }
+    return body.game;
+  }
+
+  async function session() {
+    const token = linkToken() || keptToken();
+    if (token) return join(token);
     const stored = (() => { try { return localStorage.getItem("coimbra.game"); } catch (e) { return null; } })();
     if (!stored) throw new Error("open the link the table's screen shows (it holds the key to this table)");
     return stored;
+  }
+
+  /** The server refused this page's cookie (its links were replaced, or the cookie is gone): trade the kept
+   * token again; false, the server's words said and nothing more tried, if that is refused too. */
+  async function rejoined() {
+    const token = keptToken();
+    try {
+      if (!token) throw new Error("this page has no key to the table: scan the table's code, or open the link its screen shows");
+      await join(token);
+      return true;
+    } catch (e) {
+      setConnection(false);
+      if (e instanceof TypeError) return false;  // the server is not reached: the stream's retries go on
+      locked = true;
+      if (stream) { stream.close(); stream = null; }
+      say("warn", e.message);
+      return false;
+    }
+  }
+
+  /** A link opened in this tab after the page started (pasted, or a new code scanned): its table, no reload. */
+  async function enter(token) {
+    try {
+      const name = await join(token);
+      locked = false;
+      clearMessage();
+      if (name !== game) { game = name; view = null; }
+      await refresh();
+      if (!locked) follow();
+    } catch (e) {
+      say("warn", e instanceof TypeError ? "The server could not be reached: open the link again once it is back." : e.message);
+    }
   }
 
   const api = (path) => `/api/games/${encodeURIComponent(game)}${path}`;
@@ -63,12 +115,18 @@
   function refresh() {
     if (reading) { again = true; return reading; }
     reading = (async () => {
+      let asked = false;  // the key traded again once: a second refusal is said
       try {
         do {
           again = false;
           const known = view ? view.events : 0;
           const answer = await fetch(api(known ? `?since=${known}` : ""), { credentials: "same-origin", cache: "no-store" });
-          if (!answer.ok) { say("warn", answer.status === 401 ? "this page's key has expired: open the table's link again" : `the server answered ${answer.status}`); return; }
+          if (answer.status === 401 && !asked) {
+            asked = again = true;
+            if (await rejoined()) continue;
+            return;
+          }
+          if (!answer.ok) { say("warn", (await answer.json().catch(() => ({}))).error || `the server answered ${answer.status}`); return; }
           const whole = withEntries(await answer.json(), known);
           if (whole) show(whole); else { view = null; again = true; }  // not the record shown: read it whole
         } while (again);
@@ -88,21 +146,30 @@
    * opened again here, and so is one that went quiet while the phone slept, or came back online. */
   function follow() {
     if (stream) stream.close();
-    stream = new EventSource(api(`/events?last=${view ? view.events : 0}`), { withCredentials: true });
-    stream.addEventListener("open", () => { setConnection(true); refresh(); });
-    stream.addEventListener("error", () => {
+    const source = new EventSource(api(`/events?last=${view ? view.events : 0}`), { withCredentials: true });
+    stream = source;
+    source.addEventListener("open", () => { setConnection(true); refresh(); });
+    source.addEventListener("error", () => {
       setConnection(false);
-      if (stream.readyState === EventSource.CLOSED) setTimeout(follow, 2000);
+      if (source.readyState === EventSource.CLOSED) setTimeout(reconnect, 2000);
     });
-    stream.addEventListener("entry", (e) => {
+    source.addEventListener("entry", (e) => {
       let entry = null;
       try { entry = JSON.parse(e.data); } catch (err) { /* read the game instead */ }
       if (!view || !entry || entry.head !== view.head) refresh();
     });
   }
 
+  /** A stream the browser gave up on (a server that was down, or refused this page's cookie): read the game
+   * (which trades the kept token again if the cookie is refused), then follow it again. */
+  async function reconnect() {
+    if (locked || !game) return;
+    await refresh();
+    if (!locked) follow();
+  }
+
   function wake() {
-    if (!game || document.hidden) return;
+    if (!game || document.hidden || locked) return;
     if (!stream || stream.readyState !== EventSource.OPEN) follow();
     else refresh();
   }
@@ -139,6 +206,8 @@
       } else if (answer.status === 422) {
         refusedInput = path === "/inputs" ? body.input : null;
         say("refused", `Refused, nothing stored: ${data.reason || "against the rules"} (rule ${data.rule || "?"}).`, Boolean(refusedInput));
+      } else if (answer.status === 401) {
+        if (await rejoined()) say("warn", "Not stored: this page joined the table again; look, then tap again.");
       } else if (answer.status === 403) {
         say("warn", data.error || "this page may only watch: nothing stored");
       } else {
@@ -431,6 +500,10 @@
   async function start() {
     document.body.dataset.role = WATCHING ? "watchers" : "players";
     wire();
+    window.addEventListener("hashchange", () => { const token = linkToken(); if (token) enter(token); });
+    window.addEventListener("online", wake);
+    document.addEventListener("visibilitychange", wake);
+    setInterval(() => { if (stream && stream.readyState === EventSource.CLOSED) reconnect(); }, 5000);
     try {
       game = await session();
     } catch (e) {
@@ -438,10 +511,7 @@
       return;
     }
     await refresh();
-    follow();
-    window.addEventListener("online", wake);
-    document.addEventListener("visibilitychange", wake);
-    setInterval(() => { if (stream && stream.readyState === EventSource.CLOSED) follow(); }, 5000);
+    if (!locked) follow();
   }
 
   start();
