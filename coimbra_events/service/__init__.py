@@ -7,10 +7,10 @@ input ``Refused`` with its rule violation; or a ``Conflict`` naming the head the
 record moved to. A front-end that keeps a game between calls holds a ``Session``.
 """
 
-from coimbra_events.service.application import Games, Input, check_players
+from coimbra_events.service.application import Games, Input
 from coimbra_events.service.results import Conflict, Entry, Exported, Legal, Outcome, Refused, Stored
 from coimbra_events.service.sessions import GameRef, Session
 from coimbra_events.service.views import Views
 
 __all__ = ["Conflict", "Entry", "Exported", "GameRef", "Games", "Input", "Legal", "Outcome", "Refused", "Session",
-           "Stored", "Views", "check_players"]
+           "Stored", "Views"]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
@@ -26,12 +25,12 @@ from coimbra_events.events import Corrected, GameEvent, RuleOverridden
 from coimbra_events.log import GameLog
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
-from coimbra_events.service.inputs import typed_decision, typed_line, with_player_name
+from coimbra_events.service.inputs import check_players, check_tags, typed_decision, typed_line, with_player_name
 from coimbra_events.service.results import Conflict, Entry, Exported, Legal, Outcome, Refused, Stored
 from coimbra_events.service.sessions import GameRef, Session
 from coimbra_events.service.views import Views
 from coimbra_events.state import GameState
-from coimbra_events.store.errors import BadFork, BadGameName, BadPlayers
+from coimbra_events.store.errors import BadFork, BadPlayers
 from coimbra_events.store.links import TableKeys, links_folder, table_keys
 from coimbra_events.store.sources import ChainReport, GameSource, game_source
 from coimbra_events.violations import RuleViolation
@@ -51,8 +50,6 @@ Input = str | GameEvent
 """An input as typed in notation, or already read (a recorder's choice)."""
 ATTEMPTS = 5
 """How often a write whose change means the same whatever else was recorded (a note) is made again."""
-_TAG = re.compile(r"[^\s,]{1,40}")
-
 
 class Games:
     """The use cases on the games of one store and on JSON log files.
@@ -367,12 +364,7 @@ class Games:
     def tag(self, names: Sequence[str], add: Sequence[str] = (), remove: Sequence[str] = ()) -> list[Game]:
         """Add tags to games and take others off, every name and tag checked before any game is changed:
         ``UnknownGame``, or ``BadGameName`` for a tag with spaces or commas, or one that is a stored game's name."""
-        for tag in add:
-            if not _TAG.fullmatch(tag):
-                raise BadGameName(f"tag {tag!r}: use up to 40 characters without spaces or commas")
-            if self.store.claims.taken(tag):
-                raise BadGameName(f"tag {tag!r} is the name of a stored game: a tag names an evening or a season "
-                                  "(coimbra tag --add TAG GAME...)")
+        check_tags(add, self.store.claims.taken)
 
         def retag(game: Game) -> None:
             kept = [t for t in game.tags if t not in remove]
@@ -491,13 +483,4 @@ class Games:
             return store.stored_games.commit(build, announce=False)[0]
 
         return [changed(name) for name in dict.fromkeys(names)]
-
-
-def check_players(players: Sequence[tuple[str, str]]) -> None:
-    """Names the notation can write and the rules core accepts; ``BadPlayers`` otherwise."""
-    from coimbra_events.notation import is_name
-
-    for player, color in players:
-        if not is_name(player) or not is_name(color) or " " in color:
-            raise BadPlayers(f"player {player!r} ({color!r}): names and colours may not contain ':', ',', '=' or '+'")
 
