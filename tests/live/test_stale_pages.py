@@ -11,6 +11,7 @@ the two long ones are over the 10 s a test may take, as 20 runs of 1 s offline a
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any, Callable, Iterator
 from urllib.parse import urlparse
@@ -18,6 +19,7 @@ from urllib.parse import urlparse
 import pytest
 
 from tests.browser_kit import axe_violations, chromium
+from tests.conftest import ROOT
 from tests.live.conftest import SETUP_ENTRIES, Served, fixture_inputs
 from tests.live.test_pages import Phone
 
@@ -175,3 +177,20 @@ def test_axe_finds_nothing_on_a_page_that_is_not_up_to_date(browser, table: Serv
     assert axe_violations(phone.page) == []
     phone.context.close()
 
+
+def test_docs_say_how_a_page_keeps_up_as_the_page_does():
+    doc = " ".join((ROOT / "docs" / "serve.md").read_text().split())
+    script = (ROOT / "cli" / "live" / "static" / "live.js").read_text()
+    ms = {name: int(value) for name, value in re.findall(r"const ([A-Z_]+) = (\d+);", script)}
+    claims = {
+        "a quarter of a second after a failed read": ms["RETRY_FIRST"] == 250,
+        "doubling each time up to a second": ms["READ_EVERY"] == 1000,
+        "every second while it is not live": ms["READ_EVERY"] == 1000,
+        "if the browser has not reopened it within 2 seconds": ms["REOPEN_AFTER"] == 2000,
+        "behind for more than 0.4 seconds": ms["SAY_AFTER"] == 400,
+        f"within 2 s of the network coming back, {RUNS} of {RUNS} runs": (WITHIN, RUNS) == (2.0, 20),
+        "not up to date: reading the game again…": "not up to date: reading the game again…" in script,
+        "not up to date: reconnecting…": "not up to date: reconnecting…" in script,
+    }
+    for words, holds in claims.items():
+        assert words in doc and holds, words
