@@ -5,7 +5,7 @@ One phone's page (Chromium at 390×844, ``tests.live.test_pages.Phone``) follows
 phone records through the API. The page misses the entry one of three ways: its read of the game is aborted
 while the event stream stays open (``page.route``), or the phone is offline for 1 s or for 30 s
 (``context.set_offline``) while the entry is stored. The first two are played ``RUNS`` times in one browser
-(the issue asks 20 of 20); the 30 s one once, as it is 30 s of waiting. About 85 s in all on two shared cores:
+(the issue asks 20 of 20); the 30 s one once, as it is 30 s of waiting. About 75 s in all on two shared cores:
 the two long ones are over the 10 s a test may take, as 20 runs of 1 s offline and one of 30 s must be.
 """
 

@@ -42,6 +42,7 @@
   const RETRY_FIRST = 250;   // ms before reading again after a failed read, doubled at each failure up to READ_EVERY
   const REOPEN_AFTER = 2000; // ms a stream may take to open before a page whose reads come back opens another
   const SAY_AFTER = 400;     // ms a live page may be behind (reading the entry just told) before it says so
+  const ROUNDS = 4;          // reads one refresh makes at most (then the reads planned while not live go on)
   const HISTORY = new Set(["Corrected", "Retracted", "RuleOverridden", "Noted", "Bookmarked"]);
   const esc = coimbraEscape;  // cli/web/board.js
   const short = (head) => (head || "").slice(0, 12);
@@ -75,12 +76,15 @@
 
   const api = (path) => `/api/games/${encodeURIComponent(game)}${path}`;
 
-  /** Read the game again (one read at a time; a read asked for meanwhile follows the one under way). */
+  /** Read the game again (one read at a time; a read asked for meanwhile follows the one under way, and so
+   * does one for entries the stream told that the read did not bring: it was answered before they were stored). */
   function refresh() {
     if (halted) return Promise.resolve();
     if (reading) { again = true; return reading; }
     reading = (async () => {
+      const wanted = () => again || !view || told.events > view.events;
       try {
+        let rounds = 0;
         do {
           again = false;
           const known = view ? view.events : 0;
@@ -88,8 +92,8 @@
           if (typeof data === "number") { failed(data); return; }
           const whole = withEntries(data, known);
           if (whole) { show(whole); heard(whole.events, whole.head); } else { view = null; again = true; }  // not the record shown: read it whole
-        } while (again);
-        caughtUp();
+        } while (wanted() && ++rounds < ROUNDS);
+        if (!wanted()) caughtUp();  // else the planned reads go on
       } finally {
         reading = null;
         keepUp();
@@ -135,6 +139,13 @@
     if (events >= told.events) told = { events, head: String(head) };
   }
 
+  /** The server told of entry ``seq`` and the head after it (its stream, or the answer to this page's input):
+   * read the game if the page does not hold it (a read under way reads on if it does not bring it). */
+  function toldOf(seq, head) {
+    heard(seq, head);
+    if (!reading && !holds()) refresh();
+  }
+
   /** Follow the game's event stream from the entry shown on. The browser reconnects by itself after a cut
    * (sending the last entry number it saw, Last-Event-ID); a stream it gave up on, or is slow to retry, is
    * opened again when a read comes back (caughtUp), and at once when the phone wakes or comes back online. */
@@ -149,8 +160,8 @@
     stream.addEventListener("entry", (e) => {
       let entry = null;
       try { entry = JSON.parse(e.data); } catch (err) { /* read the game instead */ }
-      if (entry && Number.isInteger(entry.seq)) heard(entry.seq, entry.head); else confirmed = false;
-      if (!view || !entry || entry.seq > view.events || (entry.seq === view.events && entry.head !== view.head)) refresh();
+      if (entry && Number.isInteger(entry.seq)) toldOf(entry.seq, entry.head);
+      else { confirmed = false; refresh(); }  // not an entry as the stream tells one: read the game instead
       keepUp();
     });
     keepUp();
@@ -162,10 +173,14 @@
     else refresh();
   }
 
+  /** The page holds the head the server last told. */
+  function holds() {
+    return Boolean(view && view.events === told.events && view.head === told.head);
+  }
+
   /** Live: the stream is open, a read since it opened came back, and the page holds the head the server told. */
   function isLive() {
-    return Boolean(view && stream && stream.readyState === EventSource.OPEN && confirmed &&
-      view.events === told.events && view.head === told.head);
+    return Boolean(stream && stream.readyState === EventSource.OPEN && confirmed && holds());
   }
 
   /** Say whether the page is live, let its buttons be tapped only then, and while it is not, plan the next
@@ -230,7 +245,10 @@
         clearMessage();
         refusedInput = null;
         picks.length = 0;
-        refresh();  // not awaited: a tap on the table it brings is another input, not lost to this one
+        // read the table it brings, not awaited: a tap on that table is another input, not lost to this one
+        const stored = (data.entries || []).slice(-1)[0];
+        if (stored && Number.isInteger(stored.seq)) toldOf(stored.seq, data.head); else refresh();
+        keepUp();
       } else if (answer.status === 409) {
         const since = (data.entries || []).map((e) => e.text || e.notation);
         say("conflict", `Not stored: the record moved on while this page showed head ${short(shownHead)}` +
