@@ -219,6 +219,7 @@
     if (note) note.hidden = live;
   }
 
+  /** Why the page is not live, in words (the status line). */
   function behind() {
     if (halted) return "not up to date";
     if (!view || !wasOpen) return "connecting…";
