@@ -7,7 +7,9 @@
  * way, without a reload (hashchange). The page then reads the game
  * (GET /api/games/{name}) and follows its event stream (EventSource: it reconnects by itself and
  * resumes after the last entry it saw, Last-Event-ID); at each new head the game is read again, with the
- * entries after those shown (?since=N). The board is
+ * entries after those shown (?since=N). It is "live" only while the stream is open and it holds the head
+ * the server last told (each entry on the stream carries its head, each read the game's); else it says it
+ * is not up to date, its buttons are off, and it reads the game again until it is (docs/serve.md). The board is
  * drawn by cli/web/board.js, the replay page's own drawing. Every input carries the head this page
  * shows ("after"): if the record moved on, nothing is stored and the page says what changed.
  * On /watch, nothing can be entered. Text from the record is always escaped.
@@ -23,12 +25,27 @@
   let drawer = null;
   let reading = null;    // the read under way, and whether another is wanted after it
   let again = false;
+  let stream = null;     // the event stream, and when this page opened it (Date.now())
+  let streamSince = 0;
+  let wasOpen = false;   // a stream was open once (until then the page is connecting, not reconnecting)
+  let told = { events: 0, head: "" };  // the newest entry count and head the server told, by its stream or a read
+  let confirmed = false; // a read made since the stream (re)opened came back (else the page may have missed entries)
+  let failures = 0;      // reads failed in a row, and why the latest did, in words
+  let problem = "";
+  let halted = false;    // the server refused this page's key: reading again would not help
+  let planned = null;    // the next read, planned while the page is not live
+  let sayLater = null;   // the words "not up to date", held back a moment (an entry being read is no news)
   let sending = false;
   const picks = [];      // the table outcome being filled in: a list of ids per slot
   let slotAt = 0;        // the slot a picked item goes into
   let refusedInput = null;
 
   const FIND_FROM = 8;  // more options than a phone shows at once, and a search box finds one
+  const READ_EVERY = 1000;   // ms between two reads while the page is not live
+  const RETRY_FIRST = 250;   // ms before reading again after a failed read, doubled at each failure up to READ_EVERY
+  const REOPEN_AFTER = 2000; // ms a stream may take to open before a page whose reads come back opens another
+  const SAY_AFTER = 400;     // ms a live page may be behind (reading the entry just told) before it says so
+  const ROUNDS = 4;          // reads one refresh makes at most (then the reads planned while not live go on)
   const HISTORY = new Set(["Corrected", "Retracted", "RuleOverridden", "Noted", "Bookmarked"]);
   const esc = coimbraEscape;  // cli/web/board.js
   const short = (head) => (head || "").slice(0, 12);
@@ -46,7 +63,6 @@
   // --- talking to the server --------------------------------------------------------------
 
   const KEY = "coimbra.key";  // sessionStorage: this tab's token
-  let locked = false;         // the table refused this tab's key: nothing is tried until a new link is opened
 
   /** The token of a link just opened in this tab (dropped from the address bar), or null. */
   function linkToken() {
@@ -86,9 +102,9 @@
       await join(token);
       return true;
     } catch (e) {
-      setConnection(false);
-      if (e instanceof TypeError) return false;  // the server is not reached: the stream's retries go on
-      locked = true;
+      confirmed = false;
+      if (e instanceof TypeError) { keepUp(); return false; }  // the server is not reached: the planned reads go on
+      halted = true;
       if (stream) { stream.close(); stream = null; }
       say("warn", e.message);
       return false;
@@ -99,11 +115,11 @@
   async function enter(token) {
     try {
       const name = await join(token);
-      locked = false;
+      halted = false;
       clearMessage();
       if (name !== game) { game = name; view = null; }
       await refresh();
-      if (!locked) follow();
+      follow();
     } catch (e) {
       say("warn", e instanceof TypeError ? "The server could not be reached: open the link again once it is back." : e.message);
     }
@@ -111,78 +127,168 @@
 
   const api = (path) => `/api/games/${encodeURIComponent(game)}${path}`;
 
-  /** Read the game again (one read at a time; a read asked for meanwhile follows the one under way). */
+  /** Read the game again (one read at a time; a read asked for meanwhile follows the one under way, and so
+   * does one for entries the stream told that the read did not bring: it was answered before they were stored). */
   function refresh() {
+    if (halted) return Promise.resolve();
     if (reading) { again = true; return reading; }
     reading = (async () => {
+      const wanted = () => again || !view || told.events > view.events;
       let asked = false;  // the key traded again once: a second refusal is said
       try {
+        let rounds = 0;
         do {
           again = false;
           const known = view ? view.events : 0;
-          const answer = await fetch(api(known ? `?since=${known}` : ""), { credentials: "same-origin", cache: "no-store" });
-          if (answer.status === 401 && !asked) {
+          const data = await read(known);
+          if (data === 401 && !asked) {  // the cookie refused (a restart with other links, or it is gone)
             asked = again = true;
             if (await rejoined()) continue;
             return;
           }
-          if (!answer.ok) { say("warn", (await answer.json().catch(() => ({}))).error || `the server answered ${answer.status}`); return; }
-          const whole = withEntries(await answer.json(), known);
-          if (whole) show(whole); else { view = null; again = true; }  // not the record shown: read it whole
-        } while (again);
-      } catch (e) {
-        setConnection(false);
+          if (typeof data === "number") { failed(data); return; }
+          const whole = withEntries(data, known);
+          if (whole) { show(whole); heard(whole.events, whole.head); } else { view = null; again = true; }  // not the record shown: read it whole
+        } while (wanted() && ++rounds < ROUNDS);
+        if (!wanted()) caughtUp();  // else the planned reads go on
       } finally {
         reading = null;
+        keepUp();
       }
     })();
     return reading;
   }
 
-  let stream = null;
-
-  /** Follow the game's event stream from the entry shown on. The browser reconnects by itself after a cut
-   * (sending the last entry number it saw, Last-Event-ID); a stream it gave up on (a failed reconnect) is
-   * opened again here, and so is one that went quiet while the phone slept, or came back online. */
-  function follow() {
-    if (stream) stream.close();
-    const source = new EventSource(api(`/events?last=${view ? view.events : 0}`), { withCredentials: true });
-    stream = source;
-    source.addEventListener("open", () => { setConnection(true); refresh(); });
-    source.addEventListener("error", () => {
-      setConnection(false);
-      if (source.readyState === EventSource.CLOSED) setTimeout(reconnect, 2000);
-    });
-    source.addEventListener("entry", (e) => {
-      let entry = null;
-      try { entry = JSON.parse(e.data); } catch (err) { /* read the game instead */ }
-      if (!view || !entry || entry.head !== view.head) refresh();
-    });
+  /** GET the game, with the entries after ``known``: its view, or the status the read failed with (0: no answer). */
+  async function read(known) {
+    try {
+      const answer = await fetch(api(known ? `?since=${known}` : ""), { credentials: "same-origin", cache: "no-store" });
+      return answer.ok ? await answer.json() : answer.status;
+    } catch (e) {
+      return 0;
+    }
   }
 
-  /** A stream the browser gave up on (a server that was down, or refused this page's cookie): read the game
-   * (which trades the kept token again if the cookie is refused), then follow it again. */
-  async function reconnect() {
-    if (locked || !game) return;
-    await refresh();
-    if (!locked) follow();
+  /** A read came back: the page holds the head the server had when it answered. A stream that has not
+   * opened since long (the browser waits seconds between its own tries) is opened again now. */
+  function caughtUp() {
+    confirmed = true;
+    failures = 0;
+    problem = "";
+    if (stream && stream.readyState !== EventSource.OPEN && Date.now() - streamSince > REOPEN_AFTER) follow();
+  }
+
+  /** A read failed (``status`` 0: no answer): read again soon, unless the server refused this page's key or
+   * what it asked (then say so: reading again would not help). */
+  function failed(status) {
+    confirmed = false;
+    if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+      halted = true;
+      say("warn", status === 401 ? "this page's key has expired: open the table's link again" : `the server answered ${status}`);
+      return;
+    }
+    failures += 1;
+    problem = status ? `the server answered ${status}` : "the server could not be reached";
+  }
+
+  /** The server has ``events`` entries, the newest with ``head`` (an older count is old news). */
+  function heard(events, head) {
+    if (events >= told.events) told = { events, head: String(head) };
+  }
+
+  /** The server told of entry ``seq`` and the head after it (its stream, or the answer to this page's input):
+   * read the game if the page does not hold it (a read under way reads on if it does not bring it). */
+  function toldOf(seq, head) {
+    heard(seq, head);
+    if (!reading && !holds()) refresh();
+  }
+
+  /** Follow the game's event stream from the entry shown on. The browser reconnects by itself after a cut
+   * (sending the last entry number it saw, Last-Event-ID); a stream it gave up on, or is slow to retry, is
+   * opened again when a read comes back (caughtUp), and at once when the phone wakes or comes back online. */
+  function follow() {
+    if (halted) return;
+    if (stream) stream.close();
+    confirmed = false;
+    streamSince = Date.now();
+    stream = new EventSource(api(`/events?last=${view ? view.events : 0}`), { withCredentials: true });
+    stream.addEventListener("open", () => { wasOpen = true; confirmed = false; refresh(); keepUp(); });
+    stream.addEventListener("error", keepUp);
+    stream.addEventListener("entry", (e) => {
+      let entry = null;
+      try { entry = JSON.parse(e.data); } catch (err) { /* read the game instead */ }
+      if (entry && Number.isInteger(entry.seq)) toldOf(entry.seq, entry.head);
+      else { confirmed = false; refresh(); }  // not an entry as the stream tells one: read the game instead
+      keepUp();
+    });
+    keepUp();
   }
 
   function wake() {
-    if (!game || document.hidden || locked) return;
+    if (!game || document.hidden || halted) return;
     if (!stream || stream.readyState !== EventSource.OPEN) follow();
     else refresh();
   }
 
-  function setConnection(live) {
-    el("connection").textContent = live ? "live" : "reconnecting…";
+  /** The page holds the head the server last told. */
+  function holds() {
+    return Boolean(view && view.events === told.events && view.head === told.head);
+  }
+
+  /** Live: the stream is open, a read since it opened came back, and the page holds the head the server told. */
+  function isLive() {
+    return Boolean(stream && stream.readyState === EventSource.OPEN && confirmed && holds());
+  }
+
+  /** Say whether the page is live, let its buttons be tapped only then, and while it is not, plan the next
+   * read (soon after a failed one, then every READ_EVERY ms). */
+  function keepUp() {
+    const live = isLive();
     document.body.dataset.live = live ? "1" : "";
+    guard(live);
+    showStatus(live, false);
+    if (live) { clearTimeout(planned); planned = null; return; }
+    if (halted || planned || reading) return;  // a read under way plans the next when it is over
+    const wait = failures ? Math.min(RETRY_FIRST * 2 ** (failures - 1), READ_EVERY) : READ_EVERY;
+    planned = setTimeout(() => { planned = null; refresh(); }, wait);
+  }
+
+  /** Every button that records is off while the page is not live (a tap on an old table is not sent). */
+  function guard(live) {
+    document.querySelectorAll("fieldset.guarded").forEach((f) => { f.disabled = !live; });
+  }
+
+  /** The status line: "live", or why not. A live page that falls behind says so after SAY_AFTER ms, so that
+   * the entry it is reading (every entry, a moment each) does not blink the words. */
+  function showStatus(live, now) {
+    const line = el("connection");
+    if (!live && !now && line.dataset.state === "live") {
+      if (!sayLater) sayLater = setTimeout(() => { sayLater = null; showStatus(isLive(), true); }, SAY_AFTER);
+      return;
+    }
+    clearTimeout(sayLater);
+    sayLater = null;
+    const words = live ? "live" : behind();
+    if (line.textContent !== words) line.textContent = words;
+    line.dataset.state = live ? "live" : "behind";
+    el("status").dataset.state = line.dataset.state;
+    const note = el("behind-note");
+    if (note) note.hidden = live;
+  }
+
+  /** Why the page is not live, in words (the status line). */
+  function behind() {
+    if (halted) return "not up to date";
+    if (!view || !wasOpen) return "connecting…";
+    const why = failures ? ` (${problem})` : "";
+    return stream && stream.readyState === EventSource.OPEN
+      ? `not up to date: reading the game again…${why}` : `not up to date: reconnecting…${why}`;
   }
 
   /** Send an input (path "/inputs"), an undo ("/undo"), an accepted break ("/accept") or a note ("/notes") with
    * the head shown and who enters it; say what came of it. */
   async function send(path, body) {
-    if (sending || !view) return;
+    if (sending || !isLive()) return;
     sending = true;
     document.body.dataset.sending = "1";
     const shownHead = view.head;
@@ -197,7 +303,10 @@
         clearMessage();
         refusedInput = null;
         picks.length = 0;
-        refresh();  // not awaited: a tap on the table it brings is another input, not lost to this one
+        // read the table it brings, not awaited: a tap on that table is another input, not lost to this one
+        const stored = (data.entries || []).slice(-1)[0];
+        if (stored && Number.isInteger(stored.seq)) toldOf(stored.seq, data.head); else refresh();
+        keepUp();
       } else if (answer.status === 409) {
         const since = (data.entries || []).map((e) => e.text || e.notation);
         say("conflict", `Not stored: the record moved on while this page showed head ${short(shownHead)}` +
@@ -228,9 +337,10 @@
     box.hidden = false;
     box.dataset.kind = kind;
     box.innerHTML = `<p>${esc(words)}</p>` + (offerAccept
-      ? `<form id="accept-form"><label for="accept-reason">Accept it anyway, because</label>` +
-        `<input id="accept-reason" required maxlength="300" autocomplete="off"><button type="submit">Accept the rule break</button></form>`
+      ? `<form id="accept-form"><fieldset class="guarded"><label for="accept-reason">Accept it anyway, because</label>` +
+        `<input id="accept-reason" required maxlength="300" autocomplete="off"><button type="submit">Accept the rule break</button></fieldset></form>`
       : "") + `<button type="button" id="dismiss">OK</button>`;
+    guard(isLive());
     el("dismiss").addEventListener("click", clearMessage);
     const form = el("accept-form");
     if (form) {
@@ -501,9 +611,6 @@
     document.body.dataset.role = WATCHING ? "watchers" : "players";
     wire();
     window.addEventListener("hashchange", () => { const token = linkToken(); if (token) enter(token); });
-    window.addEventListener("online", wake);
-    document.addEventListener("visibilitychange", wake);
-    setInterval(() => { if (stream && stream.readyState === EventSource.CLOSED) reconnect(); }, 5000);
     try {
       game = await session();
     } catch (e) {
@@ -511,7 +618,10 @@
       return;
     }
     await refresh();
-    if (!locked) follow();
+    follow();
+    window.addEventListener("online", wake);
+    window.addEventListener("offline", () => { confirmed = false; keepUp(); });  // it cannot know what it misses
+    document.addEventListener("visibilitychange", wake);
   }
 
   start();
