@@ -130,9 +130,10 @@ def test_a_page_reading_a_new_entry_has_its_buttons_off_and_says_so_until_it_hol
 
 def test_a_read_the_server_refuses_is_said_and_not_tried_again(phone: Phone, other: OtherPhone, table: Served):
     reads = the_reads(table)
-    phone.context.clear_cookies()  # the page's key is gone: its stream stays open, its reads are refused
+    phone.context.clear_cookies()  # the page's key is gone: its stream stays open, its reads are refused,
+    phone.page.evaluate("sessionStorage.clear()")  # and the token it kept is gone too: nothing to join again with
     other.record()
-    phone.until("document.getElementById('message').innerText.includes('key has expired')", timeout=WITHIN)
+    phone.until("document.getElementById('message').innerText.includes('no key to the table')", timeout=WITHIN)
     made = sum(map(reads, phone.requests))
     phone.page.wait_for_timeout(2500)
     assert sum(map(reads, phone.requests)) == made
