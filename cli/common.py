@@ -231,13 +231,11 @@ def served(db: Optional[Path], catalog_file: Optional[Path] = None, views: bool 
         from projections.read_side import ReadSide
 
         read_side = ReadSide()
-    games = Games.at(db, create=create, views=read_side, catalog=catalog)
-    try:
-        yield games
-    except (NoStore, StoreNotOpened) as exc:  # however deep the store was first needed
-        fail(str(exc))
-    finally:
-        games.close()
+    with Games.at(db, create=create, views=read_side, catalog=catalog) as games:
+        try:
+            yield games
+        except (NoStore, StoreNotOpened) as exc:  # however deep the store was first needed
+            fail(str(exc))
 
 
 @contextmanager
