@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any, Sequence
 
 from rich.console import Group, RenderableType
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
+
+from cli.spreadsheet import spreadsheet_csv
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
@@ -60,17 +60,14 @@ def left_out_lines(report: dict[str, Any]) -> list[Text]:
 
 
 def standings_csv(report: dict[str, Any]) -> str:
-    """The standings as CSV for a spreadsheet: a header row, then one row per player (plain numbers, UTF-8 with BOM)."""
+    """The standings as CSV for a spreadsheet: a header row, then one row per player (cli/spreadsheet.py)."""
     sources = sources_of(report)
-    out = io.StringIO()
-    writer = csv.writer(out)  # RFC 4180: CRLF line ends, quotes where needed
-    writer.writerow(["rank", "player", "games", "wins", "shared wins", "win %", "average score", "best score",
-                     "average place", "total points", *(f"{s} (average)" for s in sources)])
-    for p in report["players"]:
-        writer.writerow([p["rank"], p["player"], p["games"], p["wins"], p["shared_wins"], round(100 * p["win_rate"], 1),
-                         p["average"], p["best"], p["average_place"], p["points"],
-                         *(p["average_by_source"][s] for s in sources)])
-    return "\ufeff" + out.getvalue()  # the BOM makes spreadsheets read the names as UTF-8
+    header = ["rank", "player", "games", "wins", "shared wins", "win %", "average score", "best score",
+              "average place", "total points", *(f"{s} (average)" for s in sources)]
+    return spreadsheet_csv(header, ([p["rank"], p["player"], p["games"], p["wins"], p["shared_wins"],
+                                     round(100 * p["win_rate"], 1), p["average"], p["best"], p["average_place"],
+                                     p["points"], *(p["average_by_source"][s] for s in sources)]
+                                    for p in report["players"]))
 
 
 def sparkline(values: Sequence[float]) -> str:

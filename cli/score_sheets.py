@@ -7,13 +7,12 @@ so their points are the ones ``score --json`` gives; the page is
 
 from __future__ import annotations
 
-import csv
 import html
-import io
 from importlib import resources
 from string import Template
 from typing import Any
 
+from cli.spreadsheet import spreadsheet_csv
 from coimbra_events.catalog import Catalog
 from coimbra_events.log import GameLog
 from projections.naming import named
@@ -22,19 +21,13 @@ from projections.scores import result_line
 
 def score_csv(report: dict[str, Any], log: GameLog, name: str) -> str:
     """A header row, then one row per player by place: the game and the day it was played (so that the sheets of
-    many games pasted one under another still say which is which), points by source, total, coins and guards left.
-
-    UTF-8 with a BOM, as ``league standings --csv``: without it spreadsheets read accented names as another encoding.
-    """
+    many games pasted one under another still say which is which), points by source, total, coins and guards left
+    (cli/spreadsheet.py: UTF-8 with a BOM, as ``league standings --csv``)."""
     sources = list(report["players"][0]["sources"]) if report["players"] else []
-    out = io.StringIO()
-    writer = csv.writer(out)  # RFC 4180: CRLF line ends, quotes where needed
-    writer.writerow(["game", "date", "place", "player", *sources, "total", "coins + guards left"])
     day = played_on(log)
-    for p in report["players"]:
-        writer.writerow([name, day, p["place"], p["name"], *(p["sources"][s] for s in sources), p["total"],
-                         p["resources_left"]])
-    return "\ufeff" + out.getvalue()
+    return spreadsheet_csv(["game", "date", "place", "player", *sources, "total", "coins + guards left"],
+                           ([name, day, p["place"], p["name"], *(p["sources"][s] for s in sources), p["total"],
+                             p["resources_left"]] for p in report["players"]))
 
 
 def played_on(log: GameLog) -> str:

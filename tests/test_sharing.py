@@ -149,6 +149,35 @@ def test_the_csv_sheet_opens_in_a_spreadsheet_with_its_accents_and_says_which_ga
     assert {(r[0], r[1]) for r in rows[1:]} == {("sábado", "2026-03-13")}  # the day its first entry was made
 
 
+def test_the_csv_sheet_keeps_formulas_out_of_a_spreadsheet(tmp_path: Path):
+    """A name a spreadsheet would run (``@SUM(1)``, ``-1-1``, ``=...``) is written as text with a leading
+    apostrophe (OWASP's CSV-injection rule, cli/spreadsheet.py); numbers stay numbers."""
+    from coimbra_events.catalog import standin_catalog
+    from coimbra_events.simulator import simulate
+
+    log, _ = simulate(standin_catalog(), (("@SUM(1)", "red"), ("-1-1", "blue")), 1)
+    game_log.write(tmp_path / "=1+1.json", log)
+    sheet = coimbra("score", str(tmp_path / "=1+1.json"), "--format", "csv", db=tmp_path / "games.sqlite").stdout
+    rows = list(csv.reader(io.StringIO(sheet.decode("utf-8-sig"), newline="")))
+    assert sorted(r[3] for r in rows[1:]) == ["'-1-1", "'@SUM(1)"]
+    assert {r[0] for r in rows[1:]} == {"'=1+1"} and sorted(r[2] for r in rows[1:]) == ["1", "2"]
+
+
+@pytest.mark.parametrize("text", ["=1+1", "+1", "-1-1", "@SUM(1)", "\tx", "\rx"])
+def test_every_formula_start_is_written_as_text(text: str):
+    from cli.spreadsheet import spreadsheet_csv
+
+    rows = list(csv.reader(io.StringIO(spreadsheet_csv(["a", "n"], [[text, -3]]).lstrip("\ufeff"), newline="")))
+    assert rows[1] == ["'" + text, "-3"]
+
+
+def test_text_that_starts_no_formula_is_written_as_it_is():
+    from cli.spreadsheet import spreadsheet_csv
+
+    rows = list(csv.reader(io.StringIO(spreadsheet_csv(["a"], [["Ana = 1"], ["'quoted"], ["João-1"]]).lstrip("\ufeff"), newline="")))
+    assert [r[0] for r in rows[1:]] == ["Ana = 1", "'quoted", "João-1"]
+
+
 def test_the_html_sheet_is_one_printable_page_with_every_total(tmp_path: Path):
     db = tmp_path / "games.sqlite"
     report = orjson.loads(coimbra("score", str(GAMES[2]), "--json", db=db).stdout)
