@@ -7,8 +7,14 @@ Strangers send from loopback addresses of their own (``127.0.0.x``), as another 
 
 from __future__ import annotations
 
+import contextlib
+import os
+import select
+import signal
 import socket
 import statistics
+import subprocess
+import sys
 import time
 from typing import Iterator
 
@@ -16,7 +22,9 @@ import pytest
 
 from cli.live import stream
 from cli.live.access import PLAYERS, WATCHERS
+from cli.live.limits import PER_ADDRESS
 from tests.commands import scratch
+from tests.conftest import ROOT
 from tests.live.conftest import SETUP_ENTRIES, Served, coimbra, fixture_inputs, fixture_log, start
 
 FILES = 256
@@ -129,3 +137,98 @@ def test_a_stream_says_ping_every_few_seconds(table_game: Served) -> None:
         lines = quiet.iter_lines()
         assert next(lines) == "event: ping" and next(lines) == "data: "
     assert stream.PING - 0.5 < time.monotonic() - started < stream.PING + 1.5
+
+
+SMALL_SERVER = """
+import sys
+from starlette.applications import Starlette
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
+from cli.live.limits import Limits
+from cli.live.server import listen, serve
+
+async def answer(request):
+    return PlainTextResponse("ok")
+
+sock = listen("127.0.0.1", 0)
+limits = Limits(float(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))
+serve(Starlette(routes=[Route("/", answer)]), sock, lambda: print(sock.getsockname()[1], flush=True), limits)
+"""
+
+
+@contextlib.contextmanager
+def small_server(deadline: float, per_address: int, connections: int) -> Iterator[int]:
+    """The live server's ``serve`` (uvicorn and its guarded protocol) on loopback in a process of its own, with a
+    one-route app and these limits; its port. It must stop cleanly at Ctrl-C and print nothing."""
+    process = subprocess.Popen([sys.executable, "-c", SMALL_SERVER, str(deadline), str(per_address), str(connections)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        ready, _, _ = select.select([process.stdout], [], [], 30)
+        assert ready, process.stderr.read() if process.poll() is not None else "not ready"
+        yield int(process.stdout.readline())
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=20)
+        assert process.returncode == 0 and not stderr, stderr.decode()
+
+
+def connect(port: int, source: str = "127.0.0.1", first: bytes = b"") -> socket.socket:
+    connection = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+    if first:
+        connection.sendall(first)
+    return connection
+
+
+def closed_after(connection: socket.socket) -> float:
+    """Seconds until the server closes ``connection`` having answered nothing."""
+    started = time.monotonic()
+    try:
+        assert connection.recv(4096) == b""
+    except ConnectionResetError:
+        pass
+    return time.monotonic() - started
+
+
+def answered(connection: socket.socket) -> bool:
+    """Whether the server answers the small server's one route on ``connection`` (read whole: ``ok``)."""
+    said = b""
+    while not said.endswith(b"\r\n\r\nok"):
+        chunk = connection.recv(4096)
+        if not chunk:
+            return False
+        said += chunk
+    return said.startswith(b"HTTP/1.1 200")
+
+
+def request(port: int) -> bytes:
+    return f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+
+
+def test_a_request_whose_headers_are_not_complete_by_the_deadline_is_closed_quietly() -> None:
+    with small_server(0.5, PER_ADDRESS, 100) as port:
+        opened = time.monotonic()
+        slow = connect(port, first=request(port)[:20])
+        late = connect(port, first=request(port)[:20])
+        time.sleep(0.3)
+        late.sendall(request(port)[20:])  # complete within the deadline: answered
+        assert answered(late)
+        answer_at = time.monotonic()
+        late.sendall(request(port)[:20])  # the next request on the kept-alive connection, never completed
+        closed_after(slow)
+        assert 0.5 <= time.monotonic() - opened < 1.5
+        closed_after(late)
+        assert 0.5 <= time.monotonic() - answer_at < 1.5
+
+
+def test_connections_over_the_cap_of_an_address_or_of_all_are_closed_at_once_and_others_answered() -> None:
+    with small_server(10, 4, 6) as port:
+        held = [connect(port, "127.0.0.2") for _ in range(4)]
+        assert closed_after(connect(port, "127.0.0.2")) < 0.5  # a fifth from one address
+        other = connect(port, "127.0.0.3", request(port))
+        assert answered(other)
+        held.append(connect(port, "127.0.0.3"))
+        assert closed_after(connect(port, "127.0.0.4")) < 0.5  # a seventh in all
+        for connection in held + [other]:
+            connection.close()
+        time.sleep(0.2)
+        assert answered(connect(port, "127.0.0.4", request(port)))
