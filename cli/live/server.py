@@ -9,6 +9,8 @@ request is printed at all), and an error inside a handler is answered 500 with
 one line and logged as one line (once a minute per cause), never a traceback.
 Every answer says ``nosniff``; every error, Starlette's 404 and 405 too, is JSON;
 a request whose ``Host`` is not an address the server is reached at is refused.
+uvicorn runs its own HTTP/1.1 protocol with the limits of ``cli.live.limits`` (a deadline for a request's
+headers, caps on connections per address and in all).
 """
 
 from __future__ import annotations

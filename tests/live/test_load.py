@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import select
 import signal
 import socket
@@ -18,13 +19,15 @@ import sys
 import time
 from typing import Iterator
 
+import httpx
 import pytest
 
 from cli.live import stream
 from cli.live.access import PLAYERS, WATCHERS
-from cli.live.limits import PER_ADDRESS
+from cli.live.limits import PER_ADDRESS, RESERVED_FILES
 from tests.commands import scratch
 from tests.conftest import ROOT
+from tests.live.test_api_docs import DOC
 from tests.live.conftest import SETUP_ENTRIES, Served, coimbra, fixture_inputs, fixture_log, start
 
 FILES = 256
@@ -64,6 +67,7 @@ def test_300_idle_half_sent_requests_from_one_address_leave_a_players_input_answ
     idle = half_sent(few_files, 300, "127.0.0.2")
     try:
         player = few_files.client(few_files.players)
+        player.timeout = httpx.Timeout(5)  # a server that cannot answer fails the test in seconds, not minutes
         head = player.get(few_files.api()).json()["head"]
         took = []
         for entry in fixture_inputs()[SETUP_ENTRIES:SETUP_ENTRIES + 20]:
@@ -103,7 +107,8 @@ def test_a_burst_of_600_streams_never_opens_more_than_the_budget_and_a_player_st
             assert players.status_code == 200
         refused = table_game.client(table_game.watchers, source="127.0.0.9").get(table_game.api("/events"))
         assert refused.status_code == 503 and refused.headers["retry-after"] == str(stream.RETRY_AFTER)
-        assert "watchers' link" in refused.json()["error"] and refused.headers["content-type"] == "application/json"
+        assert refused.headers["content-type"] == "application/json"
+        assert f'`"{refused.json()["error"]}"`' in " ".join(DOC.split())  # said in words, as docs/serve.md quotes them
     finally:
         for connection, _ in burst:
             connection.close()
@@ -232,3 +237,14 @@ def test_connections_over_the_cap_of_an_address_or_of_all_are_closed_at_once_and
             connection.close()
         time.sleep(0.2)
         assert answered(connect(port, "127.0.0.4", request(port)))
+
+
+@pytest.mark.parametrize("soft, hard, allowed", [(256, 8192, 4096), (256, 256, 256), (8192, 8192, 8192)])
+def test_the_server_raises_its_file_limit_where_allowed_and_keeps_64_files_beside_its_connections(
+        soft: int, hard: int, allowed: int) -> None:
+    if hard > resource.getrlimit(resource.RLIMIT_NOFILE)[1]:
+        pytest.skip(f"this process may not allow {hard} files")
+    said = subprocess.run([sys.executable, "-c", "from cli.live.limits import Limits; print(Limits().connections)"],
+                          capture_output=True, text=True, timeout=30, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard)))
+    assert said.returncode == 0 and int(said.stdout) == allowed - RESERVED_FILES, said.stderr
