@@ -27,8 +27,9 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 HEADER_DEADLINE = 10.0
 """Seconds a connection may take to send a request's headers (from when it opened, or its previous answer)."""
-PER_ADDRESS = 32
-"""Connections open at once from one address (a phone's browser opens at most six to a server)."""
+PER_ADDRESS = 64
+"""Connections open at once from one address: a phone's browser opens at most six to a server, and the pages of a
+test or a benchmark on one computer (one address) about four each."""
 RESERVED_FILES = 64
 """Files the process keeps for itself beyond its connections (the store, the pages' files, its threads)."""
 WANTED_FILES = 4096

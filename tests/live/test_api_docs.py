@@ -54,7 +54,7 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     ("a new link opened in the same tab is taken without a reload", 'addEventListener("hashchange"' in PAGE),
     ("(default 8000; `0`: any free port)", inspect.signature(serve_command).parameters["port"].default.default == 8000),
     ("must be complete within 10 seconds of its connection opening", limits.HEADER_DEADLINE == 10),
-    ("One address holds at most 32 connections at once", limits.PER_ADDRESS == 32),
+    ("One address holds at most 64 connections at once", limits.PER_ADDRESS == 64),
     ("less 64 kept for the store and the pages", limits.RESERVED_FILES == 64),
     ("raises its own file limit to 4,096 where the system allows", limits.WANTED_FILES == 4096),
     ("40 open at once for the players' link, 120 for the watchers'", stream.STREAMS == {"players": 40, "watchers": 120}),
