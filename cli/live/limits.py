@@ -64,7 +64,8 @@ class Limits:
     header_deadline: float = HEADER_DEADLINE
     per_address: int = PER_ADDRESS
     connections: int = field(default_factory=_connections_allowed)
-    """Connections open at once from every address: the files the process may open, less ``RESERVED_FILES``."""
+    """Connections open at once from every address: the files the process may open (raised first to
+    ``WANTED_FILES`` where the system allows), less ``RESERVED_FILES``."""
 
 
 class Connections:

@@ -27,9 +27,9 @@ from cli.live.access import PLAYERS, WATCHERS
 from cli.live.limits import PER_ADDRESS, RESERVED_FILES
 from tests.commands import scratch
 from tests.conftest import ROOT
-from tests.live.test_api_docs import DOC
 from tests.live.conftest import SETUP_ENTRIES, Served, coimbra, fixture_inputs, fixture_log, start
 
+DOC = " ".join((ROOT / "docs" / "serve.md").read_text().split())
 FILES = 256
 """The process's file limit in the half-sent test (macOS's default)."""
 
@@ -108,7 +108,7 @@ def test_a_burst_of_600_streams_never_opens_more_than_the_budget_and_a_player_st
         refused = table_game.client(table_game.watchers, source="127.0.0.9").get(table_game.api("/events"))
         assert refused.status_code == 503 and refused.headers["retry-after"] == str(stream.RETRY_AFTER)
         assert refused.headers["content-type"] == "application/json"
-        assert f'`"{refused.json()["error"]}"`' in " ".join(DOC.split())  # said in words, as docs/serve.md quotes them
+        assert f'`"{refused.json()["error"]}"`' in DOC  # said in words, as docs/serve.md quotes them
     finally:
         for connection, _ in burst:
             connection.close()
