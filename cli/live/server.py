@@ -9,6 +9,8 @@ request is printed at all), and an error inside a handler is answered 500 with
 one line and logged as one line (once a minute per cause), never a traceback.
 Every answer says ``nosniff``; every error, Starlette's 404 and 405 too, is JSON;
 a request whose ``Host`` is not an address the server is reached at is refused.
+uvicorn runs its own HTTP/1.1 protocol with the limits of ``cli.live.limits`` (a deadline for a request's
+headers, caps on connections per address and in all).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from cli.live import api, pages, stream
 from cli.live.follow import follow
+from cli.live.limits import Limits, protocol
 from cli.live.access import Gate, Keys, LimitBody, Throttle, TooLarge, refusal, too_large
 from cli.live.table import ServedTable
 from coimbra_events.store.errors import one_line
@@ -153,19 +156,24 @@ class OneLineErrors:
         log.error("error answering %s %s: %s%s", scope.get("method", ""), scope.get("path", ""), cause, again)
 
 
+BACKLOG = 128
+"""Connections waiting to be accepted (the socket's queue, and what asyncio accepts at once)."""
+
+
 def listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host``:``port`` (0: any free port) and listening (``OSError`` if it cannot be)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
-    sock.listen(128)
+    sock.listen(BACKLOG)
     sock.set_inheritable(True)
     return sock
 
 
-def serve(app: Starlette, sock: socket.socket, ready: Callable[[], None]) -> None:
-    """Run ``app`` on ``sock`` until Ctrl-C (or SIGTERM); ``ready`` is called once it answers."""
+def serve(app: Starlette, sock: socket.socket, ready: Callable[[], None], limits: Limits | None = None) -> None:
+    """Run ``app`` on ``sock`` until Ctrl-C (or SIGTERM); ``ready`` is called once it answers. ``limits``: the
+    connections' (``cli.live.limits``: a deadline for a request's headers, caps per address and for all)."""
     import uvicorn
 
     class Server(uvicorn.Server):
@@ -181,8 +189,9 @@ def serve(app: Starlette, sock: socket.socket, ready: Callable[[], None]) -> Non
                 for sig in STOP:
                     loop.remove_signal_handler(sig)
 
-    config = uvicorn.Config(app, log_level="warning", access_log=False, proxy_headers=False, server_header=False,
-                            timeout_graceful_shutdown=2, lifespan="on")
+    config = uvicorn.Config(app, http=protocol(limits or Limits()), log_level="warning", access_log=False,
+                            proxy_headers=False, server_header=False, timeout_graceful_shutdown=2, lifespan="on",
+                            backlog=BACKLOG)
     server = Server(config)
 
     async def main() -> None:

@@ -7,25 +7,35 @@ or whose connection was cut, reconnects with the last id it saw
 ``?last=N`` on a fresh connection) and is told every entry after it, then each
 new one as it is stored. Entries are read from the served table's list, never
 from the store, so a hundred open streams cost the store nothing.
+
+Every ``PING`` seconds a stream says ``event: ping`` (its data empty), so that a page that heard nothing
+for a few pings knows its stream is dead though it looks open, and no proxy drops a quiet stream as idle.
+Each role has its own budget of streams (``STREAMS``), a slot taken before the stream is answered and
+given back when it ends, however it ends: a burst never admits more than the budget, and the watchers'
+link filling its budget never refuses a player's page.
 """
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterator
+from collections import Counter
+from typing import Any, AsyncIterator, Callable
 
 import orjson
-from sse_starlette import EventSourceResponse
+from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
+from starlette.types import Receive, Scope, Send
 
-from cli.live.access import Gate, entry_number, refusal
+from cli.live.access import PLAYERS, WATCHERS, Gate, entry_number, refusal
 from cli.live.table import ServedTable
 
-MAX_STREAMS = 200
-"""Streams open at once (a table has a handful of phones and some watchers)."""
-PING = 15
-"""Seconds between two comments on a quiet stream, so that no proxy or phone drops it as idle."""
+STREAMS = {PLAYERS: 40, WATCHERS: 120}
+"""Streams open at once, by role (a table has a handful of phones, a few reloading tabs, and some watchers)."""
+RETRY_AFTER = 5
+"""Seconds a client refused a stream (its role's budget is full) is told to wait (``Retry-After``)."""
+PING = 5
+"""Seconds between two ``ping`` events on a stream (a page that hears nothing for three takes it for dead)."""
 
 
 def routes(table: ServedTable, gate: Gate) -> list[BaseRoute]:
@@ -36,7 +46,9 @@ class OpenStreams:
     """The open streams of one served table."""
 
     def __init__(self, table: ServedTable, gate: Gate) -> None:
-        self.table, self.gate, self.open = table, gate, 0
+        self.table, self.gate = table, gate
+        self.open: Counter[str] = Counter()
+        """Streams open (or being answered) by role."""
         self._said: tuple[tuple[int, str], str] = ((0, ""), "")
 
     async def events(self, request: Request) -> Response:
@@ -46,26 +58,24 @@ class OpenStreams:
             return role
         if request.path_params["name"] != self.table.name:
             return refusal(404, f"no game named {request.path_params['name']!r} at this table")
-        if self.open >= MAX_STREAMS:
-            return refusal(503, "too many open streams; try again later", {"Retry-After": "5"})
         header, query = request.headers.get("last-event-id"), request.query_params.get("last")
         try:
             last = (entry_number(header.strip(), "Last-Event-ID") if header else
                     entry_number(query, "last") if query is not None else 0)
         except ValueError as exc:
             return refusal(400, f"bad request: {exc}")
-        return EventSourceResponse(self._entries(last), ping=PING, headers={"Cache-Control": "no-store"})
+        if self.open[role] >= STREAMS[role]:
+            return refusal(503, f"the {role}' link has {STREAMS[role]} streams open, as many as the table takes: "
+                                f"try again in {RETRY_AFTER} seconds", {"Retry-After": str(RETRY_AFTER)})
+        self.open[role] += 1
+        return HeldStream(self._entries(last), lambda: self.open.subtract((role,)))
 
     async def _entries(self, seen: int) -> AsyncIterator[dict[str, Any]]:
-        self.open += 1
-        try:
-            while True:
-                for entry in self.table.entries[seen:]:
-                    yield {"id": str(entry["seq"]), "event": "entry", "data": self._data(entry)}
-                    seen = entry["seq"]
-                await self.table.wait(seen)
-        finally:
-            self.open -= 1
+        while True:
+            for entry in self.table.entries[seen:]:
+                yield {"id": str(entry["seq"]), "event": "entry", "data": self._data(entry)}
+                seen = entry["seq"]
+            await self.table.wait(seen)
 
     def _data(self, entry: dict[str, Any]) -> str:
         """An entry as JSON, made once for every stream that tells it (by its number and head)."""
@@ -73,3 +83,22 @@ class OpenStreams:
         if self._said[0] != key:
             self._said = (key, orjson.dumps(entry).decode())
         return self._said[1]
+
+
+def ping() -> ServerSentEvent:
+    """A ``ping`` event: a named event (not a comment, which a page's EventSource never tells), its data empty."""
+    return ServerSentEvent(event="ping", data="")
+
+
+class HeldStream(EventSourceResponse):
+    """An event stream that holds a slot of its role's budget until it ends (told, cut, or the server stopping)."""
+
+    def __init__(self, entries: AsyncIterator[dict[str, Any]], release: Callable[[], None]) -> None:
+        super().__init__(entries, ping=PING, ping_message_factory=ping, headers={"Cache-Control": "no-store"})
+        self._release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()

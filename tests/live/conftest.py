@@ -9,6 +9,7 @@ fixture up to its first decision (``fixture_game(k)``: up to entry k), served. C
 from __future__ import annotations
 
 import os
+import resource
 import select
 import signal
 import subprocess
@@ -97,12 +98,14 @@ def coimbra(db: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([installed_coimbra(), *args], capture_output=True, text=True, timeout=120, env=environment(db))
 
 
-def start(db: Path, *args: str, folder: Path) -> Served:
-    """``coimbra serve ARGS --json --host 127.0.0.1 --port 0`` on ``db`` (ARGS may name the port), once it answers."""
+def start(db: Path, *args: str, folder: Path, files: int | None = None) -> Served:
+    """``coimbra serve ARGS --json --host 127.0.0.1 --port 0`` on ``db`` (ARGS may name the port), once it answers;
+    ``files``: the most files its process may open (its soft and hard limit), else this process's limit."""
     stderr = folder / f"serve-{time.monotonic_ns()}.log"
     port = () if "--port" in args else ("--port", "0")
+    limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))) if files else None
     process = subprocess.Popen([installed_coimbra(), "serve", *args, "--json", "--host", "127.0.0.1", *port],
-                               stdout=subprocess.PIPE, stderr=stderr.open("w"), env=environment(db))
+                               stdout=subprocess.PIPE, stderr=stderr.open("w"), env=environment(db), preexec_fn=limit)
     ready, _, _ = select.select([process.stdout], [], [], 60)
     line = process.stdout.readline() if ready else b""
     if not line:

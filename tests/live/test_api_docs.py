@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.live import access, api, follow, server
+from cli.live import access, api, follow, limits, server, stream
 from cli.live.access import Keys
 from cli.live.server import build_app
 from cli.live.table import ServedTable
@@ -53,6 +53,15 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     ("it keeps its link's token in the tab (the browser's session storage)", "sessionStorage.setItem(KEY, token)" in PAGE),
     ("a new link opened in the same tab is taken without a reload", 'addEventListener("hashchange"' in PAGE),
     ("(default 8000; `0`: any free port)", inspect.signature(serve_command).parameters["port"].default.default == 8000),
+    ("must be complete within 10 seconds of its connection opening", limits.HEADER_DEADLINE == 10),
+    ("One address holds at most 64 connections at once", limits.PER_ADDRESS == 64),
+    ("less 64 kept for the store and the pages", limits.RESERVED_FILES == 64),
+    ("raises its own file limit to 4,096 where the system allows", limits.WANTED_FILES == 4096),
+    ("40 open at once for the players' link, 120 for the watchers'", stream.STREAMS == {"players": 40, "watchers": 120}),
+    ("again in 5 seconds\"`), with `Retry-After: 5`", stream.RETRY_AFTER == 5),  # the words: tests/live/test_load.py
+    ("Every 5 seconds a stream also says", stream.PING == 5 and "const PING_EVERY = 5000;" in PAGE),
+    ("a page takes 16 seconds without an entry or a ping for a dead stream",
+     "const SILENT_FOR = 3 * PING_EVERY + 1000;" in PAGE and 'addEventListener("ping", alive)' in PAGE),
 ])
 def test_the_documented_limits_are_the_code(words: str, value: bool) -> None:
     assert words in " ".join(DOC.split()) and value

@@ -203,18 +203,31 @@
     if (!reading && !holds()) refresh();
   }
 
+  const PING_EVERY = 5000;  // ms between two pings on a stream (cli/live/stream.py, PING)
+  const SILENT_FOR = 3 * PING_EVERY + 1000;  // ms an open stream may say nothing (no entry, no ping) before it is dead
+  let silence = null;       // the timer that takes a silent stream for dead
+
   /** Follow the game's event stream from the entry shown on. The browser reconnects by itself after a cut
    * (sending the last entry number it saw, Last-Event-ID); a stream it gave up on, or is slow to retry, is
-   * opened again when a read comes back (caughtUp), and at once when the phone wakes or comes back online. */
+   * opened again when a read comes back (caughtUp), and at once when the phone wakes or comes back online.
+   * An open stream that says nothing for three pings (a connection the Wi-Fi dropped without a word) is
+   * closed and another opened: else it would look live while nothing reaches it. */
   function follow() {
     if (halted) return;
     if (stream) stream.close();
     confirmed = false;
     streamSince = Date.now();
-    stream = new EventSource(api(`/events?last=${view ? view.events : 0}`), { withCredentials: true });
-    stream.addEventListener("open", () => { wasOpen = true; confirmed = false; refresh(); keepUp(); });
+    const source = stream = new EventSource(api(`/events?last=${view ? view.events : 0}`), { withCredentials: true });
+    const alive = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => { if (stream === source && source.readyState === EventSource.OPEN) follow(); }, SILENT_FOR);
+    };
+    alive();
+    stream.addEventListener("open", () => { alive(); wasOpen = true; confirmed = false; refresh(); keepUp(); });
+    stream.addEventListener("ping", alive);
     stream.addEventListener("error", keepUp);
     stream.addEventListener("entry", (e) => {
+      alive();
       let entry = null;
       try { entry = JSON.parse(e.data); } catch (err) { /* read the game instead */ }
       if (entry && Number.isInteger(entry.seq)) toldOf(entry.seq, entry.head);
