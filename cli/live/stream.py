@@ -5,7 +5,8 @@ Each event is ``id: <entry number>``, ``event: entry``, its data the entry as
 or whose connection was cut, reconnects with the last id it saw
 (``Last-Event-ID``, which a browser's EventSource sends by itself; or
 ``?last=N`` on a fresh connection) and is told every entry after it, then each
-new one as it is stored. Entries are read from the served table's list, never
+new one as it is stored; ``event: seat`` when a phone claimed or let go a seat (its
+page then reads the game again, which says which seats it holds). Entries are read from the served table's list, never
 from the store, so a hundred open streams cost the store nothing.
 """
 
@@ -58,12 +59,16 @@ class OpenStreams:
 
     async def _entries(self, seen: int) -> AsyncIterator[dict[str, Any]]:
         self.open += 1
+        seats = self.table.seat_changes
         try:
             while True:
                 for entry in self.table.entries[seen:]:
                     yield {"id": str(entry["seq"]), "event": "entry", "data": self._data(entry)}
                     seen = entry["seq"]
-                await self.table.wait(seen)
+                if seats != self.table.seat_changes:  # a phone claimed or let go a seat: each page reads who holds what
+                    seats = self.table.seat_changes
+                    yield {"event": "seat", "data": orjson.dumps({"changes": seats}).decode()}
+                await self.table.wait(seen, seats)
         finally:
             self.open -= 1
 
