@@ -3,9 +3,9 @@
 Debian's Chromium (``tests.browser_kit``) opens ``coimbra serve``'s links as four phones at 390×844, one per
 player, each claiming its own seat, and two watchers. The 4-player fixture game is entered through the pages
 only: the table's outcomes (setup draws, rolls, deals) picked on the form of whichever phone is at hand (any
-phone enters them), each player's decisions tapped on their own phone as the button the options list for it. Then ``coimbra export`` of the game is
-the fixture's canonical export (every move the same; the stamps say who entered each, here, and when),
-and every page shows the same head. Screenshots go to ``artifacts/live/`` (ignored by git).
+phone enters them), each player's decisions tapped on their own phone as the button the options list for it.
+Then ``coimbra export`` of the game is the fixture's canonical export (every move the same; the stamps say who
+entered each, here, and when), and every page shows the same head. Screenshots go to ``artifacts/live/`` (ignored by git).
 """
 
 from __future__ import annotations

@@ -79,8 +79,8 @@ def test_a_take_over_asks_first_and_the_phone_that_held_the_seat_is_told(browser
     second.tap('#seat-choices button[data-seat="Bruno"]')
     second.until("document.body.dataset.live === '1'")
     first.page.wait_for_timeout(200)
-    assert asked and asked[0].startswith("Bruno is played from another phone (the one that plays Bruno)")
-    assert "Take over Bruno on this phone? The other phone is told." in asked[0]
+    assert asked == ["Bruno is played from another phone (the one that plays Bruno); take the seat over to play Bruno "
+                     "from this phone? The other phone is told."]
     assert second.seats() == [] and first.seats() == ["Bruno"]  # cancelled: nothing changed
     asked = answering(second, accept=True)
     second.tap('#seat-choices button[data-seat="Bruno"]')

@@ -92,7 +92,7 @@
       const answer = await post({ seat, take_over: Boolean(takeOver) });
       const data = await answer.json().catch(() => ({}));
       if (answer.status === 409 && !takeOver) {
-        if (window.confirm(`${data.error}?\n\nTake over ${seat} on this phone? The other phone is told.`)) return claim(seat, true);
+        if (window.confirm(`${data.error}? The other phone is told.`)) return claim(seat, true);
         return;
       }
       if (!answer.ok) { page.say("warn", data.error || `the server answered ${answer.status}`); return; }
