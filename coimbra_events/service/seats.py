@@ -78,7 +78,7 @@ class Seats:
         self._keeper = keeper
         self._held = {seat: phone for seat, phone in keeper.load().items() if seat in self.players}
 
-    def held(self) -> dict[str, bool]:
+    def claimed(self) -> dict[str, bool]:
         """Every seat, and whether a phone holds it."""
         return {seat: seat in self._held for seat in self.players}
 
@@ -161,7 +161,7 @@ class Phone:
             player = event.actor
             if self.enters(player):
                 continue
-            if self.seats.held()[player]:
+            if self.seats.claimed()[player]:
                 why = (f"{player}'s seat is held by another phone: only that phone enters {player}'s decisions "
                        f"(or take the seat over on this one)")
             else:
