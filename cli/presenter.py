@@ -29,7 +29,7 @@ from projections.scores import score_report
 if TYPE_CHECKING:
     from coimbra_events.catalog import Catalog
     from coimbra_events.game import Game
-    from coimbra_events.service import Conflict, Legal, Stored, Refused
+    from coimbra_events.service import Conflict, Legal, Phone, Stored, Refused
     from coimbra_events.state import GameState
 
 
@@ -197,5 +197,18 @@ def game_view(legal: Legal, entries: Sequence[dict[str, Any]]) -> dict[str, Any]
     }
 
 
+def seats_json(phone: Phone, game: Game) -> dict[str, Any]:
+    """What the live table's view says of the seats to one phone: each seat (``held`` by a phone, and whether by
+    this one), the seats it holds (``you``), and the play an undo would withdraw, said in words, with whether this
+    phone may (``undo``: ``None`` with nothing to withdraw, or at game over)."""
+    held, you, plays = phone.seats.claimed(), phone.held, game.line.plays
+    undo = None if game.over or not plays else {
+        "seq": plays[-1].seq, "player": plays[-1].event.actor, "yours": phone.may_undo(game),
+        "text": said(game.catalog, plays[-1].event, monasteries=dict(game.state.monasteries))}
+    return {"seats": [{"player": p, "held": held[p], "yours": p in you} for p in phone.seats.players],
+            "you": list(you), "undo": undo}
+
+
 __all__ = ["act_json", "act_refused_json", "catalog_lookup", "conflict_json", "due", "due_json", "due_view", "entry_json",
-           "event_words", "game_view", "legal_json", "notation", "refusal_words", "refused_json", "stored_json", "table_json"]
+           "event_words", "game_view", "legal_json", "notation", "refusal_words", "refused_json", "seats_json", "stored_json",
+           "table_json"]

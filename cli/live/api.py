@@ -6,10 +6,16 @@ write carries the head the device showed (``after``), and the answer is the
 use case's value: 200 with the entries stored, 409 when the record moved on
 (with what changed since), 422 when a rule refuses (its rule id, reason and
 facts), 400 for input that cannot be read (the line the CLI would print).
+
+A page names its phone (``X-Coimbra-Device``: an id it made once and keeps): it
+claims seats (``/seats``), and its writes are its seats' decisions or the table's
+outcomes, else 403 in words (``coimbra_events.service.seats``); the view tells it
+which seats it holds. A client that names no phone records as the table's scribe.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Awaitable, Callable
 
 import orjson
@@ -21,11 +27,14 @@ from cli.live.access import MAX_NAME, Gate, entry_number, refusal, text_field
 from cli.live.table import ServedTable
 from cli.presenter import conflict_json, refused_json, stored_json
 from coimbra_events.event_decoding import PayloadError
-from coimbra_events.service import Conflict, Outcome, Refused
+from coimbra_events.service import Claimed, Conflict, NoSeat, NotYours, Refused, Stored
 from coimbra_events.store.errors import DamagedGame, TableInputNeeded, UnknownGame
 
 MAX_INPUTS = 20
 """Inputs one request may record (all or none)."""
+DEVICE = "X-Coimbra-Device"
+"""The header naming the phone a request comes from: 16 to 64 letters, digits, ``-`` or ``_``."""
+_DEVICE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 class Json(JSONResponse):
@@ -49,10 +58,12 @@ def routes(table: ServedTable, gate: Gate) -> list[BaseRoute]:
         Route(f"{base}/undo", api.writer(api.undo), methods=["POST"]),
         Route(f"{base}/accept", api.writer(api.accept), methods=["POST"]),
         Route(f"{base}/notes", api.writer(api.note), methods=["POST"]),
+        Route(f"{base}/seats", api.writer(api.seat), methods=["POST"]),
     ]
 
 
 Body = dict[str, Any]
+Use = Callable[[], Any]
 
 
 class Api:
@@ -82,14 +93,15 @@ class Api:
         since = request.query_params.get("since")
         try:
             first = 0 if since is None else entry_number(since, "since")
+            device = _device(request)
         except ValueError as exc:
             return refusal(400, f"bad request: {exc}")
-        view = await self.table.run(self.table.view)
+        view = await self.table.run(lambda: self.table.view(device))
         return Json({**view, "entries": view["entries"][first:]} if first else view)
 
-    def writer(self, write: Callable[[Body], Callable[[], Outcome[Any]]]) -> Callable[[Request], Awaitable[Response]]:
+    def writer(self, write: Callable[[Body, str | None], Use]) -> Callable[[Request], Awaitable[Response]]:
         """A write route: admitted as the players, the served game, a JSON object body; ``write`` reads the body
-        into the use case to run (``ValueError``: the body is not what the route takes, 400)."""
+        and the phone's device id into the use case to run (``ValueError``: not what the route takes, 400)."""
 
         async def handle(request: Request) -> Response:
             role = await self.gate.admit(request, write=True)
@@ -101,14 +113,14 @@ class Api:
                 body = orjson.loads(await request.body())
                 if not isinstance(body, dict):
                     raise ValueError("the body must be a JSON object")
-                use = write(body)
+                use = write(body, _device(request))
             except (ValueError, orjson.JSONDecodeError) as exc:
                 return refusal(400, f"bad request: {exc}")
             return await self.answer(use, body)
 
         return handle
 
-    def inputs(self, body: Body) -> Callable[[], Outcome[Any]]:
+    def inputs(self, body: Body, device: str | None) -> Use:
         """``{"input": "...", "after", "by"}`` (or ``"inputs": [...]``, all or none): ``Games.record``."""
         given = body.get("inputs")
         if given is None:
@@ -118,20 +130,29 @@ class Api:
         else:
             inputs = [text_field({"input": g}, "input") for g in given]
         after, by = _after(body), _by(body, self.table.by)
-        return lambda: self.table.record(inputs, after, by)
+        return lambda: self.table.record(inputs, after, by, device)
 
-    def undo(self, body: Body) -> Callable[[], Outcome[Any]]:
-        """``{"after", "by"}``: ``Games.undo``, the latest play withdrawn."""
+    def undo(self, body: Body, device: str | None) -> Use:
+        """``{"after", "by"}``: ``Games.undo``, the latest play withdrawn (by a phone: its seat's or the table's)."""
         after, by = _after(body), _by(body, self.table.by)
-        return lambda: self.table.undo(after, by)
+        return lambda: self.table.undo(after, by, device)
 
-    def accept(self, body: Body) -> Callable[[], Outcome[Any]]:
+    def accept(self, body: Body, device: str | None) -> Use:
         """``{"input", "reason", "after", "by"}``: ``Games.accept``, a move the table accepts against a rule."""
         given, reason = text_field(body, "input"), text_field(body, "reason")
         after, by = _after(body), _by(body, self.table.by)
-        return lambda: self.table.accept(given, reason, after, by)
+        return lambda: self.table.accept(given, reason, after, by, device)
 
-    def note(self, body: Body) -> Callable[[], Outcome[Any]]:
+    def seat(self, body: Body, device: str | None) -> Use:
+        """``{"seat": NAME, "take_over": false}`` (or ``"release": true``): the phone claims a seat, or lets it go."""
+        seat = text_field(body, "seat", most=MAX_NAME)
+        if device is None:
+            raise ValueError(f"a seat is held by a phone: say which ({DEVICE}: the id the page made)")
+        if body.get("release", False) is True:
+            return lambda: self.table.release(device, seat)
+        return lambda: self.table.claim(device, seat, body.get("take_over", False) is True)
+
+    def note(self, body: Body, device: str | None) -> Use:
         """``{"at": N, "text", "bookmark": false, "by"}``: ``Games.note`` (no ``after``: a note means the same
         whatever was recorded since)."""
         at, text = body.get("at"), text_field(body, "text")
@@ -141,7 +162,7 @@ class Api:
         by = _by(body, self.table.by)
         return lambda: self.table.note(at, text, bookmark, by)
 
-    async def answer(self, use: Callable[[], Outcome[Any]], body: Body) -> Response:
+    async def answer(self, use: Use, body: Body) -> Response:
         """Run a write's use case and answer its value (or the one line the CLI says for input it cannot read)."""
         from coimbra_events.game import NothingToOverride
         from coimbra_events.notation import NotationError
@@ -158,7 +179,22 @@ class Api:
             return Json(conflict_json(outcome, self.table.since(str(body.get("after", "")))), status_code=409)
         if isinstance(outcome, Refused):
             return Json(refused_json(outcome), status_code=422)
+        if isinstance(outcome, NotYours):
+            return Json({"error": outcome.reason, "player": outcome.player}, status_code=403)
+        if not isinstance(outcome, Stored):  # a seat claimed, refused or let go
+            return self.seated(outcome)
         return Json(stored_json(outcome, [self.table.entries[e.seq - 1] for e in outcome.entries]))
+
+    def seated(self, outcome: Any) -> Response:
+        """A claim's answer: 200 with the seat claimed, 409 naming the phone that holds the seat (by its seats), 400
+        for no such seat; a release: whether the phone held it."""
+        if isinstance(outcome, bool):
+            return Json({"released": outcome})
+        if isinstance(outcome, Claimed):
+            return Json({"seat": outcome.seat, "took_over": outcome.took_over})
+        if isinstance(outcome, NoSeat):
+            return refusal(400, f"bad request: {outcome.reason}")
+        return Json({"error": outcome.reason, "seat": outcome.seat, "holder": list(outcome.holder)}, status_code=409)
 
     def unknown(self, request: Request) -> Response:
         return refusal(404, f"no game named {request.path_params['name']!r} at this table (it serves {self.table.name})")
@@ -170,6 +206,14 @@ def _after(body: Body) -> str:
     if len(after) < 8 or any(c not in "0123456789abcdef" for c in after):
         raise ValueError("'after': the head hash the device showed (at least 8 of its hex digits)")
     return after
+
+
+def _device(request: Request) -> str | None:
+    """The phone a request comes from (``DEVICE``), ``None`` if it names none; ``ValueError`` if it is not an id."""
+    device = request.headers.get(DEVICE)
+    if device is not None and not _DEVICE.fullmatch(device):
+        raise ValueError(f"{DEVICE}: expected 16 to 64 letters, digits, '-' or '_'")
+    return device
 
 
 def _by(body: Body, default: str) -> str:

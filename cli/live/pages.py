@@ -19,6 +19,7 @@ from starlette.routing import BaseRoute, Route
 TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
 ASSETS = {
     "board.js": ("web", "board.js"),
+    "seats.js": ("live/static", "seats.js"),
     "live.js": ("live/static", "live.js"),
     "live.css": ("live/static", "live.css"),
     "replay.css": ("web", "replay.css"),

@@ -5,7 +5,8 @@ Each event is ``id: <entry number>``, ``event: entry``, its data the entry as
 or whose connection was cut, reconnects with the last id it saw
 (``Last-Event-ID``, which a browser's EventSource sends by itself; or
 ``?last=N`` on a fresh connection) and is told every entry after it, then each
-new one as it is stored. Entries are read from the served table's list, never
+new one as it is stored; ``event: seat`` when a phone claimed or let go a seat (its
+page then reads the game again, which says which seats it holds). Entries are read from the served table's list, never
 from the store, so a hundred open streams cost the store nothing.
 
 Every ``PING`` seconds a stream says ``event: ping`` (its data empty), so that a page that heard nothing
@@ -71,11 +72,15 @@ class OpenStreams:
         return HeldStream(self._entries(last), lambda: self.open.subtract((role,)))
 
     async def _entries(self, seen: int) -> AsyncIterator[dict[str, Any]]:
+        seats = self.table.seat_changes
         while True:
             for entry in self.table.entries[seen:]:
                 yield {"id": str(entry["seq"]), "event": "entry", "data": self._data(entry)}
                 seen = entry["seq"]
-            await self.table.wait(seen)
+            if seats != self.table.seat_changes:  # a phone claimed or let go a seat: each page reads who holds what
+                seats = self.table.seat_changes
+                yield {"event": "seat", "data": orjson.dumps({"changes": seats}).decode()}
+            await self.table.wait(seen, seats)
 
     def _data(self, entry: dict[str, Any]) -> str:
         """An entry as JSON, made once for every stream that tells it (by its number and head)."""

@@ -14,6 +14,11 @@ notification log, whenever the store says something was stored or a few times a
 second where it cannot say (``cli.live.follow``): only when the log moved is the
 game's latest receipt read, and only when that moved is the game read again and
 its new entries told.
+
+Seats (``coimbra_events.service.seats``) are the application's: each write names the
+phone it came from (its device id, ``None`` for a client that names none), and a
+claim or a release wakes every stream, which tells its page to read the game again
+(the view says which seats this phone holds).
 """
 
 from __future__ import annotations
@@ -24,13 +29,13 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
-from cli.presenter import entry_json, game_view
-from coimbra_events.service import Session, Stored
+from cli.presenter import entry_json, game_view, seats_json
+from coimbra_events.service import Claimed, NoSeat, Session, Stored, Taken
 
 if TYPE_CHECKING:
     from coimbra_events.game import Game
     from coimbra_events.state import GameState
-    from coimbra_events.service import Games, Outcome
+    from coimbra_events.service import Games, Outcome, Phone
 
 T = TypeVar("T")
 
@@ -53,6 +58,9 @@ class ServedTable:
         self._view: tuple[str, dict[str, Any]] | None = None
         self._told = 0
         self._more = asyncio.Event()
+        self.seat_changes = 0
+        """Claims and releases made here so far: a stream that saw fewer tells its page to read the game again."""
+        self._seats_told = 0
 
     # -- on the event loop
 
@@ -62,9 +70,9 @@ class ServedTable:
         self._tell()
         return outcome
 
-    async def wait(self, seen: int) -> None:
-        """Return once the game has more than ``seen`` entries."""
-        while len(self.entries) <= seen:
+    async def wait(self, seen: int, changes: int | None = None) -> None:
+        """Return once the game has more than ``seen`` entries (or the seats changed since ``changes`` of them)."""
+        while len(self.entries) <= seen and changes in (None, self.seat_changes):
             more = self._more
             await more.wait()
 
@@ -73,8 +81,8 @@ class ServedTable:
         await self.run(self._look)
 
     def _tell(self) -> None:
-        if len(self.entries) > self._told:
-            self._told = len(self.entries)
+        if len(self.entries) > self._told or self.seat_changes > self._seats_told:
+            self._told, self._seats_told = len(self.entries), self.seat_changes
             more, self._more = self._more, asyncio.Event()
             more.set()
 
@@ -95,22 +103,38 @@ class ServedTable:
         self._state, self._position = game.state, self.games.position()
         return game
 
-    def view(self) -> dict[str, Any]:
-        """``game_view`` of the game as it is now (made once per head)."""
+    def view(self, device: str | None = None) -> dict[str, Any]:
+        """``game_view`` of the game as it is now (made once per head), with the seats as phone ``device`` holds them."""
         game = self._latest()
         if self._view is None or self._view[0] != game.head:
             self._view = (game.head, game_view(self.games.legal(self.session), self.entries))
-        return self._view[1]
+        return {**self._view[1], **seats_json(self.games.phone(self.session, device), game)}
 
-    def record(self, inputs: Sequence[str], after: str | None, by: str) -> Outcome[Any]:
-        """``Games.record`` of inputs typed in notation, entered by ``by``."""
-        return self._changed(lambda: self.games.record(self.session, inputs, by, after))
+    def record(self, inputs: Sequence[str], after: str | None, by: str, device: str | None = None) -> Outcome[Any]:
+        """``Games.record`` of inputs typed in notation, entered by ``by`` on phone ``device``."""
+        return self._changed(lambda: self.games.record(self.session, inputs, by, after, self._phone(device)))
 
-    def undo(self, after: str | None, by: str) -> Outcome[Any]:
-        return self._changed(lambda: self.games.undo(self.session, by, after))
+    def undo(self, after: str | None, by: str, device: str | None = None) -> Outcome[Any]:
+        return self._changed(lambda: self.games.undo(self.session, by, after, self._phone(device)))
 
-    def accept(self, given: str, reason: str, after: str | None, by: str) -> Outcome[Any]:
-        return self._changed(lambda: self.games.accept(self.session, given, reason, by, after))
+    def accept(self, given: str, reason: str, after: str | None, by: str, device: str | None = None) -> Outcome[Any]:
+        return self._changed(lambda: self.games.accept(self.session, given, reason, by, after, self._phone(device)))
+
+    def claim(self, device: str, seat: str, take_over: bool) -> Claimed | Taken | NoSeat:
+        """Phone ``device`` plays ``seat`` from now on (another phone's only with ``take_over``)."""
+        claimed = self.games.phone(self.session, device).claim(seat, take_over)
+        self.seat_changes += isinstance(claimed, Claimed)
+        return claimed
+
+    def release(self, device: str, seat: str) -> bool:
+        """Phone ``device`` no longer plays ``seat``; whether it did."""
+        released = self.games.phone(self.session, device).release(seat)
+        self.seat_changes += released
+        return released
+
+    def _phone(self, device: str | None) -> Phone:
+        """The phone a write from the API comes from (every API write names one: the scribe's is ``None``)."""
+        return self.games.phone(self.session, device)
 
     def note(self, at: int, text: str, bookmark: bool, by: str) -> Outcome[Any]:
         return self._changed(lambda: self.games.note(self.session, at, text, bookmark, by))

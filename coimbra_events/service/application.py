@@ -26,12 +26,14 @@ from coimbra_events.log import GameLog
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.service.inputs import check_players, check_tags, typed_decision, typed_line, with_player_name
-from coimbra_events.service.results import Conflict, Entry, Exported, Legal, Outcome, Refused, Stored
+from coimbra_events.service.results import Conflict, Entry, Exported, Legal, NotYours, Outcome, Refused, Stored
+from coimbra_events.service.seats import KeptSeats, Phone
 from coimbra_events.service.sessions import GameRef, Session
 from coimbra_events.service.views import Views
 from coimbra_events.state import GameState
 from coimbra_events.store.errors import BadFork, BadPlayers
 from coimbra_events.store.links import TableKeys, links_folder, table_keys
+from coimbra_events.store.seat_claims import seat_file
 from coimbra_events.store.sources import ChainReport, GameSource, game_source
 from coimbra_events.violations import RuleViolation
 
@@ -68,6 +70,7 @@ class Games:
         self.views, self.catalog, self.db = views, catalog, db
         self._store: GameStore | None = None
         self._sources: dict[str, GameSource] = {}
+        self._seats = KeptSeats()
 
     @classmethod
     def at(cls, db: str | os.PathLike[str] | None = None, *, create: bool = False, views: Views | None = None,
@@ -217,15 +220,21 @@ class Games:
         folder = links_folder(self.store.env, self.store.location)
         return table_keys(folder, str(self.open(game).id), renew)
 
+    def phone(self, game: GameRef, device: str | None) -> Phone:
+        """The phone ``device`` at GAME's table: the seats it holds, claims and may enter (``service.seats``),
+        kept beside the table's keys; ``None``: a client that names no phone (the table's scribe)."""
+        folder = links_folder(self.store.env, self.store.location)
+        return Phone(self._seats.of(self.open(game), lambda game_id: seat_file(folder, game_id)), device)
+
     # -- recording
 
-    def record(self, game: GameRef, inputs: Sequence[Input], by: str | None = None,
-               after: str | None = None) -> Outcome[tuple[GameState, ...]]:
+    def record(self, game: GameRef, inputs: Sequence[Input], by: str | None = None, after: str | None = None,
+               phone: Phone | None = None) -> Outcome[tuple[GameState, ...]]:
         """Record inputs, all or none; ``after``: the head the device showed (a prefix of it): a ``Conflict``
         unless the record still ends there. A typed input is a line (``coimbra_events.lines``): one entry, or
         several of one player's turn (``income gray-1; orange-2``, ``walk bouro``). A decision without ``Name:``
-        is the player's due when its line begins. ``by``: who entered them. The outcome is the table before each
-        entry recorded (how a dice roll is said depends on it)."""
+        is the player's due when its line begins. ``by``: who entered them; ``phone``: the phone they come from
+        (``NotYours`` for another seat's decision). The outcome is the table before each entry recorded."""
 
         def add(read: Game) -> tuple[GameState, ...] | Refused:
             if read.over:
@@ -244,7 +253,7 @@ class Games:
                                        dict(read.state.monasteries))
             return tuple(tables)
 
-        return self._write(game, add, after=after)
+        return self._write(game, add, after=after, phone=phone)
 
     def roll(self, game: GameRef, by: str | None = None) -> Outcome[GameEvent]:
         """Draw the table's pending outcome from the game's seed or its parent (``TableInputNeeded`` if by hand)."""
@@ -268,21 +277,22 @@ class Games:
 
         return self._write(game, fix)
 
-    def undo(self, game: GameRef, by: str | None = None, after: str | None = None) -> Outcome[Play]:
-        """Withdraw the latest play (it stays in the log); the outcome is the play withdrawn. ``after``: as
-        ``record``'s (two devices that both undo withdraw one play, not two)."""
-        return self._write(game, lambda read: read.undo(entered_by=by), after=after)
+    def undo(self, game: GameRef, by: str | None = None, after: str | None = None,
+             phone: Phone | None = None) -> Outcome[Play]:
+        """Withdraw the latest play (it stays in the log); the outcome is the play withdrawn. ``after``, ``phone``:
+        as ``record``'s (two devices that both undo withdraw one play; a phone never another seat's, nor at game over)."""
+        return self._write(game, lambda read: (phone and phone.undo_barred(read)) or read.undo(entered_by=by), after=after)
 
-    def accept(self, game: GameRef, given: Input, reason: str, by: str | None = None,
-               after: str | None = None) -> Outcome[RuleViolation]:
+    def accept(self, game: GameRef, given: Input, reason: str, by: str | None = None, after: str | None = None,
+               phone: Phone | None = None) -> Outcome[RuleViolation]:
         """Record a move the table accepted against a rule; the outcome is the rule it breaks
-        (``NothingToOverride`` if it breaks none). ``after``: as ``record``'s."""
+        (``NothingToOverride`` if it breaks none). ``after``, ``phone``: as ``record``'s."""
 
         def overridden(read: Game) -> RuleViolation:
             return read.accept(self._read(given, read, read.pending.actor if read.pending else None), reason,
                                entered_by=by)
 
-        return self._write(game, overridden, after=after)
+        return self._write(game, overridden, after=after, phone=phone)
 
     def note(self, game: GameRef, at: int, text: str, bookmark: bool = False, by: str | None = None) -> Outcome[None]:
         """Comment on entry ``at``, or bookmark it; made again on the game as it is now if another writer saved first."""
@@ -418,13 +428,14 @@ class Games:
     def _read(self, given: Input, game: Game, actor: str | None) -> GameEvent:
         return typed_decision(given, game, actor) if isinstance(given, str) else with_player_name(given, game)
 
-    def _write(self, game: GameRef, change: Callable[[Game], T | Refused], after: str | None = None,
-               retry: bool = False) -> Outcome[T]:
+    def _write(self, game: GameRef, change: Callable[[Game], T | Refused | NotYours], after: str | None = None,
+               retry: bool = False, phone: Phone | None = None) -> Outcome[T]:
         """Read the game (or take the session's copy), apply ``change``, save against the head that was read.
 
         A rule violation, a stale ``after`` or another writer's save first store
         nothing and are answered as values; ``retry``: a change that means the same
-        whatever else was recorded (a note) is made again on the game as it is now.
+        whatever else was recorded (a note) is made again on the game as it is now;
+        ``phone``: what it entered must be its seats' or the table's (``NotYours``).
         """
         session = game if isinstance(game, Session) else Session(game)
         source = self.source(session.ref)
@@ -442,7 +453,9 @@ class Games:
                 except BaseException:  # bad input met midway: never go on with a copy holding what was not saved
                     session.game = read if read.version == version else None
                     raise
-                if isinstance(outcome, Refused):
+                if phone is not None and not isinstance(outcome, (Refused, NotYours)):
+                    outcome = phone.barred(read, read.events[start:]) or outcome
+                if isinstance(outcome, (Refused, NotYours)):
                     session.game = read if read.version == version else None  # a copy holding what was not saved
                     return outcome
                 saved = source.save(read)

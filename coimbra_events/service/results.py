@@ -1,4 +1,5 @@
-"""What the table's use cases answer: entries recorded, an input refused, or a record that moved on.
+"""What the table's use cases answer: entries recorded, an input refused, a record that moved on, or a phone's
+input for a seat it does not hold.
 
 Values, never output: a front-end (the CLI, a page on the players' phones) says
 them its own way. A refusal and a conflict store nothing.
@@ -76,8 +77,18 @@ class Conflict:
     reason: str
 
 
-Outcome = Stored[T] | Refused | Conflict
-"""What a use case that records answers."""
+@dataclass(frozen=True)
+class NotYours:
+    """An input or an undo the phone it came from may not make (``service.seats``: another seat's decision or
+    play, or the game is over); nothing was stored. ``player``: whose seat; ``reason`` says why and what to do."""
+
+    name: str
+    player: str | None
+    reason: str
+
+
+Outcome = Stored[T] | Refused | Conflict | NotYours
+"""What a use case that records answers (``NotYours`` only to a write that names the phone it came from)."""
 
 
 @dataclass(frozen=True)

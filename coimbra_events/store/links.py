@@ -85,11 +85,15 @@ def _read(path: Path) -> TableKeys | None:
 
 
 def _write(path: Path, keys: TableKeys) -> None:
-    """Write the keys where only their owner reads them (the folder 0700, the file 0600), whole or not at all."""
+    write_private(path, orjson.dumps({"players": keys.players, "watchers": keys.watchers, "id": keys.id,
+                                      "replaced": list(keys.replaced)}))
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write ``data`` where only its owner reads it (the folder 0700, the file 0600), whole or not at all."""
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     path.parent.chmod(0o700)
     temporary = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
-    data = orjson.dumps({"players": keys.players, "watchers": keys.watchers, "id": keys.id, "replaced": list(keys.replaced)})
     descriptor = os.open(temporary, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
     try:
         os.write(descriptor, data)

@@ -13,11 +13,16 @@ from cli.live.access import Keys
 from cli.live.server import build_app
 from cli.live.table import ServedTable
 from cli.serve_command import serve_command
+from coimbra_events.service.seats import Phone, Taken
 from coimbra_events.store.links import links_folder
+from coimbra_events.store.seat_claims import seat_file
 from tests.conftest import ROOT
 
 DOC = (ROOT / "docs" / "serve.md").read_text()
 PAGE = (ROOT / "cli" / "live" / "static" / "live.js").read_text()
+SEATS_PAGE = (ROOT / "cli" / "live" / "static" / "seats.js").read_text()
+SHELL = (ROOT / "cli" / "live" / "static" / "live.html").read_text()
+SEATS_CODE = inspect.getsource(Phone)
 
 
 def test_every_api_route_is_documented_and_every_documented_one_exists() -> None:
@@ -62,6 +67,34 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     ("Every 5 seconds a stream also says", stream.PING == 5 and "const PING_EVERY = 5000;" in PAGE),
     ("a page takes 16 seconds without an entry or a ping for a dead stream",
      "const SILENT_FOR = 3 * PING_EVERY + 1000;" in PAGE and 'addEventListener("ping", alive)' in PAGE),
+    ('it asks at the top **"Which seat is this phone?"**, with a button per player and "None: this phone only enters '
+     'the table\'s dice and cards"', "Which seat is this phone?" in SHELL
+     and "None: this phone only enters the table's dice and cards" in SHELL and "seat-prompt\").hidden = false" in SEATS_PAGE),
+    ("an id its page makes once (128 random bits) and keeps in the browser's local storage; it sends it with each "
+     "request (`X-Coimbra-Device`)", "new Uint8Array(16)" in SEATS_PAGE and api.DEVICE == "X-Coimbra-Device"
+     and "headers: device()" in PAGE),
+    ('"Ana is played from another phone (the one that plays Ana and Bruno); take the seat over to play Ana from this '
+     'phone? The other phone is told."', Taken("Ana", ("Ana", "Bruno")).reason + "? The other phone is told." ==
+     "Ana is played from another phone (the one that plays Ana and Bruno); take the seat over to play Ana from this "
+     "phone? The other phone is told." and "${data.error}? The other phone is told." in SEATS_PAGE),
+    ('"Your seat Ana was taken over by another phone"', "`Your seat ${lost.join(\" and \")} was taken over by another phone" in SEATS_PAGE),
+    ('"Waiting for Carla (on another phone)." or, for a seat no phone holds, "Waiting for Carla: no phone plays this '
+     'seat." with a button "This phone also plays Carla"', all(w in SEATS_PAGE for w in (
+         "Waiting for ${esc(view.due.player)}", '" (on another phone)."', ": no phone plays this seat.", "This phone also plays ${"))),
+    ('"not stored: Carla\'s seat is held by another phone: only that phone enters Carla\'s decisions (or take the seat '
+     'over on this one)", or "not stored: no phone holds Carla\'s seat: claim it first"',
+     "{player}'s seat is held by another phone: only that phone enters {player}'s decisions" in SEATS_CODE
+     and "no phone holds {player}'s seat: claim it first" in SEATS_CODE),
+    ('"Withdraw 57. Ana places the gray die showing 4 on …? It stays in the record, marked withdrawn."',
+     "`Withdraw ${u.seq}. ${u.text}? It stays in the record, marked withdrawn.`" in SEATS_PAGE),
+    ('("Withdraw entry 57")', "`Withdraw entry ${view.undo.seq}`" in SEATS_PAGE),
+    ('the API answers 403 ("not withdrawn: the game is over, and its record stays as it ended")',
+     "not withdrawn: the game is over, and its record stays as it ended" in SEATS_CODE),
+    ("as `GAME-ID.seats` in the same folder, its owner's only, `0600`",
+     seat_file(Path("FILE.links"), "GAME-ID").path == Path("FILE.links/GAME-ID.seats")),
+    ("`X-Coimbra-Device`, 16 to 64 letters, digits, `-` or `_` (anything else is 400)",
+     api._DEVICE.pattern == "[A-Za-z0-9_-]{16,64}"),
+    ("every open stream is told (`event: seat`)", '"event": "seat"' in inspect.getsource(stream)),
 ])
 def test_the_documented_limits_are_the_code(words: str, value: bool) -> None:
     assert words in " ".join(DOC.split()) and value

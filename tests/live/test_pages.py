@@ -1,11 +1,11 @@
 """The live table's pages in a real browser: four phones and two watchers record and follow a whole game.
 
 Debian's Chromium (``tests.browser_kit``) opens ``coimbra serve``'s links as four phones at 390×844, one per
-player, and two watchers. The 4-player fixture game is entered through the pages only: the table's outcomes
-(setup draws, rolls, deals) picked on the form of whichever phone is at hand, each player's decisions
-tapped on their own phone as the button the options list for it. Then ``coimbra export`` of the game is
-the fixture's canonical export (every move the same; the stamps say who entered each, here, and when),
-and every page shows the same head. Screenshots go to ``artifacts/live/`` (ignored by git).
+player, each claiming its own seat, and two watchers. The 4-player fixture game is entered through the pages
+only: the table's outcomes (setup draws, rolls, deals) picked on the form of whichever phone is at hand (any
+phone enters them), each player's decisions tapped on their own phone as the button the options list for it.
+Then ``coimbra export`` of the game is the fixture's canonical export (every move the same; the stamps say who
+entered each, here, and when), and every page shows the same head. Screenshots go to ``artifacts/live/`` (ignored by git).
 """
 
 from __future__ import annotations
@@ -61,11 +61,12 @@ class Phone:
     """One browser context (a device of its own: cookies, localStorage) with the page open on a link."""
 
     def __init__(self, browser: Any, url: str, me: str | None = None, audit: bool = False,
-                 viewport: dict[str, int] = PHONE) -> None:
-        """``audit``: with the page's content policy off, so that axe-core can be injected."""
+                 viewport: dict[str, int] = PHONE, context: Any = None) -> None:
+        """``me``: the seat this phone claims; ``audit``: with the page's content policy off, so that axe-core can
+        be injected; ``context``: another tab of that phone (its device) instead of a phone of its own."""
         phone = viewport["width"] < 800
-        self.context = browser.new_context(viewport=viewport, device_scale_factor=1, has_touch=phone, is_mobile=phone,
-                                           bypass_csp=audit)
+        self.context = context or browser.new_context(viewport=viewport, device_scale_factor=1, has_touch=phone,
+                                                      is_mobile=phone, bypass_csp=audit)
         self.errors: list[str] = []
         self.requests: list[str] = []
         self.context.on("request", lambda r: self.requests.append(r.url))
@@ -73,8 +74,27 @@ class Phone:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.open(url)
         if me is not None:
-            self.page.select_option("#me", me)
+            self.claim(me)
         self.me = me
+
+    def seats(self) -> list[str]:
+        """The seats the page says this phone holds."""
+        return [s for s in (self.page.evaluate("document.body.dataset.seats") or "").split(",") if s]
+
+    def claim(self, seat: str) -> None:
+        """Tap ``seat`` on the prompt "Which seat is this phone?" (opened from the header if it is closed), and
+        confirm taking it over if a phone of an earlier test holds it."""
+        if seat in self.seats():
+            return
+        if self.page.locator("#seat-prompt").is_hidden():
+            self.tap("#seat-change")
+        take_over = lambda dialog: dialog.accept()  # noqa: E731
+        self.page.on("dialog", take_over)
+        try:
+            self.tap(f'#seat-choices button[data-seat="{seat}"]')
+            self.until(f"(document.body.dataset.seats || '').split(',').includes({json.dumps(seat)})")
+        finally:
+            self.page.remove_listener("dialog", take_over)
 
     def reopen(self, url: str) -> None:
         """A new page of the same device (its cookie, its storage) on ``url``, as a phone's browser opens a
@@ -182,7 +202,7 @@ def test_a_whole_game_entered_on_four_phones_and_followed_by_two_watchers(browse
         phone = phones[event.actor] if event.actor in phones else phones[names[k % len(names)]]
         if phone.page.is_closed():
             phone.reopen(new_game.url + "/play")
-            assert phone.page.input_value("#me") == "Duarte"  # the phone remembers who it is
+            assert phone.seats() == ["Duarte"]  # the phone keeps its seat
         phone.at(k)
         if event.actor in phones:
             phone.tap(f'#options button[data-input="{notation(event)}"]')
@@ -215,7 +235,7 @@ def test_a_whole_game_entered_on_four_phones_and_followed_by_two_watchers(browse
     watchers[0].shot("over-watcher")
     assert all(p.page.locator("#scores").is_visible() for p in every)
     assert all(p.page.locator("#options button").count() == 0 for p in phones.values())
-    assert all(w.page.locator("#act, #me, #undo, form").count() == 0 for w in watchers)  # watchers only watch
+    assert all(w.page.locator("#act, #seat-box, #seat-prompt, #undo, form").count() == 0 for w in watchers)  # only watch
     assert all(not p.errors for p in every), [p.errors for p in every]
 
     exported = coimbra(new_game.db, "export", new_game.game)
@@ -291,10 +311,10 @@ def test_a_dealt_card_is_found_by_its_name_in_the_search_box(browser, looked_at)
 def test_two_taps_on_one_head_one_is_stored_the_other_page_says_what_changed_and_the_cli_records_meanwhile(browser, fixture_game):
     served = fixture_game(6, "taps")  # Bruno places his pilgrim first
     bruno = Phone(browser, served.line["players_url"], me="Bruno")
-    ana = Phone(browser, served.line["players_url"], me="Ana")  # acting for Bruno, as if he had no phone
+    tab = Phone(browser, served.line["players_url"], me="Bruno", context=bruno.context)  # another tab of his phone
     taps = {phone: phone.page.get_attribute("#options button.option >> nth=%d" % k, "data-input")
-            for k, phone in enumerate((bruno, ana))}
-    assert len(set(taps.values())) == 2 and bruno.head() == ana.head()
+            for k, phone in enumerate((bruno, tab))}
+    assert len(set(taps.values())) == 2 and bruno.head() == tab.head()
     held: list[Any] = []  # each tap's request, held on its way out until both are made: neither page hears first
     for phone in taps:
         phone.page.route("**/inputs", lambda route: held.append(route))
@@ -311,7 +331,7 @@ def test_two_taps_on_one_head_one_is_stored_the_other_page_says_what_changed_and
     for phone in taps:
         phone.at(7)
     told = [p for p in taps if p.page.get_attribute("#message", "data-kind") == "conflict"]
-    assert len(told) == 1 and bruno.head() == ana.head()
+    assert len(told) == 1 and bruno.head() == tab.head()
     (loser,) = told
     (winner,) = (p for p in taps if p is not loser)
     stored = served.client(served.players).get(served.api()).json()["entries"][-1]
@@ -354,9 +374,12 @@ def test_a_refusal_is_said_with_its_rule_before_anything_is_stored_then_accepted
     entries = served.client(served.watchers).get(served.api()).json()["entries"]
     assert [e["type"] for e in entries[-2:]] == ["RuleOverridden", "AlternativeTaken"]
 
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     page.click("#undo")
     for phone in (bruno, watcher):
         phone.at(36)
+    assert asked == [f"Withdraw 35. {entries[-1]['text']}? It stays in the record, marked withdrawn."]
     page.select_option("#note-at", "33")  # the latest move left in the line of play
     page.fill("#note-text", "we always play it this way")
     page.click("#note-form button")
@@ -382,7 +405,8 @@ def test_an_implausible_deal_is_refused_with_its_rule_and_nothing_is_stored(brow
 def test_the_pages_are_shells_served_without_a_token_with_only_their_own_scripts(looked_at):
     served = looked_at(4)
     client = served.client()
-    for path in ("/play", "/watch", "/static/board.js", "/static/live.js", "/static/live.css", "/static/replay.css"):
+    for path in ("/play", "/watch", "/static/board.js", "/static/seats.js", "/static/live.js", "/static/live.css",
+                 "/static/replay.css"):
         answer = client.get(path)
         assert answer.status_code == 200, path
         assert "script-src 'self'" in answer.headers["content-security-policy"]

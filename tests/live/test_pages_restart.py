@@ -35,7 +35,8 @@ def recorded(served: Served, count: int) -> int:
 def test_open_pages_carry_on_after_a_restart_without_a_rescan(browser: Any, fixture_game: Callable[..., Served],
                                                              serve: Callable[..., Served]) -> None:
     served = fixture_game(8, "pages-restart")
-    phone, watcher = Phone(browser, served.line["players_url"]), Phone(browser, served.line["watchers_url"])
+    seat = INPUTS[12].split(":")[0]  # the player due after the entries recorded below: the phone's seat
+    phone, watcher = Phone(browser, served.line["players_url"], me=seat), Phone(browser, served.line["watchers_url"])
     entries = recorded(served, 2)
     for page in (phone, watcher):
         page.at(entries)
@@ -47,6 +48,7 @@ def test_open_pages_carry_on_after_a_restart_without_a_rescan(browser: Any, fixt
     for page in (phone, watcher):  # the stream reconnects by itself and the page reads the game
         page.at(entries)
         page.until("document.body.dataset.live === '1' && window.sameDocument === true")
+    assert phone.seats() == [seat]  # its seat kept across the restart
     phone.tap(f'#options button[data-input="{INPUTS[entries]}"]')  # and the players' page still records
     phone.at(entries + 1)
     watcher.at(entries + 1)

@@ -16,7 +16,7 @@ from cli.live.access import FAILURE_DELAY, FREE_FAILURES, MAX_BODY, WINDOW
 from tests.live.conftest import Served
 
 WRITES = {"/inputs": {"input": "pass"}, "/undo": {}, "/accept": {"input": "pass", "reason": "we agreed"},
-          "/notes": {"at": 1, "text": "hello"}}
+          "/notes": {"at": 1, "text": "hello"}, "/seats": {"seat": "Ana"}}
 """Every write route, with a body it takes (the head is added)."""
 
 

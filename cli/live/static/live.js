@@ -52,13 +52,10 @@
 
   // --- who this device is -----------------------------------------------------------------
 
-  const meKey = () => `coimbra.me.${game}`;
-  function me() {
-    try { return localStorage.getItem(meKey()) || ""; } catch (e) { return ""; }
-  }
-  function setMe(name) {
-    try { if (name) localStorage.setItem(meKey(), name); else localStorage.removeItem(meKey()); } catch (e) { /* private mode */ }
-  }
+  // A players' page is a phone holding seats (seats.js): it enters only their decisions and the table's outcomes.
+  const seats = WATCHING ? null : coimbraSeats({ api: (path) => api(path), game: () => game, say, refresh });
+  const mine = (player) => Boolean(seats && seats.mine(player));
+  const device = (more) => (seats ? seats.headers(more) : Object.assign({}, more));  // a request's headers
 
   // --- talking to the server --------------------------------------------------------------
 
@@ -162,7 +159,7 @@
   /** GET the game, with the entries after ``known``: its view, or the status the read failed with (0: no answer). */
   async function read(known) {
     try {
-      const answer = await fetch(api(known ? `?since=${known}` : ""), { credentials: "same-origin", cache: "no-store" });
+      const answer = await fetch(api(known ? `?since=${known}` : ""), { credentials: "same-origin", cache: "no-store", headers: device() });
       return answer.ok ? await answer.json() : answer.status;
     } catch (e) {
       return 0;
@@ -226,6 +223,7 @@
     stream.addEventListener("open", () => { alive(); wasOpen = true; confirmed = false; refresh(); keepUp(); });
     stream.addEventListener("ping", alive);
     stream.addEventListener("error", keepUp);
+    if (seats) stream.addEventListener("seat", () => { alive(); refresh(); });  // a phone claimed or let go a seat
     stream.addEventListener("entry", (e) => {
       alive();
       let entry = null;
@@ -308,8 +306,8 @@
     try {
       const answer = await fetch(api(path), {
         method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(Object.assign(path === "/notes" ? {} : { after: shownHead }, { by: me() || "table" }, body)),
+        headers: device({ "Content-Type": "application/json" }),
+        body: JSON.stringify(Object.assign(path === "/notes" ? {} : { after: shownHead }, { by: seats.by(view.due) }, body)),
       });
       const data = await answer.json().catch(() => ({}));
       if (answer.ok) {
@@ -330,8 +328,9 @@
         say("refused", `Refused, nothing stored: ${data.reason || "against the rules"} (rule ${data.rule || "?"}).`, Boolean(refusedInput));
       } else if (answer.status === 401) {
         if (await rejoined()) say("warn", "Not stored: this page joined the table again; look, then tap again.");
-      } else if (answer.status === 403) {
+      } else if (answer.status === 403) {  // another phone's seat (it may have been taken over): read who holds what
         say("warn", data.error || "this page may only watch: nothing stored");
+        refresh();
       } else {
         say("warn", `${data.error || `the server answered ${answer.status}`}; nothing stored.`);
       }
@@ -381,18 +380,18 @@
       drawer = board.table(document);
       document.title = `${data.game} · coimbra ${WATCHING ? "(watching)" : "live table"}`;
       el("title").textContent = `${data.game}${WATCHING ? " · watching" : ""}`;
-      if (!WATCHING) fillMe(data.players);
     }
     el("head").textContent = short(data.head);
     document.body.dataset.head = data.head;
     document.body.dataset.entries = String(data.events);
     drawer.draw(data.table);
+    const reseated = Boolean(seats) && seats.shown(data);
     showDue(data);
     if (moved) {
       if (!WATCHING) { picks.length = 0; slotAt = 0; }
       showEntries(data.entries, before);
     }
-    if (moved && !WATCHING) showInputs(data);  // drawn again only for a new head: a search typed in stays
+    if ((moved || reseated) && !WATCHING) showInputs(data);  // drawn again only for a new head or seats: a search typed in stays
     const scores = el("scores");
     scores.hidden = !data.scores;
     scores.innerHTML = data.scores ? board.scoresPanel(data.scores, names(data)) : "";
@@ -431,14 +430,6 @@
     return out;
   }
 
-  function fillMe(players) {
-    const select = el("me");
-    select.innerHTML = `<option value="">the table (no player)</option>` +
-      players.map((p) => `<option value="${esc(p.name)}">${esc(p.name)}</option>`).join("");
-    select.value = players.some((p) => p.name === me()) ? me() : "";
-    document.body.dataset.me = select.value;
-  }
-
   function showDue(data) {
     const due = data.due;
     const text = el("due-text");
@@ -448,9 +439,8 @@
       return;
     }
     const who = due.player === "table" ? "The table" : due.player;
-    const mine = !WATCHING && due.player === me();
     text.dataset.player = due.player;
-    text.innerHTML = `<b>${esc(who)}</b>${mine ? " (you)" : ""} — ${esc(due.what)}<br><span class="where">${esc(due.line)}</span>`;
+    text.innerHTML = `<b>${esc(who)}</b>${mine(due.player) ? " (you)" : ""} — ${esc(due.what)}<br><span class="where">${esc(due.line)}</span>`;
   }
 
   /** The entries the latest input made (an accepted break is two: the override and the move), each with what
@@ -490,12 +480,14 @@
     }
     form.hidden = true;
     form.innerHTML = "";
-    const mine = due.player === me();
-    const note = mine ? "" : `<p class="for">For ${esc(due.player)}: tap only if ${esc(due.player)} has no phone of their own.</p>`;
+    if (!mine(due.player)) {  // never a button for a seat this phone does not hold
+      options.innerHTML = seats.waiting(data);
+      return;
+    }
     const listed = legal.described || [];
     const find = listed.length > FIND_FROM
       ? `<label for="option-search">Find one of the ${listed.length} options</label><input id="option-search" type="search" autocomplete="off">` : "";
-    options.innerHTML = note + find + `<div class="option-list">` + listed.map((o) =>
+    options.innerHTML = find + `<div class="option-list">` + listed.map((o) =>
       `<button type="button" class="option" data-input="${esc(o.notation)}" data-search="${esc(`${o.text} ${o.about}`.toLowerCase())}">` +
       `<span class="label">${esc(o.text)}</span>${o.about ? `<span class="about">${esc(o.about)}</span>` : ""}</button>`).join("") + "</div>";
   }
@@ -587,14 +579,11 @@
 
   function wire() {
     if (WATCHING) {
-      ["act", "me-box"].forEach((id) => { const node = el(id); if (node) node.remove(); });
+      ["act", "seat-box", "seat-prompt"].forEach((id) => { const node = el(id); if (node) node.remove(); });
       return;
     }
-    el("me").addEventListener("change", (e) => {
-      setMe(e.target.value);
-      document.body.dataset.me = e.target.value;
-      if (view) { showDue(view); showInputs(view); }
-    });
+    seats.wire();
+    el("options").addEventListener("click", (e) => seats.onTap(e));  // "This phone also plays Carla"
     el("options").addEventListener("click", (e) => {
       const b = e.target.closest("button[data-input]");
       if (b) send("/inputs", { input: b.dataset.input });
@@ -606,7 +595,10 @@
       e.preventDefault();
       if (view && view.outcome_form) send("/inputs", { input: outcomeInput(view.outcome_form) });
     });
-    el("undo").addEventListener("click", () => send("/undo", {}));
+    el("undo").addEventListener("click", () => {  // only this phone's seats' latest play, once the words are confirmed
+      const question = seats.undoQuestion(view);
+      if (question && window.confirm(question)) send("/undo", {});
+    });
     el("note-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const words = el("note-text").value.trim();
