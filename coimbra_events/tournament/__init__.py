@@ -1,0 +1,12 @@
+"""Seating a tournament: players into tables of 4 and 3, round after round.
+
+``seat_rounds`` is the whole of it: the field checked (``field``), each round's tables chosen by CP-SAT
+(``round_model``) so that nobody meets an opponent again while another seating avoids it and each table
+holds players of similar strength, seats rotated at each table (``seat_order``), and every repeated meeting
+explained (``explanations``). Strengths are plain numbers passed in: this package reads no store.
+"""
+
+from coimbra_events.tournament.field import BadField, MAX_PLAYERS, MAX_ROUNDS, field, table_sizes
+from coimbra_events.tournament.seating import Round, Seating, seat_rounds
+
+__all__ = ["BadField", "MAX_PLAYERS", "MAX_ROUNDS", "Round", "Seating", "field", "seat_rounds", "table_sizes"]
