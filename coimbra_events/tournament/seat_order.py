@@ -23,6 +23,10 @@ class SeatCounts:
         """``name``'s count for each seat."""
         return self.counts.get(name, [0] * SEATS)
 
+    def firsts(self) -> dict[str, int]:
+        """How often each player who has played has sat first."""
+        return {name: seats[0] for name, seats in self.counts.items()}
+
     def order(self, table: Sequence[str]) -> tuple[str, ...]:
         """``table``'s players in seat order: the first seat to whoever has had it least, then the second seat
         likewise among the rest, and so on; a tie keeps the order given."""

@@ -55,7 +55,7 @@ def seat_round(number: int, players: Sequence[str], meetings: Meetings, seats: S
                strengths: Mapping[str, float] | None, seed: int, effort: float = EFFORT) -> Round:
     """Round ``number`` for ``players`` (in the seed's order) after the rounds in ``meetings`` and ``seats``,
     which it then records. Strengths may change from round to round (tournament points so far)."""
-    solution = solve_round(players, table_sizes(len(players)), meetings, scaled(strengths, players), seed, effort)
+    solution = solve_round(players, table_sizes(len(players)), meetings, scaled(strengths, players), seats.firsts(), seed, effort)
     tables = tuple(seats.order(table) for table in solution.tables)
     explained = tuple(why(meeting, number, meetings, solution) for meeting in meetings.repeats(tables))
     meetings.add(number, tables)
