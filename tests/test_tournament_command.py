@@ -67,3 +67,22 @@ def test_people_read_a_table_a_round_with_the_explanations_and_no_colour_under_n
     assert "Seed 7" in plain.stdout
     coloured = run(coimbra, "--players", PLAYERS, "--rounds", "2", "--seed", "7", color=True)
     assert "\x1b[" in coloured.stdout
+
+
+def test_ratings_from_the_league_seat_the_strong_together_and_resolve_aliases(coimbra, tmp_path):
+    """Rated: Carla 3.55, Duarte 2.01, Ana -0.49, Bruno -1.17; unrated players count 0. A Swiss first round puts
+    Carla (typed as her alias) with Duarte and Ana with Bruno; without ratings the seed alone decides."""
+    from tests.conftest import FIXTURES
+
+    db = str(tmp_path / "games.sqlite")
+    env = {**os.environ, "NO_COLOR": "1"}
+    for game in ("standin-4p-seed3.json", "standin-3p-seed2.json"):
+        subprocess.run([coimbra, "import", str(FIXTURES / "games" / game), "--db", db], check=True, env=env, capture_output=True)
+    subprocess.run([coimbra, "player", "alias", "Carlinha", "Carla", "--db", db], check=True, env=env, capture_output=True)
+    players = "Eva,Carlinha,Filipe,Ana,Gil,Duarte,Hugo,Bruno"
+    for seed in ("1", "2", "3"):
+        done = run(coimbra, "--players", players, "--rounds", "1", "--seed", seed, "--ratings", "league", "--db", db, "--json")
+        assert done.returncode == 0, done.stderr
+        tables = [set(t) for t in json.loads(done.stdout)["rounds"][0]]
+        assert {"Carlinha", "Duarte"} in [t & {"Carlinha", "Duarte"} for t in tables]
+        assert {"Ana", "Bruno"} in [t & {"Ana", "Bruno"} for t in tables]
