@@ -20,6 +20,8 @@ TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
 ASSETS = {
     "board.js": ("web", "board.js"),
     "live.js": ("live/static", "live.js"),
+    "board_input.js": ("live/static", "board_input.js"),
+    "turn.js": ("live/static", "turn.js"),
     "live.css": ("live/static", "live.css"),
     "replay.css": ("web", "replay.css"),
 }

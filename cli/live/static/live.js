@@ -39,6 +39,8 @@
   const picks = [];      // the table outcome being filled in: a list of ids per slot
   let slotAt = 0;        // the slot a picked item goes into
   let refusedInput = null;
+  let boardInput = null;  // the board as the input (board_input.js), and the turn's signals (turn.js)
+  let turn = null;
 
   const FIND_FROM = 8;  // more options than a phone shows at once, and a search box finds one
   const READ_EVERY = 1000;   // ms between two reads while the page is not live
@@ -374,12 +376,13 @@
     document.body.dataset.head = data.head;
     document.body.dataset.entries = String(data.events);
     drawer.draw(data.table);
+    if (boardInput) boardInput.mark();  // the parts drawn again are tappable again
     showDue(data);
     if (moved) {
       if (!WATCHING) { picks.length = 0; slotAt = 0; }
       showEntries(data.entries, before);
     }
-    if (moved && !WATCHING) showInputs(data);  // drawn again only for a new head: a search typed in stays
+    if (moved && !WATCHING) { showInputs(data); showTurn(data); }  // only for a new head: a search typed in stays
     const scores = el("scores");
     scores.hidden = !data.scores;
     scores.innerHTML = data.scores ? board.scoresPanel(data.scores, names(data)) : "";
@@ -440,6 +443,15 @@
     text.innerHTML = `<b>${esc(who)}</b>${mine ? " (you)" : ""} — ${esc(due.what)}<br><span class="where">${esc(due.line)}</span>`;
   }
 
+  /** This phone's turn or not: the title, the vibration, the screen kept awake, the controls brought into view
+   * (the first tappable part of the board, else the list or the form); after the inputs are shown. */
+  function showTurn(data) {
+    if (WATCHING || !turn) return;
+    const mine = Boolean(data.due) && data.due.player === me();
+    const tap = boardInput.first();  // the part of the board to tap on (the dice area, with the city above it)
+    turn.show(mine, mine ? data.due.what : "", mine && (tap ? tap.closest(".panel") : el("outcome").hidden ? el("options") : el("outcome")));
+  }
+
   /** The entries the latest input made (an accepted break is two: the override and the move), each with what
    * it did on the table; and the latest entries, newest first. */
   function showEntries(entries, before) {
@@ -464,6 +476,8 @@
     const options = el("options");
     const form = el("outcome");
     const due = data.due;
+    boardInput.reset();
+    if (!due || data.outcome_form) boardInput.offer([], data.table);
     if (!due) {
       options.innerHTML = "";
       form.hidden = true;
@@ -480,16 +494,75 @@
     const mine = due.player === me();
     const note = mine ? "" : `<p class="for">For ${esc(due.player)}: tap only if ${esc(due.player)} has no phone of their own.</p>`;
     const listed = legal.described || [];
+    boardInput.offer(listed, data.table);
+    const onBoard = boardInput.first() ? `<p class="for">Tap your choice on the board below, or in this list.</p>` : "";
     const find = listed.length > FIND_FROM
       ? `<label for="option-search">Find one of the ${listed.length} options</label><input id="option-search" type="search" autocomplete="off">` : "";
-    options.innerHTML = note + find + `<div class="option-list">` + listed.map((o) =>
-      `<button type="button" class="option" data-input="${esc(o.notation)}" data-search="${esc(`${o.text} ${o.about}`.toLowerCase())}">` +
-      `<span class="label">${esc(o.text)}</span>${o.about ? `<span class="about">${esc(o.about)}</span>` : ""}</button>`).join("") + "</div>";
+    options.innerHTML = note + onBoard + find + optionList(listed);
+  }
+
+  /** The options as a compact list: one row per die (its places, or its tracks, side by side, as `record`'s
+   * grid), per resource given or coins taken; the other options side by side, each a button of its own words. */
+  function optionList(listed) {
+    const rows = [];
+    const byKey = new Map();
+    listed.forEach((o) => {
+      const key = rowKey(o);
+      if (!byKey.has(key)) { byKey.set(key, []); rows.push(key); }
+      byKey.get(key).push(o);
+    });
+    return `<div class="option-list">` + rows.map((key) => {
+      const group = byKey.get(key);
+      const label = rowLabel(group[0]);
+      return `<div class="option-row" role="group"${label ? ` aria-label="${esc(label)}"` : ""}>` +
+        (label ? `<span class="row-label" aria-hidden="true">${esc(label)}</span>` : "") +
+        group.map((o) => optionButton(o, label)).join("") + "</div>";
+    }).join("") + "</div>";
+  }
+
+  function rowKey(o) {
+    const p = o.pick || {};
+    if (o.type === "DiePlaced" || o.type === "IncomeActivated") return `${o.type} ${p.die}`;
+    if (o.type === "PointsExchanged") return `${o.type} ${p.give}`;
+    if (o.type === "AlternativeTaken") return `${o.type} ${p.coins}`;
+    return o.type || "";
+  }
+
+  /** A row's words (its die, the resource given, the coins taken); none for a row of options of one kind. */
+  function rowLabel(o) {
+    const p = o.pick || {};
+    if (o.type === "DiePlaced") return boardInput.dieWords(p.die);
+    if (o.type === "IncomeActivated") return `Income from ${p.die.replace(/-\d+$/, "")} die`;
+    if (o.type === "PointsExchanged") return `Give ${p.give}`;
+    if (o.type === "AlternativeTaken") return `Take ${p.coins} coin${p.coins === 1 ? "" : "s"} and`;
+    return "";
+  }
+
+  /** An option's button: in a labelled row its short words (a place, a track, a count), else its text; its
+   * whole words (what it does) for a screen reader, the search box and a long press. */
+  function optionButton(o, inRow) {
+    const p = o.pick || {};
+    const short = !inRow ? o.text
+      : o.type === "DiePlaced" ? board.placeName(p.location)
+        : o.type === "IncomeActivated" ? p.track
+          : o.type === "PointsExchanged" ? `${p.times}×`
+            : o.type === "AlternativeTaken" ? `${p.guards} guard${p.guards === 1 ? "" : "s"}` : o.text;
+    const whole = o.about ? `${o.text} — ${o.about}` : o.text;
+    return `<button type="button" class="option" data-input="${esc(o.notation)}" title="${esc(whole)}" ` +
+      `data-search="${esc(`${short} ${o.text} ${o.about}`.toLowerCase())}"><span class="label">${esc(short)}</span>` +
+      `<span class="${inRow ? "sr" : "about"}">${esc(inRow ? `: ${whole}` : o.about)}</span></button>`;
   }
 
   function filterOptions() {
     const words = el("option-search").value.trim().toLowerCase();
     document.querySelectorAll("#options .option").forEach((b) => { b.hidden = Boolean(words) && !b.dataset.search.includes(words); });
+    document.querySelectorAll("#options .option-row").forEach((row) => { row.hidden = !row.querySelector(".option:not([hidden])"); });
+  }
+
+  /** Send an option tapped on the board: true if it was stored (no message said otherwise). */
+  async function choose(option) {
+    await send("/inputs", { input: option.notation });
+    return el("message").hidden;
   }
 
   function showOutcome(spec, words) {
@@ -580,8 +653,10 @@
     el("me").addEventListener("change", (e) => {
       setMe(e.target.value);
       document.body.dataset.me = e.target.value;
-      if (view) { showDue(view); showInputs(view); }
+      if (view) { showDue(view); showInputs(view); showTurn(view); }
     });
+    boardInput = coimbraBoardInput(document, choose);  // cli/live/static/board_input.js
+    turn = coimbraTurn();                              // cli/live/static/turn.js
     el("options").addEventListener("click", (e) => {
       const b = e.target.closest("button[data-input]");
       if (b) send("/inputs", { input: b.dataset.input });
