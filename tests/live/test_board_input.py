@@ -10,15 +10,18 @@ while another phone's page does not move.
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from typing import Any, Iterator
 
 import pytest
 
 from cli.presenter import notation
-from coimbra_events import log_reader
+from coimbra_events import log as game_log, log_reader
+from coimbra_events.log import GameLog
 from tests.browser_kit import axe_violations, chromium
-from tests.live.conftest import FIXTURE
-from tests.live.test_pages import LAPTOP, Phone
+from tests.live.conftest import FIXTURE, Served, coimbra
+from tests.live.test_pages import LAPTOP, NEW, Phone, enter_outcome, moves, new_game  # noqa: F401 (a fixture)
 
 EVENTS = log_reader.read(FIXTURE).events
 RECORDER = """
@@ -30,8 +33,16 @@ Object.defineProperty(navigator, "wakeLock", { configurable: true, value: { requ
   window.locks.push(lock);
   return lock;
 } } });
+window.taps = { all: 0, hidden: 0 };
+document.addEventListener("click", () => {
+  const due = document.getElementById("due-text");
+  const box = due && due.getBoundingClientRect();
+  window.taps.all += 1;
+  if (!box || box.height === 0 || box.top < 0 || box.bottom > window.innerHeight) window.taps.hidden += 1;
+}, true);
 """
-"""Put before the page's own script: what the page asks of the phone's vibration and screen, recorded."""
+"""Put before the page's own script: what the page asks of the phone's vibration and screen, recorded, and
+every tap counted, with those at which who is due was not in view."""
 DUE_IN_VIEW = """() => { const box = document.getElementById("due-text").getBoundingClientRect();
   return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight; }"""
 WHERE = {  # an option's event type: the part of the board it is tapped on, and the attribute naming it there
@@ -50,21 +61,20 @@ def browser() -> Iterator[Any]:
 
 
 class TappingPhone(Phone):
-    """A phone whose vibration and screen wake lock are recorded, which counts its taps and checks at each that
-    who is due is in view."""
-
-    taps = 0
-    hidden_due = 0
+    """A phone whose vibration and screen wake lock are recorded, and whose taps are counted by the page, with
+    those at which who is due was not in view (``RECORDER``)."""
 
     def open(self, url: str) -> None:
         self.page.add_init_script(RECORDER)
         super().open(url)
 
-    def tap(self, selector: str) -> None:
-        if not self.page.evaluate(DUE_IN_VIEW):
-            self.hidden_due += 1
-        self.taps += 1
-        self.page.locator(selector).click()
+    @property
+    def taps(self) -> int:
+        return self.page.evaluate("window.taps.all")
+
+    @property
+    def hidden_due(self) -> int:
+        return self.page.evaluate("window.taps.hidden")
 
 
 def board_taps(event: Any) -> list[str]:
@@ -165,3 +175,45 @@ def test_on_your_turn_the_phone_is_told_and_shown_its_controls_and_another_page_
       return box.top >= 0 && box.bottom <= window.innerHeight; }""")
     assert not duarte.page.title().startswith("Your turn") and duarte.page.evaluate("window.locks[0].released")
     assert all(p.page.evaluate(DUE_IN_VIEW) for p in (duarte, carla, ana))
+
+
+def test_a_whole_game_tapped_on_the_board_by_four_phones_counting_taps_and_who_is_due_in_view(browser, new_game: Served):
+    """The fixture played from a new game: each decision tapped on its player's phone (on the board where the
+    board shows it, else in the list), each outcome entered on the table's form; axe-core audits each phone the
+    first time each kind of decision is offered on it (with a die tapped, for a draft)."""
+    log = log_reader.read(FIXTURE)
+    names = [n for n, _ in log.players]
+    phones = {name: TappingPhone(browser, new_game.line["players_url"], me=name, audit=True) for name in names}
+    taps: dict[str, list[int]] = {}
+    outcomes: dict[str, list[int]] = {}
+    audited: set[tuple[str, str]] = set()
+    by_list = Counter()
+    for k, event in enumerate(log.events):
+        phone = phones[event.actor] if event.actor in phones else phones[names[k % len(names)]]
+        phone.at(k)
+        before = phone.taps
+        if event.actor not in phones:
+            enter_outcome(phone, event)
+        else:
+            where = board_taps(event)
+            by_list[event.TYPE] += where[0].startswith("#options")
+            for step, selector in enumerate(where):
+                if step == len(where) - 1 and (event.actor, event.TYPE) not in audited:  # a die tapped, for a draft
+                    audited.add((event.actor, event.TYPE))
+                    assert axe_violations(phone.page) == [], (k, event.TYPE)
+                phone.page.locator(selector).click()
+        (outcomes if event.RANDOM else taps).setdefault(event.TYPE, []).append(phone.taps - before)
+    for p in phones.values():
+        p.at(len(log.events))
+    decisions = {kind: max(counts) for kind, counts in taps.items()}
+    print(f"\ntaps per decision (most): {decisions}; per outcome (most): { {kind: max(c) for kind, c in outcomes.items()} }; "
+          f"through the list: {dict(by_list)}")
+    assert decisions.pop("DiePlaced") == 2 and set(decisions.values()) == {1}
+    assert sum(by_list[kind] for kind in (*WHERE, "DiePlaced")) == 0  # every pick the board shows was tapped on it
+    assert sum(p.hidden_due for p in phones.values()) == 0 and sum(p.taps for p in phones.values()) >= len(log.events)
+    assert all(not p.errors for p in phones.values()), [p.errors for p in phones.values()]
+    exported = coimbra(new_game.db, "export", new_game.game)
+    assert exported.returncode == 0, exported.stderr
+    played = GameLog(NEW.id, NEW.sha256, log.players, log.events, log.ruleset, {})
+    assert moves(exported.stdout.encode()) == moves(game_log.dumps(played))
+    assert json.loads(exported.stdout)["events"][-1]["by"] in names

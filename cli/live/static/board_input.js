@@ -98,7 +98,7 @@ function coimbraBoardInput(root, choose) {
   /** Make a drawn part a button: its name in words, a lit area to tap (at least LEAST px), what it stands for. */
   function tappable(node, name, data, chosen, wide) {
     const svg = node.closest("svg");
-    if (svg) svg.setAttribute("role", "group");  // a picture holds no buttons: a group of them does
+    node.getBoundingClientRect();  // lays the page out: Chromium's getBBox alone gave 0×0 for a group just made
     const box = node.getBBox();
     const width = Math.max(LEAST, box.width + 2 * PAD);
     const height = Math.max(LEAST, box.height + 2 * PAD);
@@ -106,6 +106,7 @@ function coimbraBoardInput(root, choose) {
     const span = wide && svg ? svg.viewBox.baseVal.width : width;
     node.insertAdjacentHTML("afterbegin", `<rect class="hit" x="${x}" y="${box.y + box.height / 2 - height / 2}" ` +
       `width="${span}" height="${height}" rx="5"/>`);
+    if (svg) svg.setAttribute("role", "group");  // a picture holds no buttons: a group of them does
     node.classList.add("choosable");
     if (chosen) node.classList.add("chosen");
     node.setAttribute("role", "button");
