@@ -20,39 +20,11 @@ from cli.presenter import notation
 from coimbra_events import log as game_log, log_reader
 from coimbra_events.log import GameLog
 from tests.browser_kit import axe_violations, chromium
+from tests.live.board_taps import DUE_IN_VIEW, RECORDER, WHERE, board_taps
 from tests.live.conftest import FIXTURE, Served, coimbra
 from tests.live.test_pages import LAPTOP, NEW, Phone, enter_outcome, moves, new_game  # noqa: F401 (a fixture)
 
 EVENTS = log_reader.read(FIXTURE).events
-RECORDER = """
-window.buzzes = [];
-window.locks = [];
-Object.defineProperty(navigator, "vibrate", { configurable: true, value: (pattern) => { window.buzzes.push(pattern); return true; } });
-Object.defineProperty(navigator, "wakeLock", { configurable: true, value: { request: async (kind) => {
-  const lock = { kind, released: false, release: async () => { lock.released = true; }, addEventListener: () => {} };
-  window.locks.push(lock);
-  return lock;
-} } });
-window.taps = { all: 0, hidden: 0 };
-document.addEventListener("click", () => {
-  const due = document.getElementById("due-text");
-  const box = due && due.getBoundingClientRect();
-  window.taps.all += 1;
-  if (!box || box.height === 0 || box.top < 0 || box.bottom > window.innerHeight) window.taps.hidden += 1;
-}, true);
-"""
-"""Put before the page's own script: what the page asks of the phone's vibration and screen, recorded, and
-every tap counted, with those at which who is due was not in view."""
-DUE_IN_VIEW = """() => { const box = document.getElementById("due-text").getBoundingClientRect();
-  return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight; }"""
-WHERE = {  # an option's event type: the part of the board it is tapped on, and the attribute naming it there
-    "CardBought": ("city", "data-card", "card"),
-    "FavorTileTaken": ("city", "data-favor", "tile"),
-    "TrackChosen": ("tracks", "data-track-row", "track"),
-    "PilgrimStepped": ("map", "data-space", "to"),
-    "PilgrimPlaced": ("map", "data-space", "space"),
-    "VoyageInvested": ("voyages", "data-voyage", "voyage"),
-}
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +34,7 @@ def browser() -> Iterator[Any]:
 
 class TappingPhone(Phone):
     """A phone whose vibration and screen wake lock are recorded, and whose taps are counted by the page, with
-    those at which who is due was not in view (``RECORDER``)."""
+    those at which who is due was not in view (``tests.live.board_taps.RECORDER``)."""
 
     def open(self, url: str) -> None:
         self.page.add_init_script(RECORDER)
@@ -75,18 +47,6 @@ class TappingPhone(Phone):
     @property
     def hidden_due(self) -> int:
         return self.page.evaluate("window.taps.hidden")
-
-
-def board_taps(event: Any) -> list[str]:
-    """Where a player taps on the board for ``event``: the die then its place, or the one part it picks; the
-    list's button for a decision the board does not show."""
-    fields = event.payload()
-    if event.TYPE == "DiePlaced":
-        return [f'#dice [data-choose-die="{fields["die"]}"]', f'#city [data-location="{fields["location"]}"][data-option]']
-    if event.TYPE in WHERE:
-        part, attribute, field = WHERE[event.TYPE]
-        return [f'#{part} [{attribute}="{fields[field]}"][data-option]']
-    return [f'#options button[data-input="{notation(event)}"]']
 
 
 def test_a_die_is_drafted_by_two_taps_on_the_board_and_the_line_says_what_each_does(browser, fixture_game):

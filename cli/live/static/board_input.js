@@ -128,6 +128,10 @@ function coimbraBoardInput(root, choose) {
 
   /** A tap (or Enter, or Space) on the board: a die lights its places, a place or a one-pick part is sent. */
   function tapped(node) {
+    if (document.body.dataset.live !== "1") {  // as the page's buttons are off while it is not up to date
+      tell("Not up to date: tap again once this page has read the game.");
+      return;
+    }
     if (node.dataset.chooseDie !== undefined) {
       chosenDie = node.dataset.chooseDie === chosenDie ? "" : node.dataset.chooseDie;
       mark();
