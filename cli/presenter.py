@@ -205,4 +205,5 @@ def game_view(legal: Legal, entries: Sequence[dict[str, Any]]) -> dict[str, Any]
 
 
 __all__ = ["act_json", "act_refused_json", "catalog_lookup", "conflict_json", "due", "due_json", "due_view", "entry_json",
-           "event_words", "game_view", "legal_json", "notation", "option_json", "refusal_words", "refused_json", "stored_json", "table_json"]
+           "event_words", "game_view", "legal_json", "notation", "option_json", "refusal_words", "refused_json", "stored_json",
+           "table_json"]

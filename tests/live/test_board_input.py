@@ -66,6 +66,7 @@ def test_a_die_is_drafted_by_two_taps_on_the_board_and_the_line_says_what_each_d
     assert "orange" in label.lower() and page.get_attribute(then, "role") == "button"
     duarte.tap(then)
     duarte.at(19)
+    duarte.until("document.getElementById('pick-line').textContent.startsWith('Done: ')")
     stored = served.client(served.players).get(served.api()).json()["entries"][-1]
     assert stored["notation"] == notation(EVENTS[18]) and stored["by"] == "Duarte"
     assert duarte.taps == 2 and duarte.hidden_due == 0 and not duarte.errors
@@ -81,7 +82,26 @@ def test_the_board_is_tapped_with_the_keyboard_too_and_axe_finds_nothing(browser
         phone.until("document.querySelectorAll('#city .choosable').length > 0")
         assert page.get_attribute('#dice [data-choose-die="orange-3"]', "aria-pressed") == "true"
         assert axe_violations(page) == []
+        if size is LAPTOP:
+            page.focus('#city [data-location="lower"][data-option]')
+            page.keyboard.press(" ")
+            phone.at(19)
         phone.context.close()
+
+
+def test_a_page_not_up_to_date_sends_nothing_from_the_board(browser, fixture_game):
+    served = fixture_game(18, "offline")
+    phone = Phone(browser, served.line["players_url"], me="Duarte")
+    phone.context.set_offline(True)
+    phone.until("document.body.dataset.live !== '1'")
+    phone.page.locator('#dice [data-choose-die="orange-3"]').click()
+    assert "Not up to date" in phone.page.inner_text("#pick-line")
+    assert phone.page.locator("#city .choosable").count() == 0
+    phone.context.set_offline(False)
+    phone.until("document.body.dataset.live === '1'")
+    for selector in board_taps(EVENTS[18]):
+        phone.tap(selector)
+    phone.at(19)
 
 
 @pytest.mark.parametrize("entries", [6, 14, 16, 30, 34, 67],

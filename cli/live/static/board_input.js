@@ -26,6 +26,7 @@ function coimbraBoardInput(root, choose) {
   let options = [];    // the options offered on the board now
   let dice = null;     // the dice area's dice by id ({die, color, value})
   let chosenDie = "";  // the die tapped, whose places are lit
+  let sent = false;    // the line says what this phone sent (kept until its next tap), not a choice under way
 
   const part = (name) => root.querySelector(`#${name}`);
   const line = () => document.getElementById("pick-line");
@@ -52,13 +53,13 @@ function coimbraBoardInput(root, choose) {
     ((table && table.dice_area) || []).forEach((d) => { dice[d.die] = d; });
     if (chosenDie && !options.some((o) => o.type === "DiePlaced" && o.pick.die === chosenDie)) chosenDie = "";
     mark();
-    if (!options.length) tell("");
+    if (!options.length && !sent) tell("");
   }
 
-  /** Forget the die tapped (a new decision is due). */
+  /** Forget the die tapped (a new decision is due); the line keeps what this phone sent last. */
   function reset() {
     chosenDie = "";
-    tell("");
+    if (!sent) tell("");
   }
 
   /** Mark again what may be tapped (board.js may have drawn parts again since). */
@@ -132,6 +133,7 @@ function coimbraBoardInput(root, choose) {
       tell("Not up to date: tap again once this page has read the game.");
       return;
     }
+    sent = false;
     if (node.dataset.chooseDie !== undefined) {
       chosenDie = node.dataset.chooseDie === chosenDie ? "" : node.dataset.chooseDie;
       mark();
@@ -142,6 +144,7 @@ function coimbraBoardInput(root, choose) {
     }
     const o = options[Number(node.dataset.option)];
     if (!o) return;
+    sent = true;
     tell(`Sending: ${words(o)}`);
     Promise.resolve(choose(o)).then((stored) => { tell(stored ? `Done: ${o.text}` : ""); });
   }
