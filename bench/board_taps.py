@@ -22,11 +22,7 @@ figures (the machine is shared). Missing a target is reported, not an error: the
 from __future__ import annotations
 
 import os
-import select
-import signal
-import subprocess
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -38,8 +34,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import harness  # noqa: E402
 import httpx  # noqa: E402
-import orjson  # noqa: E402
-from live import FIXTURE, START, command, environment, fixture_from, percentile  # noqa: E402
+from live import FIXTURE, START, fixture_from, percentile, played, serving  # noqa: E402
 
 PLAYERS, WATCHERS = 4, 10
 PHONE = {"width": 390, "height": 844}
@@ -123,24 +118,12 @@ def play(ready: dict[str, Any], inputs: Sequence[str]) -> dict[str, Any]:
 def one_game(folder: Path, entries: int | None = None) -> dict[str, Any]:
     """A game played on a fresh store, server and browser: the fixture's remaining entries (or the first ``entries``)."""
     log, inputs = fixture_from(folder)
-    db = folder / "live.sqlite"
-    subprocess.run(command("import", str(log), "--name", "table"), env=environment(db), check=True, capture_output=True)
-    server = subprocess.Popen(command("serve", "table", "--json", "--host", "127.0.0.1", "--port", "0"),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment(db))
-    try:
-        if not select.select([server.stdout], [], [], 120)[0]:
-            raise SystemExit("coimbra serve did not start")
-        return play(orjson.loads(server.stdout.readline()), inputs[:entries])
-    finally:
-        server.send_signal(signal.SIGINT)
-        server.wait(timeout=30)
+    with serving(log, folder / "live.sqlite") as (_, ready):
+        return play(ready, inputs[:entries])
 
 
 def measure(repeat: int) -> dict[str, Any]:
-    games = []
-    for _ in range(repeat):
-        with tempfile.TemporaryDirectory() as folder:
-            games.append(one_game(Path(folder)))
+    games = played(repeat, one_game)
     tapped = [t for g in games for t in g["tapped"]]
     sent = [t for g in games for t in g["sent"]]
     taps: dict[str, list[int]] = defaultdict(list)
