@@ -22,6 +22,7 @@ ASSETS = {
     "live.js": ("live/static", "live.js"),
     "board_input.js": ("live/static", "board_input.js"),
     "turn.js": ("live/static", "turn.js"),
+    "option_list.js": ("live/static", "option_list.js"),
     "live.css": ("live/static", "live.css"),
     "replay.css": ("web", "replay.css"),
 }
