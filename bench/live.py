@@ -31,8 +31,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -128,25 +129,40 @@ async def live(ready: dict[str, Any], inputs: list[str]) -> list[float]:
     return times
 
 
-def one_game(folder: Path) -> dict[str, Any]:
-    log, inputs = fixture_from(folder)
-    base = baseline(log, inputs, folder / "baseline.sqlite")
-    db = folder / "live.sqlite"
+@contextmanager
+def serving(log: Path, db: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``log`` imported into ``db`` as ``table`` and served on loopback by ``coimbra serve`` (a process of its own):
+    its process id and the line it prints once it answers; stopped as Ctrl-C stops it."""
     subprocess.run(command("import", str(log), "--name", "table"), env=environment(db), check=True, capture_output=True)
     server = subprocess.Popen(command("serve", "table", "--json", "--host", "127.0.0.1", "--port", "0"),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment(db))
     try:
         if not select.select([server.stdout], [], [], 120)[0]:
             raise SystemExit("coimbra serve did not start")
-        ready = orjson.loads(server.stdout.readline())
-        before = memory(server.pid)
-        times = asyncio.run(live(ready, inputs))
-        after = memory(server.pid)
+        yield server.pid, orjson.loads(server.stdout.readline())
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=30)
+
+
+def one_game(folder: Path) -> dict[str, Any]:
+    log, inputs = fixture_from(folder)
+    base = baseline(log, inputs, folder / "baseline.sqlite")
+    with serving(log, folder / "live.sqlite") as (pid, ready):
+        before = memory(pid)
+        times = asyncio.run(live(ready, inputs))
+        after = memory(pid)
     return {"inputs": len(inputs), "live": times, "baseline": base, "rss_start_mb": before["VmRSS"],
             "rss_end_mb": after["VmRSS"], "rss_peak_mb": after["VmHWM"]}
+
+
+def played(repeat: int, game: Callable[[Path], dict[str, Any]]) -> list[dict[str, Any]]:
+    """``game`` played ``repeat`` times, each in a temporary folder of its own: the figures of each."""
+    games = []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as folder:
+            games.append(game(Path(folder)))
+    return games
 
 
 def percentile(values: Sequence[float], p: float) -> float:
@@ -154,10 +170,7 @@ def percentile(values: Sequence[float], p: float) -> float:
 
 
 def measure(repeat: int) -> dict[str, Any]:
-    games = []
-    for _ in range(repeat):
-        with tempfile.TemporaryDirectory() as folder:
-            games.append(one_game(Path(folder)))
+    games = played(repeat, one_game)
     live_times = [t for g in games for t in g["live"]]
     base_times = [t for g in games for t in g["baseline"]]
     figures = {

@@ -82,8 +82,15 @@ def legal_json(legal: Legal) -> dict[str, Any]:
                              "example": example}
     else:
         report["options"] = [notation(o.event) for o in legal.options]
-        report["described"] = [o.to_json(k) for k, o in enumerate(legal.options, 1)]
+        report["described"] = [option_json(o, k) for k, o in enumerate(legal.options, 1)]
     return report
+
+
+def option_json(option: Any, number: int) -> dict[str, Any]:
+    """A legal decision as ``legal --json`` describes it, with what it picks on the board by id (``type``: the
+    event's; ``pick``: its fields, such as ``{"die": "gray-1", "location": "castle"}``), so that a page can
+    offer it on the drawn board: the die, the place, the card, the tile, the track, the space, the voyage."""
+    return {**option.to_json(number), "type": option.event.TYPE, "pick": option.event.payload()}
 
 
 # -- entries, and what a write answers
@@ -210,5 +217,6 @@ def seats_json(phone: Phone, game: Game) -> dict[str, Any]:
 
 
 __all__ = ["act_json", "act_refused_json", "catalog_lookup", "conflict_json", "due", "due_json", "due_view", "entry_json",
-           "event_words", "game_view", "legal_json", "notation", "refusal_words", "refused_json", "seats_json", "stored_json",
+           "event_words", "game_view", "legal_json", "notation", "option_json", "refusal_words", "refused_json",
+           "seats_json", "stored_json",
            "table_json"]

@@ -21,6 +21,9 @@ ASSETS = {
     "board.js": ("web", "board.js"),
     "seats.js": ("live/static", "seats.js"),
     "live.js": ("live/static", "live.js"),
+    "board_input.js": ("live/static", "board_input.js"),
+    "turn.js": ("live/static", "turn.js"),
+    "option_list.js": ("live/static", "option_list.js"),
     "live.css": ("live/static", "live.css"),
     "replay.css": ("web", "replay.css"),
 }

@@ -152,11 +152,13 @@ function coimbraBoard(CAT, players) {
       const fill = cssColor(track, "#999");
       const tileId = view.scoring_tiles[track];
       const tile = tileId ? view.legend.scoring_tiles[tileId] : null;
-      body += `<rect x="0" y="${y}" width="56" height="22" rx="3" fill="${esc(fill)}"/>` + text(4, y + 14, track, "small", ` fill="${inkOn(fill)}"`);
+      body += `<g${attrs({ "data-track-row": track })}><rect x="0" y="${y}" width="56" height="22" rx="3" fill="${esc(fill)}"/>` +
+        text(4, y + 14, track, "small", ` fill="${inkOn(fill)}"`);
       for (let k = 0; k <= CAT.max_influence; k++) {
         body += `<rect x="${62 + k * CELL}" y="${y}" width="${CELL - 1}" height="22" fill="#f4efe4" stroke="#d5cbb8"/>` +
           (k % 5 === 0 ? text(62 + k * CELL + 2, y + 30, k, "tiny") : "");
       }
+      body += "</g>";
       body += text(62, y - 2, tile ? `${tile.name}: ${tile.points.join(" / ")} points by rank` : "no scoring tile yet", "tiny");
     });
     return body + text(0, SCORE_TOP + 4, "Scoring track", "title");
@@ -393,5 +395,6 @@ function coimbraBoard(CAT, players) {
     };
   }
 
-  return { esc, attrs, color: (name) => PLAYER_COLOR[name], cardName, changesOf, said, scoresPanel, table };
+  return { esc, attrs, color: (name) => PLAYER_COLOR[name], cardName, changesOf, said, scoresPanel, table,
+    placeName: (loc) => LOCATION_NAMES[loc] || loc };
 }

@@ -39,6 +39,8 @@
   const picks = [];      // the table outcome being filled in: a list of ids per slot
   let slotAt = 0;        // the slot a picked item goes into
   let refusedInput = null;
+  let boardInput = null;  // the board as the input (board_input.js), and the turn's signals (turn.js)
+  let turn = null;
 
   const FIND_FROM = 8;  // more options than a phone shows at once, and a search box finds one
   const READ_EVERY = 1000;   // ms between two reads while the page is not live
@@ -386,12 +388,13 @@
     document.body.dataset.entries = String(data.events);
     drawer.draw(data.table);
     const reseated = Boolean(seats) && seats.shown(data);
+    if (boardInput) boardInput.mark();  // the parts drawn again are tappable again
     showDue(data);
     if (moved) {
       if (!WATCHING) { picks.length = 0; slotAt = 0; }
       showEntries(data.entries, before);
     }
-    if ((moved || reseated) && !WATCHING) showInputs(data);  // drawn again only for a new head or seats: a search typed in stays
+    if ((moved || reseated) && !WATCHING) { showInputs(data); showTurn(data); }  // a new head or seats: a search typed in stays
     const scores = el("scores");
     scores.hidden = !data.scores;
     scores.innerHTML = data.scores ? board.scoresPanel(data.scores, names(data)) : "";
@@ -443,6 +446,16 @@
     text.innerHTML = `<b>${esc(who)}</b>${mine(due.player) ? " (you)" : ""} — ${esc(due.what)}<br><span class="where">${esc(due.line)}</span>`;
   }
 
+  /** This phone's turn or not: the title, the vibration, the screen kept awake, the controls brought into view
+   * (the first tappable part of the board, else the list or the form); after the inputs are shown. */
+  function showTurn(data) {
+    if (WATCHING || !turn) return;
+    const yours = Boolean(data.due) && mine(data.due.player);
+    const tap = boardInput.first();  // the part of the board to tap on (the dice area, with the city above it)
+    const controls = tap ? tap.closest(".panel") : el("outcome").hidden ? el("options") : el("outcome");
+    turn.show(yours, yours ? data.due.what : "", yours && controls);
+  }
+
   /** The entries the latest input made (an accepted break is two: the override and the move), each with what
    * it did on the table; and the latest entries, newest first. */
   function showEntries(entries, before) {
@@ -467,6 +480,8 @@
     const options = el("options");
     const form = el("outcome");
     const due = data.due;
+    boardInput.reset();
+    if (!due || data.outcome_form) boardInput.offer([], data.table);
     if (!due) {
       options.innerHTML = "";
       form.hidden = true;
@@ -480,21 +495,29 @@
     }
     form.hidden = true;
     form.innerHTML = "";
-    if (!mine(due.player)) {  // never a button for a seat this phone does not hold
+    if (!mine(due.player)) {  // never a button, nor a lit part of the board, for a seat this phone does not hold
+      boardInput.offer([], data.table);
       options.innerHTML = seats.waiting(data);
       return;
     }
     const listed = legal.described || [];
+    boardInput.offer(listed, data.table);
+    const onBoard = boardInput.first() ? `<p class="for">Tap your choice on the board below, or in this list.</p>` : "";
     const find = listed.length > FIND_FROM
       ? `<label for="option-search">Find one of the ${listed.length} options</label><input id="option-search" type="search" autocomplete="off">` : "";
-    options.innerHTML = find + `<div class="option-list">` + listed.map((o) =>
-      `<button type="button" class="option" data-input="${esc(o.notation)}" data-search="${esc(`${o.text} ${o.about}`.toLowerCase())}">` +
-      `<span class="label">${esc(o.text)}</span>${o.about ? `<span class="about">${esc(o.about)}</span>` : ""}</button>`).join("") + "</div>";
+    options.innerHTML = onBoard + find + coimbraOptionList(listed, boardInput.dieWords, board.placeName);  // option_list.js
   }
 
   function filterOptions() {
     const words = el("option-search").value.trim().toLowerCase();
     document.querySelectorAll("#options .option").forEach((b) => { b.hidden = Boolean(words) && !b.dataset.search.includes(words); });
+    document.querySelectorAll("#options .option-row").forEach((row) => { row.hidden = !row.querySelector(".option:not([hidden])"); });
+  }
+
+  /** Send an option tapped on the board: true if it was stored (no message said otherwise). */
+  async function choose(option) {
+    await send("/inputs", { input: option.notation });
+    return el("message").hidden;
   }
 
   function showOutcome(spec, words) {
@@ -584,6 +607,8 @@
     }
     seats.wire();
     el("options").addEventListener("click", (e) => seats.onTap(e));  // "This phone also plays Carla"
+    boardInput = coimbraBoardInput(document, choose);  // cli/live/static/board_input.js
+    turn = coimbraTurn();                              // cli/live/static/turn.js
     el("options").addEventListener("click", (e) => {
       const b = e.target.closest("button[data-input]");
       if (b) send("/inputs", { input: b.dataset.input });
