@@ -52,8 +52,10 @@ def open_page(browser: Any, url: str, me: str | None) -> Any:
     page.add_init_script(RECORDER)
     page.goto(url)
     until(page, "document.body.dataset.live === '1'")
-    if me:
-        page.select_option("#me", me)
+    if me:  # claim the seat on the prompt "Which seat is this phone?"; that setup tap is no decision's
+        page.locator(f'#seat-choices button[data-seat="{me}"]').click()
+        until(page, f"(document.body.dataset.seats || '').split(',').includes('{me}')")
+        page.evaluate("window.taps.all = 0; window.taps.hidden = 0;")
     return page
 
 

@@ -40,6 +40,11 @@ class TappingPhone(Phone):
         self.page.add_init_script(RECORDER)
         super().open(url)
 
+    def claim(self, seat: str) -> None:
+        """Claim ``seat`` on the prompt, then count from zero: the claim is the phone's setup, not a decision's tap."""
+        super().claim(seat)
+        self.page.evaluate("window.taps.all = 0; window.taps.hidden = 0;")
+
     @property
     def taps(self) -> int:
         return self.page.evaluate("window.taps.all")
