@@ -20,6 +20,7 @@ TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
 ASSETS = {
     "board.js": ("web", "board.js"),
     "live.js": ("live/static", "live.js"),
+    "outcome.js": ("live/static", "outcome.js"),
     "live.css": ("live/static", "live.css"),
     "replay.css": ("web", "replay.css"),
 }
