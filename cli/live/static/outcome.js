@@ -69,7 +69,7 @@
       const faces = spec.pools.values.map((item) => `<button type="button" class="value die-face" data-color="${esc(c.color)}" ` +
         `data-value="${esc(item.id)}" aria-label="${esc(c.color)} ${esc(item.name)}"${fill} ${left ? "" : "disabled"}>` +
         `<span class="face">${esc(item.name)}</span></button>`).join("");
-      return `<fieldset class="slot die-slot" data-color="${esc(c.color)}"><legend>${esc(c.color)}: ${c.dice.length} ${many}` +
+      return `<fieldset class="slot die-slot" data-color="${esc(c.color)}"><legend>${esc(c.color)}: ${c.dice.length} ${many} ·` +
         ` <span class="room">${left ? `${left} to enter` : "done"}</span></legend>${chips}<span class="faces">${faces}</span></fieldset>`;
     }
 
