@@ -60,7 +60,9 @@ def _space_label(cat: Catalog, space: str) -> str:
     if cat.map.spaces[space].name:
         return cat.map.spaces[space].name
     beside = [cat.map.spaces[n].name for n in cat.map.neighbours.get(space, ()) if cat.map.spaces[n].name]
-    return f"the space by {' and '.join(beside)}" if beside else f"space {space}"
+    if not beside:
+        return f"space {space}"
+    return f"the space by {', '.join(beside[:-1])} and {beside[-1]}" if len(beside) > 1 else f"the space by {beside[0]}"
 
 
 def _scoring_tiles(state: GameState) -> dict[str, Any]:

@@ -89,3 +89,20 @@ def test_a_deal_offers_only_the_cards_the_rules_allow():
         assert offered == allowed and set(log.events[k].payload()["rows"]["upper"]) <= set(offered)
         if k == deals[0]:  # pile II alone: not the cards of pile III
             assert len(offered) < len(undealt)
+
+
+def test_a_monastery_space_is_called_by_the_named_spaces_beside_it_and_by_its_id_only_on_a_map_without_names():
+    from coimbra_events.catalog import shipped_catalogs, standin_catalog
+    from coimbra_events.rules import core as rules
+
+    named = standin_catalog()
+    form = outcome_form(rules.start(named, [("Ana", "red"), ("Bruno", "blue")]))
+    spaces = named.map.spaces
+    for slot in form["slots"]:
+        beside = [spaces[n].name for n in named.map.neighbours[slot["key"]] if spaces[n].name]
+        assert slot["label"].startswith("the space by ") and all(name in slot["label"] for name in beside)
+        assert slot["key"] not in slot["label"]
+    assert len({s["label"] for s in form["slots"]}) == len(form["slots"])  # no two alike
+    bare = next(c for c in shipped_catalogs() if not any(s.name for s in c.map.spaces.values()))
+    first = outcome_form(rules.start(bare, [("Ana", "red"), ("Bruno", "blue")]))["slots"][0]
+    assert first["label"] == f"space {first['key']} (pile I)"
