@@ -6,7 +6,6 @@ monastery space also chosen on the drawn map. axe-core finds nothing on the form
 from __future__ import annotations
 
 import re
-from collections import Counter
 from typing import Any, Callable, Iterator
 
 import pytest
@@ -24,6 +23,7 @@ LOG = log_reader.read(FIXTURE)
 ROLL_AT = next(k for k, e in enumerate(LOG.events) if e.TYPE == "DiceRolled")
 """Entries of the fixture before its first roll."""
 ROWS_AT = next(k for k, e in enumerate(LOG.events) if e.TYPE == "CharacterRowsDealt")
+CATALOG = standin_catalog()
 
 
 @pytest.fixture(scope="module")
@@ -61,15 +61,19 @@ def taps(phone: Phone) -> Callable[[str], None]:
     return tap
 
 
-def test_a_roll_is_dice_plus_one_taps_in_the_boards_order_a_colours_values_in_any_order(browser, fixture_game):
-    served = fixture_game(ROLL_AT, "roll")
+@pytest.fixture(scope="module")
+def roll(fixture_game: Callable[..., Served]) -> Served:
+    """The fixture where the table rolls the dice of round 1 (only looked at)."""
+    return fixture_game(ROLL_AT, "roll")
+
+
+def test_a_roll_form_is_in_the_boards_order_its_buttons_in_the_dice_colours_saying_them(browser, roll: Served):
     rolled = dict(LOG.events[ROLL_AT].values)
-    catalog = standin_catalog()
-    phone = Phone(browser, served.line["players_url"], me="Ana", audit=True)
+    phone = Phone(browser, roll.line["players_url"], me="Ana", audit=True)
     page = phone.page
     colors = page.eval_on_selector_all("#outcome fieldset[data-color]", "rows => rows.map((r) => r.dataset.color)")
     board = page.eval_on_selector_all("#dice [data-pool-die]", "dice => dice.map((d) => d.dataset.color)")
-    assert colors == list(dict.fromkeys(board)) == list(dict.fromkeys(catalog.die_colors[d] for d in sorted(rolled)))
+    assert colors == list(dict.fromkeys(board)) == list(dict.fromkeys(CATALOG.die_colors[d] for d in sorted(rolled)))
     for color in colors:  # each row's buttons wear its colour, and say it
         button = page.locator(f'#outcome fieldset[data-color="{color}"] button[data-value="4"]')
         assert button.get_attribute("aria-label") == f"{color} 4"
@@ -79,25 +83,34 @@ def test_a_roll_is_dice_plus_one_taps_in_the_boards_order_a_colours_values_in_an
     assert axe_violations(page) == []
     page.locator("#outcome").scroll_into_view_if_needed()
     phone.shot("outcome-roll")
-    tap = taps(phone)
-    by_color = Counter()
-    for die in sorted(rolled, reverse=True):  # a colour's values backwards: gray-3's first
-        by_color[catalog.die_colors[die]] += 1
-        tap(f'#outcome fieldset[data-color="{catalog.die_colors[die]}"] button[data-value="{rolled[die]}"]')
-    assert page.locator("#outcome button.record").is_enabled()
-    tap("#outcome button.record")
-    phone.at(ROLL_AT + 1)
-    assert phone.taps == len(rolled) + 1  # type: ignore[attr-defined]
-    stored = dict(log_reader.loads(coimbra(served.db, "export", served.game).stdout).events[ROLL_AT].values)
-    for color in by_color:  # each colour shows the values the table read out, whichever die got which
-        dice = [d for d in rolled if catalog.die_colors[d] == color]
-        assert sorted(stored[d] for d in dice) == sorted(rolled[d] for d in dice)
     assert phone.errors == []
 
 
-def test_a_roll_form_takes_no_more_values_of_a_colour_than_it_has_dice_and_a_value_is_taken_back(browser, fixture_game):
-    served = fixture_game(ROLL_AT, "roll-back")
+@pytest.fixture(scope="module")
+def to_roll(fixture_game: Callable[..., Served]) -> Served:
+    """The fixture where the table rolls the dice of round 1, to be rolled here."""
+    return fixture_game(ROLL_AT, "rolled")
+
+
+def test_a_roll_is_dice_plus_one_taps_a_colours_values_in_any_order(browser, to_roll: Served):
+    served = to_roll
+    rolled = dict(LOG.events[ROLL_AT].values)
     phone = Phone(browser, served.line["players_url"], me="Ana")
+    tap = taps(phone)
+    for die in sorted(rolled, reverse=True):  # a colour's values backwards: gray-3's first
+        tap(f'#outcome fieldset[data-color="{CATALOG.die_colors[die]}"] button[data-value="{rolled[die]}"]')
+    tap("#outcome button.record")
+    phone.at(ROLL_AT + 1)
+    assert phone.taps == len(rolled) + 1  # type: ignore[attr-defined]
+    shown = view_of(served)["table"]["dice_area"]
+    for color in set(CATALOG.die_colors.values()):  # each colour shows the values read out, whichever die got which
+        assert sorted(d["value"] for d in shown if d["color"] == color) == \
+            sorted(v for d, v in rolled.items() if CATALOG.die_colors[d] == color)
+    assert phone.errors == []
+
+
+def test_a_roll_form_takes_no_more_values_of_a_colour_than_it_has_dice_and_a_value_is_taken_back(browser, roll: Served):
+    phone = Phone(browser, roll.line["players_url"], me="Ana")
     page = phone.page
     white = '#outcome fieldset[data-color="white"]'
     page.click(f'{white} button[data-value="3"]')
@@ -112,11 +125,11 @@ def test_a_deal_is_a_grid_of_only_the_cards_the_rules_allow_a_tap_each(browser, 
     phone = Phone(browser, deal.line["players_url"], me="Carla", audit=True)
     page = phone.page
     offered = page.eval_on_selector_all("#outcome .pool button.pick", "b => b.map((p) => p.dataset.id)")
-    undealt = [c for pile in ("II", "III") for c in standin_catalog().pile(pile)]
+    undealt = [c for pile in ("II", "III") for c in CATALOG.pile(pile)]
     assert set(offered) == state_allows and len(offered) < len(undealt)
     assert page.locator("#outcome input").count() == 0  # nothing to type
     names = page.eval_on_selector_all("#outcome .pool button.pick", "b => b.map((p) => p.innerText)")
-    assert names == [name_of(standin_catalog(), c) for c in offered]
+    assert names == [name_of(CATALOG, c) for c in offered]
     assert axe_violations(page) == []
     page.locator("#outcome").scroll_into_view_if_needed()
     phone.shot("outcome-deal")
@@ -134,7 +147,7 @@ def test_a_refused_deal_names_the_card(browser, deal: Served):
     phone = Phone(browser, deal.line["players_url"], me="Carla")
     page = phone.page
     rows = LOG.events[ROWS_AT]
-    stray = standin_catalog().pile("III")[0]
+    stray = CATALOG.pile("III")[0]
     first = rows.rows[0][1][0]
     wrong = " ".join(f"{city}={','.join(stray if c == first else c for c in cards)}" for city, cards in rows.rows)
     page.click("#more summary")
@@ -142,33 +155,31 @@ def test_a_refused_deal_names_the_card(browser, deal: Served):
     page.click("#typed-form button")
     phone.until("document.getElementById('message').dataset.kind === 'refused'")
     said = page.inner_text("#message")
-    assert name_of(standin_catalog(), stray) in said and "SETUP.rows" in said and phone.entries() == ROWS_AT
+    assert name_of(CATALOG, stray) in said and "SETUP.rows" in said and phone.entries() == ROWS_AT
 
 
 def test_the_setup_forms_say_printed_names_and_a_monastery_space_is_chosen_on_the_map(browser, named_map: Served):
-    catalog = standin_catalog()
     phone = Phone(browser, named_map.line["players_url"], me="Ana", audit=True)
     page = phone.page
     shown = page.inner_text("#outcome")
-    ids = {i for table, _ in NAMED for i in getattr(catalog, table)} | set(catalog.map.spaces)
+    ids = {i for table, _ in NAMED for i in getattr(CATALOG, table)} | set(CATALOG.map.spaces)
     assert not [i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", shown)], shown
-    space = catalog.map.monastery_spaces["II"][1]
+    space = CATALOG.map.monastery_spaces["II"][1]
     page.click(f'#map [data-space="{space}"]')
     current = page.locator("#outcome .slot.current")
     assert current.get_attribute("data-key") == space
     assert page.locator(f'#map [data-space="{space}"][data-picking]').count() == 1
     phone.shot("outcome-monasteries")
     tiles = page.eval_on_selector_all("#outcome .pool button.pick", "b => b.map((p) => p.innerText)")
-    assert tiles == [catalog.monasteries[m].name for m in catalog.monasteries_of("II")]
+    assert tiles == [CATALOG.monasteries[m].name for m in CATALOG.monasteries_of("II")]
     assert axe_violations(page) == []
     assert phone.errors == []
 
 
 def _state(served: Served) -> Any:
-    """The table of a served game, as the rules core folds its export."""
+    """The table the served game is at: the fixture's, cut where the server's game ends."""
     from projections.timeline import timeline
 
-    state = timeline(log_reader.loads(coimbra(served.db, "export", served.game).stdout)).final
+    state = timeline(LOG.prefix(view_of(served)["events"])).final
     assert state.pending.actor == TABLE
     return state
-
