@@ -25,6 +25,7 @@ from projections.naming import notation_text as notation  # an event as the log 
 from projections.outcome_form import outcome_form
 from projections.recording import step_header
 from projections.scores import score_report
+from projections.table_words import table_words
 
 if TYPE_CHECKING:
     from coimbra_events.catalog import Catalog
@@ -96,13 +97,13 @@ def option_json(option: Any, number: int) -> dict[str, Any]:
 # -- entries, and what a write answers
 
 
-def entry_json(game: Game, seq: int, event: GameEvent, stamp: Stamp, changes: Sequence[Any]) -> dict[str, Any]:
-    """Entry ``seq`` of ``game`` as the live table tells it: its words (``text``, names), its notation, who it is
-    of (``player``), who entered it and when (``by``, ``at``), what it changed on the table (each move with its
-    rule) and the head after it."""
+def entry_json(game: Game, seq: int, event: GameEvent, stamp: Stamp, changes: Sequence[Any],
+               before: GameState) -> dict[str, Any]:
+    """Entry ``seq`` of ``game`` as the live table tells it: its words (``text``: as the table says it, from
+    ``before``, the table just before it), its notation, who it is of (``player``), who entered it and when
+    (``by``, ``at``), what it changed on the table (each move with its rule) and the head after it."""
     return {
-        "seq": seq, "type": event.TYPE, "player": event.actor,
-        "text": said(game.catalog, event, monasteries=dict(game.state.monasteries)),
+        "seq": seq, "type": event.TYPE, "player": event.actor, "text": table_words(before, event),
         "notation": notation(event), "by": stamp[1] or "", "at": stamp[0] or "",
         "changes": [c.to_json() for c in changes], "head": game.hashes[seq - 1],
     }

@@ -21,6 +21,7 @@ from coimbra_events.rules import effects
 from coimbra_events.rules.outcomes import deck_size
 from coimbra_events.rules.scoring import PlayerScore, final_scores
 from coimbra_events.state import CITIES, EXTRA_DIE, LOCATIONS, PHASE_B, PHASE_C, PHASE_D, PHASE_E, GameState, PlayerState
+from projections.recording import pool_order
 from projections.words import bonus_words, effects_words
 
 PHASE_NAMES = {
@@ -68,7 +69,7 @@ def _dice_area(state: GameState) -> list[dict[str, Any]]:
     colors = state.catalog.die_colors
     if state.phase in ROLLED_PHASES:
         return [{"die": d, "color": colors[d], "value": v} for d, v in state.dice if d in state.pool]
-    return [{"die": d, "color": colors[d], "value": None} for d in state.catalog.dice_for(len(state.players))]
+    return [{"die": d, "color": colors[d], "value": None} for d in pool_order(state)]  # as the roll lists them
 
 
 def _locations(state: GameState) -> dict[str, list[dict[str, Any]]]:

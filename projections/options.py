@@ -9,7 +9,7 @@ every option from the rules' own prices (``card_price``, ``voyage_cost``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from coimbra_events import events as ev
@@ -22,7 +22,8 @@ from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.rules.retrieval import card_price
 from coimbra_events.rules.voyages import voyage_cost
 from coimbra_events.state import GameState
-from projections.naming import named, said
+from projections.naming import name_of, said
+from projections.table_words import decision_words, die_words
 from projections.words import bonus_words, effects_words
 
 
@@ -31,7 +32,8 @@ class Option:
     """One legal input: what to type (names with ids), what it does, and how a long list groups it.
 
     ``text`` reads back as the same event (``notation.parse`` with the game's
-    names); ``notation`` is the plain notation with ids. Options sharing a
+    names); ``notation`` is the plain notation with ids; ``words`` says it as the
+    table does (``projections.table_words``: no notation, no ids). Options sharing a
     ``head`` are listed on one line when the list is long (``place gray-1
     (value 4)   1 castle  2 upper …``), each by its ``last`` word.
     """
@@ -43,10 +45,13 @@ class Option:
     head: str = ""
     head_about: str = ""
     last: str = ""
+    words: str = ""
 
     def to_json(self, number: int) -> dict[str, object]:
-        """The option for ``--json``: its number, its notation with the actor (as the log writes it), its text, what it is."""
-        return {"number": number, "notation": render(self.event), "text": self.text, "about": self.about}
+        """The option for ``--json``: its number, its notation with the actor (as the log writes it), what it does
+        in words (``text``) and what it is (``about``), and what to type at ``record``'s prompt (``typed``)."""
+        return {"number": number, "notation": render(self.event), "text": self.words or self.text, "about": self.about,
+                "typed": self.text}
 
 
 def options(state: GameState) -> list[Option]:
@@ -60,7 +65,8 @@ def options(state: GameState) -> list[Option]:
 def _describe(state: GameState, event: GameEvent) -> Option:
     bare = said(state.catalog, event, actor=False, monasteries=dict(state.monasteries))
     describe = _ABOUT.get(type(event))
-    return describe(state, event, bare) if describe else Option(event, _plain(event), bare)
+    option = describe(state, event, bare) if describe else Option(event, _plain(event), bare)
+    return replace(option, words=decision_words(state, event))
 
 
 def _plain(event: GameEvent) -> str:
@@ -74,7 +80,7 @@ def _pays(state: GameState, who: str, track: str) -> str:
 
 def _group(state: GameState, e: ev.StartGroupTaken, text: str) -> Option:
     cards = state.start_groups[e.group - 1]
-    return Option(e, _plain(e), text, " + ".join(named(state.catalog, c) for c in cards))
+    return Option(e, _plain(e), text, " + ".join(name_of(state.catalog, c) for c in cards))
 
 
 def _place(state: GameState, e: ev.DiePlaced, text: str) -> Option:
@@ -118,7 +124,12 @@ def _exchange(state: GameState, e: ev.PointsExchanged, text: str) -> Option:
 
 def _end(state: GameState, e: ev.IncomeEnded, text: str) -> Option:
     left = state.player(e.actor).income_left
-    return Option(e, _plain(e), text, f"forfeits the income of {', '.join(left)}" if left else "done with income")
+    forfeited = ", ".join(_income_source(state, d) for d in left)
+    return Option(e, _plain(e), text, f"forfeits the income of {forfeited}" if left else "done with income")
+
+
+def _income_source(state: GameState, die: str) -> str:
+    return "the extra-die tile" if die == "extra" else die_words(state, die)
 
 
 def _invest(state: GameState, e: ev.VoyageInvested, text: str) -> Option:
@@ -145,7 +156,7 @@ def _step(state: GameState, e: ev.PilgrimStepped, text: str) -> Option:
     marked = tile in state.player(e.actor).monasteries
     monastery = state.catalog.monasteries[tile]
     reward = "marked already" if marked else f"{bonus_words(monastery.timing, monastery.effects)}"
-    return Option(e, _plain(e), text, f"{named(state.catalog, tile)}: {reward}")
+    return Option(e, _plain(e), text, f"{name_of(state.catalog, tile)}: {reward}")
 
 
 def _stop(state: GameState, e: ev.PilgrimStopped, text: str) -> Option:

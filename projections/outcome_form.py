@@ -13,9 +13,12 @@ from typing import Any
 
 from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.notation import BY_TYPE
+from coimbra_events.catalog import Catalog
 from coimbra_events.rules import core as rules
+from coimbra_events.rules.outcomes import KINDS
 from coimbra_events.state import CITIES, TABLE, GameState
 from projections.naming import name_of
+from projections.recording import pool_order
 
 DIE_VALUES = tuple(str(v) for v in range(1, 7))
 """What a die may show."""
@@ -25,7 +28,8 @@ def outcome_form(state: GameState) -> dict[str, Any] | None:
     """The table's pending outcome as slots to fill (``None`` when a player is due or the game is over).
 
     ``{"kind", "verb", "sep", "slots": [{"key", "label", "size", "pool"}], "pools": {pool: [{"id", "name"}]},
-    "repeat": [pools whose items may be picked more than once]}``: the input is ``table: VERB`` followed by
+    "repeat": [pools whose items may be picked more than once]}`` (and for a roll ``"colors": [{"color",
+    "dice"}]``, the slots' dice by colour, in the slots' order): the input is ``table: VERB`` followed by
     each slot, ``KEY=`` (when it has a key) and its picks joined by ``sep``, slots apart by a space.
     """
     due = state.pending
@@ -46,8 +50,19 @@ def _slot(key: str | None, label: str, size: int, pool: str) -> dict[str, Any]:
 def _monasteries(state: GameState) -> dict[str, Any]:
     cat = state.catalog
     spaces = cat.map.monastery_spaces
-    return {"slots": [_slot(s, f"space {s} (pile {pile})", 1, pile) for pile, ids in spaces.items() for s in ids],
+    return {"slots": [_slot(s, f"{_space_label(cat, s)} (pile {pile})", 1, pile) for pile, ids in spaces.items() for s in ids],
             "pools": {pile: cat.monasteries_of(pile) for pile in spaces}}
+
+
+def _space_label(cat: Catalog, space: str) -> str:
+    """A monastery space as the map shows it: its printed name, else where it lies between the spaces the map
+    names (``the space by North Gate and North Road``); its id only on a map that names none of them."""
+    if cat.map.spaces[space].name:
+        return cat.map.spaces[space].name
+    beside = [cat.map.spaces[n].name for n in cat.map.neighbours.get(space, ()) if cat.map.spaces[n].name]
+    if not beside:
+        return f"space {space}"
+    return f"the space by {', '.join(beside[:-1])} and {beside[-1]}" if len(beside) > 1 else f"the space by {beside[0]}"
 
 
 def _scoring_tiles(state: GameState) -> dict[str, Any]:
@@ -67,10 +82,12 @@ def _seating(state: GameState) -> dict[str, Any]:
 
 
 def _rows(state: GameState) -> dict[str, Any]:
+    """The rows' places, each from the cards the rules allow now (the top of the deck: ``outcomes.KINDS``'s first
+    pieces), not every card not dealt yet."""
     cat = state.catalog
-    deck = tuple(c for pile in ("II", "III") for c in cat.pile(pile) if c not in state.dealt)
+    allowed = tuple(str(card) for card, _ in KINDS["rows"].next_pieces(state, ()))
     return {"slots": [_slot(city, f"the {city} city row", cat.cards_per_row, "deck") for city in CITIES],
-            "pools": {"deck": deck}}
+            "pools": {"deck": allowed}}
 
 
 def _start_groups(state: GameState) -> dict[str, Any]:
@@ -81,8 +98,15 @@ def _start_groups(state: GameState) -> dict[str, Any]:
 
 
 def _dice(state: GameState) -> dict[str, Any]:
-    pool = state.catalog.dice_for(len(state.players))
-    return {"slots": [_slot(d, d, 1, "values") for d in pool], "pools": {"values": DIE_VALUES}, "repeat": ["values"]}
+    """A slot per die in the order a roll is written and the board shows the dice (``pool_order``), and the dice
+    by colour (``colors``: a colour's values may be entered in any order, each into its next die)."""
+    order = pool_order(state)
+    colors = state.catalog.die_colors
+    by_color: dict[str, list[str]] = {}
+    for die in order:
+        by_color.setdefault(colors[die], []).append(die)
+    return {"slots": [_slot(d, f"the {colors[d]} die", 1, "values") for d in order], "pools": {"values": DIE_VALUES},
+            "repeat": ["values"], "colors": [{"color": c, "dice": dice} for c, dice in by_color.items()]}
 
 
 _FORMS = {

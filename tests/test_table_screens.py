@@ -20,7 +20,7 @@ from coimbra_events.catalog import standin_catalog
 from coimbra_events.log import GameLog
 from coimbra_events.names import FIELDS, fold
 from coimbra_events.notation import render
-from projections.naming import named
+from projections.naming import name_of, named
 from projections.options import options
 from projections.recording import names_of
 from projections.timeline import timeline
@@ -195,10 +195,11 @@ def test_options_say_what_they_are_numbered_as_the_recorder_numbers_them(tmp_pat
     buy = run("legal", str(cut(tmp_path, 24, "buy")), "--json")
     described = orjson.loads(buy.stdout)["described"]
     chaplain = next(o for o in described if o["notation"] == "Ana: buy c-II-18")
-    assert chaplain["text"] == f"buy {named(CATALOG, 'c-II-18')}"
+    assert chaplain["typed"] == f"buy {named(CATALOG, 'c-II-18')}"  # what record reads
+    assert chaplain["text"] == f"buy {name_of(CATALOG, 'c-II-18')}"  # what the page says
     assert "purple, costs 4 guards at this die, +1 purple influence, bonus at once" in chaplain["about"]
     groups = run("legal", str(cut(tmp_path, 6, "groups"))).stdout
-    assert f"{named(CATALOG, 'c-I-07')} + {named(CATALOG, 'c-I-08')}" in groups
+    assert f"{name_of(CATALOG, 'c-I-07')} + {name_of(CATALOG, 'c-I-08')}" in groups
     income = run("legal", str(cut(tmp_path, 27, "income"))).stdout
     assert "income white-1 gray" in income and "pays +3 guards" in income
     voyage = run("legal", str(cut(tmp_path, 37, "voyage"))).stdout

@@ -24,6 +24,7 @@ ASSETS = {
     "board_input.js": ("live/static", "board_input.js"),
     "turn.js": ("live/static", "turn.js"),
     "option_list.js": ("live/static", "option_list.js"),
+    "outcome.js": ("live/static", "outcome.js"),
     "live.css": ("live/static", "live.css"),
     "replay.css": ("web", "replay.css"),
 }

@@ -30,11 +30,13 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 from starlette.concurrency import run_in_threadpool
 
 from cli.presenter import entry_json, game_view, seats_json
+from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retracted, RuleOverridden
+from coimbra_events.rules import core as rules
 from coimbra_events.service import Claimed, NoSeat, Session, Stored, Taken
+from coimbra_events.state import GameState
 
 if TYPE_CHECKING:
     from coimbra_events.game import Game
-    from coimbra_events.state import GameState
     from coimbra_events.service import Games, Outcome, Phone
 
 T = TypeVar("T")
@@ -99,7 +101,8 @@ class ServedTable:
         self.session = self.games.session(self.name)
         game = self.games.open(self.session)
         line = timeline(game)
-        self.entries = [entry_json(game, k, e, game.stamps[k - 1], line.changes[k]) for k, e in enumerate(game.events, 1)]
+        self.entries = [entry_json(game, k, e, game.stamps[k - 1], line.changes[k], line.states[k - 1])
+                        for k, e in enumerate(game.events, 1)]
         self._state, self._position = game.state, self.games.position()
         return game
 
@@ -166,10 +169,11 @@ class ServedTable:
     def _took(self, stored: Stored[Any]) -> None:
         """Tell what a write just stored (its entries carry their changes: nothing is read again)."""
         game = stored.game
-        if not stored.entries or stored.entries[0].seq != len(self.entries) + 1:
-            self.load()  # entries of others saved first (a note made again): tell the record as it is
+        befores = _tables_before(stored.before, [e.event for e in stored.entries])
+        if not stored.entries or stored.entries[0].seq != len(self.entries) + 1 or befores is None:
+            self.load()  # entries of others saved first (a note made again), or history: tell the record as it is
             return
-        self.entries.extend(entry_json(game, e.seq, e.event, e.stamp, e.changes) for e in stored.entries)
+        self.entries.extend(entry_json(game, e.seq, e.event, e.stamp, e.changes, b) for e, b in zip(stored.entries, befores))
         self._state = game.state
 
     def _look(self) -> None:
@@ -189,8 +193,24 @@ class ServedTable:
             return
         if game.entries > known:
             new = game.events[known:]
+            befores = _tables_before(self._state, new) if self._state is not None else None
+            if befores is None:
+                self.load()  # history among them: the tables before each are the timeline's
+                return
             views = self.games.views
             changes = dict(views.changes(self._state, game, known, new)) if views is not None else {}
-            self.entries.extend(entry_json(game, k, game.events[k - 1], game.stamps[k - 1], changes.get(k, ()))
-                                for k in range(known + 1, game.entries + 1))
+            self.entries.extend(entry_json(game, k, game.events[k - 1], game.stamps[k - 1], changes.get(k, ()),
+                                           befores[k - known - 1]) for k in range(known + 1, game.entries + 1))
         self._state = game.state
+
+
+def _tables_before(before: GameState, events: Sequence[GameEvent]) -> list[GameState] | None:
+    """The table just before each of ``events``, plays stored after ``before`` (an entry is said from it: the value
+    a die shows); ``None`` when one of them changes the line of play (a correction, a withdrawal, a rule break
+    accepted: the tables are then the timeline's). Notes and bookmarks leave the table as it is."""
+    if any(isinstance(e, (Corrected, Retracted, RuleOverridden)) for e in events):
+        return None
+    tables = [before]
+    for event in events[:-1]:
+        tables.append(tables[-1] if isinstance(event, (Noted, Bookmarked)) else rules.apply(tables[-1], event))
+    return tables

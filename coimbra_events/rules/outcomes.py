@@ -166,7 +166,8 @@ def check_rows(state: GameState, e: CharacterRowsDealt, seen: Seen | None = None
                           rows={k: list(v) for k, v in rows.items()})
     cards = [c for r in rows.values() for c in r]
     if len(set(cards)) != len(cards):
-        return _violation("SETUP.rows", "a card was dealt twice", cards=cards)
+        twice = sorted({c for c in cards if cards.count(c) > 1})
+        return _violation("SETUP.rows", f"a card was dealt twice: {', '.join(twice)}", cards=cards)
     # Each card checked against the piles the deck's top comes from, rather than the top built as a set.
     upper, piles = _deck_top(state)
     dealt = state.dealt
@@ -174,11 +175,12 @@ def check_rows(state: GameState, e: CharacterRowsDealt, seen: Seen | None = None
     stray = sorted(c for c in cards if c in dealt or c not in characters or characters[c].pile not in piles)
     if stray:
         must, may = _rows_source(state)
-        return _violation("SETUP.rows", "cards must come from the top of the character deck and not be dealt already",
-                          cards=stray, deck_top=sorted(must or may))
+        return _violation("SETUP.rows", "cards must come from the top of the character deck and not be dealt already, "
+                          f"not {', '.join(stray)}", cards=stray, deck_top=sorted(must or may))
     missing = sorted(set(upper) - set(cards)) if len(piles) == 2 else []
     if missing:
-        return _violation("SETUP.rows", "pile II must be used up before pile III is dealt", missing=missing)
+        return _violation("SETUP.rows", f"pile II must be used up before pile III is dealt: {', '.join(missing)} "
+                          "must be dealt first", missing=missing)
     if seen is not None:
         held(seen, "SETUP.rows", {"rows": {k: list(v) for k, v in rows.items()}, "cards_per_row": cat.cards_per_row,
                                   "piles": piles, "deck": deck_size(cat, dealt)})
@@ -194,7 +196,8 @@ def check_start_groups(state: GameState, e: StartGroupsDealt, seen: Seen | None 
                           groups=[list(g) for g in e.groups])
     pile = set(cat.pile("I"))
     if len(set(cards)) != len(cards) or not set(cards) <= pile:
-        return _violation("SETUP.start-groups", "start groups hold different start cards (pile I)",
+        wrong = sorted({c for c in cards if cards.count(c) > 1 or c not in pile})
+        return _violation("SETUP.start-groups", f"start groups hold different start cards (pile I), not {', '.join(wrong)}",
                           cards=cards, pile=sorted(pile))
     if seen is not None:
         held(seen, "SETUP.start-groups", {"groups": [list(g) for g in e.groups], "cards_per_group": cat.cards_per_group,

@@ -165,3 +165,27 @@ def events(stream: httpx.Response) -> Iterator[dict]:
         key, _, value = line.partition(":")
         if key:
             fields[key] = value[1:] if value.startswith(" ") else value
+
+
+def test_entries_and_options_are_said_in_words_beside_their_notation(fixture_game) -> None:
+    """The page's words (``text``): a die by its colour and the value it shows, cards by printed name; the
+    notation stays in ``notation`` (and what ``record`` reads in ``typed``)."""
+    from coimbra_events.catalog import standin_catalog
+
+    roll = next(k for k, line in enumerate(INPUTS) if line.startswith("table: roll"))
+    served = fixture_game(roll + 1, "words")
+    client = served.client(served.players)
+    view = client.get(served.api()).json()
+    groups = view["entries"][SETUP_ENTRIES - 1]
+    assert groups["notation"].startswith("table: groups c-I-") and "c-I-" not in groups["text"]
+    assert groups["text"].startswith("Table: deal the start groups: 1: ")
+    place = next(o for o in view["legal"]["described"] if o["notation"] == INPUTS[roll + 1])
+    die, where = INPUTS[roll + 1].split(" ")[-2:]
+    value = dict(pair.split("=") for pair in INPUTS[roll].split(" ")[2:])[die]
+    said = f"place the {standin_catalog().die_colors[die]} die showing {value} in the"
+    assert place["text"].startswith(said) and place["typed"] == f"place {die} {where}" and place["about"]
+    answer = client.post(served.api("/inputs"), json={"input": INPUTS[roll + 1], "after": view["head"]})
+    [entry] = answer.json()["entries"]
+    assert entry["text"] == f"{INPUTS[roll + 1].split(':')[0]}: {place['text']}" and entry["notation"] == INPUTS[roll + 1]
+    again = fixture_game(roll + 2, "words-read")  # the same entry, read from the store when served
+    assert again.client(again.players).get(again.api()).json()["entries"][-1]["text"] == entry["text"]

@@ -124,3 +124,45 @@ def test_the_readme_and_the_command_reference_say_what_serve_takes() -> None:
     for option in set(re.findall(r"--[a-z]+", section + row)):
         assert option in helped.output, option
     assert "bench/live.py" in section and "docs/serve.md" in section and "docs/serve.md" in row
+
+
+FORMS = (ROOT / "cli" / "live" / "static" / "outcome.js").read_text()
+
+
+def _started(catalog):
+    from coimbra_events.rules import core as rules
+
+    return rules.start(catalog, [("Ana", "red"), ("Bruno", "blue")])
+
+
+def _docs_roll_order() -> bool:
+    from coimbra_events.catalog import shipped_catalogs
+    from projections.recording import pool_order
+
+    orders = {tuple(dict.fromkeys(c.die_colors[d] for d in pool_order(_started(c)))) for c in shipped_catalogs()}
+    return orders == {("gray", "green", "orange", "purple", "white")}
+
+
+def _docs_words() -> bool:
+    from coimbra_events import events as ev
+    from coimbra_events.catalog import standin_catalog
+    from projections.table_words import decision_words
+
+    state = _started(standin_catalog())
+    return (decision_words(state, ev.AlternativeTaken("Ana", 1, 2)), decision_words(state, ev.PilgrimStepped("Ana", "start-w"))) \
+        == ("take 1 coin and 2 guards", "step to West Gate")
+
+
+@pytest.mark.parametrize("words, value", [
+    ('"place the gray die showing 4 in the castle", "take 1 coin and 2 guards", "step to West Gate"', _docs_words()),
+    ("(gray, green, orange, purple, white in the shipped catalogs)", _docs_roll_order()),
+    ('each saying it ("gray 4")', 'aria-label="${esc(c.color)} ${esc(item.name)}"' in FORMS),
+    ("a colour's values are tapped in any order, each going to that colour's next die", "rolled[color]" in FORMS),
+    ("a grid of only the cards the rules allow now", True),
+    ("may also be chosen by tapping it on the drawn map", 'map.addEventListener("click", onMap)' in FORMS),
+    ("`typed`, what `record` reads", True),
+])
+def test_the_documented_forms_and_words_are_the_pages(words: str, value: bool) -> None:
+    """Each claim is also shown by the browser (tests/live/test_outcome_forms.py) and the words' tests
+    (tests/test_table_words.py); here, that the docs say it as the code does."""
+    assert words in " ".join(DOC.split()) and value

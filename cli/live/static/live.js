@@ -36,8 +36,7 @@
   let planned = null;    // the next read, planned while the page is not live
   let sayLater = null;   // the words "not up to date", held back a moment (an entry being read is no news)
   let sending = false;
-  const picks = [];      // the table outcome being filled in: a list of ids per slot
-  let slotAt = 0;        // the slot a picked item goes into
+  let outcome = null;    // the table outcome's form (outcome.js)
   let refusedInput = null;
   let boardInput = null;  // the board as the input (board_input.js), and the turn's signals (turn.js)
   let turn = null;
@@ -315,7 +314,7 @@
       if (answer.ok) {
         clearMessage();
         refusedInput = null;
-        picks.length = 0;
+        if (outcome) outcome.reset();
         // read the table it brings, not awaited: a tap on that table is another input, not lost to this one
         const stored = (data.entries || []).slice(-1)[0];
         if (stored && Number.isInteger(stored.seq)) toldOf(stored.seq, data.head); else refresh();
@@ -391,7 +390,7 @@
     if (boardInput) boardInput.mark();  // the parts drawn again are tappable again
     showDue(data);
     if (moved) {
-      if (!WATCHING) { picks.length = 0; slotAt = 0; }
+      if (!WATCHING) outcome.reset();
       showEntries(data.entries, before);
     }
     if ((moved || reseated) && !WATCHING) { showInputs(data); showTurn(data); }  // a new head or seats: a search typed in stays
@@ -490,7 +489,7 @@
     if (data.outcome_form) {
       options.innerHTML = "";
       form.hidden = false;
-      showOutcome(data.outcome_form, legal.outcome);
+      outcome.show(data.outcome_form, legal.outcome);
       return;
     }
     form.hidden = true;
@@ -520,84 +519,6 @@
     return el("message").hidden;
   }
 
-  function showOutcome(spec, words) {
-    const form = el("outcome");
-    while (picks.length < spec.slots.length) picks.push([]);
-    const repeat = new Set(spec.repeat);
-    const taken = new Set(picks.flat());
-    const nameOf = Object.create(null);
-    Object.keys(spec.pools).forEach((pool) => spec.pools[pool].forEach((item) => { nameOf[item.id] = item.name; }));
-    const full = spec.slots.every((s, k) => picks[k].length === s.size);
-    const open = (k) => k >= 0 && k < spec.slots.length && picks[k].length < spec.slots[k].size;
-    if (!open(slotAt)) slotAt = spec.slots.findIndex((s, k) => open(k));
-    const heading = `<p class="for">The table enters ${esc(spec.kind.replace(/-/g, " "))}${words ? `: ${esc(words.description)}` : ""}.</p>`;
-    const pool = poolOf(spec, repeat, taken);
-    const slots = spec.slots.map((s, k) => {
-      const label = `<span class="slot-label">${esc(s.label)}</span>`;
-      if (repeat.has(s.pool)) {
-        return `<fieldset class="slot die-slot" data-slot="${k}" data-key="${esc(s.key || "")}"><legend>${esc(s.label)}</legend>` +
-          spec.pools[s.pool].map((item) => `<button type="button" class="value" data-slot="${k}" data-value="${esc(item.id)}" ` +
-            `aria-pressed="${picks[k][0] === item.id}">${esc(item.name)}</button>`).join("") + "</fieldset>";
-      }
-      const chips = picks[k].map((id, j) => `<button type="button" class="chip" data-slot="${k}" data-remove="${j}" ` +
-        `aria-label="remove ${esc(nameOf[id] || id)}">${esc(nameOf[id] || id)} ×</button>`).join("");
-      const room = s.size - picks[k].length;
-      return `<div class="slot${k === slotAt ? " current" : ""}" data-slot="${k}" data-key="${esc(s.key || "")}">` +
-        `<button type="button" class="slot-pick" data-choose="${k}" aria-pressed="${k === slotAt}">${label} ` +
-        `<span class="room">${room ? `${room} to pick` : "full"}</span></button>${chips}</div>` + (k === slotAt ? pool : "");
-    }).join("");
-    form.innerHTML = heading + `<div class="slots">${slots}</div>` +
-      `<div class="form-buttons"><button type="submit" class="record" ${full ? "" : "disabled"}>Record ${esc(spec.kind.replace(/-/g, " "))}</button>` +
-      `<button type="button" class="clear">Clear</button></div>`;
-    form.dataset.verb = spec.verb;
-    filterPool();
-  }
-
-  /** The items the current slot may take (those not picked yet), with a search box, shown under the slot. */
-  function poolOf(spec, repeat, taken) {
-    const pooled = spec.slots.find((s, k) => k === slotAt && !repeat.has(s.pool));
-    return pooled ? `<div class="pool"><label for="pool-search">Search ${esc(pooled.label)}</label>` +
-      `<input id="pool-search" type="search" autocomplete="off">` +
-      `<div class="pool-items">` + spec.pools[pooled.pool].filter((item) => repeat.has(pooled.pool) || !taken.has(item.id)).map((item) =>
-        `<button type="button" class="pick" data-id="${esc(item.id)}" data-search="${esc((item.name + " " + item.id).toLowerCase())}">` +
-        `${esc(item.name)}${item.name !== item.id ? ` <span class="id">${esc(item.id)}</span>` : ""}</button>`).join("") + "</div></div>" : "";
-  }
-
-  function filterPool() {
-    const box = el("pool-search");
-    if (!box) return;
-    const words = box.value.trim().toLowerCase();
-    document.querySelectorAll("#outcome .pick").forEach((b) => { b.hidden = Boolean(words) && !b.dataset.search.includes(words); });
-  }
-
-  function outcomeInput(spec) {
-    const parts = spec.slots.map((s, k) => (s.key ? `${s.key}=` : "") + picks[k].join(spec.sep));
-    return `table: ${spec.verb} ${parts.join(" ")}`;
-  }
-
-  function onOutcomeClick(e) {
-    const spec = view && view.outcome_form;
-    if (!spec) return;
-    const t = e.target.closest("button");
-    if (!t) return;
-    if (t.dataset.value !== undefined) {
-      picks[Number(t.dataset.slot)] = [t.dataset.value];
-    } else if (t.dataset.id !== undefined && slotAt >= 0) {
-      picks[slotAt].push(t.dataset.id);
-    } else if (t.dataset.remove !== undefined) {
-      picks[Number(t.dataset.slot)].splice(Number(t.dataset.remove), 1);
-      slotAt = Number(t.dataset.slot);
-    } else if (t.dataset.choose !== undefined) {
-      slotAt = Number(t.dataset.choose);
-    } else if (t.classList.contains("clear")) {
-      picks.length = 0;
-      slotAt = 0;
-    } else {
-      return;
-    }
-    showOutcome(spec, view.legal && view.legal.outcome);
-  }
-
   // --- start -------------------------------------------------------------------------------
 
   function wire() {
@@ -614,12 +535,7 @@
       if (b) send("/inputs", { input: b.dataset.input });
     });
     el("options").addEventListener("input", (e) => { if (e.target.id === "option-search") filterOptions(); });
-    el("outcome").addEventListener("click", onOutcomeClick);
-    el("outcome").addEventListener("input", (e) => { if (e.target.id === "pool-search") filterPool(); });
-    el("outcome").addEventListener("submit", (e) => {
-      e.preventDefault();
-      if (view && view.outcome_form) send("/inputs", { input: outcomeInput(view.outcome_form) });
-    });
+    outcome = coimbraOutcome(el("outcome"), el("map"), (input) => send("/inputs", { input }));  // outcome.js
     el("undo").addEventListener("click", () => {  // only this phone's seats' latest play, once the words are confirmed
       const question = seats.undoQuestion(view);
       if (question && window.confirm(question)) send("/undo", {});
