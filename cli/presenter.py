@@ -205,14 +205,15 @@ def game_view(legal: Legal, entries: Sequence[dict[str, Any]]) -> dict[str, Any]
     }
 
 
-def seats_json(phone: Phone, game: Game) -> dict[str, Any]:
+def seats_json(phone: Phone, game: Game, entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """What the live table's view says of the seats to one phone: each seat (``held`` by a phone, and whether by
-    this one), the seats it holds (``you``), and the play an undo would withdraw, said in words, with whether this
-    phone may (``undo``: ``None`` with nothing to withdraw, or at game over)."""
+    this one), the seats it holds (``you``), and the play an undo would withdraw, said as its entry is (``entries``,
+    the game's entries as ``entry_json`` tells them), with whether this phone may (``undo``: ``None`` with nothing
+    to withdraw, or at game over)."""
     held, you, plays = phone.seats.claimed(), phone.held, game.line.plays
     undo = None if game.over or not plays else {
         "seq": plays[-1].seq, "player": plays[-1].event.actor, "yours": phone.may_undo(game),
-        "text": said(game.catalog, plays[-1].event, monasteries=dict(game.state.monasteries))}
+        "text": entries[plays[-1].seq - 1]["text"]}
     return {"seats": [{"player": p, "held": held[p], "yours": p in you} for p in phone.seats.players],
             "you": list(you), "undo": undo}
 

@@ -111,7 +111,7 @@ class ServedTable:
         game = self._latest()
         if self._view is None or self._view[0] != game.head:
             self._view = (game.head, game_view(self.games.legal(self.session), self.entries))
-        return {**self._view[1], **seats_json(self.games.phone(self.session, device), game)}
+        return {**self._view[1], **seats_json(self.games.phone(self.session, device), game, self.entries)}
 
     def record(self, inputs: Sequence[str], after: str | None, by: str, device: str | None = None) -> Outcome[Any]:
         """``Games.record`` of inputs typed in notation, entered by ``by`` on phone ``device``."""
