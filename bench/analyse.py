@@ -116,9 +116,10 @@ def measure(parts: set[str], games: int, jobs: int, per_option: int, seeds: tupl
         out["same_grade"] = round(same / len(first.decisions), 4)
         out["grades_differing"] = [(a.seq, a.grade, round(a.loss, 1), b.grade, round(b.loss, 1))
                                    for a, b in zip(first.decisions, second.decisions) if a.grade != b.grade]
-        out["differing_within_reach"] = sum(a.grade != b.grade and (len(reach(a.loss, a.se)) > 1 or len(reach(b.loss, b.se)) > 1)
-                                            for a, b in zip(first.decisions, second.decisions))
-        out["reaching_two"] = [sum(len(reach(d.loss, d.se)) > 1 for d in run.decisions) for run in (first, second)]
+        out["differing_within_reach"] = sum(
+            a.grade != b.grade and (len(reach(a.signed_loss, a.se)) > 1 or len(reach(b.signed_loss, b.se)) > 1)
+            for a, b in zip(first.decisions, second.decisions))
+        out["reaching_two"] = [sum(len(reach(d.signed_loss, d.se)) > 1 for d in run.decisions) for run in (first, second)]
     if "strength" in parts:
         start = time.perf_counter()
         firsts: list[bool] = []
