@@ -27,8 +27,9 @@ from projections.words import entry_words
 
 __all__ = ["Settings", "analysis_for", "cached_analysis", "latest_analysis", "analysis_key", "default_cache_dir"]
 
-FORMAT = 2
-"""The read model's shape; a new shape is a new key, so an old file is never read as a new one (2: ``reach``)."""
+FORMAT = 3
+"""The read model's shape; a new shape is a new key, so an old file is never read as a new one (2: ``reach``;
+3: ``signed_loss``, the intervals drawn around it)."""
 
 
 def default_cache_dir() -> Path:
@@ -139,12 +140,13 @@ def _decision(d: GradedDecision, entry: LineEntry, players: tuple[str, ...], car
     actor = players.index(d.player)
     options = [{"option": _words(entry, events[o.option]), "played": k == d.played, "best": k == 0,
                 "win": round(o.win[actor], 4), "score": round(o.score[actor], 2), "loss": round(o.loss, 2),
-                "interval": _interval(o.loss, o.se), "playouts": o.playouts,
+                "signed_loss": round(o.signed_loss, 2), "interval": _interval(o.signed_loss, o.se), "playouts": o.playouts,
                 "first_pass_only": o.playouts < carried}
                for k, o in enumerate(d.options)]
     return {"seq": d.seq, "index": d.index, "player": d.player, "kind": d.kind, "played": options[d.played]["option"],
-            "best": options[0]["option"], "grade": d.grade, "loss": round(d.loss, 2), "interval": _interval(d.loss, d.se),
-            "certain": d.certain, "reach": list(reach(d.loss, d.se)), "forced": d.options_total == 1,
+            "best": options[0]["option"], "grade": d.grade, "loss": round(d.loss, 2),
+            "signed_loss": round(d.signed_loss, 2), "interval": _interval(d.signed_loss, d.se),
+            "certain": d.certain, "reach": list(reach(d.signed_loss, d.se)), "forced": d.options_total == 1,
             "accuracy": round(accuracy(d.loss), 1),
             "options_total": d.options_total, "options_evaluated": d.evaluated, "options": options,
             "win_after": _by_player(players, d.win_after, 3)}
@@ -180,9 +182,12 @@ def _notes(settings: Settings) -> dict[str, str]:
                    f"played is settled against the {settings.rivals} best of them at once on "
                    f"fresh paired playouts until its loss lies within one grade by {SETTLE_Z:g} standard errors (looked "
                    f"at again and again, so wider than the 95 % shown) and no other rival could raise it, at most "
-                   f"{settings.settle} each",
+                   f"{settings.settle} each; the one played and those rivals are shown with those settling playouts "
+                   "(the others with their ranking ones), so the list and the grade read the same playouts",
         "grades": f"loss in percentage points of P(first) against the best option: {grades}; certain: the best leads "
-                  "by at least 2 standard errors of the paired difference; interval: 95 %; reach: the grades that "
+                  "by at least 2 standard errors of the paired difference; signed_loss: the best rival's P(first) "
+                  "minus the one played's, below 0 where the one played beats every rival (loss: at least 0); "
+                  "interval: 95 %, around the signed loss; reach: the grades that "
                   "interval spans (more than one: the loss lies near a grade's edge, and another seed could grade the "
                   "decision on the other side of it)",
         "accuracy": ACCURACY_FORMULA + "; forced decisions (one legal option) are left out",
@@ -194,8 +199,8 @@ def _words(entry: LineEntry, event: Any = None) -> str:
     return entry_words(entry.before, entry.event if event is None else event)
 
 
-def _interval(loss: float, se: float) -> list[float]:
-    low, high = interval(loss, se)
+def _interval(signed_loss: float, se: float) -> list[float]:
+    low, high = interval(signed_loss, se)
     return [round(low, 2), round(high, 2)]
 
 

@@ -18,7 +18,7 @@ from coimbra_events import events as ev
 from coimbra_events.analysis.engine import analyse, line_of_play
 from coimbra_events.analysis import evaluation
 from coimbra_events.analysis.evaluation import Settings, Tally, decide, luck, option_list, paired, settle
-from coimbra_events.analysis.grades import GRADES, accuracy, certain, grade, reach
+from coimbra_events.analysis.grades import GRADES, accuracy, certain, grade, interval, reach
 from coimbra_events.analysis.playouts import Streams, outcome, play_out
 from coimbra_events.analysis.strength import duel
 from coimbra_events.catalog import standin_catalog
@@ -93,7 +93,8 @@ def test_a_voyage_the_player_cannot_afford_later_is_graded_best(decided_by_a_voy
     invest = next(o for o in options if isinstance(o, ev.VoyageInvested))
     decision = decide(state, invest, TINY, 0)
     loss, se = decision.loss(decision.played)
-    assert decision.tallies[0].option == options.index(invest) and grade(loss) == "best" and loss == 0.0
+    assert decision.tallies[0].option == options.index(invest) and grade(loss) == "best"
+    assert loss == -100.0 and interval(loss, se)[1] <= 0 and reach(loss, se) == ("best",), "ahead of every rival"
 
 
 def test_passing_on_the_deciding_voyage_is_a_certain_blunder(decided_by_a_voyage):
@@ -239,8 +240,9 @@ def test_settling_measures_the_loss_against_the_rival_the_option_played_trails_m
     actor = state.index["Ana"]
     tallies = {o: Tally(k, Fold().apply(state, o), actor, len(state.players)) for k, o in enumerate((card, alternative))}
     for rivals in ([tallies[alternative], tallies[card]], [tallies[card], tallies[alternative]]):
-        lead, (loss, se, spent) = settle(rivals, tallies[alternative], CLEAR, 0)
-        assert lead is tallies[card] and grade(loss) == "blunder" and 0 < spent <= 3 * CLEAR.settle
+        settled = settle(rivals, tallies[alternative], CLEAR, 0)
+        assert settled.lead.option == tallies[card].option and grade(settled.loss) == "blunder"
+        assert 0 < settled.spent <= 3 * CLEAR.settle
 
 
 def test_after_the_race_the_option_played_is_settled_against_the_leading_rival_alone(monkeypatch):
@@ -261,7 +263,8 @@ def test_after_the_race_the_option_played_is_settled_against_the_leading_rival_a
         run(self, settings, index, until)
 
     monkeypatch.setattr(Tally, "run", counted)
-    lead, (_, _, spent) = settle(tallies[1:], tallies[0], Settings(settle=64, batch=8), entry.index)
+    settled = settle(tallies[1:], tallies[0], Settings(settle=64, batch=8), entry.index)
+    lead, spent = settled.lead, settled.spent
     assert len(looks[16]) == 4, "the option played and three rivals race"
     assert all(len(options) == 2 for until, options in looks.items() if until > 16)
     assert max(looks) == 64 and lead.option in looks[64] and spent == 4 * 16 + 2 * (64 - 16)

@@ -46,7 +46,8 @@ def test_json_grades_every_decision_with_seq_grade_loss_and_interval(opening):
     for d in report["decisions"]:
         assert d["grade"] in ("best", "good", "inaccuracy", "mistake", "blunder")
         low, high = d["interval"]
-        assert 0 <= low <= d["loss"] <= high <= 100 and d["player"] in ("Ana", "Bruno")
+        assert -100 <= low <= d["signed_loss"] <= high <= 100 and d["player"] in ("Ana", "Bruno")
+        assert d["loss"] == max(0.0, d["signed_loss"])
         assert d["grade"] in d["reach"] and (d["reach"][0], d["reach"][-1]) == (grade(low), grade(high))
         assert d["options_total"] == len(d["options"]) and sum(o["played"] for o in d["options"]) == 1
     assert report["players"] == ["Ana", "Bruno"] and set(report["summary"]) == {"Ana", "Bruno"}

@@ -41,19 +41,25 @@ class LineEntry:
 @dataclass(frozen=True)
 class OptionValue:
     """One option measured (``option``: its place in ``option_list``): every player's P(first) and expected score,
-    its loss against the best (points) and SE."""
+    how far it trails the best (points, signed) and SE."""
 
     option: int
     win: tuple[float, ...]
     score: tuple[float, ...]
     playouts: int
-    loss: float
+    signed_loss: float
     se: float
+
+    @property
+    def loss(self) -> float:
+        """Points lost against the best: at least 0."""
+        return max(0.0, self.signed_loss)
 
 
 @dataclass(frozen=True)
 class GradedDecision:
-    """One decision: its options best first (``played``: the one taken), its grade, loss and the loss's SE."""
+    """One decision: its options best first (``played``: the one taken), its grade, signed loss (below 0: the option
+    played beat every rival) and the loss's SE."""
 
     index: int
     seq: int
@@ -64,10 +70,15 @@ class GradedDecision:
     options_total: int
     evaluated: int
     grade: str
-    loss: float
+    signed_loss: float
     se: float
     certain: bool
     playouts: int
+
+    @property
+    def loss(self) -> float:
+        """Points lost against the best: at least 0 (what grades and accuracy read)."""
+        return max(0.0, self.signed_loss)
 
     @property
     def win_after(self) -> tuple[float, ...]:

@@ -15,7 +15,8 @@ playouts and the noise is that of their difference. The work is adaptive, in thr
    option played that led by chance is found out), batch by batch until the loss lies within one
    grade by ``SETTLE_Z`` standard errors and no other rival could raise it, or the most playouts
    the settings allow; a rival that cannot decide the grade stops early, and past ``RACE`` playouts
-   only the leading rival goes on.
+   only the leading rival goes on. The loss stays signed (below 0 where the option played beats every rival),
+   and the option list shows those settling playouts for the options settled: one valuation for list and grade.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from coimbra_events.events import GameEvent
 from coimbra_events.rules.fast import Fold
 from coimbra_events.state import GameState
 
-METHOD: Final = 3
+METHOD: Final = 4
 """How a decision is measured, by number: raised whenever the same settings and seed would give other figures, so an
 analysis kept by another way is never read as this one's (``projections.analysis.analysis_key``)."""
 
@@ -140,26 +141,49 @@ def paired(best: Tally, other: Tally) -> tuple[float, float]:
     return (ahead - behind) / n if n else 0.0, math.sqrt(variance / pairs)
 
 
-class Decision:
-    """The options of one decision measured: ``tallies`` best first, the one played, and its settled loss and SE
-    (percentage points of P(first) against the best)."""
+@dataclass(frozen=True)
+class Settled:
+    """The settling step's result: fresh tallies, on the same streams, of the option played (``mine``) and of every
+    rival (in the order given); the leading rival's, the one the option played trails most (or leads least); the
+    signed loss against it (points of P(first): below 0 where the option played beats every rival), its SE, and the
+    playouts spent."""
 
-    def __init__(self, tallies: list[Tally], played: Tally, evaluated: int, settled: tuple[float, float, int]) -> None:
-        self.tallies = tallies
-        self.played = played
+    mine: Tally
+    rivals: tuple[Tally, ...]
+    lead: Tally
+    loss: float
+    se: float
+    spent: int
+
+
+class Decision:
+    """The options of one decision, each with one valuation (``tallies``, best first): the settling playouts for the
+    option played and the rivals it was settled against, the ranking playouts for the rest. The best is the leading
+    rival, or the option played where it beats every rival, so the list and the grade read the same playouts."""
+
+    def __init__(self, ranked: list[Tally], played: Tally, evaluated: int, settled: Settled | None = None) -> None:
         self.evaluated = evaluated
-        self.settled = settled[:2]
-        self.playouts = sum(t.n for t in tallies) + settled[2]
+        self.playouts = sum(t.n for t in ranked) + (settled.spent if settled else 0)
         """Every playout this decision took."""
+        if settled is None:
+            self.tallies, self.played, self._settled, self._ranking_best = ranked, played, (0.0, 0.0), ranked[0]
+            return
+        best = settled.lead if settled.loss > 0 else settled.mine
+        fresh = {t.option: t for t in (settled.mine, *settled.rivals)}
+        self.tallies = [best] + [fresh.get(t.option, t) for t in ranked if t.option != best.option]
+        self.played = settled.mine
+        self._settled = settled.loss, settled.se
+        self._ranking_best = next(t for t in ranked if t.option == best.option)
 
     def loss(self, tally: Tally) -> tuple[float, float]:
-        """Points of P(first) ``tally`` loses against the best (at least 0), and the standard error."""
+        """Points of P(first) ``tally`` trails the best by, signed (the option played: below 0 where it beats every
+        rival), and the standard error; an option not settled is paired with the best on the ranking playouts."""
         if tally is self.played:
-            return self.settled
-        if tally is self.tallies[0]:
+            return self._settled
+        best = self.tallies[0]
+        if tally is best:
             return 0.0, 0.0
-        mean, se = paired(self.tallies[0], tally)
-        return max(0.0, 100 * mean), 100 * se
+        return _points(paired(best if tally.offset == best.offset else self._ranking_best, tally))
 
 
 def option_list(state: GameState, played: GameEvent) -> list[GameEvent]:
@@ -175,13 +199,9 @@ def decide(state: GameState, played: GameEvent, settings: Settings, entry: int) 
     ranked, evaluated = rank(state, options, settings, entry, options.index(played))
     chosen = next(t for t in ranked if t.option == options.index(played))
     if len(ranked) == 1:
-        return Decision(ranked, chosen, evaluated, (0.0, 0.0, 0))
+        return Decision(ranked, chosen, evaluated)
     rivals = _final_look(ranked, chosen, settings, entry)
-    lead, settled = settle(rivals, chosen, settings, entry)  # even when the played one leads
-    best = lead if settled[0] > 0 else chosen  # the rival that beat the one played on fresh playouts, else that one
-    ranked.remove(best)
-    ranked.insert(0, best)
-    return Decision(ranked, chosen, evaluated, settled)
+    return Decision(ranked, chosen, evaluated, settle(rivals, chosen, settings, entry))  # even when the played one leads
 
 
 def _final_look(ranked: list[Tally], chosen: Tally, settings: Settings, entry: int) -> list[Tally]:
@@ -249,9 +269,9 @@ def _unsettled(best: Tally, other: Tally) -> bool:
     return mean <= STOP_SE * se
 
 
-def settle(rivals: Sequence[Tally], chosen: Tally, settings: Settings, entry: int) -> tuple[Tally, tuple[float, float, int]]:
-    """The loss of ``chosen`` against the best of ``rivals`` on fresh paired playouts (all of them on the same
-    streams): the rival it trails most, and the loss, its SE (in points) and how many playouts that took.
+def settle(rivals: Sequence[Tally], chosen: Tally, settings: Settings, entry: int) -> Settled:
+    """The signed loss of ``chosen`` against the best of ``rivals`` on fresh paired playouts (all of them on the same
+    streams), with those playouts (``Settled``).
 
     A batch, then half as many again as so far, until the loss lies within one grade (``grades.BOUNDS``) by
     ``SETTLE_Z`` standard errors and no other rival could still put it in a higher one, or ``settings.settle``
@@ -262,7 +282,8 @@ def settle(rivals: Sequence[Tally], chosen: Tally, settings: Settings, entry: in
     """
     players = len(chosen.first_sums)
     mine = Tally(chosen.option, chosen.start, chosen.actor, players, SETTLING)
-    live = [Tally(t.option, t.start, t.actor, players, SETTLING) for t in rivals]
+    fresh = tuple(Tally(t.option, t.start, t.actor, players, SETTLING) for t in rivals)
+    live = list(fresh)
     spent = 0
     while True:
         n = mine.n
@@ -280,7 +301,7 @@ def settle(rivals: Sequence[Tally], chosen: Tally, settings: Settings, entry: in
         settled = until >= 2 * settings.batch and _within_one_grade(loss, se) and all(
             gaps[t][0] + SETTLE_Z * gaps[t][1] < top for t in live if t is not lead)
         if until >= settings.settle or settled:
-            return rivals[[t.option for t in rivals].index(lead.option)], (max(0.0, loss), se, spent)
+            return Settled(mine, fresh, lead, loss, se, spent)
 
 
 def _points(difference: tuple[float, float]) -> tuple[float, float]:
@@ -322,5 +343,5 @@ def win_vector(tally: Tally) -> tuple[float, ...]:
     return tuple(s / tally.n for s in tally.first_sums)
 
 
-__all__: Sequence[str] = ("METHOD", "Settings", "Tally", "Decision", "option_list", "decide", "rank", "best_option", "settle",
+__all__: Sequence[str] = ("METHOD", "Settings", "Tally", "Settled", "Decision", "option_list", "decide", "rank", "best_option", "settle",
                           "Luck", "luck", "paired", "win_vector")

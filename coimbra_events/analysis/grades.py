@@ -29,8 +29,9 @@ ACCURACY_FORMULA: Final = ("lichess's accuracy = 103.1668 * exp(-0.04354 * loss)
 
 
 def grade(loss: float) -> str:
-    """The grade of a decision that lost ``loss`` points of winning chances against the best option."""
-    return next(name for threshold, name in THRESHOLDS if loss >= threshold)
+    """The grade of a decision that lost ``loss`` points of winning chances against the best option (below 0: the
+    option played beat every rival, best)."""
+    return next((name for threshold, name in THRESHOLDS if loss >= threshold), "best")
 
 
 def certain(loss: float, se: float) -> bool:
@@ -39,12 +40,14 @@ def certain(loss: float, se: float) -> bool:
 
 
 def interval(loss: float, se: float) -> tuple[float, float]:
-    """The 95 % interval of a loss, in percentage points, within 0..100."""
-    return max(0.0, loss - Z95 * se), min(100.0, loss + Z95 * se)
+    """The 95 % interval of a signed loss, in percentage points, within -100..100: drawn around the difference
+    measured, not around 0, so an option played that beats every rival has an interval at or below 0 (unless the
+    difference is within noise of 0), never one reaching into grades its playouts rule out."""
+    return max(-100.0, loss - Z95 * se), min(100.0, loss + Z95 * se)
 
 
 def reach(loss: float, se: float) -> tuple[str, ...]:
-    """The grades the loss's 95 % interval spans, mildest first: more than one where the loss lies near a grade's
+    """The grades the signed loss's 95 % interval spans, mildest first: more than one where the loss lies near a grade's
     edge, so that another seed, or more playouts, could grade the decision on the other side of it."""
     low, high = interval(loss, se)
     return GRADES[GRADES.index(grade(low)):GRADES.index(grade(high)) + 1]
