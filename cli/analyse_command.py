@@ -106,5 +106,5 @@ def graded_table(report: dict[str, Any]) -> Table:
         better = "" if d["grade"] == "best" else escape(d["best"])
         table.add_row(str(d["seq"]), escape(d["player"]), escape(d["played"]) + _MARKS[d["grade"]],
                       d["grade"] + hedge(d),
-                      f"{d['loss']:.1f}", f"{low:.1f}–{high:.1f}", better, style="dim" if d["grade"] == "best" else "")
+                      f"{d['loss']:.1f}", f"{low:.1f} to {high:.1f}", better, style="dim" if d["grade"] == "best" else "")
     return table

@@ -96,7 +96,7 @@ class Graded:
         low, high = decision["interval"]
         if decision["loss"]:
             grade.append(f" −{decision['loss']:.1f} pp", style="")
-        lines = [grade, Text(f"95 %: {low:.1f}–{high:.1f}{', certain' if decision['certain'] else ''}", style="dim")]
+        lines = [grade, Text(f"95 %: {low:.1f} to {high:.1f}{', certain' if decision['certain'] else ''}", style="dim")]
         if decision["grade"] != "best" and decision["best"] != decision["played"]:
             lines.append(Text(f"best: {decision['best']}", style="dim", no_wrap=True, overflow="ellipsis"))
         return lines

@@ -57,7 +57,7 @@ def test_a_decision_shows_its_grade_its_loss_with_the_interval_and_the_better_op
     assert f"{GRADE_MARKS[grade]} {grade}" in seen["entry"].splitlines()[1]
     assert str(pane[0]).startswith(f"{GRADE_MARKS[grade]} {grade}")
     low, high = decision["interval"]
-    assert f"95 %: {low:.1f}–{high:.1f}" in str(pane[1])
+    assert f"95 %: {low:.1f} to {high:.1f}" in str(pane[1])
     if decision["loss"]:
         assert f"−{decision['loss']:.1f} pp" in str(pane[0])
     shows_best = any(str(line).startswith("best: ") for line in pane)

@@ -69,7 +69,7 @@
     if (d) {
       const [low, high] = d.interval;
       const lost = d.forced ? "the only legal option" :
-        `${d.loss.toFixed(1)} percentage points of winning chances lost (95 % interval ${low.toFixed(1)}–${high.toFixed(1)}` +
+        `${d.loss.toFixed(1)} percentage points of winning chances lost (95 % interval ${low.toFixed(1)} to ${high.toFixed(1)}` +
         `${d.certain ? ", certain" : ""})`;
       const best = d.grade !== "best" && d.best !== d.played ? `<div class="best">best: ${esc(d.best)}</div>` : "";
       return `<div class="grade-line" data-grade="${d.grade}" data-seq="${d.seq}"><span class="grade grade-${d.grade}">` +
