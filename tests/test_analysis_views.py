@@ -10,6 +10,8 @@ record as it is: ``export --format html`` puts the graph and the grades on the p
 
 from __future__ import annotations
 
+import math
+
 import os
 import subprocess
 from pathlib import Path
@@ -111,7 +113,8 @@ def test_the_replay_page_graphs_the_winning_chances_and_grades_every_decision(br
         assert seen["grade"]["grade"] == worst["grade"] and seen["grade"]["seq"] == worst["seq"]
         assert f"{worst['loss']:.1f} percentage points" in seen["grade"]["text"]
         point = max((p for p in report["curve"] if p["seq"] <= worst["seq"]), key=lambda p: p["index"])
-        assert seen["chances"] == {name: f"{round(point['win'][name] * 100)} %" for name in report["players"]}
+        # the page rounds as JavaScript's Math.round does (half up), not as Python's round (half to even)
+        assert seen["chances"] == {name: f"{math.floor(point['win'][name] * 100 + 0.5)} %" for name in report["players"]}
         for name, summary in report["summary"].items():
             assert seen["summary"][f"{name} accuracy"] == f"{summary['accuracy']:.1f}"
             assert seen["summary"][f"{name} blunder"] == str(summary["grades"]["blunder"])

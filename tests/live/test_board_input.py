@@ -11,6 +11,7 @@ while another phone's page does not move.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any, Iterator
 
@@ -95,19 +96,24 @@ def test_the_board_is_tapped_with_the_keyboard_too_and_axe_finds_nothing(browser
 
 
 def test_a_page_not_up_to_date_sends_nothing_from_the_board(browser, fixture_game):
+    """Another device records while this page's reads fail (its stream stays open and tells it): the page is not
+    up to date, and a tap on its board, which shows the table before, sends nothing and says so."""
     served = fixture_game(18, "offline")
     phone = Phone(browser, served.line["players_url"], me="Duarte")
-    phone.context.set_offline(True)
-    # a read made offline has failed (one sent before, answered after, would have made the page live again)
+    reads = re.compile(r"/api/games/[^/?]+\?since=")
+    phone.page.route(reads, lambda route: route.abort())
+    with served.client(served.players) as scribe:
+        head = scribe.get(served.api()).json()["head"]
+        assert scribe.post(served.api("/inputs"), json={"input": notation(EVENTS[18]), "after": head}).status_code == 200
     phone.until("document.body.dataset.live !== '1' && document.getElementById('connection').textContent.includes('could not be reached')")
+    assert phone.page.evaluate("document.body.dataset.entries") == "18"  # it still shows the table before
     phone.page.locator('#dice [data-choose-die="orange-3"]').click()
     assert "Not up to date" in phone.page.inner_text("#pick-line")
     assert phone.page.locator("#city .choosable").count() == 0
-    phone.context.set_offline(False)
-    phone.until("document.body.dataset.live === '1'")
-    for selector in board_taps(EVENTS[18]):
-        phone.tap(selector)
+    phone.page.unroute(reads)
     phone.at(19)
+    phone.until("document.body.dataset.live === '1'")
+    assert served.client(served.players).get(served.api()).json()["events"] == 19  # the tap sent nothing
 
 
 @pytest.mark.parametrize("entries", [6, 14, 16, 30, 34, 67],

@@ -22,6 +22,7 @@ COMMANDS = [
     ["rename", *GAME, "h"], ["tag", "--add", "t", *GAME], ["archive", *GAME], ["serve", *GAME], ["analyse", *GAME],
     ["league", "standings"], ["league", "ratings"], ["league", "player", "Ana"], ["league", "rebuild"],
     ["league", "follow"], ["player", "list"], ["player", "alias", "Ana", "Anna"], ["store", "check"],
+    ["tournament", "seat", "--players", "Ana,Bruno,Carla,Dora,Eva,Filipe", "--rounds", "1", "--ratings", "league"],
 ]
 """Every command that opens the store and may not make one (new, import, record, serve without a game and store
 init make one)."""
@@ -67,7 +68,7 @@ def test_the_commands_listed_are_every_command_that_opens_a_store():
     from cli.app import COMMANDS as APP
 
     makers = {"new", "import", "record"}
-    groups = {"catalog", "store", "player", "league"}
+    groups = {"catalog", "store", "player", "league", "tournament"}
     listed = {a[0] for a in COMMANDS}
     assert set(APP) - makers - groups - {"simulate", "rules"} <= listed
     assert Path(installed_coimbra()).exists()
