@@ -23,7 +23,7 @@ from coimbra_events.log import GameLog
 from tests.browser_kit import axe_violations, chromium
 from tests.live.board_taps import DUE_IN_VIEW, RECORDER, WHERE, board_taps
 from tests.live.conftest import FIXTURE, Served, coimbra
-from tests.live.test_pages import LAPTOP, NEW, Phone, enter_outcome, moves, new_game  # noqa: F401 (a fixture)
+from tests.live.test_pages import LAPTOP, NEW, Phone, enter_outcome, moves, new_game, picks  # noqa: F401 (a fixture)
 
 EVENTS = log_reader.read(FIXTURE).events
 
@@ -198,6 +198,8 @@ def test_a_whole_game_tapped_on_the_board_by_four_phones_counting_taps_and_who_i
                     assert axe_violations(phone.page) == [], (k, event.TYPE)
                 phone.page.locator(selector).click()
         (outcomes if event.RANDOM else taps).setdefault(event.TYPE, []).append(phone.taps - before)
+        if event.RANDOM:  # a tap per die, card or tile drawn, and Record: nothing typed, nothing searched
+            assert phone.taps - before <= sum(len(ids) for _, ids in picks(event)) + 1, (k, event.TYPE, phone.taps - before)
     for p in phones.values():
         p.at(len(log.events))
     decisions = {kind: max(counts) for kind, counts in taps.items()}
