@@ -23,7 +23,7 @@ from coimbra_events.log import GameLog
 from tests.browser_kit import axe_violations, chromium
 from tests.live.board_taps import DUE_IN_VIEW, RECORDER, WHERE, board_taps
 from tests.live.conftest import FIXTURE, Served, coimbra
-from tests.live.test_pages import LAPTOP, NEW, Phone, enter_outcome, moves, new_game, picks  # noqa: F401 (a fixture)
+from tests.live.test_pages import LAPTOP, NEW, PHONE, Phone, enter_outcome, moves, new_game, picks  # noqa: F401 (a fixture)
 
 EVENTS = log_reader.read(FIXTURE).events
 
@@ -175,10 +175,15 @@ def test_on_your_turn_the_phone_is_told_and_shown_its_controls_and_another_page_
 def test_a_whole_game_tapped_on_the_board_by_four_phones_counting_taps_and_who_is_due_in_view(browser, new_game: Served):
     """The fixture played from a new game: each decision tapped on its player's phone (on the board where the
     board shows it, else in the list), each outcome entered on the table's form; axe-core audits each phone the
-    first time each kind of decision is offered on it (with a die tapped, for a draft)."""
+    first time each kind of decision is offered on it (with a die tapped, for a draft), and two watchers' pages
+    after the first entry of each kind. One player's page and one watchers' page are a laptop's (1280×800), the
+    others a phone's (390×844)."""
     log = log_reader.read(FIXTURE)
     names = [n for n, _ in log.players]
-    phones = {name: TappingPhone(browser, new_game.line["players_url"], me=name, audit=True) for name in names}
+    phones = {name: TappingPhone(browser, new_game.line["players_url"], me=name, audit=True,
+                                 viewport=LAPTOP if name == names[0] else PHONE) for name in names}
+    watchers = [Phone(browser, new_game.line["watchers_url"], audit=True, viewport=size) for size in (PHONE, LAPTOP)]
+    watched: set[str] = set()
     taps: dict[str, list[int]] = {}
     outcomes: dict[str, list[int]] = {}
     audited: set[tuple[str, str]] = set()
@@ -198,6 +203,11 @@ def test_a_whole_game_tapped_on_the_board_by_four_phones_counting_taps_and_who_i
                     assert axe_violations(phone.page) == [], (k, event.TYPE)
                 phone.page.locator(selector).click()
         (outcomes if event.RANDOM else taps).setdefault(event.TYPE, []).append(phone.taps - before)
+        if event.TYPE not in watched:
+            watched.add(event.TYPE)
+            for watcher in watchers:
+                watcher.at(k + 1)
+                assert axe_violations(watcher.page) == [], (k, event.TYPE, "watching")
         if event.RANDOM:  # a tap per die, card or tile drawn, and Record: nothing typed, nothing searched
             assert phone.taps - before <= sum(len(ids) for _, ids in picks(event)) + 1, (k, event.TYPE, phone.taps - before)
     for p in phones.values():
@@ -208,7 +218,7 @@ def test_a_whole_game_tapped_on_the_board_by_four_phones_counting_taps_and_who_i
     assert decisions.pop("DiePlaced") == 2 and set(decisions.values()) == {1}
     assert sum(by_list[kind] for kind in (*WHERE, "DiePlaced")) == 0  # every pick the board shows was tapped on it
     assert sum(p.hidden_due for p in phones.values()) == 0 and sum(p.taps for p in phones.values()) >= len(log.events)
-    assert all(not p.errors for p in phones.values()), [p.errors for p in phones.values()]
+    assert all(not p.errors for p in (*phones.values(), *watchers)), [p.errors for p in (*phones.values(), *watchers)]
     exported = coimbra(new_game.db, "export", new_game.game)
     assert exported.returncode == 0, exported.stderr
     played = GameLog(NEW.id, NEW.sha256, log.players, log.events, log.ruleset, {})
