@@ -95,6 +95,20 @@ def test_the_board_is_tapped_with_the_keyboard_too_and_axe_finds_nothing(browser
         phone.context.close()
 
 
+def test_a_die_focused_with_the_keyboard_keeps_the_focus_when_the_page_reads_the_game_again(browser, fixture_game):
+    """Another phone claims a seat while a keyboard's user is on a die: the page reads the game again and marks
+    its board anew, and the die keeps the focus, so that Enter still lights its places."""
+    served = fixture_game(18, "joining")
+    duarte = Phone(browser, served.line["players_url"], me="Duarte")
+    page = duarte.page
+    page.focus('#dice [data-choose-die="orange-3"]')
+    Phone(browser, served.line["players_url"], me="Carla")
+    duarte.until("""document.querySelector('#seat-choices button[data-seat="Carla"]').textContent.includes('another phone')""")
+    page.keyboard.press("Enter")
+    duarte.until("document.querySelectorAll('#city .choosable').length > 0")
+    assert page.get_attribute('#dice [data-choose-die="orange-3"]', "aria-pressed") == "true"
+
+
 def test_a_page_not_up_to_date_sends_nothing_from_the_board(browser, fixture_game):
     """Another device records while this page's reads fail (its stream stays open and tells it): the page is not
     up to date, and a tap on its board, which shows the table before, sends nothing and says so."""

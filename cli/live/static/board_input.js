@@ -62,8 +62,11 @@ function coimbraBoardInput(root, choose) {
     if (!sent) tell("");
   }
 
-  /** Mark again what may be tapped (board.js may have drawn parts again since). */
+  /** Mark again what may be tapped (board.js may have drawn parts again since). The part focused (a keyboard's
+   * user on it) keeps the focus where it is still to be tapped: a read of the game is no reason to lose one's place. */
   function mark() {
+    const focused = document.activeElement && document.activeElement.closest ? document.activeElement.closest(".choosable") : null;
+    const die = focused && focused.isConnected ? focused.dataset.chooseDie : undefined;
     clear();
     const placing = options.filter((o) => o.type === "DiePlaced");
     const byDie = Object.create(null);
@@ -81,6 +84,9 @@ function coimbraBoardInput(root, choose) {
       const node = where && find(where[0], where[1], o.pick[where[2]]);
       if (node) tappable(node, words(o), { option: k });
     });
+    const again = focused && focused.isConnected && focused.classList.contains("choosable") ? focused
+      : die !== undefined ? root.querySelector(`#dice [data-choose-die="${CSS.escape(die)}"]`) : null;
+    if (again && document.activeElement !== again) again.focus({ preventScroll: true });
   }
 
   /** The drawn element of ``part`` with ``attribute`` = ``id``, as a group (a lone shape is wrapped in one, with

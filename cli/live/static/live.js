@@ -393,6 +393,7 @@
       if (!WATCHING) outcome.reset();
       showEntries(data.entries, before);
     }
+    if (moved && !WATCHING) boardInput.reset();  // a new decision: the die tapped for the last one is forgotten
     if ((moved || reseated) && !WATCHING) { showInputs(data); showTurn(data); }  // a new head or seats: a search typed in stays
     const scores = el("scores");
     scores.hidden = !data.scores;
@@ -479,7 +480,6 @@
     const options = el("options");
     const form = el("outcome");
     const due = data.due;
-    boardInput.reset();
     if (!due || data.outcome_form) boardInput.offer([], data.table);
     if (!due) {
       options.innerHTML = "";
