@@ -111,7 +111,7 @@ class ServedTable:
         game = self._latest()
         if self._view is None or self._view[0] != game.head:
             self._view = (game.head, game_view(self.games.legal(self.session), self.entries))
-        return {**self._view[1], **seats_json(self.games.phone(self.session, device), game, self.entries)}
+        return {**self._view[1], **seats_json(self._phone(device), game, self.entries)}
 
     def record(self, inputs: Sequence[str], after: str | None, by: str, device: str | None = None) -> Outcome[Any]:
         """``Games.record`` of inputs typed in notation, entered by ``by`` on phone ``device``."""
@@ -125,18 +125,18 @@ class ServedTable:
 
     def claim(self, device: str, seat: str, take_over: bool) -> Claimed | Taken | NoSeat:
         """Phone ``device`` plays ``seat`` from now on (another phone's only with ``take_over``)."""
-        claimed = self.games.phone(self.session, device).claim(seat, take_over)
+        claimed = self._phone(device).claim(seat, take_over)
         self.seat_changes += isinstance(claimed, Claimed)
         return claimed
 
     def release(self, device: str, seat: str) -> bool:
         """Phone ``device`` no longer plays ``seat``; whether it did."""
-        released = self.games.phone(self.session, device).release(seat)
+        released = self._phone(device).release(seat)
         self.seat_changes += released
         return released
 
     def _phone(self, device: str | None) -> Phone:
-        """The phone a write from the API comes from (every API write names one: the scribe's is ``None``)."""
+        """The phone a request comes from (``None``: a client that names none, the table's scribe)."""
         return self.games.phone(self.session, device)
 
     def note(self, at: int, text: str, bookmark: bool, by: str) -> Outcome[Any]:
