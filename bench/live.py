@@ -130,11 +130,11 @@ async def live(ready: dict[str, Any], inputs: list[str]) -> list[float]:
 
 
 @contextmanager
-def serving(log: Path, db: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """``log`` imported into ``db`` as ``table`` and served on loopback by ``coimbra serve`` (a process of its own):
-    its process id and the line it prints once it answers; stopped as Ctrl-C stops it."""
+def serving(log: Path, db: Path, *more: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``log`` imported into ``db`` as ``table`` and served on loopback by ``coimbra serve`` (a process of its own,
+    with the options ``more``): its process id and the line it prints once it answers; stopped as Ctrl-C stops it."""
     subprocess.run(command("import", str(log), "--name", "table"), env=environment(db), check=True, capture_output=True)
-    server = subprocess.Popen(command("serve", "table", "--json", "--host", "127.0.0.1", "--port", "0"),
+    server = subprocess.Popen(command("serve", "table", "--json", "--host", "127.0.0.1", "--port", "0", *more),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment(db))
     try:
         if not select.select([server.stdout], [], [], 120)[0]:

@@ -22,6 +22,7 @@ from rich.markup import escape
 
 from cli.common import ByOption, Commands, DbOption, console, entrant, flag, players_option, served, store_errors
 from cli.exits import err_console, fail
+from cli.live.limits import PER_ADDRESS, Limits
 from cli.presenter import due
 from coimbra_events.references import log_file
 
@@ -51,6 +52,10 @@ def serve_command(
     by: Optional[str] = ByOption,
     new_links: bool = flag("--new-links", help="Replace the table's links (they survive a restart): the old ones stop "
                                                "working, and a phone holding one is told to scan the new code."),
+    per_address: int = typer.Option(
+        PER_ADDRESS, "--per-address", min=1, max=4096, metavar="N",
+        help="Connections one address may hold open at once (a phone's browser opens about six; raise it only where "
+             "many pages share one address, as behind one router's NAT or in a test on one computer)."),
     as_json: bool = flag("--json", help="Print one JSON line once the server answers: the game, the links and the two tokens."),
 ) -> None:
     """Serve a game to the table's phones: each player records from their own, everyone watches the same board.
@@ -102,7 +107,7 @@ def serve_command(
 
         bound = sock.getsockname()[0]
         hosts = [shown] if bound in ANY else [shown, bound]
-        serve(build_app(table, keys, hosts, sock.getsockname()[1]), sock, ready)
+        serve(build_app(table, keys, hosts, sock.getsockname()[1]), sock, ready, Limits(per_address=per_address))
     if not as_json:
         err_console.print(f"stopped serving {escape(name)}: {len(table.entries)} entries, all stored", style="dim")
 
