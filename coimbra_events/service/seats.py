@@ -92,6 +92,10 @@ class Seats:
     def holds(self, device: str | None, seat: str) -> bool:
         return device is not None and self._held.get(seat) == digest(device)
 
+    def seat_of(self, player: str) -> str | None:
+        """The seat whose phone enters what ``player`` does; ``None``: any phone (the table's outcomes)."""
+        return player if player != TABLE and player in self.players else None
+
     def claim(self, seat: str, device: str, take_over: bool = False) -> Claimed | Taken | NoSeat:
         """This phone plays ``seat`` from now on; a seat another phone holds only with ``take_over``."""
         if seat not in self.players:
@@ -153,7 +157,8 @@ class Phone:
 
     def enters(self, player: str) -> bool:
         """Whether this phone enters what ``player`` does: the table's outcomes, or a seat it holds (any, for the scribe)."""
-        return self.device is None or player == TABLE or player not in self.seats.players or self.seats.holds(self.device, player)
+        seat = self.seats.seat_of(player)
+        return self.device is None or seat is None or self.seats.holds(self.device, seat)
 
     def barred(self, game: Game, events: Sequence[GameEvent]) -> NotYours | None:
         """Why this phone may not enter ``events`` (one of them a decision of a seat it does not hold), or ``None``."""

@@ -110,24 +110,26 @@ def test_a_die_focused_with_the_keyboard_keeps_the_focus_when_the_page_reads_the
 
 
 def test_a_page_not_up_to_date_sends_nothing_from_the_board(browser, fixture_game):
-    """Another device records while this page's reads fail (its stream stays open and tells it): the page is not
-    up to date, and a tap on its board, which shows the table before, sends nothing and says so."""
+    """Another device records two entries at once while this page's reads fail (its stream stays open and tells
+    them; the first comes without the view after it, so the page must read the game): the page is not up to date,
+    and a tap on its board, which shows the table before, sends nothing and says so."""
     served = fixture_game(18, "offline")
     phone = Phone(browser, served.line["players_url"], me="Duarte")
     reads = re.compile(r"/api/games/[^/?]+\?since=")
     phone.page.route(reads, lambda route: route.abort())
     with served.client(served.players) as scribe:
         head = scribe.get(served.api()).json()["head"]
-        assert scribe.post(served.api("/inputs"), json={"input": notation(EVENTS[18]), "after": head}).status_code == 200
+        inputs = [notation(e) for e in EVENTS[18:20]]
+        assert scribe.post(served.api("/inputs"), json={"inputs": inputs, "after": head}).status_code == 200
     phone.until("document.body.dataset.live !== '1' && document.getElementById('connection').textContent.includes('could not be reached')")
     assert phone.page.evaluate("document.body.dataset.entries") == "18"  # it still shows the table before
     phone.page.locator('#dice [data-choose-die="orange-3"]').click()
     assert "Not up to date" in phone.page.inner_text("#pick-line")
     assert phone.page.locator("#city .choosable").count() == 0
     phone.page.unroute(reads)
-    phone.at(19)
+    phone.at(20)
     phone.until("document.body.dataset.live === '1'")
-    assert served.client(served.players).get(served.api()).json()["events"] == 19  # the tap sent nothing
+    assert served.client(served.players).get(served.api()).json()["events"] == 20  # the tap sent nothing
 
 
 @pytest.mark.parametrize("entries", [6, 14, 16, 30, 34, 67],
