@@ -24,7 +24,7 @@ from coimbra_events.store.links import digest
 
 if TYPE_CHECKING:
     from coimbra_events.events import GameEvent
-    from coimbra_events.store.keeping import Claims
+    from coimbra_events.store.keeping import SeatClaims
     from coimbra_events.game import Game
 
 TABLE = "table"
@@ -68,7 +68,7 @@ class Seats:
     """The seats of one game (its players, in seat order) and which phone holds each, as kept now: every question
     reads its keeper (``store.keeping``), so that server processes sharing a store agree."""
 
-    def __init__(self, players: Sequence[str], keeper: Claims) -> None:
+    def __init__(self, players: Sequence[str], keeper: SeatClaims) -> None:
         self.players = tuple(players)
         self._keeper = keeper
 

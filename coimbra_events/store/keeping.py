@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-class Claims(Protocol):
+class SeatClaims(Protocol):
     """The kept claims of one game: each held seat -> the digest of its phone's device id."""
 
     def load(self) -> dict[str, str]: ...
@@ -36,7 +36,7 @@ class Keeping(Protocol):
 
     def keys(self, game_id: str, renew: bool = False) -> TableKeys: ...
 
-    def claims(self, game_id: str) -> Claims: ...
+    def claims(self, game_id: str) -> SeatClaims: ...
 
 
 class FileKeeping:
@@ -49,7 +49,7 @@ class FileKeeping:
     def keys(self, game_id: str, renew: bool = False) -> TableKeys:
         return table_keys(self.folder, game_id, renew)
 
-    def claims(self, game_id: str) -> Claims:
+    def claims(self, game_id: str) -> SeatClaims:
         if self.folder is None:
             return self._in_memory.setdefault(game_id, ClaimsInMemory())
         return seat_file(self.folder, game_id)
