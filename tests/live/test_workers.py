@@ -19,12 +19,15 @@ import orjson
 import pytest
 
 from cli.live.api import DEVICE
+from cli.live.follow import SEATS_EVERY
 from tests.conftest import installed_coimbra
 from tests.live.conftest import Served, environment
 from tests.store.conftest import postgres_env, postgres_server  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads which process holds a connection from /proc")
 ANA, BRUNO = "phone-of-ana-0001", "phone-of-bruno-001"
+SEAT_TOLD = SEATS_EVERY + 1.0
+"""Seconds within which a seat taken over on one process is told on the other's streams (their look once a second)."""
 
 
 @pytest.fixture
@@ -91,17 +94,18 @@ def one_on_each(served: Served, device: str | None = None, cookies: httpx.Cookie
     raise AssertionError(f"every connection went to one process: {found}")
 
 
-def next_entry(stream: httpx.Response, by: float) -> dict:
-    """The next entry the stream tells (its pings skipped); fails once a ping comes after ``by`` (a monotonic time)."""
+def told(stream: httpx.Response, by: float, kind: str = "entry") -> dict:
+    """The next event of ``kind`` the stream tells (an entry: one with an id); fails once another event (a ping, every
+    5 seconds) comes after ``by`` (a monotonic time)."""
     fields: dict[str, str] = {}
     for line in stream.iter_lines():
         if line:
             key, _, value = line.partition(":")
             fields[key] = value.strip()
             continue
-        if "id" in fields:
+        if ("id" in fields) if kind == "entry" else fields.get("event") == kind:
             return {**fields, "data": orjson.loads(fields["data"])}
-        assert time.monotonic() < by, "no entry told in time"
+        assert time.monotonic() < by, f"no {kind} told in time"
         fields = {}
     raise AssertionError("the stream ended")
 
@@ -116,7 +120,7 @@ def test_an_input_through_one_process_reaches_a_stream_on_the_other_within_a_sec
         answer = poster.post(served.api("/inputs"), json={"input": view["legal"]["options"][0], "after": view["head"]})
         stored = time.monotonic()
         assert answer.status_code == 200 and holder(answer, pids) == posting, answer.text
-        entry = next_entry(stream, stored + 1.0)
+        entry = told(stream, stored + 1.0)
         took = time.monotonic() - stored
     assert entry["id"] == str(view["events"] + 1)
     assert took < 1.0, f"told {took:.2f} s after the other process stored it"
@@ -131,6 +135,11 @@ def test_a_seat_and_a_session_made_through_one_process_hold_on_the_other(served:
     other.headers[DEVICE] = BRUNO
     taken = other.post(served.api("/seats"), json={"seat": "Ana"})
     assert taken.status_code == 409 and taken.json()["holder"] == ["Ana"], taken.text
+    with one.stream("GET", served.api("/events"), params={"last": one.get(served.api()).json()["events"]}) as stream:
+        assert holder(stream, pids) != holder(other.get(served.api()), pids)
+        assert other.post(served.api("/seats"), json={"seat": "Ana", "take_over": True}).json()["took_over"]
+        told(stream, time.monotonic() + SEAT_TOLD, "seat")  # the page that held Ana reads who holds what
+    assert one.get(served.api()).json()["you"] == []
     joined = one.post("/api/session", headers={"Origin": served.url})
     assert joined.status_code == 200, joined.text
     cookies = httpx.Cookies({k: v for k, v in one.cookies.items()})
