@@ -30,24 +30,29 @@ SEAT_TOLD = SEATS_EVERY + 1.0
 """Seconds within which a seat taken over on one process is told on the other's streams (their look once a second)."""
 
 
-@pytest.fixture
-def served(postgres_env: dict[str, str], tmp_path: Path) -> Iterator[Served]:
-    """``coimbra serve --players … --workers 2`` on a PostgreSQL schema of its own, once both processes answer."""
-    env = {**environment(tmp_path / "unused.sqlite"), **postgres_env}
+def on_postgres(postgres_env: dict[str, str], folder: Path, *args: str) -> Served:
+    """``coimbra serve ARGS --json`` on loopback, any free port, on a PostgreSQL store (``postgres_env``), once it
+    answers (every process of it)."""
+    env = {**environment(folder / "unused.sqlite"), **postgres_env}
     del env["COIMBRA_DB"]
-    stderr = tmp_path / "serve.log"
-    process = subprocess.Popen([installed_coimbra(), "serve", "--players", "Ana:red,Bruno:blue", "--seed", "3", "--host",
-                                "127.0.0.1", "--port", "0", "--json", "--workers", "2"],
+    stderr = folder / f"serve-{time.monotonic_ns()}.log"
+    process = subprocess.Popen([installed_coimbra(), "serve", *args, "--host", "127.0.0.1", "--port", "0", "--json"],
                                stdout=subprocess.PIPE, stderr=stderr.open("w"), env=env)
     ready, _, _ = select.select([process.stdout], [], [], 120)
     line = process.stdout.readline() if ready else b""
     if not line:
         process.kill()
-        pytest.fail(f"coimbra serve --workers 2 did not start: {stderr.read_text()}")
-    running = Served(orjson.loads(line), tmp_path / "unused.sqlite", process, stderr)
+        pytest.fail(f"coimbra serve {' '.join(args)} did not start: {stderr.read_text()}")
+    return Served(orjson.loads(line), folder / "unused.sqlite", process, stderr)
+
+
+@pytest.fixture
+def served(postgres_env: dict[str, str], tmp_path: Path) -> Iterator[Served]:
+    """``coimbra serve --players … --workers 2`` on a PostgreSQL schema of its own, once both processes answer."""
+    running = on_postgres(postgres_env, tmp_path, "--players", "Ana:red,Bruno:blue", "--seed", "3", "--workers", "2")
     yield running
     assert running.stop() == 0, running.log()
-    assert not children(process.pid), "every server process stopped with it"
+    assert not children(running.process.pid), "every server process stopped with it"
 
 
 def children(pid: int) -> list[int]:
