@@ -64,8 +64,11 @@ class ServedTable:
         self._told = 0
         self._more = asyncio.Event()
         self.seat_changes = 0
-        """Claims and releases made here so far: a stream that saw fewer tells its page to read the game again."""
+        """Changes of the claims seen so far (claims and releases made here, or on another server process): a stream
+        that saw fewer tells its page to read the game again."""
         self._seats_told = 0
+        self._held_seen: dict[str, str] = {}
+        """The claims as last read here (``look_seats``), each held seat -> its phone's digest."""
 
     # -- on the event loop
 
@@ -84,6 +87,11 @@ class ServedTable:
     async def look(self) -> None:
         """Tell the entries others stored since the last look (``cli.live.follow`` says when to look)."""
         await self.run(self._look)
+
+    async def look_seats(self) -> None:
+        """Tell the pages a seat changed if the claims the store keeps are not those last seen (another server
+        process's phone claimed or let go a seat)."""
+        await self.run(self._seats_look)
 
     def _tell(self) -> None:
         if len(self.entries) > self._told or self.seat_changes > self._seats_told:
@@ -136,6 +144,7 @@ class ServedTable:
         self.entries = [entry_json(game, k, e, game.stamps[k - 1], line.changes[k], line.states[k - 1])
                         for k, e in enumerate(game.events, 1)]
         self._state, self._position = game.state, self.games.position()
+        self._held_seen = self._phone(None).seats.held()
         return game
 
     def view(self, device: str | None = None) -> dict[str, Any]:
@@ -162,14 +171,20 @@ class ServedTable:
     def claim(self, device: str, seat: str, take_over: bool) -> Claimed | Taken | NoSeat:
         """Phone ``device`` plays ``seat`` from now on (another phone's only with ``take_over``)."""
         claimed = self._phone(device).claim(seat, take_over)
-        self.seat_changes += isinstance(claimed, Claimed)
+        self._seats_look()
         return claimed
 
     def release(self, device: str, seat: str) -> bool:
         """Phone ``device`` no longer plays ``seat``; whether it did."""
         released = self._phone(device).release(seat)
-        self.seat_changes += released
+        self._seats_look()
         return released
+
+    def _seats_look(self) -> None:
+        """Count a change of the claims as kept (by a phone here or on another server process) since the last look."""
+        held = self._phone(None).seats.held()
+        self.seat_changes += held != self._held_seen
+        self._held_seen = held
 
     def _phone(self, device: str | None) -> Phone:
         """The phone a request comes from (``None``: a client that names none, the table's scribe)."""
