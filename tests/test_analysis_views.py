@@ -149,10 +149,12 @@ def test_replay_json_says_the_grade_of_the_entry_asked_for(analysed, tmp_path):
     assert "analysis" not in orjson.loads(plain.stdout)
 
 
-def test_analysis_goes_on_the_replay_page_only(analysed):
+def test_analysis_goes_on_the_replay_page_or_a_move_list_not_the_json_log(analysed):
+    """The canonical JSON log is the record alone; a move list takes the analysis as annotations
+    (``tests/test_annotated_move_list.py``)."""
     path, cache, _ = analysed
-    out = asked("export", str(path), "--format", "text", "--analysis", cache=cache)
-    assert out.exit_code == 2 and "--format html" in out.stderr
+    out = asked("export", str(path), "--format", "json", "--analysis", cache=cache)
+    assert out.exit_code == 2 and "--format text or html" in out.stderr
 
 
 def test_analysis_makes_one_when_none_is_kept_and_keeps_it_for_the_record(tmp_path):
