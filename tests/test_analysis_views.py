@@ -174,3 +174,32 @@ def test_analysis_makes_one_when_none_is_kept_and_keeps_it_for_the_record(tmp_pa
     assert {k: v for k, v in analysis["key"]["settings"].items() if k not in ("policy", "method")} == defaults
     shown = orjson.loads(asked("replay", str(path), "--at", "2", "--json", cache=cache).stdout)["analysis"]
     assert shown["seq"] == 2 and shown["luck"] == next(u["luck"] for u in analysis["luck"] if u["seq"] == 2)
+
+
+def test_the_graph_marks_the_rounds_reads_at_the_page_s_size_and_says_what_the_best_gains(browser, analysed):
+    """The rounds as bands (the setup, then each round the short game reaches), the graph as wide as its column and its labels
+    at least 10 px on a laptop's page and a phone's, and the grade of a decision another option beat says what
+    that option gains by source of points."""
+    path, cache, report = analysed
+    url = exported(path, cache).as_uri()
+    for width in (1280, 390):
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        try:
+            page.goto(url)
+            seen = page.evaluate("""() => {
+              const svg = document.querySelector("#curve svg");
+              const box = svg.getBoundingClientRect();
+              const label = svg.querySelector("text.axis").getBoundingClientRect();
+              return {rounds: Array.from(svg.querySelectorAll("[data-round]")).map((g) => Number(g.dataset.round)),
+                      width: box.width, column: svg.parentElement.getBoundingClientRect().width, label: label.height};
+            }""")
+            assert seen["rounds"] == sorted({p["round"] for p in report["curve"]}) and len(seen["rounds"]) >= 2
+            assert seen["width"] >= seen["column"] - 1 and seen["width"] >= 340
+            assert seen["label"] >= 10, seen
+            gained = next(d for d in report["decisions"] if d["gains"])
+            page.evaluate(f"window.coimbraReplay.go({gained['seq']})")
+            source, points = next(iter(gained["gains"].items()))
+            said = page.inner_text("#grade [data-gains]")
+            assert f"{'+' if points >= 0 else '−'}{abs(points):.1f} {source}" in said
+        finally:
+            page.close()
