@@ -32,7 +32,8 @@ __all__ = ["DEEPER", "Settings", "analysis_for", "entry_alone", "cached_analysis
 FORMAT = 4
 """The read model's shape; a new shape is a new key, so an old file is never read as a new one (2: ``reach``;
 3: ``signed_loss``, the intervals drawn around it; 4: the reasons: ``round``, ``top``, ``gains``, ``turning_points``,
-``by_kind``, ``by_round``)."""
+``by_kind``, ``by_round``; a decision's ``win_before``, its curve point's ``before`` and each player's ``summed_loss``:
+the curve steps by the loss)."""
 
 
 def default_cache_dir() -> Path:
@@ -142,9 +143,11 @@ def read_model(result: Analysis, entries: list[LineEntry], key: dict[str, Any]) 
              "outcome": _words(entries[u.index]), "luck": _by_player(players, u.luck, 1),
              "win_after": _by_player(players, u.win_after, 3)}
             for u in result.luck]
-    points = sorted([(d["index"], d["seq"], d["round"], d["win_after"]) for d in decisions] +
-                    [(u["index"], u["seq"], u["round"], u["win_after"]) for u in luck], key=lambda p: p[0])
-    curve = [{"seq": seq, "index": index, "round": round_, "win": win} for index, seq, round_, win in points]
+    points = sorted([(d["index"], {"seq": d["seq"], "index": d["index"], "round": d["round"], "before": d["win_before"],
+                                   "win": d["win_after"]}) for d in decisions] +
+                    [(u["index"], {"seq": u["seq"], "index": u["index"], "round": u["round"], "win": u["win_after"]})
+                     for u in luck], key=lambda p: p[0])
+    curve = [point for _, point in points]
     return {
         "key": key,
         "players": list(players),
@@ -176,7 +179,8 @@ def _decision(d: GradedDecision, entry: LineEntry, players: tuple[str, ...], car
             "accuracy": round(accuracy(d.loss), 1),
             "options_total": d.options_total, "options_evaluated": d.evaluated, "options": options,
             "top": [{k: o[k] for k in ("option", "played", "win", "score")} for o in options[:TOP]],
-            "gains": {name_of(entry.before.catalog, source): points for source, points in d.gains}, "win_after": _by_player(players, d.win_after, 3)}
+            "gains": {name_of(entry.before.catalog, source): points for source, points in d.gains},
+            "win_before": _by_player(players, d.options[0].win, 4), "win_after": _by_player(players, d.win_after, 4)}
 
 
 def _summary(name: str, decisions: list[dict[str, Any]], luck: list[dict[str, Any]]) -> dict[str, Any]:
@@ -185,6 +189,7 @@ def _summary(name: str, decisions: list[dict[str, Any]], luck: list[dict[str, An
     costliest = sorted(mine, key=lambda d: (-d["loss"], d["seq"]))[:3]
     return {
         "decisions": len(mine),
+        "summed_loss": round(sum(d["loss"] for d in mine), 1) + 0.0,
         "mean_loss": round(sum(d["loss"] for d in mine) / len(mine), 2) if mine else 0.0,
         "accuracy": round(sum(accuracy(d["loss"]) for d in mine) / len(mine), 1) if mine else 100.0,
         "luck": round(sum(u["luck"][name] for u in luck), 1),

@@ -103,7 +103,8 @@ def test_the_replay_page_graphs_the_winning_chances_and_grades_every_decision(br
         page.goto(url)
         seen = read(page)
         assert seen["shown"]
-        assert seen["curves"] == {name: len(report["curve"]) for name in report["players"]}
+        steps = sum("before" in p for p in report["curve"])  # a decision: from the best option's chances, then its own
+        assert steps and seen["curves"] == {name: len(report["curve"]) + steps for name in report["players"]}
         assert seen["marks"] == {str(d["seq"]): d["grade"] for d in report["decisions"]}
         assert sorted(seen["ticks"]) == sorted([d["seq"], d["grade"]] for d in report["decisions"]
                                                if d["grade"] in ("inaccuracy", "mistake", "blunder"))

@@ -56,7 +56,9 @@
       ` class="${c === 0.5 ? "grid half" : "grid"}"/>` +
       `<text x="${LEFT - 4}" y="${y(c) + 4}" class="axis" text-anchor="end">${c * 100}%</text>`).join("");
     const lines = A.players.map((name) => {
-      const points = A.curve.map((p) => `${x(p.seq).toFixed(1)},${y(p.win[name]).toFixed(1)}`).join(" ");
+      // At a decision the line drops straight from the best option's chances to the played one's: by its loss.
+      const points = A.curve.map((p) => (p.before ? `${x(p.seq).toFixed(1)},${y(p.before[name]).toFixed(1)} ` : "") +
+        `${x(p.seq).toFixed(1)},${y(p.win[name]).toFixed(1)}`).join(" ");
       return `<polyline points="${points}" fill="none" stroke="${esc(R.color(name))}" stroke-width="2.2"` +
         ` stroke-linejoin="round" data-curve-player="${esc(name)}"><title>${esc(name)}</title></polyline>`;
     }).join("");
