@@ -3,7 +3,6 @@ points, the turning points, the losses by kind of decision and by round, and one
 
 from __future__ import annotations
 
-import os
 import subprocess
 
 import orjson
@@ -20,7 +19,8 @@ from coimbra_events.rules.fast import Fold
 from coimbra_events.rules.scoring import totals
 from projections.analysis import entry_alone, read_model
 from projections.analysis_reasons import TOP, TURNING_POINTS
-from tests.conftest import FIXTURES, installed_coimbra
+from tests.conftest import FIXTURES
+from tests.test_analysis_cli import run as installed_analyse
 
 GAME = FIXTURES / "games" / "standin-2p-seed1.json"
 FEW = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4)
@@ -127,9 +127,7 @@ def opening(tmp_path_factory):
 
 
 def run(*args: str, cache) -> subprocess.CompletedProcess:
-    return subprocess.run([installed_coimbra(), "analyse", *args, "--settle", "8", "--jobs", "1"], capture_output=True,
-                          text=True, timeout=300,
-                          env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "COIMBRA_ANALYSES": str(cache)})
+    return installed_analyse(*args, "--settle", "8", "--jobs", "1", cache=cache)
 
 
 def test_the_text_shows_top_options_gains_turning_points_and_losses_by_kind_and_round(opening):
