@@ -141,13 +141,12 @@ def read_model(result: Analysis, entries: list[LineEntry], key: dict[str, Any]) 
     decisions = [_decision(d, entries[d.index], players, result.settings.playouts) for d in result.decisions]
     luck = [{"seq": u.seq, "index": u.index, "round": entries[u.index].before.round, "kind": u.kind,
              "outcome": _words(entries[u.index]), "luck": _by_player(players, u.luck, 1),
-             "win_after": _by_player(players, u.win_after, 3)}
+             "win_after": _by_player(players, u.win_after, 4)}
             for u in result.luck]
-    points = sorted([(d["index"], {"seq": d["seq"], "index": d["index"], "round": d["round"], "before": d["win_before"],
-                                   "win": d["win_after"]}) for d in decisions] +
-                    [(u["index"], {"seq": u["seq"], "index": u["index"], "round": u["round"], "win": u["win_after"]})
-                     for u in luck], key=lambda p: p[0])
-    curve = [point for _, point in points]
+    curve = sorted([{"seq": d["seq"], "index": d["index"], "round": d["round"], "before": d["win_before"],
+                     "win": d["win_after"]} for d in decisions] +
+                   [{"seq": u["seq"], "index": u["index"], "round": u["round"], "win": u["win_after"]} for u in luck],
+                   key=lambda point: point["index"])
     return {
         "key": key,
         "players": list(players),
