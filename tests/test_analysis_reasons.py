@@ -8,7 +8,6 @@ import subprocess
 import orjson
 import pytest
 
-from coimbra_events import log as game_log
 from coimbra_events.analysis.engine import analyse, line_of_play
 from coimbra_events.analysis.evaluation import Settings, option_list
 from coimbra_events.analysis.playouts import Streams, play_out
@@ -20,7 +19,7 @@ from coimbra_events.rules.scoring import totals
 from projections.analysis import entry_alone, read_model
 from projections.analysis_reasons import TOP, TURNING_POINTS
 from tests.conftest import FIXTURES
-from tests.test_analysis_cli import run as installed_analyse
+from tests.test_analysis_cli import opening, run as installed_analyse  # noqa: F401 (opening: a fixture)
 
 GAME = FIXTURES / "games" / "standin-2p-seed1.json"
 FEW = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4)
@@ -116,14 +115,6 @@ def test_one_entry_alone_gives_the_figures_the_whole_analysis_gives_it(entries, 
         assert (alone["decisions"] or alone["luck"]) == [d]
     with pytest.raises(LookupError):
         entry_alone(log, standin_catalog(), len(log.events) + 1, FEW)
-
-
-@pytest.fixture(scope="module")
-def opening(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("reasons")
-    path = folder / "opening.json"
-    game_log.write(path, read(GAME).prefix(17))
-    return path, folder / "analyses"
 
 
 def run(*args: str, cache) -> subprocess.CompletedProcess:
