@@ -98,14 +98,15 @@ def replay_data(game: Game, line: Timeline, analysis: dict[str, Any] | None = No
 
 
 def page_analysis(report: dict[str, Any]) -> dict[str, Any]:
-    """What the page shows of an analysis: each decision's grade (not every option weighed), each outcome's luck,
-    the winning chances after every entry, each player's summary, and how it was made."""
-    decision_keys = ("seq", "player", "grade", "loss", "interval", "certain", "forced", "played", "best")
+    """What the page shows of an analysis: each decision's grade and what the best gains (not every option weighed),
+    each outcome's luck, the winning chances after every entry with its round, each player's summary, and how it was
+    made."""
+    decision_keys = ("seq", "player", "grade", "loss", "interval", "certain", "forced", "played", "best", "gains")
     return {
         "players": report["players"],
         "decisions": [{k: d[k] for k in decision_keys} for d in report["decisions"]],
         "luck": [{"seq": u["seq"], "luck": u["luck"]} for u in report["luck"]],
-        "curve": [{"seq": p["seq"], "win": p["win"]} for p in report["curve"]],
+        "curve": [{k: p[k] for k in ("seq", "round", "before", "win") if k in p} for p in report["curve"]],
         "summary": report["summary"],
         "key": report["key"],
         "notes": report["notes"],
