@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, Optional
 import orjson
 import typer
 
-from cli.common import DbOption, JsonOption, console, print_json, served, store_errors
+from cli.common import DbOption, JsonOption, console, print_json, served, store_errors, write_output
 from cli.exits import err_console, fail
 
 league_app = typer.Typer(
@@ -178,6 +178,52 @@ def player_command(
     from cli.league_views import profile_view
 
     console.print(profile_view(report))
+
+
+@league_app.command("mistakes")
+def mistakes_command(
+    name: str = typer.Argument(..., metavar="NAME", help="A player, however spelled (case and accents do not count)."),
+    season: Optional[str] = SeasonOption,
+    output: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE", help="Write the page to FILE (default: standard output)."),
+    db: Optional[Path] = DbOption,
+) -> None:
+    """One page of a player's mistakes and blunders as puzzles, from every analysed game of theirs in the league.
+
+    Each puzzle is the table before one of their decisions the analysis graded a mistake or a blunder: pick an option,
+    and the page tells its grade and the best option, then shows the next. Only games already analysed count (coimbra
+    analyse GAME: minutes each); the others are named. Nothing to show (no analysed game, or no mistake in them) is
+    one line and exit 2.
+
+    Example: [bold]coimbra league mistakes Ana --out ana.html[/]
+    """
+    from cli.mistakes_page import analysed, mistakes_data, mistakes_page
+    from projections.league.reports import UnknownPlayer, games_of
+
+    def read(tables: Any) -> Any:
+        _season_known(tables, season)
+        try:
+            return games_of(tables, name, season)
+        except UnknownPlayer as exc:
+            fail(str(exc))
+
+    found = league_report(db, read, as_json=False, quiet=True)
+    with served(db) as games, store_errors():
+        seats = [(g["game"], analysed(games.open(g["game"]), g["spelling"])) for g in found["games"]]
+    studied = [s for _, s in seats if s is not None]
+    waiting = [game for game, s in seats if s is None]
+    person = found["player"]
+    if not studied:
+        fail(f"no game of {person} in the league is analysed yet ({len(waiting)} games): coimbra analyse GAME "
+             "analyses one (minutes each)")
+    data = mistakes_data(person, studied, waiting)
+    if not data["puzzles"]:
+        fail(f"{person} made no mistake or blunder in the {len(studied)} analysed games"
+             + (f" ({len(waiting)} more not analysed)" if waiting else ""))
+    with store_errors():
+        write_output(output, mistakes_page(data).encode())
+    err_console.print(f"{f'wrote {output}: ' if output else ''}{len(data['puzzles'])} mistakes and blunders of {person} from "
+                      f"{len(studied)} analysed games" + (f"; not analysed: {', '.join(waiting)}" if waiting else ""),
+                      style="dim", markup=False)
 
 
 @league_app.command("rebuild")

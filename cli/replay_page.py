@@ -10,7 +10,8 @@ is fetched: the file opens from a disk or a chat attachment, on a phone too.
 
 With the game's analysis (``coimbra analyse``; ``page_analysis``), the page also shows
 every player's winning chances through the game as a graph and each decision's grade
-(``cli/web/analysis.js``).
+(``cli/web/analysis.js``), and each player's mistakes and blunders as puzzles to learn from
+(``projections.mistakes``, ``cli/web/learn.js``).
 
 The states are most of the data, and a step changes little of a board, so state
 0 is written whole and every later one as its ``delta`` from the state before;
@@ -35,6 +36,7 @@ from coimbra_events.notation import NotationError, render
 from coimbra_events.state import GameState
 from projections.board import board_view
 from projections.entries import entry_marks
+from projections.mistakes import puzzles
 from projections.naming import component, named
 from projections.scores import score_report
 from projections.sections import sections
@@ -58,10 +60,15 @@ def page_of(data: dict[str, Any]) -> str:
     return page.substitute(
         title=html.escape(f"{data['game']} · coimbra replay"),
         style=(web / "replay.css").read_text("utf-8"),
-        script=(web / "board.js").read_text("utf-8") + (web / "replay.js").read_text("utf-8")
-        + (web / "analysis.js").read_text("utf-8"),
+        script=scripts("board.js", "replay.js", "analysis.js", "learn.js"),
         data=script_json(data),
     )
+
+
+def scripts(*names: str) -> str:
+    """The page's scripts of ``cli/web``, in this order, as one."""
+    web = resources.files("cli") / "web"
+    return "".join((web / name).read_text("utf-8") for name in names)
 
 
 def script_json(data: Any) -> str:
@@ -93,7 +100,7 @@ def replay_data(game: Game, line: Timeline, analysis: dict[str, Any] | None = No
         ],
         "states": [views[0], *(delta(a, b) for a, b in zip(views, views[1:]))],
         "scores": score_report(line.final),
-        **({"analysis": page_analysis(analysis)} if analysis is not None else {}),
+        **({"analysis": page_analysis(analysis), "puzzles": puzzles(analysis, line)} if analysis is not None else {}),
     }
 
 
@@ -170,4 +177,4 @@ def apply_delta(a: Any, change: Any) -> Any:
     return out
 
 
-__all__ = ["FORMAT", "VERSION", "apply_delta", "delta", "page_analysis", "page_of", "replay_data", "replay_page"]
+__all__ = ["FORMAT", "VERSION", "apply_delta", "delta", "page_analysis", "page_of", "replay_data", "replay_page", "scripts"]
