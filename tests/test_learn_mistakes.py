@@ -11,7 +11,6 @@ violation.
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -21,12 +20,12 @@ import orjson
 import pytest
 
 from coimbra_events import log as game_log, log_reader
-from coimbra_events.analysis.grades import grade
+from coimbra_events.analysis.grades import THRESHOLDS, grade
 from coimbra_events.catalog import standin_catalog
 from projections.analysis import Settings, analysis_for
 from projections.mistakes import LEARNED
 from tests.browser_kit import axe_violations, chromium
-from tests.conftest import FIXTURES, installed_coimbra
+from tests.conftest import FIXTURES, ROOT, installed_coimbra
 from tests.store.league.conftest import process_env
 from tests.store.league.games import simulated
 
@@ -37,6 +36,12 @@ LAPTOP = {"width": 1280, "height": 800}
 ALSO = ("label-content-name-mismatch",)
 IDS = re.compile(r"\b(?:c-[IVX]+-\d+|f-\d+|(?:gray|green|orange|purple|white|black)-\d+)\b")
 """The ids of the stand-in catalog's cards, favor tiles and dice: never what a puzzle's option says."""
+LEAGUE_DOC = (ROOT / "docs" / "league.md").read_text(encoding="utf-8")
+
+
+def test_the_puzzles_are_the_grades_the_docs_name():
+    assert LEARNED == ("mistake", "blunder") and dict((name, at) for at, name in THRESHOLDS)["mistake"] == 10.0
+    assert "graded a **mistake or a blunder** (10 points of winning chances lost or more)" in LEAGUE_DOC
 
 
 def run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -83,6 +88,8 @@ def test_league_mistakes_makes_one_page_of_a_person_s_mistakes_from_their_analys
     mine = mistakes_of(report, "Ana")
     assert out.stderr.strip() == (f"wrote {html}: {len(mine)} mistakes and blunders of Ana from 1 analysed games; "
                                   "not analysed: sim")
+    said = re.compile(r"wrote \S+: \d+ mistakes and blunders of \w+ from \d+ analysed games; not analysed: \S+")
+    assert said.search(LEAGUE_DOC)  # the docs' example is the line the command writes
     data = page_data(html)
     assert data["player"] == "Ana" and data["not_analysed"] == ["sim"]  # Anabela's game is Ana's: an alias
     assert [g["game"] for g in data["games"]] == ["g1"]
@@ -102,8 +109,9 @@ def test_league_mistakes_says_in_one_line_when_there_is_nothing_to_show(club):
     env, folder, _ = club
     html = folder / "carla.html"
     out = run(env, "league", "mistakes", "carla", "--out", str(html))
-    assert (out.returncode, out.stderr.strip()) == (2, "error: no game of Carla in the league is analysed yet (1 games): "
-                                                       "coimbra analyse GAME analyses one (minutes each)")
+    refused = "error: no game of Carla in the league is analysed yet (1 games): coimbra analyse GAME analyses one (minutes each)"
+    assert (out.returncode, out.stderr.strip()) == (2, refused)
+    assert f"one line and exit 2: no game of the person is analysed yet\n  (`{refused}`)" in LEAGUE_DOC
     assert not html.exists()
     out = run(env, "league", "mistakes", "Anna")
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "did you mean 'Ana'?" in out.stderr
@@ -135,7 +143,8 @@ READER = """() => {
     puzzle: Number(title.dataset.puzzle), puzzles: Number(title.dataset.puzzles),
     seq: Number(document.querySelector("#learn .where").dataset.seq),
     options: q("#learn .options button").map((b) => b.querySelector(".words").textContent),
-    locations: Object.fromEntries(q("#city [data-location]").map((g) => [g.dataset.location, q("[data-die]", g).map((d) => d.dataset.die)])),
+    locations: Object.fromEntries(q("#city [data-location]")
+      .map((g) => [g.dataset.location, q("[data-die]", g).map((d) => d.dataset.die)])),
     pool: q("#dice [data-pool-die]").map((d) => d.dataset.poolDie),
     points: Object.fromEntries(q("#tracks [data-score]").map((g) => [g.dataset.score, Number(g.dataset.points)])),
     focused: document.activeElement.id || document.activeElement.className,
@@ -244,7 +253,10 @@ def test_the_replay_page_walks_a_chosen_player_s_mistakes_and_goes_back(tab, clu
     tab.locator("#learn .options button").first.focus()
     tab.keyboard.press("ArrowRight")  # steps the game elsewhere on the page; here it moves between the options
     assert at() == puzzles[0]["seq"] - 1 and tab.evaluate("() => document.activeElement.dataset.option") == "1"
-    tab.keyboard.press("Escape")
+    if size is PHONE:
+        tab.click("#learn .leave")
+    else:
+        tab.keyboard.press("Escape")
     assert at() == 57 and tab.evaluate("() => document.activeElement.id") == "learn-start"
     assert tab.evaluate("() => getComputedStyle(document.getElementById('controls')).display") != "none"
     assert tab.evaluate("() => document.querySelector('#learn [data-puzzle]')") is None
