@@ -83,6 +83,21 @@ def _season_known(tables: Any, season: Optional[str]) -> None:
         fail(f"--season {season}: no finished game is tagged {season!r}; tags in use: {known}")
 
 
+def _of_person(report: Callable[[Any, str, Optional[str]], Any], name: str, season: Optional[str]) -> Callable[[Any], Any]:
+    """A reader of one person's ``report`` from the tables; a season or a name the league does not know is refused (the
+    name with the players whose names are close)."""
+    from projections.league.reports import UnknownPlayer
+
+    def read(tables: Any) -> Any:
+        _season_known(tables, season)
+        try:
+            return report(tables, name, season)
+        except UnknownPlayer as exc:
+            fail(str(exc))
+
+    return read
+
+
 @league_app.command("standings")
 def standings_command(
     season: Optional[str] = SeasonOption,
@@ -163,16 +178,9 @@ def player_command(
 
     Example: [bold]coimbra league player "Conceição"[/]
     """
-    from projections.league.reports import UnknownPlayer, profile
+    from projections.league.reports import profile
 
-    def read(tables: Any) -> Any:
-        _season_known(tables, season)
-        try:
-            return profile(tables, name, season)
-        except UnknownPlayer as exc:
-            fail(str(exc))
-
-    report = league_report(db, read, as_json)
+    report = league_report(db, _of_person(profile, name, season), as_json)
     if report is None:
         return
     from cli.league_views import profile_view
@@ -186,27 +194,21 @@ def mistakes_command(
     season: Optional[str] = SeasonOption,
     output: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE", help="Write the page to FILE (default: standard output)."),
     db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
 ) -> None:
     """One page of a player's mistakes and blunders as puzzles, from every analysed game of theirs in the league.
 
     Each puzzle is the table before one of their decisions the analysis graded a mistake or a blunder: pick an option,
     and the page tells its grade and the best option, then shows the next. Only games already analysed count (coimbra
     analyse GAME: minutes each); the others are named. Nothing to show (no analysed game, or no mistake in them) is
-    one line and exit 2.
+    one line and exit 2. With --json, the page's data instead of the page.
 
     Example: [bold]coimbra league mistakes Ana --out ana.html[/]
     """
     from cli.mistakes_page import analysed, mistakes_data, mistakes_page
-    from projections.league.reports import UnknownPlayer, games_of
+    from projections.league.reports import games_of
 
-    def read(tables: Any) -> Any:
-        _season_known(tables, season)
-        try:
-            return games_of(tables, name, season)
-        except UnknownPlayer as exc:
-            fail(str(exc))
-
-    found = league_report(db, read, as_json=False, quiet=True)
+    found = league_report(db, _of_person(games_of, name, season), as_json=False, quiet=True)
     with served(db) as games, store_errors():
         seats = [(g["game"], analysed(games.open(g["game"]), g["spelling"])) for g in found["games"]]
     studied = [s for _, s in seats if s is not None]
@@ -219,6 +221,9 @@ def mistakes_command(
     if not data["puzzles"]:
         fail(f"{person} made no mistake or blunder in the {len(studied)} analysed games"
              + (f" ({len(waiting)} more not analysed)" if waiting else ""))
+    if as_json:
+        print_json(data)
+        return
     with store_errors():
         write_output(output, mistakes_page(data).encode())
     err_console.print(f"{f'wrote {output}: ' if output else ''}{len(data['puzzles'])} mistakes and blunders of {person} from "

@@ -10,14 +10,11 @@ whole league behind one command; the games not analysed are named, with the comm
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
-from importlib import resources
-from string import Template
 from typing import Any, Sequence
 
 from cli.presenter import catalog_lookup
-from cli.replay_page import script_json, scripts
+from cli.replay_page import html_page
 from coimbra_events.game import Game
 from projections.board import board_view
 from projections.mistakes import puzzles
@@ -63,15 +60,9 @@ def mistakes_data(person: str, studied: Sequence[Studied], not_analysed: Sequenc
 
 
 def mistakes_page(data: dict[str, Any]) -> str:
-    """The page around the data ``mistakes_data`` makes: template, stylesheet, scripts and data in one document."""
-    web = resources.files("cli") / "web"
-    page = Template((web / "mistakes.html").read_text("utf-8"))
-    return page.substitute(
-        title=html.escape(f"{data['player']}: learn from your mistakes · coimbra"),
-        style=(web / "replay.css").read_text("utf-8"),
-        script=scripts("board.js", "learn.js", "mistakes.js"),
-        data=script_json(data),
-    )
+    """The page around the data ``mistakes_data`` makes: the replay page's template and stylesheet, its drawing of the
+    table and its puzzles (``learn.js``), run by ``mistakes.js`` alone (the stepping and the replay's panels hidden)."""
+    return html_page(f"{data['player']}: learn from your mistakes · coimbra", data, ("board.js", "learn.js", "mistakes.js"))
 
 
 __all__ = ["FORMAT", "VERSION", "Studied", "analysed", "mistakes_data", "mistakes_page"]

@@ -55,20 +55,16 @@ def replay_page(game: Game, line: Timeline, analysis: dict[str, Any] | None = No
 
 def page_of(data: dict[str, Any]) -> str:
     """The page around the data ``replay_data`` makes."""
+    return html_page(f"{data['game']} · coimbra replay", data, ("board.js", "replay.js", "analysis.js", "learn.js"))
+
+
+def html_page(title: str, data: Any, scripts: tuple[str, ...]) -> str:
+    """The replay page's template with its stylesheet, these scripts of ``cli/web`` (in this order) and the data:
+    the replay page, and the pages made of its parts (``cli.mistakes_page``)."""
     web = resources.files("cli") / "web"
     page = Template((web / "replay.html").read_text("utf-8"))
-    return page.substitute(
-        title=html.escape(f"{data['game']} · coimbra replay"),
-        style=(web / "replay.css").read_text("utf-8"),
-        script=scripts("board.js", "replay.js", "analysis.js", "learn.js"),
-        data=script_json(data),
-    )
-
-
-def scripts(*names: str) -> str:
-    """The page's scripts of ``cli/web``, in this order, as one."""
-    web = resources.files("cli") / "web"
-    return "".join((web / name).read_text("utf-8") for name in names)
+    return page.substitute(title=html.escape(title), style=(web / "replay.css").read_text("utf-8"),
+                           script="".join((web / name).read_text("utf-8") for name in scripts), data=script_json(data))
 
 
 def script_json(data: Any) -> str:
@@ -177,4 +173,4 @@ def apply_delta(a: Any, change: Any) -> Any:
     return out
 
 
-__all__ = ["FORMAT", "VERSION", "apply_delta", "delta", "page_analysis", "page_of", "replay_data", "replay_page", "scripts"]
+__all__ = ["FORMAT", "VERSION", "apply_delta", "delta", "page_analysis", "html_page", "page_of", "replay_data", "replay_page"]

@@ -93,6 +93,8 @@ def test_league_mistakes_makes_one_page_of_a_person_s_mistakes_from_their_analys
     data = page_data(html)
     assert data["player"] == "Ana" and data["not_analysed"] == ["sim"]  # Anabela's game is Ana's: an alias
     assert [g["game"] for g in data["games"]] == ["g1"]
+    asked = run(club[0], "league", "mistakes", "Ana", "--json")
+    assert asked.returncode == 0 and orjson.loads(asked.stdout) == data  # --json: the page's data
     assert [(p["seq"], p["grade"]) for p in data["puzzles"]] == [(d["seq"], d["grade"]) for d in mine]
     for puzzle, decision in zip(data["puzzles"], mine):
         assert puzzle["player"] == "Ana" and puzzle["before"]["pending"]["actor"] == "Ana"
