@@ -215,19 +215,19 @@ def mistakes_command(
     waiting = [game for game, s in seats if s is None]
     person = found["player"]
     if not studied:
-        fail(f"no game of {person} in the league is analysed yet ({len(waiting)} games): coimbra analyse GAME "
-             "analyses one (minutes each)")
+        fail(f"no game of {person} in the league is analysed yet (not analysed: {', '.join(waiting)}): "
+             "coimbra analyse GAME analyses one (minutes each)")
     data = mistakes_data(person, studied, waiting)
+    which = ", ".join(s.game.name for s in studied) + (f"; not analysed: {', '.join(waiting)}" if waiting else "")
     if not data["puzzles"]:
-        fail(f"{person} made no mistake or blunder in the {len(studied)} analysed games"
-             + (f" ({len(waiting)} more not analysed)" if waiting else ""))
+        fail(f"{person} made no mistake or blunder in the analysed games ({which})")
     if as_json:
         print_json(data)
         return
     with store_errors():
         write_output(output, mistakes_page(data).encode())
-    err_console.print(f"{f'wrote {output}: ' if output else ''}{len(data['puzzles'])} mistakes and blunders of {person} from "
-                      f"{len(studied)} analysed games" + (f"; not analysed: {', '.join(waiting)}" if waiting else ""),
+    err_console.print(f"{f'wrote {output}: ' if output else ''}{person}'s mistakes and blunders ({len(data['puzzles'])}) "
+                      f"from the analysed games {which}",
                       style="dim", markup=False)
 
 

@@ -12,6 +12,7 @@ violation.
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any, Iterator
@@ -86,9 +87,8 @@ def test_league_mistakes_makes_one_page_of_a_person_s_mistakes_from_their_analys
     html, out = league_page
     assert out.returncode == 0, out.stderr
     mine = mistakes_of(report, "Ana")
-    assert out.stderr.strip() == (f"wrote {html}: {len(mine)} mistakes and blunders of Ana from 1 analysed games; "
-                                  "not analysed: sim")
-    said = re.compile(r"wrote \S+: \d+ mistakes and blunders of \w+ from \d+ analysed games; not analysed: \S+")
+    assert out.stderr.strip() == f"wrote {html}: Ana's mistakes and blunders ({len(mine)}) from the analysed games g1; not analysed: sim"
+    said = re.compile(r"wrote \S+: \w+'s mistakes and blunders \(\d+\) from the analysed games \S+; not analysed: \S+")
     assert said.search(LEAGUE_DOC)  # the docs' example is the line the command writes
     data = page_data(html)
     assert data["player"] == "Ana" and data["not_analysed"] == ["sim"]  # Anabela's game is Ana's: an alias
@@ -111,9 +111,20 @@ def test_league_mistakes_says_in_one_line_when_there_is_nothing_to_show(club):
     env, folder, _ = club
     html = folder / "carla.html"
     out = run(env, "league", "mistakes", "carla", "--out", str(html))
-    refused = "error: no game of Carla in the league is analysed yet (1 games): coimbra analyse GAME analyses one (minutes each)"
-    assert (out.returncode, out.stderr.strip()) == (2, refused)
-    assert f"one line and exit 2: no game of the person is analysed yet\n  (`{refused}`)" in LEAGUE_DOC
+    refused = "error: no game of Carla in the league is analysed yet ({}): coimbra analyse GAME analyses one (minutes each)"
+    assert (out.returncode, out.stderr.strip()) == (2, refused.format("not analysed: sim"))
+    doc = refused.format("not analysed: club-02")
+    assert f"one line and exit 2: no game of the person is analysed yet\n  (`{doc}`)" in LEAGUE_DOC
+    assert not html.exists()
+    graded = folder / "graded-best"  # the same analysis, but every decision of it graded best
+    shutil.copytree(folder / "analyses", graded)
+    for kept in graded.glob("*.json"):
+        report = orjson.loads(kept.read_bytes())
+        report["decisions"] = [{**d, "grade": "best"} for d in report["decisions"]]
+        kept.write_bytes(orjson.dumps(report))
+    out = run({**env, "COIMBRA_ANALYSES": str(graded)}, "league", "mistakes", "Ana", "--out", str(html))
+    assert (out.returncode, out.stderr.strip()) == (
+        2, "error: Ana made no mistake or blunder in the analysed games (g1; not analysed: sim)")
     assert not html.exists()
     out = run(env, "league", "mistakes", "Anna")
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "did you mean 'Ana'?" in out.stderr
