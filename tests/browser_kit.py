@@ -60,7 +60,7 @@ def axe_violations_of(pages: Sequence[Any], also: Sequence[str] = ()) -> list[li
     a test that audits several pages at every step waits for the slowest, not for all in turn."""
     if not AXE.exists():
         missing(f"no axe-core at {AXE.relative_to(ROOT)}", "run `npm ci` in tests/a11y")
-    options = {"rules": {rule: {"enabled": True} for rule in also}}
+    options = {"rules": {rule: {"enabled": True} for rule in also}, "resultTypes": ["violations"]}  # (no details of passes)
     for page in pages:
         if not page.evaluate("() => typeof axe !== 'undefined'"):
             page.add_script_tag(path=str(AXE))
