@@ -7,6 +7,9 @@ in the user's data folder (``platformdirs``), under a folder named for the store
 its owner's only (0700) and each game's file too (0600): a token lets whoever holds it record. Renewing the
 keys (``--new-links``) keeps a digest of each token it replaces, so that a phone still holding one is told its
 links were replaced rather than that they are wrong. A store in memory keeps nothing: each table gets new keys.
+
+A server of every table (a club night) has one more key, the organiser's (``OrganiserKey``), kept in the same
+folder as ``organiser.json`` and renewed with the tables' keys.
 """
 
 from __future__ import annotations
@@ -14,14 +17,16 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeVar
 
 import orjson
 
 REPLACED_KEPT = 20
 """Digests of replaced tokens kept per game (two per renewal): older ones are told as wrong, not as replaced."""
+ORGANISER = "organiser"
+"""The organiser's key's file is ``organiser.json`` in the links' folder (the games' are named for their ids)."""
 
 
 def token() -> str:
@@ -44,9 +49,37 @@ class TableKeys:
     id: str = field(default_factory=lambda: secrets.token_hex(8))
     replaced: tuple[str, ...] = ()
 
+    def roles(self) -> dict[str, str]:
+        """Each role's token."""
+        return {"players": self.players, "watchers": self.watchers}
+
     def renewed(self) -> TableKeys:
         """New keys, these ones replaced."""
-        return TableKeys(replaced=(digest(self.players), digest(self.watchers), *self.replaced)[:REPLACED_KEPT])
+        return TableKeys(replaced=_replaced(self))
+
+
+@dataclass(frozen=True)
+class OrganiserKey:
+    """The organiser's token of a server of every table (it lists the tables and their links), the id of this
+    key (new with every renewal) and the digests of the tokens it replaced."""
+
+    organiser: str = field(default_factory=token)
+    id: str = field(default_factory=lambda: secrets.token_hex(8))
+    replaced: tuple[str, ...] = ()
+
+    def roles(self) -> dict[str, str]:
+        return {ORGANISER: self.organiser}
+
+    def renewed(self) -> OrganiserKey:
+        return OrganiserKey(replaced=_replaced(self))
+
+
+Kept = TypeVar("Kept", TableKeys, OrganiserKey)
+
+
+def _replaced(keys: TableKeys | OrganiserKey) -> tuple[str, ...]:
+    """The digests a renewal of ``keys`` keeps: of its tokens, then of those it replaced, the newest first."""
+    return (*(digest(t) for t in keys.roles().values()), *keys.replaced)[:REPLACED_KEPT]
 
 
 def links_folder(env: Mapping[str, str] | Any, location: str) -> Path | None:
@@ -64,29 +97,33 @@ def links_folder(env: Mapping[str, str] | Any, location: str) -> Path | None:
 
 def table_keys(folder: Path | None, game_id: str, renew: bool = False) -> TableKeys:
     """The keys of a game's table, made and kept if it has none (``renew``: new ones, the kept ones replaced)."""
-    path = None if folder is None else folder / f"{game_id}.json"
-    kept = _read(path) if path is not None else None
+    return _kept(TableKeys, None if folder is None else folder / f"{game_id}.json", renew)
+
+
+def organiser_key(folder: Path | None, renew: bool = False) -> OrganiserKey:
+    """The organiser's key of the store's tables, made and kept if there is none (``renew``: a new one)."""
+    return _kept(OrganiserKey, None if folder is None else folder / f"{ORGANISER}.json", renew)
+
+
+def _kept(kind: type[Kept], path: Path | None, renew: bool) -> Kept:
+    """The keys kept at ``path``, or new ones (kept there) if there are none or ``renew`` says so."""
+    kept = _read(kind, path) if path is not None else None
     if kept is not None and not renew:
         return kept
-    keys = kept.renewed() if kept is not None else TableKeys()
+    keys = kept.renewed() if kept is not None else kind()
     if path is not None:
-        _write(path, keys)
+        write_private(path, orjson.dumps(asdict(keys)))
     return keys
 
 
-def _read(path: Path) -> TableKeys | None:
+def _read(kind: type[Kept], path: Path) -> Kept | None:
     try:
         data = orjson.loads(path.read_bytes())
-        return TableKeys(data["players"], data["watchers"], data["id"], tuple(data.get("replaced", ())))
+        return kind(**{**data, "replaced": tuple(data.get("replaced", ()))})
     except FileNotFoundError:
         return None
     except (OSError, ValueError, KeyError, TypeError):
         return None  # unreadable: new keys are made and written over it
-
-
-def _write(path: Path, keys: TableKeys) -> None:
-    write_private(path, orjson.dumps({"players": keys.players, "watchers": keys.watchers, "id": keys.id,
-                                      "replaced": list(keys.replaced)}))
 
 
 def write_private(path: Path, data: bytes) -> None:

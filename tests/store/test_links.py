@@ -48,3 +48,18 @@ def test_kept_keys_are_readable_by_their_owner_only(games: Games, data_home: Pat
     assert stat.S_IMODE(files[0].stat().st_mode) == 0o600 and stat.S_IMODE(files[0].parent.stat().st_mode) == 0o700
     if games.store.location.startswith("PostgreSQL"):  # keyed by the store's location: another database, another folder
         assert files[0].parent.parent == data_home / "coimbra" / "table-links"
+
+
+def test_the_organisers_key_is_kept_beside_the_tables_and_renewed_on_demand(games: Games, data_home: Path,
+                                                                              tmp_path: Path) -> None:
+    first = games.organiser_key()
+    table = games.table_keys(games.new_game([("Ana", "red"), ("Bruno", "blue")], name="table").name)
+    assert first.organiser not in (table.players, table.watchers)
+    if games.store.location == "memory":
+        assert games.organiser_key() != first
+        return
+    assert Games(games.store).organiser_key() == first  # as a restarted server asks
+    renewed = games.organiser_key(renew=True)
+    assert renewed.organiser != first.organiser and renewed.replaced[0] == digest(first.organiser)
+    assert games.organiser_key() == renewed and games.table_keys("table") == table
+    assert {p.stem for p in kept_files(games, data_home, tmp_path)} == {"organiser", str(games.open("table").id)}

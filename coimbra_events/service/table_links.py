@@ -1,0 +1,49 @@
+"""What a server of tables asks the application for: each table's keys, the phones' seats, the organiser's key.
+
+A part of ``Games`` (which inherits it) kept in a module of its own: the links a server prints and the seats
+its phones hold are kept beside the store (``store.links``, ``store.seat_claims``), never in it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from coimbra_events.service.seats import KeptSeats, Phone
+from coimbra_events.service.sessions import GameRef
+from coimbra_events.store.links import OrganiserKey, TableKeys, links_folder, organiser_key, table_keys
+from coimbra_events.store.seat_claims import seat_file
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from coimbra_events.game import Game
+    from coimbra_events.store.game_store import GameStore
+
+
+class TableLinks:
+    """The tables' keys and seats, for ``Games``: ``store``, ``open`` and ``_seats`` are the application's."""
+
+    _seats: KeptSeats
+
+    if TYPE_CHECKING:
+        @property
+        def store(self) -> GameStore: ...
+
+        def open(self, game: GameRef) -> Game: ...
+
+    def table_keys(self, game: GameRef, renew: bool = False) -> TableKeys:
+        """GAME's table's keys (``store.links``): kept, so a restart keeps its links; ``renew``: new ones, these replaced."""
+        return table_keys(self._links(), str(self.open(game).id), renew)
+
+    def organiser_key(self, renew: bool = False) -> OrganiserKey:
+        """The organiser's key of a server of every table of this store: kept as the tables' keys are."""
+        return organiser_key(self._links(), renew)
+
+    def phone(self, game: GameRef, device: str | None) -> Phone:
+        """The phone ``device`` at GAME's table: the seats it holds, claims and may enter (``service.seats``),
+        kept beside the table's keys; ``None``: a client that names no phone (the table's scribe)."""
+        folder = self._links()
+        return Phone(self._seats.of(self.open(game), lambda game_id: seat_file(folder, game_id)), device)
+
+    def _links(self) -> Path | None:
+        return links_folder(self.store.env, self.store.location)
