@@ -1,4 +1,5 @@
-"""The live table's pages: ``/play`` (a player's phone), ``/watch`` (a watcher's, read only) and their assets.
+"""The live table's pages: ``/play`` (a player's phone), ``/watch`` (a watcher's, read only), ``/cards`` (the
+organiser's table cards, on a server of every table) and their assets.
 
 The pages are static shells: they hold no game data, so they are served without a token; the script
 reads the token from the link's fragment (``#t=...``, which never reaches the server), trades it for the
@@ -26,6 +27,8 @@ ASSETS = {
     "option_list.js": ("live/static", "option_list.js"),
     "outcome.js": ("live/static", "outcome.js"),
     "live.css": ("live/static", "live.css"),
+    "cards.js": ("live/static", "cards.js"),
+    "cards.css": ("live/static", "cards.css"),
     "replay.css": ("web", "replay.css"),
 }
 """The files a page loads, by the name it asks for: where each lives in the ``cli`` package."""
@@ -54,6 +57,11 @@ async def page(request: Request) -> Response:
     return _file("live/static", "live.html")
 
 
+async def cards(request: Request) -> Response:
+    """The table cards of a server of every table (the organiser's link): the script reads them with its token."""
+    return _file("live/static", "cards.html")
+
+
 async def asset(request: Request) -> Response:
     """A script or stylesheet a page loads (404 for any other name)."""
     name = request.path_params["name"]
@@ -67,6 +75,7 @@ def routes() -> list[BaseRoute]:
     return [
         Route("/play", page, methods=["GET"]),
         Route("/watch", page, methods=["GET"]),
+        Route("/cards", cards, methods=["GET"]),
         Route("/static/{name}", asset, methods=["GET"]),
     ]
 
