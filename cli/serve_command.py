@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import socket
 import sys
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -59,6 +60,9 @@ def serve_command(
         PER_ADDRESS, "--per-address", min=1, max=4096, metavar="N",
         help="Connections one address may hold open at once (a phone's browser opens about six; raise it only where "
              "many pages share one address, as behind one router's NAT or in a test on one computer)."),
+    tag: Optional[str] = typer.Option(
+        None, "--tag", metavar="TAG", help="Without GAME: the evening's tag, on every game started from the organiser's "
+                                           "page (default: club-YYYY-MM-DD, today's date); league --season TAG reads it."),
     as_json: bool = flag("--json", help="Print one JSON line once the server answers: the game, the links and the two "
                                         "tokens (without GAME: the organiser's link and token, and each table's)."),
 ) -> None:
@@ -90,13 +94,16 @@ def serve_command(
         fail(f"{game_ref}: serve serves a stored game; store the log first: coimbra import {game_ref}")
     if seed is not None and players is None:
         fail("--seed draws a new game's setup: give --players too")
+    if tag is not None and (game_ref is not None or players is not None):
+        fail("--tag is the evening's, for the games started from the organiser's page: leave out GAME and --players")
     every = game_ref is None and players is None
     shown = _shown_host(host)
     # Only a new game (or a club night's server, where games start) makes a store: a named game is served from one that exists.
     with served(db, views=True, create=game_ref is None) as games:
         with store_errors():
             if every:
-                tables = ServedTables(games, entrant(by), Keys(games.organiser_key(renew=new_links)))
+                evening = tag if tag is not None else f"club-{date.today().isoformat()}"
+                tables = ServedTables(games, entrant(by), Keys(games.organiser_key(renew=new_links)), evening)
                 tables.serve_every(renew=new_links)
             else:
                 tables = ServedTables(games, entrant(by))
@@ -144,7 +151,8 @@ def _ready_every(tables: ServedTables, base: str, where: dict[str, object], as_j
         _json_line({**organiser, **where, "tables": served})
         return
     console.print(f"Serving {len(served)} tables at {escape(base)}, and every game started while it runs", soft_wrap=True)
-    console.print(f"Organiser (the table cards, to print): {escape(organiser['organiser_url'])}", soft_wrap=True)
+    console.print(f"Organiser (start tables, every table at a glance, the cards to print): "
+                  f"{escape(organiser['organiser_url'])}", soft_wrap=True)
     for table in served:
         console.print(f"  [bold]{escape(str(table['game']))}[/]: {escape(str(table['players_url']))}", soft_wrap=True)
     console.print("Ctrl-C stops the server; everything recorded is stored.", soft_wrap=True)

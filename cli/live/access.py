@@ -195,7 +195,7 @@ class Gate:
             if await self.throttle.failed(address):
                 return self.slowed(self.throttle.wait_for(address))
             return refusal(401, WRONG_TOKEN, {"WWW-Authenticate": "Bearer"})
-        if write and role != PLAYERS:
+        if write and role == WATCHERS:
             return refusal(403, "this is the watchers' link: it only watches; to record, scan the players' code")
         if write and bearer is None and "origin" not in request.headers:
             return refusal(403, "not stored: the browser did not say which page this came from; open the table's page again")

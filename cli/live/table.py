@@ -115,10 +115,13 @@ class ServedTable:
         return {**self._view[1], **seats_json(self._phone(device), game, self.entries)}
 
     def glance(self) -> dict[str, Any]:
-        """The table at a glance (the organiser's list of tables): its players and colours, who is due, its entries."""
+        """The table at a glance (the organiser's list of tables): its players, colours and points so far, where the
+        game stands and who is due, its entries and when the last was stored."""
         game = self._latest()
-        return {"game": self.name, "players": [{"name": n, "color": c} for n, c in game.header.players],
-                "due": due_view(game), "entries": len(self.entries), "over": game.over}
+        points = {p.name: p.points for p in game.state.players}
+        return {"game": self.name, "players": [{"name": n, "color": c, "points": points.get(n)} for n, c in game.header.players],
+                "due": due_view(game), "round": game.state.round, "phase": game.state.phase, "entries": len(self.entries),
+                "last_at": self.entries[-1]["at"] if self.entries else None, "over": game.over}
 
     def record(self, inputs: Sequence[str], after: str | None, by: str, device: str | None = None) -> Outcome[Any]:
         """``Games.record`` of inputs typed in notation, entered by ``by`` on phone ``device``."""

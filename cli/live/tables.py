@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -38,8 +38,9 @@ class ServedTables:
     name = "the tables"
     """What a log line says could not be read (``cli.live.follow``)."""
 
-    def __init__(self, games: Games, by: str = "", organiser: Keys | None = None) -> None:
-        self.games, self.by, self.organiser = games, by, organiser
+    def __init__(self, games: Games, by: str = "", organiser: Keys | None = None, tag: str | None = None) -> None:
+        """``tag``: the evening's, on every game the organiser starts (``start``)."""
+        self.games, self.by, self.organiser, self.tag = games, by, organiser, tag
         self.lock = threading.Lock()
         self.served: dict[str, Seated] = {}
         self._position: int | None = None
@@ -59,6 +60,33 @@ class ServedTables:
         for info in reversed(self.games.unfinished()):
             if info.name not in self.served:
                 self.serve(info.name, renew)
+
+    def start(self, players: Sequence[tuple[str, str]], drawn: bool) -> Seated:
+        """A new game for a table the organiser starts (``Games.start_table``, with the evening's tag), served."""
+        with self.lock:
+            return self.serve(self.games.start_table(players, self.tag, drawn, self.by).name)
+
+    def put_away(self, name: str, archive: bool) -> None:
+        """Serve NAME no more (its links stop opening it); ``archive``: leave it out of the games and the league."""
+        with self.lock:
+            if archive:
+                self.games.archive([name])
+            self.served = {k: v for k, v in self.served.items() if k != name}
+
+    def people(self) -> list[dict[str, Any]]:
+        """The league's known people (each once: an alias names its person) and their aliases, caught up with the
+        store first; none where the store keeps no league (in memory)."""
+        from projections.league.projection import NoLeague
+        from projections.league.reports import people_report
+
+        with self.lock:
+            try:
+                league = self.games.league()
+            except NoLeague:
+                return []
+            league.catch_up()
+            with league.view.reading() as tables:
+                return [{"name": p["player"], "aliases": p["aliases"]} for p in people_report(tables)]
 
     def get(self, name: str) -> Seated | None:
         return self.served.get(name)

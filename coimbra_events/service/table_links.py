@@ -1,4 +1,5 @@
-"""What a server of tables asks the application for: each table's keys, the phones' seats, the organiser's key.
+"""What a server of tables asks the application for: each table's keys, the phones' seats, the organiser's key,
+and a table the organiser starts.
 
 A part of ``Games`` (which inherits it) kept in a module of its own: the links a server prints and the seats
 its phones hold are kept beside the store (``store.links``, ``store.seat_claims``), never in it.
@@ -6,9 +7,11 @@ its phones hold are kept beside the store (``store.links``, ``store.seat_claims`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import random
+from typing import TYPE_CHECKING, Sequence
 
 from coimbra_events.service.seats import KeptSeats, Phone
+from coimbra_events.service.inputs import check_players, check_tags
 from coimbra_events.service.sessions import GameRef
 from coimbra_events.store.links import OrganiserKey, TableKeys, links_folder, organiser_key, table_keys
 from coimbra_events.store.seat_claims import seat_file
@@ -31,6 +34,10 @@ class TableLinks:
 
         def open(self, game: GameRef) -> Game: ...
 
+        def new_game(self, players: Sequence[tuple[str, str]], *, by: str | None = None) -> Game: ...
+
+        def tag(self, names: Sequence[str], add: Sequence[str] = ()) -> list[Game]: ...
+
     def table_keys(self, game: GameRef, renew: bool = False) -> TableKeys:
         """GAME's table's keys (``store.links``): kept, so a restart keeps its links; ``renew``: new ones, these replaced."""
         return table_keys(self._links(), str(self.open(game).id), renew)
@@ -44,6 +51,20 @@ class TableLinks:
         kept beside the table's keys; ``None``: a client that names no phone (the table's scribe)."""
         folder = self._links()
         return Phone(self._seats.of(self.open(game), lambda game_id: seat_file(folder, game_id)), device)
+
+    def start_table(self, players: Sequence[tuple[str, str]], tag: str | None = None, drawn: bool = False,
+                    by: str | None = None) -> Game:
+        """A new game for a table of the evening: its seats in the order given, or ``drawn`` (a fair shuffle, the
+        first player included), tagged with the evening's ``tag`` (which the league's seasons read). The players
+        and the tag are checked before anything is stored (``BadPlayers``, ``BadGameName``)."""
+        check_players(players)
+        if tag is not None:
+            check_tags([tag], self.store.claims.taken)
+        seats = list(players)
+        if drawn:
+            random.SystemRandom().shuffle(seats)
+        game = self.new_game(seats, by=by)
+        return self.tag([game.name], add=[tag])[0] if tag is not None else game
 
     def _links(self) -> Path | None:
         return links_folder(self.store.env, self.store.location)

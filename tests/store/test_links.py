@@ -63,3 +63,14 @@ def test_the_organisers_key_is_kept_beside_the_tables_and_renewed_on_demand(game
     assert renewed.organiser != first.organiser and renewed.replaced[0] == digest(first.organiser)
     assert games.organiser_key() == renewed and games.table_keys("table") == table
     assert {p.stem for p in kept_files(games, data_home, tmp_path)} == {"organiser", str(games.open("table").id)}
+
+
+def test_a_table_the_organiser_starts_carries_the_evenings_tag_and_its_seats(games: Games) -> None:
+    players = [("Ana", "red"), ("Bruno", "blue"), ("Carla", "yellow")]
+    entered = games.start_table(players, tag="club-night")
+    assert list(entered.tags) == ["club-night"] and list(entered.header.players) == players
+    orders = {tuple(games.start_table(players, drawn=True).header.players) for _ in range(12)}
+    assert all(sorted(o) == sorted(players) for o in orders) and len(orders) > 1  # 12 draws of 6 orders: all alike 1 in 6**11
+    with pytest.raises(Exception, match="tag 'two words'"):
+        games.start_table(players, tag="two words")
+    assert len(games.games()) == 13  # the refused tag stored no game
