@@ -27,6 +27,7 @@ ASSETS = {
     "option_list.js": ("live/static", "option_list.js"),
     "outcome.js": ("live/static", "outcome.js"),
     "live.css": ("live/static", "live.css"),
+    "organiser_key.js": ("live/static", "organiser_key.js"),
     "cards.js": ("live/static", "cards.js"),
     "cards.css": ("live/static", "cards.css"),
     "club.js": ("live/static", "club.js"),

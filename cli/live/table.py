@@ -116,12 +116,13 @@ class ServedTable:
 
     def glance(self) -> dict[str, Any]:
         """The table at a glance (the organiser's list of tables): its players, colours and points so far, where the
-        game stands and who is due, its entries and when the last was stored."""
+        game stands and who is due, its entries and when the last one with a time was stored (an imported log's
+        entries have none)."""
         game = self._latest()
         points = {p.name: p.points for p in game.state.players}
         return {"game": self.name, "players": [{"name": n, "color": c, "points": points.get(n)} for n, c in game.header.players],
                 "due": due_view(game), "round": game.state.round, "phase": game.state.phase, "entries": len(self.entries),
-                "last_at": self.entries[-1]["at"] if self.entries else None, "over": game.over}
+                "last_at": next((e["at"] for e in reversed(self.entries) if e["at"]), None), "over": game.over}
 
     def record(self, inputs: Sequence[str], after: str | None, by: str, device: str | None = None) -> Outcome[Any]:
         """``Games.record`` of inputs typed in notation, entered by ``by`` on phone ``device``."""

@@ -13,6 +13,7 @@ from cli.live.access import Keys
 from cli.live.server import build_app
 from cli.live.tables import ServedTables
 from cli.serve_command import serve_command
+from coimbra_events.service import Games
 from coimbra_events.service.seats import Phone, Taken
 from coimbra_events.store.links import ORGANISER, links_folder
 from coimbra_events.store.seat_claims import seat_file
@@ -24,6 +25,7 @@ SEATS_PAGE = (ROOT / "cli" / "live" / "static" / "seats.js").read_text()
 SHELL = (ROOT / "cli" / "live" / "static" / "live.html").read_text()
 SEATS_CODE = inspect.getsource(Phone)
 CARDS_STYLE = (ROOT / "cli" / "live" / "static" / "cards.css").read_text()
+CLUB_PAGE = (ROOT / "cli" / "live" / "static" / "club.js").read_text()
 
 
 def test_every_api_route_is_documented_and_every_documented_one_exists() -> None:
@@ -99,6 +101,13 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     ("the server lists the games in progress again whenever something was stored",
      "if moved and self.organiser is not None:" in inspect.getsource(tables.ServedTables._moved)),
     ("The organiser's token is kept as the tables' are (`organiser.json` in the same folder)", ORGANISER == "organiser"),
+    ("read again every 3 seconds", "const EVERY = 3000;" in CLUB_PAGE),
+    ("a table in progress whose last entry is over 10 minutes old is marked",
+     "const WAITED = 10 * 60;" in CLUB_PAGE and "!table.over && waited > WAITED" in CLUB_PAGE),
+    ("(default `club-YYYY-MM-DD`, the day the server started)",
+     'f"club-{date.today().isoformat()}"' in inspect.getsource(serve_command)),
+    ("Seating as entered or drawn (a fair shuffle; the first seat plays first)",
+     "random.SystemRandom().shuffle(seats)" in inspect.getsource(Games.start_table)),
     ("Printed, each card takes half an A4 page and is never cut across two",
      "size: A4" in CARDS_STYLE and "height: 125mm" in CARDS_STYLE and "break-inside: avoid" in CARDS_STYLE),
 ])

@@ -10,7 +10,8 @@ from typing import Callable
 import orjson
 import pytest
 
-from tests.live.conftest import Served, coimbra
+from cli.live.api import MAX_INPUTS
+from tests.live.conftest import Served, coimbra, fixture_inputs
 from tests.live.test_club import client, imported
 
 EVENING = "club-test-night"
@@ -96,3 +97,23 @@ def test_a_table_in_progress_is_archived_and_served_no_more(club: Served) -> Non
     listed = coimbra(club.db, "games", "--json")
     assert "pia-quim" not in [g["name"] for g in orjson.loads(listed.stdout)["games"]]
     assert organiser.post("/api/tables/pia-quim/done", json={"archive": True}).status_code == 404
+
+
+def test_a_table_started_and_played_to_the_end_counts_in_the_evenings_season(club: Served) -> None:
+    """The fixture's game entered whole at a table the organiser started (its players, in its seats): the league's
+    standings of the evening's tag (``--season``) count that game, and only it."""
+    players = [{"name": n, "color": c} for n, c in (("Ana", "red"), ("Bruno", "blue"), ("Carla", "yellow"), ("Duarte", "green"))]
+    organiser = client(club, club.line["organiser_token"], "127.0.0.39")
+    table = organiser.post("/api/tables", json={"players": players, "seating": "entered"}).json()
+    player = client(club, table["players_token"], "127.0.0.40")
+    inputs = fixture_inputs()
+    for start in range(0, len(inputs), MAX_INPUTS):
+        head = player.get(f"/api/games/{table['game']}").json()["head"]
+        stored = player.post(f"/api/games/{table['game']}/inputs", json={"inputs": inputs[start:start + MAX_INPUTS], "after": head})
+        assert stored.status_code == 200, stored.text
+    assert next(t for t in organiser.get("/api/tables").json()["tables"] if t["game"] == table["game"])["over"] is True
+    standings = coimbra(club.db, "league", "standings", "--season", EVENING, "--json")
+    assert standings.returncode == 0, standings.stderr
+    report = orjson.loads(standings.stdout)
+    assert report["season"] == EVENING and report["games"] == 1
+    assert sorted(row["player"] for row in report["players"]) == ["Ana", "Bruno", "Carla", "Duarte"]

@@ -5,19 +5,7 @@
 (function () {
   "use strict";
 
-  const KEY = "coimbra.organiser";
   const $ = (id) => document.getElementById(id);
-
-  function token() {
-    const m = /(?:^#|&)t=([^&]+)/.exec(location.hash);
-    if (m) {
-      try { history.replaceState(null, "", location.pathname + location.search); } catch (e) { /* no history */ }
-      const given = decodeURIComponent(m[1]);
-      try { sessionStorage.setItem(KEY, given); } catch (e) { /* private mode */ }
-      return given;
-    }
-    try { return sessionStorage.getItem(KEY); } catch (e) { return null; }
-  }
 
   function make(tag, text, cls) {
     const node = document.createElement(tag);
@@ -52,7 +40,7 @@
   }
 
   async function show() {
-    const given = token();
+    const given = window.coimbraOrganiserToken();
     if (!given) { $("status").textContent = "Open the organiser's link the server printed (it holds the key)."; return; }
     try {
       const answer = await fetch("/api/tables", { headers: { Authorization: `Bearer ${given}` } });

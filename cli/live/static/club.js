@@ -5,24 +5,13 @@
 (function () {
   "use strict";
 
-  const KEY = "coimbra.organiser";
   const EVERY = 3000;          // ms between two reads of the tables
   const WAITED = 10 * 60;      // seconds without an entry after which a table in progress is marked
   const COLORS = ["red", "blue", "yellow", "green"];
   const $ = (id) => document.getElementById(id);
   let people = [];             // [{name, aliases}], the league's
 
-  function token() {
-    const m = /(?:^#|&)t=([^&]+)/.exec(location.hash);
-    if (m) {
-      try { history.replaceState(null, "", location.pathname + location.search); } catch (e) { /* no history */ }
-      const given = decodeURIComponent(m[1]);
-      try { sessionStorage.setItem(KEY, given); } catch (e) { /* private mode */ }
-      return given;
-    }
-    try { return sessionStorage.getItem(KEY); } catch (e) { return null; }
-  }
-  const TOKEN = token();
+  const TOKEN = window.coimbraOrganiserToken();
 
   function make(tag, text, cls) {
     const node = document.createElement(tag);
@@ -119,7 +108,7 @@
       }
       item.append(last);
     } else {
-      item.append(make("p", "No entry yet", "last"));
+      item.append(make("p", table.entries ? `${table.entries} entries, none with its time` : "No entry yet", "last"));
     }
     const done = make("button", table.over ? "Put away" : "Archive", "done");
     done.type = "button";
