@@ -10,6 +10,7 @@ the tables and their links, never a table. Every table of a server shares one lo
 
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
@@ -20,9 +21,12 @@ from starlette.responses import Response
 
 from cli.live.access import Gate, Keys, refusal
 from cli.live.table import ServedTable
+from coimbra_events.store.errors import DamagedGame, one_line
 
 if TYPE_CHECKING:
     from coimbra_events.service import Games
+log = logging.getLogger("coimbra.serve")
+
 
 @dataclass(frozen=True)
 class Seated:
@@ -44,6 +48,8 @@ class ServedTables:
         self.lock = threading.Lock()
         self.served: dict[str, Seated] = {}
         self._position: int | None = None
+        self._unreadable: set[str] = set()
+        """Games in progress left out because they could not be read."""
 
     def serve(self, name: str, renew: bool = False) -> Seated:
         """Serve game NAME: read it and its keys (``renew``: new ones, the kept ones replaced); ``UnknownGame``
@@ -56,10 +62,16 @@ class ServedTables:
         return seated
 
     def serve_every(self, renew: bool = False) -> None:
-        """Serve every game in progress not served yet, the oldest first."""
+        """Serve every game in progress not served yet, the oldest first; one that cannot be read (damaged) is said
+        once in the log and left out, so that it never keeps the evening's other tables from being served."""
         for info in reversed(self.games.unfinished()):
-            if info.name not in self.served:
+            if info.name in self.served or info.name in self._unreadable:
+                continue
+            try:
                 self.serve(info.name, renew)
+            except DamagedGame as exc:
+                self._unreadable.add(info.name)
+                log.warning("%s is not served: %s", info.name, one_line(exc))
 
     def start(self, players: Sequence[tuple[str, str]], drawn: bool) -> Seated:
         """A new game for a table the organiser starts (``Games.start_table``, with the evening's tag), served."""

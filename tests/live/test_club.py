@@ -13,6 +13,7 @@ import pytest
 
 from cli.live.access import REPLACED, WRONG_TOKEN
 from tests.live.conftest import FIXTURE, SETUP_ENTRIES, Served, coimbra, fixture_log
+from tests.store.rows import Rows
 
 TABLES = ("first-table", "second-table", "third-table")
 
@@ -33,6 +34,9 @@ def club(serve: Callable[..., Served], tmp_path_factory: pytest.TempPathFactory)
     imported(serve.db, folder, "finished", None)  # type: ignore[attr-defined]  (first: the tables are copies of it)
     for name in TABLES:
         imported(serve.db, folder, name)  # type: ignore[attr-defined]
+    imported(serve.db, folder, "damaged-table")  # type: ignore[attr-defined]
+    rows = Rows(serve.db)  # type: ignore[attr-defined]
+    rows.set(rows.entries("damaged-table")[3], state=b"not json")
     return serve()
 
 
@@ -49,7 +53,8 @@ def test_the_json_line_names_the_organisers_link_and_every_table_in_progress(clu
     line = club.line
     assert set(line) == {"organiser_url", "organiser_token", "url", "host", "port", "tables"}
     assert line["organiser_url"] == f"{club.url}/club#t={line['organiser_token']}"
-    assert list(tables(club)) == list(TABLES)  # the oldest first; the game over is not served
+    assert list(tables(club)) == list(TABLES)  # the oldest first; the game over is not served, nor the damaged one
+    assert "damaged-table is not served: " in club.log() and len(club.log().splitlines()) == 1
     for table in line["tables"]:
         assert set(table) == {"game", "players_url", "watchers_url", "players_token", "watchers_token"}
         assert table["players_url"] == f"{club.url}/play#t={table['players_token']}"
