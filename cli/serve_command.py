@@ -102,7 +102,7 @@ def serve_command(
     with served(db, views=True, create=game_ref is None) as games:
         with store_errors():
             if every:
-                evening = tag if tag is not None else f"club-{date.today().isoformat()}"
+                evening = games.evening_tag(tag if tag is not None else f"club-{date.today().isoformat()}")
                 tables = ServedTables(games, entrant(by), Keys(games.organiser_key(renew=new_links)), evening)
                 tables.serve_every(renew=new_links)
             else:

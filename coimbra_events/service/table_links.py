@@ -52,6 +52,11 @@ class TableLinks:
         folder = self._links()
         return Phone(self._seats.of(self.open(game), lambda game_id: seat_file(folder, game_id)), device)
 
+    def evening_tag(self, tag: str) -> str:
+        """The evening's tag, checked before the evening starts (``BadGameName``), not at its first table."""
+        check_tags([tag], self.store.claims.taken)
+        return tag
+
     def start_table(self, players: Sequence[tuple[str, str]], tag: str | None = None, drawn: bool = False,
                     by: str | None = None) -> Game:
         """A new game for a table of the evening: its seats in the order given, or ``drawn`` (a fair shuffle, the

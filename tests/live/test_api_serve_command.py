@@ -80,6 +80,8 @@ def test_ctrl_c_stops_cleanly_and_everything_recorded_is_stored(fixture_game) ->
     ((str(FIXTURE),), "serve serves a stored game; store the log first: coimbra import"),
     (("no-such-game",), "no game named 'no-such-game'"),
     (("--seed", "3"), "--seed draws a new game's setup: give --players too"),
+    (("--tag", "club night"), "tag 'club night': use up to 40 characters without spaces or commas"),
+    (("--tag", "x", "--players", "Ana:red,Bruno:blue"), "--tag is the evening's, for the games started from the organiser's page"),
 ])
 def test_what_cannot_be_served_is_one_line_and_exit_2(serve, args, words) -> None:
     if not serve.db.exists():  # a store with a game in it, whichever of the module's tests run first (or alone)
