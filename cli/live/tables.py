@@ -2,10 +2,10 @@
 
 ``coimbra serve GAME`` serves one table. ``coimbra serve`` alone serves every game of the store in
 progress, and every game started while it runs (the games in progress are listed again at every look
-that finds the store's notification log moved), on one address: a club night. Each table keeps its own keys (``Games.table_keys``, the same
-links whichever server serves it), and the organiser's key (``Games.organiser_key``) opens the list of
-the tables and their links, never a table. Every table of a server shares one lock: they share one
-``Games``, whose store is used by one thread at a time.
+that finds the store's notification log moved), on one address: a club night. Each table keeps its own
+keys (``Games.table_keys``: the same links whichever server serves it), and the organiser's key
+(``Games.organiser_key``) opens the organiser's routes (``cli.live.club``), never a table. Every table
+of a server shares one lock: they share one ``Games``, whose store is used by one thread at a time.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from coimbra_events.store.errors import DamagedGame, one_line
 
 if TYPE_CHECKING:
     from coimbra_events.service import Games
+
 log = logging.getLogger("coimbra.serve")
 
 
