@@ -59,8 +59,10 @@ def test_a_table_started_from_the_page_is_listed_and_entries_elsewhere_show_live
     assert started.locator(".scores li").all_inner_texts()[:2] == [f"{person} (red): 0 points", f"{second} (green): 0 points"]
     assert page.inner_text("#start-said") == f"Started {name}: {person}, {second}."
     assert started.locator(".last").inner_text() == "No entry yet"
+    assert started.locator("a.watch").inner_text() == f"Watch {name}"
     table = next(t for t in (page.evaluate("""async (token) => (await (await fetch('/api/tables',
         {headers: {Authorization: 'Bearer ' + token}})).json()).tables""", club.line["organiser_token"])) if t["game"] == name)
+    assert started.locator("a.watch").get_attribute("href") == table["watchers_url"]
     player = club.client(table["players_token"])
     view = player.get(f"/api/games/{name}").json()  # the table's first outcome: the monasteries, as its example says
     drawn = player.post(f"/api/games/{name}/inputs", json={"input": view["legal"]["outcome"]["example"], "after": view["head"]})

@@ -110,6 +110,12 @@
     } else {
       item.append(make("p", table.entries ? `${table.entries} entries, none with its time` : "No entry yet", "last"));
     }
+    const watch = make("a", `Watch ${table.game}`, "watch");
+    watch.href = table.watchers_url;
+    watch.target = "_blank";
+    watch.rel = "noopener noreferrer";
+    item.append(make("p", undefined, "links"));
+    item.lastChild.append(watch);
     const done = make("button", table.over ? "Put away" : "Archive", "done");
     done.type = "button";
     done.setAttribute("aria-label", `${table.over ? "Put away" : "Archive"} ${table.game}`);
