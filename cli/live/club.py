@@ -4,13 +4,15 @@ a table, and the league's known people.
 Every route takes the organiser's token only (``ServedTables.organiser``); a server of one table has no
 organiser, and answers them 404. ``GET /api/tables`` gives every served table at a glance with its links and
 tokens and a QR code of its players' link (segno, an SVG as a data URI, made once per set of keys), which
-the organiser's page (``/club``) and the table cards (``/cards``) show. A table started here is a game of the
+the organiser's page (``/club``) and the table cards (``/cards``) show; ``GET /api/tables/events`` tells
+the organiser's page when to read it again. A table started here is a game of the
 application (``Games.start_table``: the evening's tag on it), served at once.
 """
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable
+import asyncio
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 import orjson
 from starlette.concurrency import run_in_threadpool
@@ -20,12 +22,17 @@ from starlette.routing import BaseRoute, Route
 
 from cli.live.access import MAX_NAME, Gate, Keys, refusal, text_field
 from cli.live.api import Json
+from cli.live.stream import RETRY_AFTER, HeldStream
 from cli.live.tables import Seated, ServedTables
 from coimbra_events.store.errors import BadGameName, BadPlayers, UnknownGame
 from coimbra_events.store.links import ORGANISER
 
 SEATINGS = ("entered", "drawn")
 """How a started table's seats are ordered: as the players were entered, or drawn."""
+STREAMS = 10
+"""The organiser's event streams open at once (a laptop and a phone, a few tabs)."""
+GATHER = 0.3
+"""Seconds a stream waits after a change for those that come with it (twenty tables' entries: one event)."""
 
 
 def links(base: str, keys: Keys) -> dict[str, str]:
@@ -43,6 +50,7 @@ def organiser_links(base: str, keys: Keys) -> dict[str, str]:
 def routes(tables: ServedTables, gate: Gate, base: str) -> list[BaseRoute]:
     organiser = Organiser(tables, gate, base)
     return [Route("/api/tables", organiser.admitted(organiser.listed), methods=["GET"]),
+            Route("/api/tables/events", organiser.admitted(organiser.events), methods=["GET"]),
             Route("/api/tables", organiser.admitted(organiser.start, write=True), methods=["POST"]),
             Route("/api/tables/{name}/done", organiser.admitted(organiser.done, write=True), methods=["POST"]),
             Route("/api/people", organiser.admitted(organiser.people), methods=["GET"])]
@@ -55,6 +63,7 @@ class Organiser:
         self.tables, self.gate, self.base = tables, gate, base
         self._codes: dict[str, str] = {}
         """The QR code of each set of keys' players' link, by the keys' id."""
+        self._streams = 0
 
     def admitted(self, handle: Callable[[Request], Awaitable[Response]],
                  write: bool = False) -> Callable[[Request], Awaitable[Response]]:
@@ -72,6 +81,26 @@ class Organiser:
         """Every served table, in the order served, at a glance and with its links."""
         return Json({"tag": self.tables.tag, "tables": [await self._table(s) for s in list(self.tables.served.values())]})
 
+    async def events(self, request: Request) -> Response:
+        """``event: tables`` at once, then whenever any table changed (an entry, a seat, a table started or put
+        away; changes that come together are told once): the page then reads the list again."""
+        if self._streams >= STREAMS:
+            return refusal(503, f"the organiser's link has {STREAMS} streams open: try again in {RETRY_AFTER} seconds",
+                           {"Retry-After": str(RETRY_AFTER)})
+        self._streams += 1
+
+        def release() -> None:
+            self._streams -= 1
+
+        return HeldStream(self._told(), release)
+
+    async def _told(self) -> AsyncIterator[dict[str, Any]]:
+        while True:
+            seen = self.tables.changes
+            yield {"event": "tables", "data": str(seen)}
+            await self.tables.wait(seen)
+            await asyncio.sleep(GATHER)
+
     async def start(self, request: Request) -> Response:
         """``{"players": [{"name", "color"}, ...], "seating": "entered"|"drawn"}``: a new table, served at once."""
         try:
@@ -83,6 +112,7 @@ class Organiser:
             seated = await run_in_threadpool(self.tables.start, players, drawn)
         except (BadPlayers, BadGameName) as exc:
             return refusal(400, f"{exc}; no table started")
+        self.tables.changed()
         return Json(await self._table(seated))
 
     async def done(self, request: Request) -> Response:
@@ -104,6 +134,7 @@ class Organiser:
             await run_in_threadpool(self.tables.put_away, name, archive)
         except UnknownGame as exc:
             return refusal(404, str(exc))
+        self.tables.changed()
         return Json({"game": name, "archived": archive})
 
     async def people(self, request: Request) -> Response:

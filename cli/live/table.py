@@ -45,10 +45,12 @@ T = TypeVar("T")
 class ServedTable:
     """One stored game, served: ``run`` a use case on it, ``entries`` told so far, ``wait`` for more."""
 
-    def __init__(self, games: Games, name: str, by: str = "", lock: threading.Lock | None = None) -> None:
+    def __init__(self, games: Games, name: str, by: str = "", lock: threading.Lock | None = None,
+                 told: Callable[[], None] | None = None) -> None:
         """``by``: who enters an input that does not say (the ``--by`` of ``coimbra serve``); ``lock``: the one
-        every table served on ``games`` takes (a server of every table shares one ``Games``)."""
-        self.games, self.name, self.by = games, name, by
+        every table served on ``games`` takes (a server of every table shares one ``Games``); ``told``: called
+        on the event loop whenever the streams are woken (the organiser's stream follows every table)."""
+        self.games, self.name, self.by, self._told_hook = games, name, by, told
         self.entries: list[dict[str, Any]] = []
         """Every entry of the game, entry ``k`` at index ``k - 1``, as the stream tells it."""
         self._lock = lock or threading.Lock()
@@ -88,6 +90,8 @@ class ServedTable:
             self._told, self._seats_told = len(self.entries), self.seat_changes
             more, self._more = self._more, asyncio.Event()
             more.set()
+            if self._told_hook is not None:
+                self._told_hook()
 
     def _alone(self, use: Callable[[], T]) -> T:
         with self._lock:

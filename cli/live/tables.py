@@ -10,6 +10,7 @@ of a server shares one lock: they share one ``Games``, whose store is used by on
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from dataclasses import dataclass
@@ -51,11 +52,14 @@ class ServedTables:
         self._position: int | None = None
         self._unreadable: set[str] = set()
         """Games in progress left out because they could not be read."""
+        self.changes = 0
+        """Changes to any table (an entry, a seat) or to the tables served, told so far (``changed``)."""
+        self._changed = asyncio.Event()
 
     def serve(self, name: str, renew: bool = False) -> Seated:
         """Serve game NAME: read it and its keys (``renew``: new ones, the kept ones replaced); ``UnknownGame``
         if there is none. In a worker thread holding ``lock``, or before the server answers."""
-        table = ServedTable(self.games, name, self.by, self.lock)
+        table = ServedTable(self.games, name, self.by, self.lock, self.changed)
         table.load()
         table.view()  # made once now, so that its first page is answered at once
         seated = Seated(table, Keys(self.games.table_keys(table.session, renew)))
@@ -73,6 +77,17 @@ class ServedTables:
             except DamagedGame as exc:
                 self._unreadable.add(info.name)
                 log.warning("%s is not served: %s", info.name, one_line(exc))
+
+    def changed(self) -> None:
+        """Wake whoever waits for a change to any table (on the event loop)."""
+        self.changes += 1
+        woken, self._changed = self._changed, asyncio.Event()
+        woken.set()
+
+    async def wait(self, seen: int) -> None:
+        """Return once more than ``seen`` changes were told."""
+        while self.changes <= seen:
+            await self._changed.wait()
 
     def start(self, players: Sequence[tuple[str, str]], drawn: bool) -> Seated:
         """A new game for a table the organiser starts (``Games.start_table``, with the evening's tag), served."""
@@ -119,7 +134,10 @@ class ServedTables:
     async def look(self) -> None:
         """Tell every table what others stored since the last look (``cli.live.follow`` says when), and serve the
         games started since."""
+        served = self.served
         if await run_in_threadpool(self._moved):
+            if self.served is not served:  # games started since are served now
+                self.changed()
             for seated in list(self.served.values()):
                 await seated.table.look()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.live import access, api, follow, limits, server, stream, tables
+from cli.live import access, api, club, follow, limits, server, stream, tables
 from cli.live.access import Keys
 from cli.live.server import build_app
 from cli.live.tables import ServedTables
@@ -101,7 +101,10 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     ("the server lists the games in progress again whenever something was stored",
      "if moved and self.organiser is not None:" in inspect.getsource(tables.ServedTables._moved)),
     ("The organiser's token is kept as the tables' are (`organiser.json` in the same folder)", ORGANISER == "organiser"),
-    ("read again every 3 seconds", "const EVERY = 3000;" in CLUB_PAGE),
+    ("read again as soon as any table changes (the organiser's event stream, `GET /api/tables/events`) and every 15 "
+     "seconds", "const EVERY = 15000;" in CLUB_PAGE and 'new EventSource("/api/tables/events")' in CLUB_PAGE),
+    ("up to 10 open at once", club.STREAMS == 10),
+    ("changes that come within 0.3 s of each other are told once", club.GATHER == 0.3),
     ("a table in progress whose last entry is over 10 minutes old is marked",
      "const WAITED = 10 * 60;" in CLUB_PAGE and "!table.over && waited > WAITED" in CLUB_PAGE),
     ("(default `club-YYYY-MM-DD`, the day the server started)",

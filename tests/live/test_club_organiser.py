@@ -5,7 +5,10 @@ table's token does none of it."""
 
 from __future__ import annotations
 
-from typing import Callable
+import time
+from typing import Callable, Iterator
+
+import httpx
 
 import orjson
 import pytest
@@ -117,3 +120,36 @@ def test_a_table_started_and_played_to_the_end_counts_in_the_evenings_season(clu
     report = orjson.loads(standings.stdout)
     assert report["season"] == EVENING and report["games"] == 1
     assert sorted(row["player"] for row in report["players"]) == ["Ana", "Bruno", "Carla", "Duarte"]
+
+
+def changes(stream: httpx.Response, within: float = 2.0) -> Iterator[int]:
+    """The counts the organiser's stream tells (``event: tables``), each within ``within`` seconds of the one
+    before (or of the stream's opening): a ping after that fails the test rather than waiting for ever."""
+    since, fields = time.monotonic(), {}
+    for line in stream.iter_lines():
+        if line:
+            key, _, value = line.partition(":")
+            fields[key] = value.strip()
+            continue
+        if fields.get("event") == "tables":
+            yield int(fields["data"])
+            since = time.monotonic()
+        assert time.monotonic() - since < within, f"no change told within {within} s"
+        fields = {}
+
+
+def test_the_organisers_stream_tells_of_an_entry_at_any_table_and_of_a_table_started(club: Served) -> None:
+    organiser = client(club, club.line["organiser_token"], "127.0.0.41")
+    first = next(t for t in club.line["tables"] if t["game"] == "first-table")
+    player = client(club, first["players_token"], "127.0.0.42")
+    assert player.get("/api/tables/events").status_code == 401
+    with organiser.stream("GET", "/api/tables/events") as stream:
+        told = changes(stream)
+        seen = next(told)
+        view = player.get("/api/games/first-table").json()
+        recorded = player.post("/api/games/first-table/inputs", json={"input": view["legal"]["options"][0], "after": view["head"]})
+        assert recorded.status_code == 200, recorded.text
+        after_entry = next(told)
+        assert after_entry > seen
+        started = organiser.post("/api/tables", json=two("Rui", "Sara"))
+        assert started.status_code == 200 and next(told) > after_entry

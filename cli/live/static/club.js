@@ -1,11 +1,11 @@
-/* The organiser's page (/club): start a table, every table at a glance (read again every few seconds), and put a
- * table away. The organiser's link holds the token in its fragment (#t=...): dropped from the address bar and kept
+/* The organiser's page (/club): start a table, every table at a glance (read again whenever the organiser's event
+ * stream tells of a change at any table, and every 15 s for the times shown), and put a table away. The organiser's link holds the token in its fragment (#t=...): dropped from the address bar and kept
  * in this tab (sessionStorage, which the table cards' page of this tab reads too), and shown as a bearer token to
  * the organiser's routes (/api/tables, /api/people). Names are set as text, never as markup. */
 (function () {
   "use strict";
 
-  const EVERY = 3000;          // ms between two reads of the tables
+  const EVERY = 15000;         // ms between two reads of the tables when nothing changed (for the times shown)
   const WAITED = 10 * 60;      // seconds without an entry after which a table in progress is marked
   const COLORS = ["red", "blue", "yellow", "green"];
   const $ = (id) => document.getElementById(id);
@@ -135,7 +135,30 @@
     }
   }
 
+  let reading = null;          // the read under way
+  let again = false;           // a change was told while it was under way
+
+  /** Read the tables again: one read at a time, and one more after it if a change was told meanwhile. */
   async function read() {
+    if (reading) { again = true; return reading; }
+    reading = readTables();
+    const done = await reading;
+    reading = null;
+    if (again) { again = false; return read(); }
+    return done;
+  }
+
+  /** Follow the organiser's event stream (its session cookie first): every change at any table reads them again. */
+  async function follow() {
+    try {
+      const joined = await fetch("/api/session", { method: "POST", headers: { Authorization: `Bearer ${TOKEN}` } });
+      if (!joined.ok) return;
+    } catch (e) { return; }
+    const stream = new EventSource("/api/tables/events");
+    stream.addEventListener("tables", () => read());
+  }
+
+  async function readTables() {
     try {
       const listed = await call("/api/tables");
       $("tag-line").textContent = listed.tag ? `Every table started here is tagged ${listed.tag} (league --season ${listed.tag}).` : "";
@@ -158,6 +181,7 @@
       people = (await call("/api/people")).people;
       $("people").replaceChildren(...people.map((p) => new Option(p.aliases.length ? `also ${p.aliases.join(", ")}` : "", p.name)));
     } catch (e) { /* no league: names are typed */ }
+    follow();
     setInterval(read, EVERY);
   }
 
