@@ -17,7 +17,7 @@ import socket
 import sys
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 import orjson
 import typer
@@ -31,6 +31,7 @@ from coimbra_events.references import log_file
 
 if TYPE_CHECKING:
     from cli.live.tables import ServedTables
+    from cli.live.workers import Worker
 
 COMMANDS = Commands()
 LOOPBACK = ("127.", "::1", "localhost")
@@ -63,6 +64,10 @@ def serve_command(
     tag: Optional[str] = typer.Option(
         None, "--tag", metavar="TAG", help="Without GAME: the evening's tag, on every game started from the organiser's "
                                            "page (default: club-YYYY-MM-DD, today's date); league --season TAG reads it."),
+    workers: int = typer.Option(
+        1, "--workers", min=1, max=64, metavar="N",
+        help="Server processes answering on the one address (a PostgreSQL store and one GAME or --players only: each "
+             "tells its pages what the others store). docs/serve.md: several processes."),
     as_json: bool = flag("--json", help="Print one JSON line once the server answers: the game, the links and the two "
                                         "tokens (without GAME: the organiser's link and token, and each table's)."),
 ) -> None:
@@ -87,6 +92,8 @@ def serve_command(
     from cli.live.access import Keys
     from cli.live.server import build_app, listen, serve, url_host
     from cli.live.tables import ServedTables
+    from cli.live.workers import Worker
+    from coimbra_events.store.location import several_processes
 
     if game_ref is not None and players is not None:
         fail("--players starts a new game: leave out GAME, or --players to serve GAME")
@@ -97,6 +104,12 @@ def serve_command(
     if tag is not None and (game_ref is not None or players is not None):
         fail("--tag is the evening's, for the games started from the organiser's page: leave out GAME and --players")
     every = game_ref is None and players is None
+    if workers > 1 and every:
+        fail(f"--workers {workers} serves one table from several processes: name its GAME (or start one with --players); "
+             "a server of every table runs as one process")
+    if workers > 1 and not several_processes(db):
+        fail(f"--workers {workers}: several server processes share a PostgreSQL store (its links, seats and news of "
+             "entries); this store is SQLite's, served by one process: leave out --workers")
     shown = _shown_host(host)
     # Only a new game (or a club night's server, where games start) makes a store: a named game is served from one that exists.
     with served(db, views=True, create=game_ref is None) as games:
@@ -121,7 +134,12 @@ def serve_command(
         ready = (lambda: _ready_every(tables, base, where, as_json)) if every else \
             (lambda: _ready_one(tables, base, where, as_json))
         hosts = [shown] if bound in ANY else [shown, bound]
-        serve(build_app(tables, hosts, at), sock, ready, Limits(per_address=per_address))
+        if workers > 1:
+            name, seated = next(iter(tables.served.items()))
+            _served_by(Worker(None if db is None else str(db), name, entrant(by), hosts, at, per_address), workers, sock, ready)
+            seated.table.load()  # what the processes stored, to count it
+        else:
+            serve(build_app(tables, hosts, at), sock, ready, Limits(per_address=per_address))
     if not as_json:
         told = sum(len(s.table.entries) for s in tables.served.values())
         named = escape(next(iter(tables.served))) if not every else f"{len(tables.served)} tables"
@@ -157,6 +175,14 @@ def _ready_every(tables: ServedTables, base: str, where: dict[str, object], as_j
         console.print(f"  [bold]{escape(str(table['game']))}[/]: {escape(str(table['players_url']))}", soft_wrap=True)
     console.print("Ctrl-C stops the server; everything recorded is stored.", soft_wrap=True)
     sys.stdout.flush()
+
+
+def _served_by(worker: Worker, count: int, sock: socket.socket, ready: Callable[[], None]) -> None:
+    """Serve from ``count`` processes (``cli.live.workers``); exit 2 if they could not all start (each said why)."""
+    from cli.live.workers import serve_workers
+
+    if not serve_workers(worker, count, sock, ready):
+        fail(f"the {count} server processes did not all start (see above); nothing was served")
 
 
 def _shown_host(host: Optional[str]) -> str:

@@ -141,6 +141,12 @@ class ServedTables:
             for seated in list(self.served.values()):
                 await seated.table.look()
 
+    async def look_seats(self) -> None:
+        """Tell each table's pages of a seat claimed or let go through another server process (``cli.live.follow``
+        says when: on PostgreSQL, once a second)."""
+        for seated in list(self.served.values()):
+            await seated.table.look_seats()
+
     def _moved(self) -> bool:
         """Whether the store's notification log moved since the last look; if so, a server of every table serves
         the games started since."""

@@ -27,7 +27,7 @@ from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.service.inputs import check_players, check_tags, typed_decision, typed_line, with_player_name
 from coimbra_events.service.results import Conflict, Entry, Exported, Legal, NotYours, Outcome, Refused, Stored
-from coimbra_events.service.seats import KeptSeats, Phone
+from coimbra_events.service.seats import Phone
 from coimbra_events.service.sessions import GameRef, Session
 from coimbra_events.service.table_links import TableLinks
 from coimbra_events.service.views import Views
@@ -69,7 +69,6 @@ class Games(TableLinks):
         self.views, self.catalog, self.db = views, catalog, db
         self._store: GameStore | None = None
         self._sources: dict[str, GameSource] = {}
-        self._seats = KeptSeats()
 
     @classmethod
     def at(cls, db: str | os.PathLike[str] | None = None, *, create: bool = False, views: Views | None = None,

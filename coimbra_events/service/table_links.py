@@ -2,7 +2,8 @@
 and a table the organiser starts.
 
 A part of ``Games`` (which inherits it) kept in a module of its own: the links a server prints and the seats
-its phones hold are kept beside the store (``store.links``, ``store.seat_claims``), never in it.
+its phones hold are kept where the store keeps them (``store.keeping``: files beside a SQLite store, tables of
+a PostgreSQL one, so that every server process on it holds the same), never in its games.
 """
 
 from __future__ import annotations
@@ -10,23 +11,18 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Sequence
 
-from coimbra_events.service.seats import KeptSeats, Phone
 from coimbra_events.service.inputs import check_players, check_tags
+from coimbra_events.service.seats import Phone, Seats
 from coimbra_events.service.sessions import GameRef
-from coimbra_events.store.links import OrganiserKey, TableKeys, links_folder, organiser_key, table_keys
-from coimbra_events.store.seat_claims import seat_file
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from coimbra_events.game import Game
     from coimbra_events.store.game_store import GameStore
+    from coimbra_events.store.links import OrganiserKey, TableKeys
 
 
 class TableLinks:
-    """The tables' keys and seats, for ``Games``: ``store``, ``open`` and ``_seats`` are the application's."""
-
-    _seats: KeptSeats
+    """The tables' keys and seats, for ``Games``: ``store``, ``open``, ``new_game`` and ``tag`` are the application's."""
 
     if TYPE_CHECKING:
         @property
@@ -39,18 +35,19 @@ class TableLinks:
         def tag(self, names: Sequence[str], add: Sequence[str] = ()) -> list[Game]: ...
 
     def table_keys(self, game: GameRef, renew: bool = False) -> TableKeys:
-        """GAME's table's keys (``store.links``): kept, so a restart keeps its links; ``renew``: new ones, these replaced."""
-        return table_keys(self._links(), str(self.open(game).id), renew)
+        """GAME's table's keys (``store.keeping``): kept, so a restart and every server process on the store hold
+        its links; ``renew``: new ones, these replaced."""
+        return self.store.keeping.keys(str(self.open(game).id), renew)
 
     def organiser_key(self, renew: bool = False) -> OrganiserKey:
         """The organiser's key of a server of every table of this store: kept as the tables' keys are."""
-        return organiser_key(self._links(), renew)
+        return self.store.keeping.organiser(renew)
 
     def phone(self, game: GameRef, device: str | None) -> Phone:
         """The phone ``device`` at GAME's table: the seats it holds, claims and may enter (``service.seats``),
-        kept beside the table's keys; ``None``: a client that names no phone (the table's scribe)."""
-        folder = self._links()
-        return Phone(self._seats.of(self.open(game), lambda game_id: seat_file(folder, game_id)), device)
+        kept with the table's keys; ``None``: a client that names no phone (the table's scribe)."""
+        read = self.open(game)
+        return Phone(Seats([name for name, _ in read.header.players], self.store.keeping.claims(str(read.id))), device)
 
     def evening_tag(self, tag: str) -> str:
         """The evening's tag, checked before the evening starts (``BadGameName``), not at its first table."""
@@ -70,6 +67,3 @@ class TableLinks:
             random.SystemRandom().shuffle(seats)
         game = self.new_game(seats, by=by)
         return self.tag([game.name], add=[tag])[0] if tag is not None else game
-
-    def _links(self) -> Path | None:
-        return links_folder(self.store.env, self.store.location)

@@ -2,14 +2,16 @@
 
 A table's links (``coimbra serve``) hold two tokens: the players' and the watchers'. They are kept per game
 (by its id, so a renamed game keeps them and a new game of an old name does not inherit them) beside the
-store that holds it: for a SQLite file, in the folder ``FILE.links`` next to it; for another store (PostgreSQL),
-in the user's data folder (``platformdirs``), under a folder named for the store's location. The folder is
-its owner's only (0700) and each game's file too (0600): a token lets whoever holds it record. Renewing the
+store that holds it: for a SQLite file, in the folder ``FILE.links`` next to it, its owner's only (0700) and
+each game's file too (0600): a token lets whoever holds it record. A PostgreSQL store keeps them in a table
+of its own (``store.keeping``); what a file in the user's data folder (``platformdirs``, a folder named for
+the store's location) kept for it before is taken over from there. Renewing the
 keys (``--new-links``) keeps a digest of each token it replaces, so that a phone still holding one is told its
 links were replaced rather than that they are wrong. A store in memory keeps nothing: each table gets new keys.
 
-A server of every table (a club night) has one more key, the organiser's (``OrganiserKey``), kept in the same
-folder as ``organiser.json`` and renewed with the tables' keys.
+A server of every table (a club night) has one more key, the organiser's (``OrganiserKey``), kept where the
+tables' keys are (``organiser.json`` in a SQLite store's folder; a row of its own in a PostgreSQL store, named
+``ORGANISER``) and renewed with them.
 """
 
 from __future__ import annotations
@@ -97,33 +99,48 @@ def links_folder(env: Mapping[str, str] | Any, location: str) -> Path | None:
 
 def table_keys(folder: Path | None, game_id: str, renew: bool = False) -> TableKeys:
     """The keys of a game's table, made and kept if it has none (``renew``: new ones, the kept ones replaced)."""
-    return _kept(TableKeys, None if folder is None else folder / f"{game_id}.json", renew)
+    return _kept(TableKeys, folder, game_id, renew)
 
 
 def organiser_key(folder: Path | None, renew: bool = False) -> OrganiserKey:
     """The organiser's key of the store's tables, made and kept if there is none (``renew``: a new one)."""
-    return _kept(OrganiserKey, None if folder is None else folder / f"{ORGANISER}.json", renew)
+    return _kept(OrganiserKey, folder, ORGANISER, renew)
 
 
-def _kept(kind: type[Kept], path: Path | None, renew: bool) -> Kept:
-    """The keys kept at ``path``, or new ones (kept there) if there are none or ``renew`` says so."""
-    kept = _read(kind, path) if path is not None else None
+def _kept(kind: type[Kept], folder: Path | None, name: str, renew: bool) -> Kept:
+    """The keys kept as ``name`` in ``folder``, or new ones (kept there) if there are none or ``renew`` says so."""
+    kept = kept_keys(kind, folder, name)
     if kept is not None and not renew:
         return kept
     keys = kept.renewed() if kept is not None else kind()
-    if path is not None:
-        write_private(path, orjson.dumps(asdict(keys)))
+    if folder is not None:
+        write_private(folder / f"{name}.json", keys_json(keys))
     return keys
 
 
-def _read(kind: type[Kept], path: Path) -> Kept | None:
-    try:
-        data = orjson.loads(path.read_bytes())
-        return kind(**{**data, "replaced": tuple(data.get("replaced", ()))})
-    except FileNotFoundError:
+def kept_keys(kind: type[Kept], folder: Path | None, name: str) -> Kept | None:
+    """The keys kept as ``name`` (a game's id, or ``ORGANISER``) in ``folder`` (``None``: none, or unreadable: new
+    keys are made over them)."""
+    if folder is None:
         return None
-    except (OSError, ValueError, KeyError, TypeError):
-        return None  # unreadable: new keys are made and written over it
+    try:
+        return keys_from(kind, (folder / f"{name}.json").read_bytes())
+    except OSError:
+        return None
+
+
+def keys_from(kind: type[Kept], data: bytes | str) -> Kept | None:
+    """Keys as ``keys_json`` wrote them (``None`` if they cannot be read)."""
+    try:
+        read = orjson.loads(data)
+        return kind(**{**read, "replaced": tuple(read.get("replaced", ()))})
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def keys_json(keys: TableKeys | OrganiserKey) -> bytes:
+    """How keys are kept, in a file or in the store."""
+    return orjson.dumps(asdict(keys))
 
 
 def write_private(path: Path, data: bytes) -> None:
