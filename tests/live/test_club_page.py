@@ -1,7 +1,8 @@
 """The organiser's page (``/club``) in a real browser, on a phone (390×844) and a laptop (1280×800): a table started
 from the page (a player typed as an alias is its person) is listed with its players, and an entry stored at it
-through the API is shown within 5 s (the organiser's stream tells it; the page's own reads are 15 s apart); once the page's clock has run 16 minutes on, a table whose last entry is
-that old is marked as waiting; axe-core finds no violation."""
+through the API is shown within 5 s (the organiser's stream tells it; the page's own reads are 15 s apart); once
+the page's clock has run 16 minutes on, a table whose last entry is that old is marked as waiting; axe-core finds
+no violation."""
 
 from __future__ import annotations
 
