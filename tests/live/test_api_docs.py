@@ -16,6 +16,7 @@ from cli.serve_command import serve_command
 from coimbra_events.service import Games
 from coimbra_events.service.seats import Phone, Taken
 from coimbra_events.store.links import ORGANISER, links_folder
+from coimbra_events.store.postgres_keeping import PostgresKeeping
 from coimbra_events.store.seat_claims import seat_file
 from tests.conftest import ROOT
 
@@ -105,7 +106,9 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     ("every open stream is told (`event: seat`)", '"event": "seat"' in inspect.getsource(stream)),
     ("the server lists the games in progress again whenever something was stored",
      "if moved and self.organiser is not None:" in inspect.getsource(tables.ServedTables._moved)),
-    ("The organiser's token is kept as the tables' are (`organiser.json` in the same folder)", ORGANISER == "organiser"),
+    ("The organiser's token is kept as the tables' are (beside a SQLite store, `organiser.json` in the same folder; in "
+     "a PostgreSQL store, a row of `coimbra_table_keys` of its own, taken over once from a file kept before)",
+     ORGANISER == "organiser" and "self._keys(OrganiserKey, ORGANISER" in inspect.getsource(PostgresKeeping)),
     ("read again as soon as any table changes (the organiser's event stream, `GET /api/tables/events`) and every 15 "
      "seconds", "const EVERY = 15000;" in CLUB_PAGE and 'new EventSource("/api/tables/events")' in CLUB_PAGE),
     ("up to 10 open at once", club.STREAMS == 10),
