@@ -3,7 +3,8 @@ three tables from the organiser's page, twelve phones join by the links the tabl
 table's token for the session cookie and claims its seat), and the three games are played to the end, each phone
 entering its own seat's decisions (the fixture's inputs, its players renamed per table). After each game ends, the
 evening page shows the standings the league says (``league standings --season TAG --json``: the rows alike), one
-more game each time, and that table's board at its final points; axe-core finds no violation on either page."""
+more game each time, and that table's board at its final points; axe-core finds no violation on either page, nothing
+is wider than the screen, and on the projector the whole evening fits one screen."""
 
 from __future__ import annotations
 
@@ -128,6 +129,9 @@ def test_the_evening_shows_the_standings_change_as_each_game_ends(browser, serve
         drawn = {name: table.locator(f'[data-score="{name}"]').get_attribute("data-points") for name in names}
         assert drawn == said and said != dict.fromkeys(names, "0")
     assert axe_violations_of(pages) == [[], []]
+    for page in pages:  # nothing wider than the screen; on the projector the three tables and twelve rows fit one screen
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+    assert pages[0].evaluate("document.scrollingElement.scrollHeight <= innerHeight")
     for page in pages:
         page.context.close()
     organiser.context.close()
