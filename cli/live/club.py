@@ -24,7 +24,7 @@ from starlette.routing import BaseRoute, Route
 from cli.live.access import MAX_NAME, Gate, Keys, refusal, text_field
 from cli.live.api import Json
 from cli.live.evening_key import evening_links
-from cli.live.stream import RETRY_AFTER, HeldStream
+from cli.live.stream_budget import StreamBudget
 from cli.live.tables import Seated, ServedTables
 from coimbra_events.store.errors import BadGameName, BadPlayers, UnknownGame
 from coimbra_events.store.links import ORGANISER
@@ -65,7 +65,7 @@ class Organiser:
         self.tables, self.gate, self.base = tables, gate, base
         self._codes: dict[str, str] = {}
         """The QR code of each set of keys' players' link, by the keys' id."""
-        self._streams = 0
+        self._streams = StreamBudget(STREAMS, "the organiser's")
 
     def admitted(self, handle: Callable[[Request], Awaitable[Response]],
                  write: bool = False) -> Callable[[Request], Awaitable[Response]]:
@@ -87,15 +87,7 @@ class Organiser:
     async def events(self, request: Request) -> Response:
         """``event: tables`` at once, then whenever any table changed (an entry, a seat, a table started or put
         away; changes that come together are told once): the page then reads the list again."""
-        if self._streams >= STREAMS:
-            return refusal(503, f"the organiser's link has {STREAMS} streams open: try again in {RETRY_AFTER} seconds",
-                           {"Retry-After": str(RETRY_AFTER)})
-        self._streams += 1
-
-        def release() -> None:
-            self._streams -= 1
-
-        return HeldStream(self._told(), release)
+        return self._streams.stream(self._told())
 
     async def _told(self) -> AsyncIterator[dict[str, Any]]:
         while True:

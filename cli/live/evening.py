@@ -26,7 +26,7 @@ from starlette.routing import BaseRoute, Route
 from cli.live.access import Gate, refusal
 from cli.live.api import Json
 from cli.live.club import GATHER
-from cli.live.stream import RETRY_AFTER, HeldStream
+from cli.live.stream_budget import StreamBudget
 from cli.live.table import ServedTable
 from cli.live.tables import ServedTables
 
@@ -73,7 +73,7 @@ class Evening:
         self._made: tuple[int, dict[str, Any]] | None = None
         """The evening as last made, and the count of changes it was made at (``ServedTables.changes``)."""
         self._making = asyncio.Lock()
-        self._streams = 0
+        self._streams = StreamBudget(STREAMS, "the evening's")
 
     def admitted(self, handle: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         """``handle``, for the evening page's token (or its cookie) only."""
@@ -92,15 +92,7 @@ class Evening:
 
     async def events(self, request: Request) -> Response:
         """``event: evening`` at once, then whenever any table changed (``Sent``: only what the page lacks)."""
-        if self._streams >= STREAMS:
-            return refusal(503, f"the evening's link has {STREAMS} streams open: try again in {RETRY_AFTER} seconds",
-                           {"Retry-After": str(RETRY_AFTER)})
-        self._streams += 1
-
-        def release() -> None:
-            self._streams -= 1
-
-        return HeldStream(self._told(), release)
+        return self._streams.stream(self._told())
 
     async def _told(self) -> AsyncIterator[dict[str, Any]]:
         told = Sent()
