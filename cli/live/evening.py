@@ -8,7 +8,7 @@ once, as on the organiser's stream). The standings are the league's own (``proje
 of the evening's tag, as ``league standings --season TAG`` says them), read again only when a table's game ends,
 a table starts or is put away; each table is its glance (``ServedTable.glance``) and its board
 (``presenter.table_json``), made once per head whichever streams tell it. A stream tells a table's board only
-when it moved since that stream last told it, and each catalog once (``Sent``).
+when it moved since that stream last told it, each catalog once, and the standings when they were read again (``Sent``).
 """
 
 from __future__ import annotations
@@ -40,15 +40,24 @@ def routes(tables: ServedTables, gate: Gate) -> list[BaseRoute]:
             Route("/api/evening/events", evening.admitted(evening.events), methods=["GET"])]
 
 
+UNSENT: Any = object()
+"""What a stream that told no standings yet told of them."""
+
+
 @dataclass
 class Sent:
-    """What one stream told its page so far: each table's head whose board it told, the catalogs it told."""
+    """What one stream told its page so far: each table's head whose board it told, the catalogs it told, the
+    standings it told (as read: they are read again only when a game ended, began or was put away)."""
 
     heads: dict[str, str] = field(default_factory=dict)
     catalogs: set[str] = field(default_factory=set)
+    standings: Any = UNSENT
 
     def event(self, evening: dict[str, Any], catalogs: dict[str, Any]) -> dict[str, Any]:
-        """``evening`` for this page: a table's board only if it moved since told, a catalog only if never told."""
+        """``evening`` for this page: a table's board only if it moved since told, a catalog only if never told,
+        the standings only if read again since told."""
+        told = {k: v for k, v in evening.items() if k != "standings" or v is not self.standings}
+        self.standings = evening["standings"]
         tables = []
         for table in evening["tables"]:
             moved = self.heads.get(table["game"]) != table["head"]
@@ -56,7 +65,7 @@ class Sent:
             tables.append(table if moved else {k: v for k, v in table.items() if k != "board"})
         new = {key: catalogs[key] for key in {t["catalog"] for t in tables} - self.catalogs}
         self.catalogs |= new.keys()
-        return {**evening, "tables": tables, "catalogs": new}
+        return {**told, "tables": tables, "catalogs": new}
 
 
 class Evening:

@@ -1,6 +1,6 @@
 """The evening's routes through a real server on loopback: its token reads the evening (the league's standings of
 the evening's tag, every table with its board) and nothing else, never writes; its one stream tells a table's
-board only when it moved and a catalog once; a restart keeps its link and ``--new-links`` replaces it."""
+board only when it moved, a catalog once, and the standings when read again; a restart keeps its link and ``--new-links`` replaces it."""
 
 from __future__ import annotations
 
@@ -61,23 +61,23 @@ def test_the_evenings_token_reads_the_evening_and_nothing_else(club: Served) -> 
     assert [t["game"] for t in evening.get("/api/evening").json()["tables"]] == [TABLE]  # nothing was started
 
 
-def test_the_stream_tells_a_board_only_once_it_moved_and_a_catalog_once(club: Served) -> None:
+def test_the_stream_tells_a_board_once_it_moved_a_catalog_once_and_standings_read_again(club: Served) -> None:
     evening = club.client(club.line["evening_token"], source="127.0.0.56")
     player = club.client(table_token(club, "players"), source="127.0.0.57")
     organiser = club.client(club.line["organiser_token"], source="127.0.0.58")
     with evening.stream("GET", "/api/evening/events") as stream:
         evenings = told(stream)
         first = next(evenings)
-        assert "board" in first["tables"][0] and len(first["catalogs"]) == 1
+        assert "board" in first["tables"][0] and len(first["catalogs"]) == 1 and first["standings"]["season"] == TAG
         view = player.get(f"/api/games/{TABLE}").json()
         entered = player.post(f"/api/games/{TABLE}/inputs", json={"input": view["legal"]["options"][0], "after": view["head"]})
         assert entered.status_code == 200, entered.text
         moved = next(evenings)
-        assert moved["tables"][0]["board"]["at"] == 7 and moved["catalogs"] == {}
+        assert moved["tables"][0]["board"]["at"] == 7 and moved["catalogs"] == {} and "standings" not in moved
         players = [{"name": "Rui", "color": "red"}, {"name": "Sara", "color": "blue"}]
         assert organiser.post("/api/tables", json={"players": players}, headers={"Origin": club.url}).status_code == 200
         started = next(evenings)
-        assert [("board" in t) for t in started["tables"]] == [False, True]
+        assert [("board" in t) for t in started["tables"]] == [False, True] and started["standings"]["season"] == TAG
         assert set(started["catalogs"]) == {t["catalog"] for t in started["tables"]} - set(first["catalogs"])  # a new one only
 
 

@@ -1,7 +1,8 @@
 /* The evening for watchers (/evening): the evening's standings and every table's board small, read only, updated
  * by one event stream (/api/evening/events) whatever the number of tables. The evening's link holds its token in
  * its fragment (#t=...): dropped from the address bar, kept in this tab, traded for the session cookie the stream
- * sends. Each event holds a table's board only when it moved, and a catalog only once: the page keeps the rest.
+ * sends. Each event holds a table's board only when it moved, a catalog only once, and the standings only when they
+ * were read again: the page keeps the rest.
  * Boards are drawn by the replay page's script (board.js), the tracks and the map only, each table's in a shadow
  * root of its own (the parts' ids are then its own). Names are set as text, never as markup. */
 (function () {
@@ -24,8 +25,7 @@
     if ($("status").textContent !== text) $("status").textContent = text;
   }
 
-  function standings(report, tag) {
-    $("title").textContent = tag ? `The evening: ${tag}` : "The evening";
+  function standings(report) {
     const body = $("standings").tBodies[0];
     if (!report) {
       $("standings-games").textContent = "This store keeps no league: no standings.";
@@ -96,7 +96,8 @@
   function told(event) {
     const evening = JSON.parse(event.data);
     Object.assign(catalogs, evening.catalogs);
-    standings(evening.standings, evening.tag);
+    $("title").textContent = evening.tag ? `The evening: ${evening.tag}` : "The evening";
+    if ("standings" in evening) standings(evening.standings);
     tables(evening.tables);
     if (evening.tables.length) say("Live: the standings and the tables change as the games are played.");
   }
