@@ -117,7 +117,9 @@ class Evening:
         async with self._making:
             seen = self.tables.changes
             if self._made is None or self._made[0] != seen:
-                tables = [await self._table(s.table) for s in list(self.tables.served.values())]
+                served = list(self.tables.served.values())
+                tables = [await self._table(s.table) for s in served]
+                self._tables = {s.table.name: self._tables[s.table.name] for s in served}  # those put away forgotten
                 self._made = (seen, {"tag": self.tables.tag, "standings": await self._standings_of(tables), "tables": tables})
             return self._made[1]
 
