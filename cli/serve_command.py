@@ -69,7 +69,7 @@ def serve_command(
         help="Server processes answering on the one address (a PostgreSQL store and one GAME or --players only: each "
              "tells its pages what the others store). docs/serve.md: several processes."),
     as_json: bool = flag("--json", help="Print one JSON line once the server answers: the game, the links and the two "
-                                        "tokens (without GAME: the organiser's link and token, and each table's)."),
+                                        "tokens (without GAME: the organiser's link and token, the evening page's, and each table's)."),
 ) -> None:
     """Serve a game to the table's phones: each player records from their own, everyone watches the same board.
 
@@ -161,9 +161,10 @@ def _ready_one(tables: ServedTables, base: str, where: dict[str, object], as_jso
 def _ready_every(tables: ServedTables, base: str, where: dict[str, object], as_json: bool) -> None:
     """Once the server of every table answers: its JSON line, or the organiser's link and each table's."""
     from cli.live.club import links, organiser_links
+    from cli.live.evening_key import evening_links
 
-    assert tables.organiser is not None
-    organiser = organiser_links(base, tables.organiser)
+    assert tables.organiser is not None and tables.evening is not None
+    organiser = {**organiser_links(base, tables.organiser), **evening_links(base, tables.evening)}
     served = [{"game": name, **links(base, s.keys)} for name, s in tables.served.items()]
     if as_json:
         _json_line({**organiser, **where, "tables": served})
@@ -171,6 +172,8 @@ def _ready_every(tables: ServedTables, base: str, where: dict[str, object], as_j
     console.print(f"Serving {len(served)} tables at {escape(base)}, and every game started while it runs", soft_wrap=True)
     console.print(f"Organiser (start tables, every table at a glance, the cards to print): "
                   f"{escape(organiser['organiser_url'])}", soft_wrap=True)
+    console.print(f"Watchers (the evening: standings and every table, read only; for a projector): "
+                  f"{escape(organiser['evening_url'])}", soft_wrap=True)
     for table in served:
         console.print(f"  [bold]{escape(str(table['game']))}[/]: {escape(str(table['players_url']))}", soft_wrap=True)
     console.print("Ctrl-C stops the server; everything recorded is stored.", soft_wrap=True)

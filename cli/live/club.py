@@ -4,7 +4,8 @@ a table, and the league's known people.
 Every route takes the organiser's token only (``ServedTables.organiser``); a server of one table has no
 organiser, and answers them 404. ``GET /api/tables`` gives every served table at a glance with its links and
 tokens and a QR code of its players' link (segno, an SVG as a data URI, made once per set of keys), which
-the organiser's page (``/club``) and the table cards (``/cards``) show; ``GET /api/tables/events`` tells
+the organiser's page (``/club``) and the table cards (``/cards``) show, with the evening page's link
+(``cli.live.evening``); ``GET /api/tables/events`` tells
 the organiser's page when to read it again. A table started here is a game of the
 application (``Games.start_table``: the evening's tag on it), served at once.
 """
@@ -22,7 +23,8 @@ from starlette.routing import BaseRoute, Route
 
 from cli.live.access import MAX_NAME, Gate, Keys, refusal, text_field
 from cli.live.api import Json
-from cli.live.stream import RETRY_AFTER, HeldStream
+from cli.live.evening_key import evening_links
+from cli.live.stream_budget import StreamBudget
 from cli.live.tables import Seated, ServedTables
 from coimbra_events.store.errors import BadGameName, BadPlayers, UnknownGame
 from coimbra_events.store.links import ORGANISER
@@ -63,7 +65,7 @@ class Organiser:
         self.tables, self.gate, self.base = tables, gate, base
         self._codes: dict[str, str] = {}
         """The QR code of each set of keys' players' link, by the keys' id."""
-        self._streams = 0
+        self._streams = StreamBudget(STREAMS, "the organiser's")
 
     def admitted(self, handle: Callable[[Request], Awaitable[Response]],
                  write: bool = False) -> Callable[[Request], Awaitable[Response]]:
@@ -79,20 +81,13 @@ class Organiser:
 
     async def listed(self, request: Request) -> Response:
         """Every served table, in the order served, at a glance and with its links."""
-        return Json({"tag": self.tables.tag, "tables": [await self._table(s) for s in list(self.tables.served.values())]})
+        return Json({"tag": self.tables.tag, **self._evening(),
+                     "tables": [await self._table(s) for s in list(self.tables.served.values())]})
 
     async def events(self, request: Request) -> Response:
         """``event: tables`` at once, then whenever any table changed (an entry, a seat, a table started or put
         away; changes that come together are told once): the page then reads the list again."""
-        if self._streams >= STREAMS:
-            return refusal(503, f"the organiser's link has {STREAMS} streams open: try again in {RETRY_AFTER} seconds",
-                           {"Retry-After": str(RETRY_AFTER)})
-        self._streams += 1
-
-        def release() -> None:
-            self._streams -= 1
-
-        return HeldStream(self._told(), release)
+        return self._streams.stream(self._told())
 
     async def _told(self) -> AsyncIterator[dict[str, Any]]:
         while True:
@@ -145,6 +140,12 @@ class Organiser:
         glance = await seated.table.run(seated.table.glance)
         shown = links(self.base, seated.keys)
         return {**glance, **shown, "players_qr": self._code(seated.keys.kept.id, shown["players_url"])}
+
+    def _evening(self) -> dict[str, str]:
+        """The evening page's link and token (``cli.live.evening``), and the QR code of its link."""
+        assert self.tables.evening is not None
+        shown = evening_links(self.base, self.tables.evening)
+        return {**shown, "evening_qr": self._code(self.tables.evening.kept.id, shown["evening_url"])}
 
     def _code(self, keys_id: str, url: str) -> str:
         if keys_id not in self._codes:

@@ -1,5 +1,6 @@
 """The live table's pages: ``/play`` (a player's phone), ``/watch`` (a watcher's, read only), ``/club`` (the
-organiser's page, on a server of every table), ``/cards`` (its table cards) and their assets.
+organiser's page, on a server of every table), ``/cards`` (its table cards), ``/evening`` (the evening for
+watchers: ``cli.live.evening``) and their assets.
 
 The pages are static shells: they hold no game data, so they are served without a token; the script
 reads the token from the link's fragment (``#t=...``, which never reaches the server), trades it for the
@@ -32,6 +33,8 @@ ASSETS = {
     "cards.css": ("live/static", "cards.css"),
     "club.js": ("live/static", "club.js"),
     "club.css": ("live/static", "club.css"),
+    "evening.js": ("live/static", "evening.js"),
+    "evening.css": ("live/static", "evening.css"),
     "replay.css": ("web", "replay.css"),
 }
 """The files a page loads, by the name it asks for: where each lives in the ``cli`` package."""
@@ -70,6 +73,11 @@ async def club(request: Request) -> Response:
     return _file("live/static", "club.html")
 
 
+async def evening(request: Request) -> Response:
+    """The evening for watchers (the evening's link, read only): the standings and every table's board, for a projector."""
+    return _file("live/static", "evening.html")
+
+
 async def asset(request: Request) -> Response:
     """A script or stylesheet a page loads (404 for any other name)."""
     name = request.path_params["name"]
@@ -85,6 +93,7 @@ def routes() -> list[BaseRoute]:
         Route("/watch", page, methods=["GET"]),
         Route("/cards", cards, methods=["GET"]),
         Route("/club", club, methods=["GET"]),
+        Route("/evening", evening, methods=["GET"]),
         Route("/static/{name}", asset, methods=["GET"]),
     ]
 

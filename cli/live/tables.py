@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from cli.live.access import Gate, Keys, refusal
+from cli.live.evening_key import evening_keys
 from cli.live.table import ServedTable
 from coimbra_events.store.errors import DamagedGame, one_line
 
@@ -47,6 +48,8 @@ class ServedTables:
     def __init__(self, games: Games, by: str = "", organiser: Keys | None = None, tag: str | None = None) -> None:
         """``tag``: the evening's, on every game the organiser starts (``start``)."""
         self.games, self.by, self.organiser, self.tag = games, by, organiser, tag
+        self.evening = evening_keys(organiser) if organiser is not None else None
+        """The evening page's keys (``cli.live.evening``: its watchers' token), made from the organiser's."""
         self.lock = threading.Lock()
         self.served: dict[str, Seated] = {}
         self._position: int | None = None
@@ -121,14 +124,14 @@ class ServedTables:
 
     def holder(self, token: str | None, cookies: Mapping[str, str]) -> Keys:
         """The keys ``token`` is, or was before ``--new-links``, one of (without a token: whose cookies the request
-        holds): a table's or the organiser's; else keys nothing opens (the request is refused as any other that
+        holds): a table's, the organiser's or the evening page's; else keys nothing opens (the request is refused as any other that
         lacks the right token)."""
         def opened(keys: Keys) -> bool:
             if token is None:
                 return keys.session_role(cookies) is not False
             return keys.role(token) is not None or keys.replaced(token)
 
-        every = [*(s.keys for s in self.served.values()), *([self.organiser] if self.organiser else [])]
+        every = [*(s.keys for s in self.served.values()), *(k for k in (self.organiser, self.evening) if k is not None)]
         return next((keys for keys in every if opened(keys)), Keys())
 
     async def look(self) -> None:

@@ -5,7 +5,8 @@
  *
  * coimbraBoard(catalog, players) takes what replay_page.catalog_lookup makes and the players
  * ([{name, color}]); its table(root) draws into root's #city, #dice, #tracks, #map, #voyages and #boards,
- * drawing again only the parts whose data changed since the view it drew before (compared by reference).
+ * drawing again only the parts whose data changed since the view it drew before (compared by reference), and
+ * none that root lacks (the evening page draws only the tracks and the map).
  * Text from the record is always escaped; maps keyed by it have no prototype.
  */
 /** Any text as HTML text or an attribute value: what the record says is never read as markup. */
@@ -380,16 +381,16 @@ function coimbraBoard(CAT, players) {
     });
   }
 
-  /** A drawer into root's parts, which remembers the view it drew last. */
+  /** A drawer into root's parts (a part root lacks is not drawn), which remembers the view it drew last. */
   function table(root) {
     const find = (id) => root.querySelector(`#${id}`);
-    const nodes = PARTS.map((p) => Object.assign({}, p, { node: find(p.el) }));
+    const nodes = PARTS.map((p) => Object.assign({}, p, { node: find(p.el) })).filter((p) => p.node);
     const boards = find("boards");
     let drawn = null;
     return {
       draw(view) {
         for (const part of nodes) drawPart(part, view, drawn);
-        drawBoards(boards, view, drawn);
+        if (boards) drawBoards(boards, view, drawn);
         drawn = view;
       },
     };

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.live import access, api, club, follow, limits, server, stream, tables
+from cli.live import access, api, club, evening, evening_key, follow, limits, server, stream, tables
 from cli.live.access import Keys
 from cli.live.server import build_app
 from cli.live.tables import ServedTables
@@ -27,6 +27,7 @@ SHELL = (ROOT / "cli" / "live" / "static" / "live.html").read_text()
 SEATS_CODE = inspect.getsource(Phone)
 CARDS_STYLE = (ROOT / "cli" / "live" / "static" / "cards.css").read_text()
 CLUB_PAGE = (ROOT / "cli" / "live" / "static" / "club.js").read_text()
+EVENING_CODE = inspect.getsource(evening)
 
 
 def test_every_api_route_is_documented_and_every_documented_one_exists() -> None:
@@ -112,6 +113,9 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     ("read again as soon as any table changes (the organiser's event stream, `GET /api/tables/events`) and every 15 "
      "seconds", "const EVERY = 15000;" in CLUB_PAGE and 'new EventSource("/api/tables/events")' in CLUB_PAGE),
     ("up to 10 open at once", club.STREAMS == 10),
+    ("Pinged as the tables' streams are; up to 60 open at once", evening.STREAMS == 60),
+    ("(as the organiser's stream: changes within 0.3 s told once)", "from cli.live.club import GATHER" in EVENING_CODE),
+    ("It is made from the organiser's token (an HMAC of it", "hmac.new(secret, PURPOSE" in inspect.getsource(evening_key)),
     ("changes that come within 0.3 s of each other are told once", club.GATHER == 0.3),
     ("a table in progress whose last entry is over 10 minutes old is marked",
      "const WAITED = 10 * 60;" in CLUB_PAGE and "!table.over && waited > WAITED" in CLUB_PAGE),

@@ -51,16 +51,17 @@ def client(served: Served, token: str, source: str) -> httpx.Client:
 
 def test_the_json_line_names_the_organisers_link_and_every_table_in_progress(club: Served) -> None:
     line = club.line
-    assert set(line) == {"organiser_url", "organiser_token", "url", "host", "port", "tables"}
+    assert set(line) == {"organiser_url", "organiser_token", "evening_url", "evening_token", "url", "host", "port", "tables"}
     assert line["organiser_url"] == f"{club.url}/club#t={line['organiser_token']}"
+    assert line["evening_url"] == f"{club.url}/evening#t={line['evening_token']}"
     assert list(tables(club)) == list(TABLES)  # the oldest first; the game over is not served, nor the damaged one
     assert "damaged-table is not served: " in club.log() and len(club.log().splitlines()) == 1
     for table in line["tables"]:
         assert set(table) == {"game", "players_url", "watchers_url", "players_token", "watchers_token"}
         assert table["players_url"] == f"{club.url}/play#t={table['players_token']}"
         assert table["watchers_url"] == f"{club.url}/watch#t={table['watchers_token']}"
-    tokens = [line["organiser_token"], *(t[k] for t in line["tables"] for k in ("players_token", "watchers_token"))]
-    assert len(set(tokens)) == len(tokens) == 7
+    tokens = [line["organiser_token"], line["evening_token"], *(t[k] for t in line["tables"] for k in ("players_token", "watchers_token"))]
+    assert len(set(tokens)) == len(tokens) == 8
 
 
 def test_each_tables_token_opens_its_table_only(club: Served) -> None:

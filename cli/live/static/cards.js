@@ -1,7 +1,8 @@
 /* The table cards (/cards): every table of a club night's server, its name, its seats and the QR code of its
  * players' link, to print and put on each table. The organiser's link holds the token in its fragment (#t=...),
  * which never reaches the server: it is dropped from the address bar and kept in this tab (sessionStorage), and
- * shown as a bearer token to GET /api/tables. Names are set as text, never as markup. */
+ * shown as a bearer token to GET /api/tables. Last, the evening's card: the QR code of the watchers' evening page.
+ * Names are set as text, never as markup. */
 (function () {
   "use strict";
 
@@ -39,6 +40,20 @@
     return article;
   }
 
+  /** The evening's card: the QR code of the watchers' link (the standings and every table, read only). */
+  function evening(body) {
+    const article = make("section", undefined, "card evening");  // not a table's card (article.card)
+    const title = make("h2", "The evening");
+    title.id = "card-evening";
+    article.setAttribute("aria-labelledby", title.id);
+    const code = make("img", undefined, "qr");
+    code.src = body.evening_qr;
+    code.alt = "QR code of the evening's link for watchers";
+    article.append(title, make("p", "Watchers: the standings and every table, read only (for a projector too)", "how"),
+      code, make("p", "Scan the code, or open", "how"), make("p", body.evening_url, "link"));
+    return article;
+  }
+
   async function show() {
     const given = window.coimbraOrganiserToken();
     if (!given) { $("status").textContent = "Open the organiser's link the server printed (it holds the key)."; return; }
@@ -46,7 +61,7 @@
       const answer = await fetch("/api/tables", { headers: { Authorization: `Bearer ${given}` } });
       const body = await answer.json().catch(() => ({}));
       if (!answer.ok) { $("status").textContent = body.error || `The server answered ${answer.status}.`; return; }
-      $("cards").replaceChildren(...body.tables.map(card));
+      $("cards").replaceChildren(...body.tables.map(card), evening(body));
       $("status").textContent = body.tables.length === 1 ? "1 table." : `${body.tables.length} tables.`;
     } catch (e) {
       $("status").textContent = "The server could not be reached: open the link again once it is back.";

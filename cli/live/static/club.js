@@ -163,6 +163,7 @@
       const listed = await call("/api/tables");
       $("tag-line").textContent = listed.tag ? `Every table started here is tagged ${listed.tag} (league --season ${listed.tag}).` : "";
       $("tables").replaceChildren(...listed.tables.map(row));
+      $("evening-link").href = listed.evening_url;
       const n = listed.tables.length;
       $("status").textContent = `${n} ${n === 1 ? "table" : "tables"}, read at ${new Date().toLocaleTimeString()}.`;
       return true;
