@@ -34,6 +34,7 @@ from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retra
 from coimbra_events.rules import core as rules
 from coimbra_events.service import Claimed, NoSeat, Session, Stored, Taken
 from coimbra_events.state import GameState
+from projections.scores import score_report
 
 if TYPE_CHECKING:
     from coimbra_events.game import Game
@@ -168,7 +169,8 @@ class ServedTable:
         game stands and who is due, its entries and when the last one with a time was stored (an imported log's
         entries have none)."""
         game = self._latest()
-        points = {p.name: p.points for p in game.state.players}
+        points = ({p["name"]: p["total"] for p in score_report(game.state)["players"]} if game.over
+                  else {p.name: p.points for p in game.state.players})  # at game over, with the end's scoring
         return {"game": self.name, "players": [{"name": n, "color": c, "points": points.get(n)} for n, c in game.header.players],
                 "due": due_view(game), "round": game.state.round, "phase": game.state.phase, "entries": len(self.entries),
                 "last_at": next((e["at"] for e in reversed(self.entries) if e["at"]), None), "over": game.over}
