@@ -58,6 +58,12 @@ function coimbraBoard(CAT, players) {
     return `<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(label)}" xmlns="http://www.w3.org/2000/svg">${body}</svg>`;
   }
 
+  /** A part's box in its drawing's units ("x y width height"): where the players' page lights it to be tapped
+   * (board_input.js), known here without asking the browser to lay the page out. */
+  function box(x, y, width, height) {
+    return `${x} ${y} ${width} ${height}`;
+  }
+
   function text(x, y, content, cls, extra) {
     return `<text x="${x}" y="${y}" class="${cls}"${extra || ""}>${esc(content)}</text>`;
   }
@@ -89,7 +95,8 @@ function coimbraBoard(CAT, players) {
     const value = d.value === null ? "·" : d.value;
     const owner = d.owner ? playerDisc(x + size - 3, y + 3, 4.5, d.owner, {}) : "";
     const dash = d.color === "token" ? ' stroke-dasharray="3 2"' : "";
-    const data = { [hook]: d.die, "data-value": d.value === null ? "" : d.value, "data-color": d.color, "data-owner": d.owner || "" };
+    const data = { [hook]: d.die, "data-value": d.value === null ? "" : d.value, "data-color": d.color, "data-owner": d.owner || "",
+      "data-box": box(x, y, size, size) };
     return `<g${attrs(data)}><rect x="${x}" y="${y}" width="${size}" height="${size}" rx="5" fill="${esc(fill)}" stroke="#3a342b"${dash}/>` +
       text(x + size / 2, y + size / 2, value, "value", ` fill="${inkOn(fill)}"`) + owner +
       `<title>${esc(d.die)}${d.owner ? " · " + esc(d.owner) : d.color === "token" ? " · die token" : ""}</title></g>`;
@@ -99,7 +106,7 @@ function coimbraBoard(CAT, players) {
     const band = cssColor(c.category, "#999");
     const lines = wrap(c.name, 15).slice(0, 2).map((l, k) => text(x + 4, y + 22 + k * 10, l, "small")).join("");
     const crown = c.crown_token ? text(x + 70, y + 10, "♛", "small", ' data-crown-mark="1"') : "";
-    return `<g${attrs({ "data-card": c.id, "data-crown": c.crown_token ? 1 : "" })}><rect x="${x}" y="${y}" width="82" height="56" rx="4" class="cardbox"/>` +
+    return `<g${attrs({ "data-card": c.id, "data-crown": c.crown_token ? 1 : "", "data-box": box(x, y, 82, 56) })}><rect x="${x}" y="${y}" width="82" height="56" rx="4" class="cardbox"/>` +
       `<rect x="${x}" y="${y}" width="82" height="12" rx="4" fill="${esc(band)}"/>` +
       text(x + 4, y + 9, `${c.category} · ${c.influence}`, "tiny", ` fill="${inkOn(band)}"`) + crown + lines +
       text(x + 4, y + 51, `pays ${c.cost}`, "tiny") + `<title>${esc(c.name)} (${esc(c.id)})</title></g>`;
@@ -107,7 +114,7 @@ function coimbraBoard(CAT, players) {
 
   function favorTile(x, y, t) {
     const extra = CAT.favor_tiles[t.id] && CAT.favor_tiles[t.id].extra_die;
-    return `<g${attrs({ "data-favor": t.id })}><rect x="${x}" y="${y}" width="82" height="40" rx="4" fill="#f6efd9" stroke="#b59b54"/>` +
+    return `<g${attrs({ "data-favor": t.id, "data-box": box(x, y, 82, 40) })}><rect x="${x}" y="${y}" width="82" height="40" rx="4" fill="#f6efd9" stroke="#b59b54"/>` +
       wrap(t.name, 15).slice(0, 2).map((l, k) => text(x + 4, y + 13 + k * 10, l, "small")).join("") +
       text(x + 4, y + 35, "♛".repeat(t.crowns) + (extra ? " + extra die" : ""), "tiny") + `<title>${esc(t.name)} (${esc(t.id)})</title></g>`;
   }
@@ -117,7 +124,8 @@ function coimbraBoard(CAT, players) {
     let body = text(0, 12, "Castle and city", "title");
     for (const loc of Object.keys(view.locations)) {
       const dice = view.locations[loc];
-      body += `<g${attrs({ "data-location": loc })}>` + text(0, y + 20, LOCATION_NAMES[loc] || loc, "label");
+      body += `<g${attrs({ "data-location": loc, "data-box": box(0, y + 4, 78 + Math.max(1, dice.length) * 34, 28) })}>` +
+        text(0, y + 20, LOCATION_NAMES[loc] || loc, "label");
       dice.forEach((d, k) => { body += die(78 + k * 34, y + 4, 28, d, "data-die"); });
       body += "</g>";
       y += 38;
@@ -153,7 +161,7 @@ function coimbraBoard(CAT, players) {
       const fill = cssColor(track, "#999");
       const tileId = view.scoring_tiles[track];
       const tile = tileId ? view.legend.scoring_tiles[tileId] : null;
-      body += `<g${attrs({ "data-track-row": track })}><rect x="0" y="${y}" width="56" height="22" rx="3" fill="${esc(fill)}"/>` +
+      body += `<g${attrs({ "data-track-row": track, "data-box": box(0, y, 62 + (CAT.max_influence + 1) * CELL, 22) })}><rect x="0" y="${y}" width="56" height="22" rx="3" fill="${esc(fill)}"/>` +
         text(4, y + 14, track, "small", ` fill="${inkOn(fill)}"`);
       for (let k = 0; k <= CAT.max_influence; k++) {
         body += `<rect x="${62 + k * CELL}" y="${y}" width="${CELL - 1}" height="22" fill="#f4efe4" stroke="#d5cbb8"/>` +
@@ -202,15 +210,16 @@ function coimbraBoard(CAT, players) {
       const [x, y] = SPACE_AT[s.id];
       const m = tiles[s.id];
       if (s.kind === "start") {
-        body += `<rect x="${x - 6}" y="${y - 6}" width="12" height="12" fill="#d8c9a8" stroke="#7c6a45"${attrs({ "data-space": s.id })}><title>${esc(s.name)}</title></rect>` +
+        body += `<rect x="${x - 6}" y="${y - 6}" width="12" height="12" fill="#d8c9a8" stroke="#7c6a45"${attrs({ "data-space": s.id, "data-box": box(x - 6, y - 6, 12, 12) })}><title>${esc(s.name)}</title></rect>` +
           text(x, y + 15, s.name, "tiny", ' text-anchor="middle"');
       } else if (m) {
-        body += `<g${attrs({ "data-space": s.id, "data-monastery": m.id, "data-marked-by": m.marked_by.join(",") })}>` +
+        body += `<g${attrs({ "data-space": s.id, "data-monastery": m.id, "data-marked-by": m.marked_by.join(","), "data-box": box(x - 9, y - 9, 18, 18) })}>` +
           `<circle cx="${x}" cy="${y}" r="9" fill="#efe3c6" stroke="#7c6a45"/>` + text(x, y + 17, m.name, "tiny", ' text-anchor="middle"') +
           m.marked_by.map((name, i) => playerDisc(x - 6 + i * 4, y - 1, 2.6, name, { "data-marker": name })).join("") +
           `<title>${esc(m.name)} (${esc(m.id)}) on ${esc(s.id)}</title></g>`;
       } else {
-        body += `<circle cx="${x}" cy="${y}" r="${s.kind === "monastery" ? 7 : 4.5}" class="road"${attrs({ "data-space": s.id })}><title>${esc(s.name)}</title></circle>` +
+        const r = s.kind === "monastery" ? 7 : 4.5;
+        body += `<circle cx="${x}" cy="${y}" r="${r}" class="road"${attrs({ "data-space": s.id, "data-box": box(x - r, y - r, 2 * r, 2 * r) })}><title>${esc(s.name)}</title></circle>` +
           text(x, y + 12, s.name, "tiny", ' text-anchor="middle"');
       }
     }
@@ -240,7 +249,7 @@ function coimbraBoard(CAT, players) {
     view.voyages.forEach((v, k) => {
       const x = (k % 3) * 120;
       const y = 20 + Math.floor(k / 3) * 66;
-      body += `<g${attrs({ "data-voyage": v.id, "data-space": v.space })}><rect x="${x}" y="${y}" width="114" height="60" rx="4" fill="#e8f0f4" stroke="#7f9aa8"/>` +
+      body += `<g${attrs({ "data-voyage": v.id, "data-space": v.space, "data-box": box(x, y, 114, 60) })}><rect x="${x}" y="${y}" width="114" height="60" rx="4" fill="#e8f0f4" stroke="#7f9aa8"/>` +
         text(x + 4, y + 13, v.name, "small") + text(x + 4, y + 25, `costs ${v.cost} ${v.resource}`, "tiny") +
         v.investors.map((name, i) => playerDisc(x + 10 + i * 12, y + 44, 5, name, { "data-investor": name })).join("") +
         `<title>${esc(v.name)} (${esc(v.id)})</title></g>`;

@@ -26,6 +26,15 @@ from tests.live.conftest import FIXTURE, Served, coimbra
 from tests.live.test_pages import LAPTOP, NEW, PHONE, Phone, enter_outcome, moves, new_game, picks  # noqa: F401 (a fixture)
 
 EVENTS = log_reader.read(FIXTURE).events
+LIT_ASTRAY = """() => [...document.querySelectorAll("#table .choosable")].filter((node) => {
+  const lit = node.querySelector(":scope > rect.hit").getBBox();
+  const drawing = node.querySelector(":scope rect:not(.hit), :scope circle") || node.querySelector(":scope > text");
+  const shape = drawing.getBBox();  // the part's drawing: its first shape (a place without dice: its name)
+  return lit.width < 30 || lit.height < 30 || lit.x > shape.x + .5 || lit.y > shape.y + .5 ||
+    lit.x + lit.width < shape.x + shape.width - .5 || lit.y + lit.height < shape.y + shape.height - .5;
+}).map((node) => node.getAttribute("aria-label"))"""
+"""The lit parts whose area to tap is under 30 units or does not cover the part's drawing (board.js says where each part
+is, ``data-box``, so that marking the board measures nothing): none, at every state."""
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +77,7 @@ def test_a_die_is_drafted_by_two_taps_on_the_board_and_the_line_says_what_each_d
     places = {o["pick"]["location"] for o in served.client(served.players).get(served.api()).json()["legal"]["described"]
               if o["pick"].get("die") == "orange-3"}
     assert set(lit) == places and len(lit) >= 2
+    assert page.evaluate(LIT_ASTRAY) == []
     label = page.get_attribute(then, "aria-label")
     assert "orange" in label.lower() and page.get_attribute(then, "role") == "button"
     duarte.tap(then)
@@ -213,6 +223,7 @@ def test_a_whole_game_tapped_on_the_board_by_four_phones_counting_taps_and_who_i
         pages = [phone, other, *watchers]
         found = axe_violations_of([p.page for p in pages])
         audits += len(pages)
+        assert phone.page.evaluate(LIT_ASTRAY) == [], (k, event.TYPE)
         assert found == [[]] * len(pages), (k, event.TYPE, [(p.me, f) for p, f in zip(pages, found) if f])
 
     for k, event in enumerate(log.events):

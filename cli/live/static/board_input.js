@@ -27,7 +27,6 @@ function coimbraBoardInput(root, choose) {
   let dice = null;     // the dice area's dice by id ({die, color, value})
   let chosenDie = "";  // the die tapped, whose places are lit
   let sent = false;    // the line says what this phone sent (kept until its next tap), not a choice under way
-  const boxes = new WeakMap();  // a drawn part's box (getBBox, before its lit area): measured once, until it is drawn anew
 
   const part = (name) => root.querySelector(`#${name}`);
   const line = () => document.getElementById("pick-line");
@@ -63,13 +62,16 @@ function coimbraBoardInput(root, choose) {
     if (!sent) tell("");
   }
 
-  /** Mark again what may be tapped (board.js may have drawn parts again since). The part focused (a keyboard's
-   * user on it) keeps the focus where it is still to be tapped: a read of the game is no reason to lose one's place. */
+  /** Mark again what may be tapped (board.js may have drawn parts again since), changing only the parts whose
+   * marking changed: a part that stays tappable is not touched (taking its tabindex away and giving it back made the
+   * browser lay the page out, once for each phone at each entry). The part a keyboard's user is on keeps the focus
+   * where it is still to be tapped: a read of the game is no reason to lose one's place (a tap focuses no part:
+   * ``wire``). */
   function mark() {
-    const focused = document.activeElement && document.activeElement.closest ? document.activeElement.closest(".choosable") : null;
+    const active = document.activeElement;
+    const focused = active && active.closest ? active.closest(".choosable") : null;
     const die = focused && focused.isConnected ? focused.dataset.chooseDie : undefined;
-    clear();
-    const marks = [];  // [node, name, data, chosen, wide]: every part found first, then all measured, then all marked
+    const marks = [];  // [node, name, data, chosen, wide]
     const placing = options.filter((o) => o.type === "DiePlaced");
     const byDie = Object.create(null);
     placing.forEach((o) => { (byDie[o.pick.die] = byDie[o.pick.die] || []).push(o); });
@@ -86,60 +88,77 @@ function coimbraBoardInput(root, choose) {
       const node = where && find(where[0], where[1], o.pick[where[2]]);
       if (node) marks.push([node, words(o), { option: k }, false, false]);
     });
-    const unmeasured = marks.find(([node]) => !boxes.has(node));
-    if (unmeasured) unmeasured[0].getBoundingClientRect();  // lays the page out once: Chromium's getBBox alone gave 0×0 for a group just made
-    marks.forEach(([node]) => { if (!boxes.has(node)) boxes.set(node, node.getBBox()); });  // all read before any is written
-    marks.forEach((m) => tappable(...m, boxes.get(m[0])));
+    const kept = new Set(marks.map((m) => m[0]));
+    root.querySelectorAll(".choosable").forEach((node) => { if (!kept.has(node)) plain(node); });
+    marks.forEach((m) => tappable(...m, boxOf(m[0])));
+    root.querySelectorAll("svg[role]").forEach((svg) => {
+      const role = svg.querySelector(".choosable") ? "group" : "img";  // a picture holds no buttons: a group of them does
+      if (svg.getAttribute("role") !== role) svg.setAttribute("role", role);
+    });
     const again = focused && focused.isConnected && focused.classList.contains("choosable") ? focused
       : die !== undefined ? root.querySelector(`#dice [data-choose-die="${CSS.escape(die)}"]`) : null;
     if (again && document.activeElement !== again) again.focus({ preventScroll: true });
   }
 
+  /** A drawn part's box as board.js drew it (its ``data-box``): nothing is measured, so marking the board never makes
+   * the browser lay the page out in the middle of drawing it. */
+  function boxOf(node) {
+    const [x, y, width, height] = node.dataset.box.split(" ").map(Number);
+    return { x, y, width, height };
+  }
+
   /** The drawn element of ``part`` with ``attribute`` = ``id``, as a group (a lone shape is wrapped in one, with
-   * the same attribute, so that it can hold its lit area). */
+   * the same attribute and box, so that it can hold its lit area). */
   function find(name, attribute, id) {
     const within = part(name);
     const node = within && id !== undefined ? within.querySelector(`[${attribute}="${CSS.escape(String(id))}"]`) : null;
     if (!node || node.tagName.toLowerCase() === "g") return node;
     const group = document.createElementNS("http://www.w3.org/2000/svg", "g");
     group.setAttribute(attribute, node.getAttribute(attribute));
+    group.dataset.box = node.dataset.box;
     node.replaceWith(group);
     group.appendChild(node);
     return group;
   }
 
   /** Make a drawn part a button: its name in words, a lit area to tap (at least LEAST px around its drawing's
-   * ``box``), what it stands for. */
+   * ``box``), what it stands for; only what differs from its marking now is written. */
   function tappable(node, name, data, chosen, wide, box) {
     const svg = node.closest("svg");
     const width = Math.max(LEAST, box.width + 2 * PAD);
     const height = Math.max(LEAST, box.height + 2 * PAD);
     const x = wide ? 0 : box.x + box.width / 2 - width / 2;
     const span = wide && svg ? svg.viewBox.baseVal.width : width;
-    node.insertAdjacentHTML("afterbegin", `<rect class="hit" x="${x}" y="${box.y + box.height / 2 - height / 2}" ` +
-      `width="${span}" height="${height}" rx="5"/>`);
-    if (svg) svg.setAttribute("role", "group");  // a picture holds no buttons: a group of them does
+    const hit = `<rect class="hit" x="${x}" y="${box.y + box.height / 2 - height / 2}" width="${span}" height="${height}" rx="5"></rect>`;
+    const lit = node.firstElementChild && node.firstElementChild.classList.contains("hit") ? node.firstElementChild : null;
+    if (!lit || lit.outerHTML !== hit) {
+      if (lit) lit.remove();
+      node.insertAdjacentHTML("afterbegin", hit);
+    }
     node.classList.add("choosable");
-    if (chosen) node.classList.add("chosen");
-    node.setAttribute("role", "button");
-    node.setAttribute("tabindex", "0");
-    node.setAttribute("aria-label", name);
-    if (chosen) node.setAttribute("aria-pressed", "true");
-    if (data.die !== undefined) node.dataset.chooseDie = data.die;
-    if (data.option !== undefined) node.dataset.option = String(data.option);
+    node.classList.toggle("chosen", chosen);
+    write(node, { role: "button", tabindex: "0", "aria-label": name, "aria-pressed": chosen ? "true" : null,
+      "data-choose-die": data.die === undefined ? null : data.die, "data-option": data.option === undefined ? null : String(data.option) });
   }
 
-  function clear() {
-    root.querySelectorAll(".choosable").forEach((node) => {
-      node.classList.remove("choosable", "chosen");
-      ["role", "tabindex", "aria-label", "aria-pressed", "data-choose-die", "data-option"].forEach((a) => node.removeAttribute(a));
+  /** Set each of ``attributes`` on ``node`` (null: none) where it differs. */
+  function write(node, attributes) {
+    Object.keys(attributes).forEach((a) => {
+      const value = attributes[a];
+      if (value === null) { if (node.hasAttribute(a)) node.removeAttribute(a); } else if (node.getAttribute(a) !== value) node.setAttribute(a, value);
     });
-    root.querySelectorAll("rect.hit").forEach((r) => r.remove());
-    root.querySelectorAll("svg[role='group']").forEach((svg) => svg.setAttribute("role", "img"));
+  }
+
+  /** A part no longer to be tapped: a picture again. */
+  function plain(node) {
+    node.classList.remove("choosable", "chosen");
+    write(node, { role: null, tabindex: null, "aria-label": null, "aria-pressed": null, "data-choose-die": null, "data-option": null });
+    const lit = node.querySelector(":scope > rect.hit");
+    if (lit) lit.remove();
   }
 
   /** A tap (or Enter, or Space) on the board: a die lights its places, a place or a one-pick part is sent. */
-  function tapped(node) {
+  function tapped(node, byKey) {
     if (document.body.dataset.live !== "1") {  // as the page's buttons are off while it is not up to date
       tell("Not up to date: tap again once this page has read the game.");
       return;
@@ -150,7 +169,8 @@ function coimbraBoardInput(root, choose) {
       mark();
       tell(chosenDie ? `${dieWords(chosenDie)}: tap a place for it (lit), or another die` : "");
       const lit = chosenDie && root.querySelector("#city .choosable");
-      if (lit) { coimbraBring(lit.closest(".panel")); lit.focus({ preventScroll: true }); }  // after this phone's own tap
+      if (lit) coimbraBring(lit.closest(".panel"));  // after this phone's own tap
+      if (lit && byKey) lit.focus({ preventScroll: true });
       return;
     }
     const o = options[Number(node.dataset.option)];
@@ -162,13 +182,16 @@ function coimbraBoardInput(root, choose) {
 
   function wire() {
     const table = root.querySelector("#table") || root;
+    // A finger (or a mouse) taps a part without focusing it: focus is a keyboard's place, and a focused part drawn
+    // anew at the next entry made the browser lay the page out to move the focus away.
+    table.addEventListener("mousedown", (e) => { if (e.target.closest && e.target.closest(".choosable")) e.preventDefault(); });
     table.addEventListener("click", (e) => {
       const node = e.target.closest && e.target.closest(".choosable");
-      if (node) tapped(node);
+      if (node) tapped(node, false);
     });
     table.addEventListener("keydown", (e) => {
       const node = e.target.closest && e.target.closest(".choosable");
-      if (node && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); tapped(node); }
+      if (node && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); tapped(node, true); }
     });
   }
 

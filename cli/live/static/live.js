@@ -421,14 +421,15 @@
     document.body.dataset.entries = String(data.events);
     drawer.draw(data.table);
     const reseated = Boolean(seats) && seats.shown(data);
-    if (boardInput) boardInput.mark();  // the parts drawn again are tappable again
+    const offering = (moved || reseated) && !WATCHING;  // the inputs shown anew: the board is marked with them, once
+    if (boardInput && !offering) boardInput.mark();  // the parts drawn again are tappable again
     showDue(data);
     if (moved) {
       if (!WATCHING) outcome.reset();
       showEntries(data.entries, before);
     }
     if (moved && !WATCHING) boardInput.reset();  // a new decision: the die tapped for the last one is forgotten
-    if ((moved || reseated) && !WATCHING) { showInputs(data); showTurn(data); }  // a new head or seats: a search typed in stays
+    if (offering) { showInputs(data); showTurn(data); }  // a new head or seats: a search typed in stays
     const scores = el("scores");
     scores.hidden = !data.scores;
     put(scores, data.scores ? board.scoresPanel(data.scores, names(data)) : "");
