@@ -102,11 +102,12 @@ def entry_json(game: Game, seq: int, event: GameEvent, stamp: Stamp, changes: Se
                before: GameState) -> dict[str, Any]:
     """Entry ``seq`` of ``game`` as the live table tells it: its words (``text``: as the table says it, from
     ``before``, the table just before it), its notation, who it is of (``player``), who entered it and when
-    (``by``, ``at``), what it changed on the table (each move with its rule) and the head after it."""
+    (``by``, ``at``), what it changed on the table (each move with its rule, in words without ids: a person reads
+    them; the notation and the facts keep the ids) and the head after it."""
     return {
         "seq": seq, "type": event.TYPE, "player": event.actor, "text": table_words(before, event),
         "notation": notation(event), "by": stamp[1] or "", "at": stamp[0] or "",
-        "changes": [c.to_json() for c in changes], "head": game.hashes[seq - 1],
+        "changes": [c.to_json(before) for c in changes], "head": game.hashes[seq - 1],
     }
 
 

@@ -7,7 +7,9 @@ where (or from which value to which), the rule that caused it and the facts that
 decided it. Its fields are structured, so a table can be put through them
 (``tabletop.apply_changes``); ``to_json`` says it in the game's words, with the
 catalog's names beside ids: ``{"who": "Ana", "what": "Crossbowman (c-II-02)",
-"from": "central city row", "to": "discard pile", "rule": "C.token-discard", ...}``.
+"from": "central city row", "to": "discard pile", "rule": "C.token-discard", ...}``,
+or, given the table it is made on, as the players' pages say it: ``"what": "Crossbowman"``,
+``"what": "the gray die showing 4"``.
 
 Things lie in places: a place is a tuple naming it (``("row", "central")``,
 ``("cards", "Ana")``, ``("track", "gray", 5)``), and a thing is ``(kind, label)``,
@@ -22,9 +24,10 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from coimbra_events.catalog import Catalog
-from coimbra_events.state import TABLE
+from coimbra_events.state import TABLE, GameState
 from projections.board import PHASE_NAMES
-from projections.naming import named, space_name
+from projections.naming import name_of, named
+from projections.table_words import LOCATIONS, die_words, space_words
 
 Place = tuple[Any, ...]
 Key = tuple[str, str]
@@ -78,26 +81,35 @@ class Change:
     def is_value(self) -> bool:
         return self.what[0] in VALUES
 
-    def to_json(self) -> dict[str, Any]:
-        """The change in the game's words: exactly ``who``, ``what``, ``from``, ``to``, ``rule`` and ``facts``."""
+    def to_json(self, before: GameState | None = None) -> dict[str, Any]:
+        """The change in the game's words: exactly ``who``, ``what``, ``from``, ``to``, ``rule`` and ``facts``.
+
+        Components are named with their ids beside (the terminal's and ``--json``'s words, which a person types
+        back); given ``before``, the table the change is made on, as the players' pages say it, with no ids:
+        printed names alone, dice by colour and the value they show there. The facts keep their ids (for programs).
+        """
         if self.is_value:
             src, dst = _value_words(self.what, self.src), _value_words(self.what, self.dst)
         else:
-            src, dst = self._place_words(self.src, None), self._place_words(self.dst, self.at)
-        return {"who": self.who, "what": self._what_words(), "from": src, "to": dst, "rule": self.rule,
+            src, dst = self._place_words(self.src, None, before), self._place_words(self.dst, self.at, before)
+        return {"who": self.who, "what": self._what_words(before), "from": src, "to": dst, "rule": self.rule,
                 "facts": plain(self.facts)}
 
-    def _name(self, ident: str) -> str:
-        return ident if self.catalog is None else named(self.catalog, ident)
+    def _name(self, ident: str, before: GameState | None) -> str:
+        if self.catalog is None:
+            return ident
+        return named(self.catalog, ident) if before is None else name_of(self.catalog, ident)
 
-    def _what_words(self) -> str:
+    def _what_words(self, before: GameState | None) -> str:
         kind, label = self.what
         if kind in _VALUE_WORDS:
             return _VALUE_WORDS[kind]
         if kind in ("roll", "die"):
-            return f"die {label}"
+            if before is None:
+                return f"die {label}"
+            return die_words(before, label) if kind == "die" else f"the {before.catalog.die_colors.get(label, label)} die"
         if kind in ("die token", "face"):
-            return f"die token {label}"
+            return f"die token {label}" if before is None else _token_words(label)
         if kind == "crown token":
             return f"{label} crown token"
         if kind == "disc":
@@ -105,9 +117,9 @@ class Change:
             return f"{label}'s disc{track}"
         if kind in ("lion", "pilgrim"):
             return f"{label}'s {kind}"
-        return self._name(label)
+        return self._name(label, before)
 
-    def _place_words(self, place: Place, at: int | None) -> str:
+    def _place_words(self, place: Place, at: int | None, before: GameState | None) -> str:
         kind = place[0]
         arg = place[1] if len(place) > 1 else None
         if kind in ("cards", "start cards"):
@@ -118,12 +130,14 @@ class Change:
         if kind == "track":
             return f"space {place[2]}"
         if kind in ("on card", "monastery", "voyage"):
-            return f"on {self._name(str(arg))}"
+            return f"on {self._name(str(arg), before)}"
         if kind == "supply":
             return "the supply" if arg is None else f"{arg}'s supply"
         if kind in ("map", "space") and self.catalog is not None:
-            name = space_name(self.catalog, str(arg), self.monasteries)
-            return f"map space {arg}" if name is None else f"{name} ({arg})"
+            words = space_words(self.catalog, str(arg), self.monasteries, unnamed="")
+            if before is not None:
+                return words or "the map"
+            return f"{words} ({arg})" if words else f"map space {arg}"
         if kind == "pile" and self.catalog is not None and self.what[1] in self.catalog.characters:
             return f"character pile {arg}"
         words = _PLACE_WORDS.get(kind)
@@ -134,6 +148,12 @@ class Change:
         if self.catalog is None or self.what[1] not in self.catalog.characters:
             return "cards"
         return _ZONES.get(self.catalog.characters[self.what[1]].timing or "", "cards")
+
+
+def _token_words(token: str) -> str:
+    """A die token (``token-upper-1``: the rules' id of the 1st token of the upper city) as the table sees it."""
+    _, location, k = token.split("-", 2)
+    return f"die token {k} of {LOCATIONS.get(location, location)}"
 
 
 def _value_words(key: Key, value: Any) -> Any:

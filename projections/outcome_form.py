@@ -13,12 +13,12 @@ from typing import Any
 
 from coimbra_events.catalog.effect_kinds import TRACKS
 from coimbra_events.notation import BY_TYPE
-from coimbra_events.catalog import Catalog
 from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import KINDS
 from coimbra_events.state import CITIES, TABLE, GameState
 from projections.naming import name_of
 from projections.recording import pool_order
+from projections.table_words import space_words
 
 DIE_VALUES = tuple(str(v) for v in range(1, 7))
 """What a die may show."""
@@ -50,19 +50,8 @@ def _slot(key: str | None, label: str, size: int, pool: str) -> dict[str, Any]:
 def _monasteries(state: GameState) -> dict[str, Any]:
     cat = state.catalog
     spaces = cat.map.monastery_spaces
-    return {"slots": [_slot(s, f"{_space_label(cat, s)} (pile {pile})", 1, pile) for pile, ids in spaces.items() for s in ids],
+    return {"slots": [_slot(s, f"{space_words(cat, s)} (pile {pile})", 1, pile) for pile, ids in spaces.items() for s in ids],
             "pools": {pile: cat.monasteries_of(pile) for pile in spaces}}
-
-
-def _space_label(cat: Catalog, space: str) -> str:
-    """A monastery space as the map shows it: its printed name, else where it lies between the spaces the map
-    names (``the space by North Gate and North Road``); its id only on a map that names none of them."""
-    if cat.map.spaces[space].name:
-        return cat.map.spaces[space].name
-    beside = [cat.map.spaces[n].name for n in cat.map.neighbours.get(space, ()) if cat.map.spaces[n].name]
-    if not beside:
-        return f"space {space}"
-    return f"the space by {', '.join(beside[:-1])} and {beside[-1]}" if len(beside) > 1 else f"the space by {beside[0]}"
 
 
 def _scoring_tiles(state: GameState) -> dict[str, Any]:

@@ -44,9 +44,19 @@ def die_words(state: GameState, die: str) -> str:
     return f"the {color} die" + (f" showing {value}" if value is not None else "")
 
 
-def space_words(catalog: Catalog, space: str, monasteries: Mapping[str, str] | None = None) -> str:
-    """A map space by its printed name (or the monastery on it); ``space ID`` only where the catalog names none."""
-    return space_name(catalog, space, monasteries) or f"space {space}"
+def space_words(catalog: Catalog, space: str, monasteries: Mapping[str, str] | None = None,
+                unnamed: str | None = None) -> str:
+    """A map space by its printed name (or the monastery on it), else where it lies between the spaces the map
+    names (``the space by North Gate and North Road``); on a map that names none of them, ``unnamed`` if given
+    (``the map``), else ``space ID``."""
+    named = space_name(catalog, space, monasteries)
+    if named is not None:
+        return named
+    spaces = catalog.map.spaces
+    beside = [spaces[n].name for n in catalog.map.neighbours.get(space, ()) if n in spaces and spaces[n].name]
+    if not beside:
+        return f"space {space}" if unnamed is None else unnamed
+    return f"the space by {', '.join(beside[:-1])} and {beside[-1]}" if len(beside) > 1 else f"the space by {beside[0]}"
 
 
 def amount_words(amount: int, unit: str) -> str:

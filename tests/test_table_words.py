@@ -1,8 +1,9 @@
 """Entries and options as the table says them (``projections.table_words``): no notation, no ids.
 
 The 2- and 4-player fixtures are played again on the catalog whose map has printed names (as a new game is), and
-every entry and every option of every decision on the way is said: dice by colour and value, components
-and map spaces by printed name, never a catalog id, never a verb of the notation's shorthand.
+every entry, every change it made and every option of every decision on the way is said: dice by colour and
+value, components and map spaces by printed name, never a catalog id, never a verb of the notation's shorthand.
+The terminal, where a scribe types ids, says them beside the names (``Chaplain (c-II-18)``), never alone.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from coimbra_events.catalog import standin_catalog
 from coimbra_events.events import EVENT_TYPES
 from coimbra_events.rules import core as rules
 from coimbra_events.state import GameState
+from projections.changes import Change
+from projections.consequences import plays_since
 from projections.naming import KINDS, name_of
 from projections.options import options
 from projections.table_words import _SAY, amount_words, decision_words, table_words
@@ -26,26 +29,37 @@ from tests.conftest import FIXTURES
 CATALOG = standin_catalog()
 IDS = frozenset(i for table, _ in KINDS for i in getattr(CATALOG, table)) | frozenset(CATALOG.map.spaces) | frozenset(CATALOG.die_colors)
 ID = re.compile(r"(?<![\w-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+(?![\w-])")
-"""A word shaped like an id (``c-II-05``, ``gray-2``, ``start-w``)."""
+"""A word shaped like an id (``c-II-05``, ``gray-2``, ``start-w``, ``token-upper-1``)."""
+ALONE = re.compile(r"(?<![\w(-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+(?![\w)-])")
+"""A word shaped like an id, not in brackets beside a name (``Chaplain (c-II-18)``)."""
 SHORTHAND = re.compile(r"\b(?:alt|\d+[cg])\b")
 """The notation's alternative action (``alt 1c 2g``)."""
 
 
+FIXTURES_PLAYED = ("standin-2p-seed1", "standin-4p-seed3")
+
+
 @lru_cache(maxsize=1)
-def played() -> tuple[tuple[GameState, ev.GameEvent], ...]:
-    """The fixtures' entries (2 and 4 players), each with the table just before it, on the named map."""
+def changed() -> tuple[tuple[GameState, ev.GameEvent, tuple[Change, ...]], ...]:
+    """The fixtures' entries (2 and 4 players) on the named map, each with the table just before it and the
+    changes it made on the table."""
     out = []
-    for fixture in ("standin-2p-seed1", "standin-4p-seed3"):
+    for fixture in FIXTURES_PLAYED:
         log = log_reader.read(FIXTURES / "games" / f"{fixture}.json")
-        state = rules.start(CATALOG, log.players)
+        states = [rules.start(CATALOG, log.players)]
         for event in log.events:
-            out.append((state, event))
-            state = rules.apply(state, event)
+            states.append(rules.apply(states[-1], event))
+        out.extend((states[seq - 1], log.events[seq - 1], changes) for seq, changes in plays_since(states[0], log.events, 0))
     return tuple(out)
 
 
+def played() -> list[tuple[GameState, ev.GameEvent]]:
+    """The fixtures' entries, each with the table just before it."""
+    return [(state, event) for state, event, _ in changed()]
+
+
 def ids_in(text: str) -> list[str]:
-    return [w for w in ID.findall(text) if w in IDS]
+    return [w for w in ID.findall(text) if w in IDS or w.startswith("token-")]
 
 
 def test_every_kind_of_entry_has_its_words():
@@ -57,6 +71,29 @@ def test_every_entry_is_said_without_ids_or_notation():
         said = table_words(state, event)
         assert not ids_in(said) and not SHORTHAND.search(said), said
         assert said.startswith(f"{'Table' if event.actor == 'table' else event.actor}: ")
+
+
+def test_every_change_of_every_entry_is_said_on_the_page_without_ids():
+    """What the players' page shows of an entry (``entry_json``: its words and each change it made), never an id."""
+    from types import SimpleNamespace
+
+    from cli.presenter import entry_json
+
+    game = SimpleNamespace(hashes=[""] * len(changed()))
+    for k, (state, event, changes) in enumerate(changed(), 1):
+        entry = entry_json(game, k, event, (None, None), changes, state)
+        words = [entry["text"]] + [str(c[f]) for c in entry["changes"] for f in ("who", "what", "from", "to")]
+        assert not [w for w in words if ids_in(w)], (entry["notation"], words)
+
+
+def test_the_terminal_names_every_id_it_shows_in_what_an_entry_did():
+    """``record`` and ``act`` say what an entry did with ids, which a scribe types, beside the names: a monastery
+    space the map names by no name of its own by where it lies (the entry itself is notation, ids and all)."""
+    from cli.change_views import as_json, change_lines
+
+    for _, _, changes in changed():
+        lines = change_lines(as_json(changes), catalog=CATALOG)
+        assert not [w for line in lines for w in ALONE.findall(line) if w in IDS - frozenset(CATALOG.die_colors)], lines
 
 
 def test_every_option_of_every_kind_of_decision_is_said_without_ids_or_notation():

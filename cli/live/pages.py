@@ -18,6 +18,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from cli.live.shells import shell
+
 TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
 ASSETS = {
     "board.js": ("web", "board.js"),
@@ -54,7 +56,10 @@ def _read(folder: str, name: str) -> str:
 
 def _file(folder: str, name: str) -> Response:
     kind = TYPES[name[name.rindex("."):]]
-    return Response(_read(folder, name), media_type=kind.split(";")[0], headers={**HEADERS, "Content-Type": kind})
+    text = _read(folder, name)
+    if kind.startswith("text/html"):  # a page's file holds its body; the head is written once (``shells``)
+        text = shell(name, text)
+    return Response(text, media_type=kind.split(";")[0], headers={**HEADERS, "Content-Type": kind})
 
 
 async def page(request: Request) -> Response:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
@@ -41,6 +41,16 @@ if TYPE_CHECKING:
     from coimbra_events.service import Games, Outcome, Phone
 
 T = TypeVar("T")
+
+
+class Update(NamedTuple):
+    """What the streams tell with the newest entry (``ServedTable.update_of``), made once at its head."""
+
+    head: str
+    told: dict[str, Any]
+    """The view after the entry, as every stream tells it."""
+    table: dict[str, Any]
+    """The whole table at ``head``: the next update tells only the parts that differ from it."""
 
 
 class ServedTable:
@@ -63,8 +73,8 @@ class ServedTable:
         self._position: int | None = None
         self._view: tuple[str, dict[str, Any]] | None = None
         """``game_view`` of the game at a head (the same for every phone), made once per head."""
-        self._update: tuple[str, dict[str, Any], dict[str, Any]] | None = None
-        """What the streams tell with the newest entry (``update_of``), at its head; and the whole table there."""
+        self._update: Update | None = None
+        """What the streams tell with the newest entry (``update_of``)."""
         self._told = 0
         self._more = asyncio.Event()
         self.seat_changes = 0
@@ -117,14 +127,14 @@ class ServedTable:
         ``table`` only the parts that changed since the head ``after`` (``None``: the whole table), with the play
         an undo would withdraw (``undo_view``: the seat whose phone may; the page knows its own seats)."""
         update = self._update
-        if update is None or entry["seq"] != len(self.entries) or update[0] != entry["head"]:
+        if update is None or entry["seq"] != len(self.entries) or update.head != entry["head"]:
             return None
-        return update[1]
+        return update.told
 
     def _prepare(self) -> None:
         """Make the update the streams tell with a new newest entry, before they are woken: a page draws it at
         once, where reading the game would cost each page a request and the server an answer for each."""
-        if not self.entries or (self._update is not None and self._update[0] == self.entries[-1]["head"]):
+        if not self.entries or (self._update is not None and self._update.head == self.entries[-1]["head"]):
             return
         game = self.games.open(self.session)  # as the use case left it (no look at the store: it just ran)
         if game.head != self.entries[-1]["head"]:
@@ -133,10 +143,10 @@ class ServedTable:
         told = {key: value for key, value in shared.items() if key not in ("catalog", "entries")}
         told["undo"] = undo_view(self._phone(None).seats, game, self.entries)
         before = self._update
-        told["after"] = None if before is None else before[0]
+        told["after"] = None if before is None else before.head
         if before is not None:  # only the table's parts that changed since the head before: a page holding it has the rest
-            told["table"] = {key: value for key, value in told["table"].items() if before[2].get(key) != value}
-        self._update = (game.head, told, shared["table"])
+            told["table"] = {key: value for key, value in told["table"].items() if before.table.get(key) != value}
+        self._update = Update(game.head, told, shared["table"])
 
     # -- use cases, in a worker thread (through ``run``)
 

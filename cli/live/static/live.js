@@ -63,7 +63,7 @@
   // --- who this device is -----------------------------------------------------------------
 
   // A players' page is a phone holding seats (seats.js): it enters only their decisions and the table's outcomes.
-  const seats = WATCHING ? null : coimbraSeats({ api: (path) => api(path), game: () => game, say, refresh });
+  const seats = WATCHING ? null : coimbraSeats({ api: (path) => api(path), game: () => game, say, refresh, put });
   const mine = (player) => Boolean(seats && seats.mine(player));
   const device = (more) => (seats ? seats.headers(more) : Object.assign({}, more));  // a request's headers
 

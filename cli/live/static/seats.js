@@ -26,8 +26,8 @@
     return made;
   }
 
-  /** The seats of one page. ``page``: what it needs of live.js: ``api(path)``, ``game()``, ``say(kind, words)``
-   * and ``refresh()`` (read the game again). */
+  /** The seats of one page. ``page``: what it needs of live.js: ``api(path)``, ``game()``, ``say(kind, words)``,
+   * ``refresh()`` (read the game again) and ``put(node, html)`` (draw a part unless it says the same). */
   window.coimbraSeats = function (page) {
     const device = deviceId();
     const el = (id) => document.getElementById(id);
@@ -82,14 +82,13 @@
       return changed;
     }
 
-    let prompted = "";  // the seats' buttons drawn last
     function drawPrompt(view) {
       const html = view.seats.map((s) => {
         const whose = s.yours ? " (this phone)" : s.held ? " (another phone)" : "";
         return `<button type="button" class="seat" data-seat="${esc(s.player)}" aria-pressed="${s.yours}">` +
           `${esc(s.player)}<span class="whose">${esc(whose)}</span></button>`;
       }).join("");
-      if (html !== prompted) el("seat-choices").innerHTML = prompted = html;
+      page.put(el("seat-choices"), html);
     }
 
     /** Claim ``seat`` for this phone; a seat held by another phone only after the table confirms taking it over. */
