@@ -1,6 +1,6 @@
 """The live table's pages as the browser gets them: one head, written here, before each page's body.
 
-Each page (``static/live.html``, ``club.html``, ``cards.html``) holds its body alone; its title and its
+Each page (``static/live.html``, ``club.html``, ``cards.html``, ``evening.html``) holds its body alone; its title and its
 stylesheets are named here, so that the head every page needs (the character set, the phone's viewport,
 no icon to fetch) is written once.
 """
@@ -14,6 +14,7 @@ SHELLS: Mapping[str, tuple[str, tuple[str, ...]]] = {
     "live.html": ("coimbra · the live table", ("replay.css", "live.css")),
     "club.html": ("coimbra · the club night", ("cards.css", "club.css")),
     "cards.html": ("coimbra · table cards", ("cards.css",)),
+    "evening.html": ("coimbra · the evening", ("evening.css",)),
 }
 """Each page's title and the stylesheets it loads (``/static/NAME``), by the file of its body."""
 

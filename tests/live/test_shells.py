@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -21,3 +22,9 @@ def test_each_page_is_one_document_with_the_shared_head_its_title_and_stylesheet
     assert re.findall(r'<link rel="stylesheet" href="/static/([^"]+)">', page) == list(styles)
     assert all(style in ASSETS for style in styles)
     assert {k: answer.headers[k] for k in HEADERS} == HEADERS  # the page's policy and caching, as every asset's
+
+
+def test_every_page_file_has_its_shell() -> None:
+    """A page added without its title and stylesheets here would be answered with an error, not a page."""
+    folder = Path(__file__).resolve().parents[2] / "cli" / "live" / "static"
+    assert {p.name for p in folder.glob("*.html")} == set(SHELLS)
