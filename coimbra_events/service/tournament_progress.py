@@ -91,6 +91,10 @@ class Progress:
         finished = [[t.finishes() for t in r.tables if t.state == FINISHED] for r in self.rounds]
         return standings(finished, points_by_size(self.tournament.points), self.tournament.players)
 
+    def standings_before(self) -> list[Standing]:
+        """Everyone level, before any round: the standings a tournament shows until its first result."""
+        return standings([[]], points_by_size(self.tournament.points), self.tournament.players)[0]
+
     def strengths(self) -> dict[str, float] | None:
         """What the next round is balanced by: round 1 by the strengths given (or none), later rounds by the
         tournament points so far (a Swiss)."""
@@ -116,3 +120,23 @@ def _holding(games: Sequence[GameInfo], table: Sequence[str]) -> tuple[GameInfo,
     people = sorted(person_key(name) for name in table)
     return tuple(sorted((g for g in games if sorted(person_key(n) for n, _ in g.players) == people),
                         key=lambda g: g.created))
+
+
+def standing_json(line: Standing) -> dict[str, Any]:
+    """A line of the standings as ``--json`` and the organiser's page say it (points to 3 decimals: 7/3 is 2.333)."""
+    return {"rank": line.rank, "player": line.name, "points": round(float(line.points), 3), "scored": line.scored,
+            "opponents": round(float(line.opponents), 3)}
+
+
+def round_json(seated: SeatedRound, after: Sequence[Standing]) -> dict[str, Any]:
+    """A round's tables, explanations and the standings after it (so far, while it is under way)."""
+    return {"round": seated.number, "over": seated.over, "tables": [t.to_json() for t in seated.tables],
+            "explanations": list(seated.explanations), "standings": [standing_json(line) for line in after]}
+
+
+def progress_json(now: Progress) -> dict[str, Any]:
+    """Where a tournament stands: its facts, each round seated, and the standings now."""
+    after = now.standings()
+    return {**now.tournament.facts(), "over": now.over,
+            "seated": [round_json(r, lines) for r, lines in zip(now.rounds, after)],
+            "standings": [standing_json(line) for line in (after[-1] if after else now.standings_before())]}

@@ -96,7 +96,7 @@ class TournamentRuns:
         if now.rounds:
             last = now.rounds[-1]
             if any(t.state == TO_START for t in last.tables):
-                return RoundStarted(last, self._start_games(tournament, last, tags, by), False)
+                return self._started(tournament, last, tags, by, seated_now=False)
             if not last.over:
                 return RoundNotOver(last)
         if len(now.rounds) == tournament.rounds:
@@ -104,8 +104,7 @@ class TournamentRuns:
         seating = seat_next(tournament.players, tournament.seed, tournament.seated, now.strengths())
         tournament.seat(seating.tables, seating.explanations)
         save_round(self.store, tournament)
-        seated = self.tournament_progress(tournament).rounds[-1]
-        return RoundStarted(seated, self._start_games(tournament, seated, tags, by), True)
+        return self._started(tournament, self.tournament_progress(tournament).rounds[-1], tags, by, seated_now=True)
 
     def tournament(self, name: str) -> Progress:
         """Where tournament ``name`` stands (``UnknownTournament`` if there is none)."""
@@ -124,6 +123,12 @@ class TournamentRuns:
         from coimbra_events.store.games_query import GamesQuery
 
         return progress(tournament, self.games(GamesQuery(tag=tournament.name)))
+
+    def _started(self, tournament: Tournament, seated: SeatedRound, tags: Sequence[str], by: str | None,
+                 seated_now: bool) -> RoundStarted:
+        """The games of ``seated`` started (``_start_games``), and the round read again with them."""
+        started = self._start_games(tournament, seated, tags, by)
+        return RoundStarted(self.tournament_progress(tournament).rounds[seated.number - 1], started, seated_now)
 
     def _start_games(self, tournament: Tournament, seated: SeatedRound, tags: Sequence[str],
                      by: str | None) -> dict[int, str]:
