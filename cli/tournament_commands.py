@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Optional
+from typing import TYPE_CHECKING, Iterator, Optional
 
 import typer
 from rich.markup import escape
@@ -35,12 +35,10 @@ RATINGS = ("league",)
 def league_strengths(db: Optional[Path], players: list[str]) -> dict[str, float]:
     """Each player's league rating (mu − 3σ; unrated: 0, a new player's), the name resolved through the aliases."""
     from cli.league_commands import league_tables
-    from coimbra_events.players import person_key
-    from projections.league.reports import people_of, recent_ratings
+    from projections.league.reports import ratings_by_name
 
     with league_tables(db, quiet=True) as tables:
-        people, rated = people_of(tables), recent_ratings(tables)
-    return {name: float(rated.get(people.of(person_key(name)), {}).get("rating", 0.0)) for name in players}
+        return ratings_by_name(tables, players)
 
 
 def show(seating: Seating) -> None:
@@ -121,15 +119,6 @@ def points_option(given: str) -> list[int]:
         fail(f"--points {given!r}: give four whole numbers separated by commas, one per place (e.g. 4,2,1,0)")
 
 
-def started_json(name: str, outcome: RoundStarted) -> dict[str, Any]:
-    """A round seated or resumed, as ``start`` and ``next`` print it with ``--json``."""
-    from coimbra_events.service.tournament_progress import round_json
-
-    return {"tournament": name, "round": outcome.round.number, "seated": outcome.seated,
-            "started": {str(k): v for k, v in outcome.started.items()},
-            **{k: v for k, v in round_json(outcome.round, []).items() if k in ("tables", "explanations")}}
-
-
 def show_started(name: str, outcome: RoundStarted) -> None:
     from cli.tournament_views import show_round
 
@@ -179,7 +168,7 @@ def start_command(
     with served(db, views=True, create=True) as games, tournament_errors():
         outcome = games.start_tournament(name, names, rounds, places, seed, strengths, by=entrant(by))
     if as_json:
-        print_json(started_json(name, outcome))
+        print_json(outcome.to_json(name))
         return
     show_started(name, outcome)
 
@@ -196,24 +185,21 @@ def next_command(name: str = NameArgument, db: Optional[Path] = DbOption, by: Op
 
     Example: [bold]coimbra tournament next spring[/]
     """
-    from coimbra_events.service.tournament_progress import round_json
     from coimbra_events.service.tournaments import RoundNotOver, RoundStarted
 
     with served(db, views=True) as games, tournament_errors():
         outcome = games.next_round(name, by=entrant(by))
     if isinstance(outcome, RoundStarted):
         if as_json:
-            print_json(started_json(name, outcome))
+            print_json(outcome.to_json(name))
         else:
             show_started(name, outcome)
         return
     if isinstance(outcome, RoundNotOver):
-        waiting = outcome.round.waiting()
         if as_json:
-            print_json({"tournament": name, "round": outcome.round.number, "over": False,
-                        "waiting": [t for t in round_json(outcome.round, [])["tables"] if t["state"] != "over"]})
+            print_json(outcome.to_json(name))
             raise typer.Exit(RULE_VIOLATION)
-        fail(f"round {outcome.round.number} of {name} is not over: {'; '.join(t.said() for t in waiting)}",
+        fail(f"round {outcome.round.number} of {name} is not over: {'; '.join(t.said() for t in outcome.round.waiting())}",
              RULE_VIOLATION)
     if as_json:
         print_json({"tournament": name, "round": None, "over": True})

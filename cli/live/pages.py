@@ -32,6 +32,8 @@ ASSETS = {
     "cards.css": ("live/static", "cards.css"),
     "club.js": ("live/static", "club.js"),
     "club.css": ("live/static", "club.css"),
+    "tournament.js": ("live/static", "tournament.js"),
+    "tournament.css": ("live/static", "tournament.css"),
     "replay.css": ("web", "replay.css"),
 }
 """The files a page loads, by the name it asks for: where each lives in the ``cli`` package."""

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from coimbra_events.service.inputs import check_players, check_tags
-from coimbra_events.service.tournament_progress import TO_START, Progress, SeatedRound, progress
+from coimbra_events.service.tournament_progress import TO_START, Progress, SeatedRound, progress, round_json
 from coimbra_events.tournament.field import field
 from coimbra_events.tournament.record import Tournament, checked_name, game_name, round_tag
 from coimbra_events.tournament.seating import seat_next
@@ -38,12 +38,24 @@ class RoundStarted:
     started: Mapping[int, str]
     seated: bool
 
+    def to_json(self, name: str) -> dict[str, Any]:
+        """As ``start`` and ``next`` print it with ``--json`` and the organiser's page reads it."""
+        shown = round_json(self.round, [])
+        return {"tournament": name, "round": self.round.number, "seated": self.seated,
+                "started": {str(k): v for k, v in self.started.items()}, "tables": shown["tables"],
+                "explanations": shown["explanations"]}
+
 
 @dataclass(frozen=True)
 class RoundNotOver:
     """Round ``number`` has tables not finished: the next cannot be seated yet."""
 
     round: SeatedRound
+
+    def to_json(self, name: str) -> dict[str, Any]:
+        """The tables not finished, as ``next --json`` prints them (exit 1) and the organiser's page reads them."""
+        return {"tournament": name, "round": self.round.number, "over": False,
+                "waiting": [t.to_json() for t in self.round.waiting()]}
 
 
 @dataclass(frozen=True)
