@@ -133,11 +133,15 @@
   }
 
   let reading = false;
+  let drawn = "";              // the answer drawn last: the same answer is not drawn again (a details left open stays)
   async function read() {
     if (reading) return;
     reading = true;
     try {
       const listed = await call("/api/tournaments");
+      const answer = JSON.stringify(listed);
+      if (answer === drawn) return;
+      drawn = answer;
       const open = new Set([...document.querySelectorAll("#tournaments details[open]")].map((d) => d.closest("article").id));
       const shownNow = listed.tournaments.map(shown);
       shownNow.forEach((a, k) => { a.id = `t-${k}`; if (open.has(a.id)) a.querySelector("details").open = true; });
