@@ -41,6 +41,20 @@ def league_strengths(db: Optional[Path], players: list[str]) -> dict[str, float]
         return ratings_by_name(tables, players)
 
 
+def field_and_strengths(players: str, rounds: int, ratings: Optional[str],
+                        db: Optional[Path]) -> tuple[list[str], dict[str, float] | None]:
+    """``--players`` checked (exit 2 naming the problem) and the strengths ``--ratings`` asks for (``None``: all equal)."""
+    from coimbra_events.tournament import BadField, field
+
+    try:
+        names = list(field(players.split(","), rounds))
+    except BadField as exc:
+        fail(str(exc))
+    if ratings is not None and ratings not in RATINGS:
+        fail(f"--ratings {ratings!r}: the ratings come from {', '.join(RATINGS)}")
+    return names, league_strengths(db, names) if ratings else None
+
+
 def show(seating: Seating) -> None:
     """One table per round, seat order first to last, and the round's explanations under it."""
     for played in seating.rounds:
@@ -75,15 +89,9 @@ def seat_command(
 
     Example: [bold]coimbra tournament seat --players "Ana,Bruno,Carla,Dora,Eva,Filipe,Gil" --rounds 3 --seed 7[/]
     """
-    from coimbra_events.tournament import BadField, field, seat_rounds
+    from coimbra_events.tournament import seat_rounds
 
-    try:
-        names = list(field(players.split(","), rounds))
-    except BadField as exc:
-        fail(str(exc))
-    if ratings is not None and ratings not in RATINGS:
-        fail(f"--ratings {ratings!r}: the ratings come from {', '.join(RATINGS)}")
-    strengths = league_strengths(db, names) if ratings else None
+    names, strengths = field_and_strengths(players, rounds, ratings, db)
     seating = seat_rounds(names, rounds, seed, strengths)
     if as_json:
         print_json({"rounds": seating.tables(), "explanations": seating.explanations()})
@@ -155,15 +163,7 @@ def start_command(
 
     Example: [bold]coimbra tournament start spring --players "Ana,Bruno,Carla,Dora,Eva,Filipe,Gil" --rounds 3[/]
     """
-    from coimbra_events.tournament import BadField, field
-
-    try:
-        names = list(field(players.split(","), rounds))
-    except BadField as exc:
-        fail(str(exc))
-    if ratings is not None and ratings not in RATINGS:
-        fail(f"--ratings {ratings!r}: the ratings come from {', '.join(RATINGS)}")
-    strengths = league_strengths(db, names) if ratings else None
+    names, strengths = field_and_strengths(players, rounds, ratings, db)
     places = points_option(points)
     with served(db, views=True, create=True) as games, tournament_errors():
         outcome = games.start_tournament(name, names, rounds, places, seed, strengths, by=entrant(by))

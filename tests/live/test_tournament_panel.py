@@ -6,22 +6,15 @@ without a reload, and round 2 is seated; axe-core finds no violation on a laptop
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterator
+from typing import Callable
 
 import pytest
 
-from tests.browser_kit import axe_violations, chromium
+from tests.browser_kit import axe_violations
 from tests.live.conftest import Served, coimbra
 from tests.live.test_club import imported
+from tests.live.test_club_page import LAPTOP, PHONE, browser  # noqa: F401  (browser: the module's Chromium, a fixture)
 from tests.tournament_play import finish
-
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from chromium()
 
 
 @pytest.fixture(scope="module")
