@@ -66,3 +66,46 @@ def test_a_table_hands_out_exactly_its_places_points_and_a_better_place_never_ea
                 assert earned[a.name] >= earned[b.name]
             if a.place == b.place:
                 assert earned[a.name] == earned[b.name]
+
+
+def test_points_for_smaller_tables_follow_from_a_table_of_fours():
+    from coimbra_events.tournament.standings import points_by_size
+
+    assert points_by_size((4, 2, 1, 0)) == POINTS
+    assert points_by_size((5, 3, 1, 1)) == {4: (5, 3, 1, 1), 3: (5, 3, 1), 2: (5, 1)}
+
+
+@pytest.mark.parametrize("given, says", [((4, 2, 1), "four whole numbers"), ((4, 2, 1, -1), "four whole numbers"),
+                                         ((4, 2, 1, 101), "four whole numbers"), ((2, 4, 1, 0), "more than the place before")])
+def test_points_that_cannot_be_used_are_refused(given, says):
+    from coimbra_events.tournament.standings import BadPoints, points_by_size
+
+    with pytest.raises(BadPoints, match=says):
+        points_by_size(given)
+
+
+PLACES = st.lists(st.integers(1, 4), min_size=2, max_size=4).map(
+    lambda drawn: [1 + sum(1 for other in drawn if other < mine) for mine in drawn])
+"""A table's places as the tie rule gives them: a shared place, then the places it took skipped (1, 1, 3, 4)."""
+SCHEMES = st.lists(st.integers(0, 100), min_size=4, max_size=4).map(lambda p: tuple(sorted(p, reverse=True)))
+
+
+@given(PLACES, SCHEMES)
+def test_shared_places_share_exactly_the_points_of_the_places_they_take(places, scheme):
+    from coimbra_events.tournament.standings import points_by_size
+
+    points = points_by_size(scheme)
+    earned = table_points([Finish(f"P{k}", place, 0) for k, place in enumerate(places)], points)
+    assert sum(earned.values()) == sum(points[len(places)])
+    for k, place in enumerate(places):
+        for j, other in enumerate(places):
+            if place == other:
+                assert earned[f"P{k}"] == earned[f"P{j}"]
+            if place < other:
+                assert earned[f"P{k}"] >= earned[f"P{j}"]
+
+
+def test_players_without_a_result_yet_are_listed_level_with_nothing():
+    after = standings([[table(("A", 1, 60), ("B", 1, 60), ("C", 3, 40))]], players=["A", "B", "C", "D"])[0]
+    assert [(s.rank, s.name, s.points, s.scored, s.opponents) for s in after] == [
+        (1, "A", 3, 60, 3), (1, "B", 3, 60, 3), (3, "C", 0, 40, 6), (4, "D", 0, 0, 0)]

@@ -37,6 +37,8 @@ ASSETS = {
     "club.css": ("live/static", "club.css"),
     "evening.js": ("live/static", "evening.js"),
     "evening.css": ("live/static", "evening.css"),
+    "tournament.js": ("live/static", "tournament.js"),
+    "tournament.css": ("live/static", "tournament.css"),
     "replay.css": ("web", "replay.css"),
 }
 """The files a page loads, by the name it asks for: where each lives in the ``cli`` package."""

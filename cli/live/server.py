@@ -32,7 +32,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from cli.live import api, club, evening, pages, stream
+from cli.live import api, club, evening, pages, stream, tournament_panel
 from cli.live.follow import follow
 from cli.live.limits import Limits, protocol
 from cli.live.access import Gate, LimitBody, Throttle, TooLarge, refusal, too_large
@@ -68,7 +68,7 @@ def build_app(tables: ServedTables, hosts: Sequence[str], port: int, throttle: T
 
     return Starlette(
         routes=[*api.routes(tables, gate), *stream.routes(tables, gate), *club.routes(tables, gate, base),
-                *evening.routes(tables, gate), *pages.routes()],
+                *evening.routes(tables, gate), *tournament_panel.routes(tables, gate, base), *pages.routes()],
         middleware=[Middleware(Nosniff), Middleware(OneLineErrors),
                     Middleware(TrustedHostMiddleware, allowed_hosts=[url_host(h) for h in reached], www_redirect=False),
                     Middleware(LimitBody)],

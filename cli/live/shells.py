@@ -12,7 +12,7 @@ from typing import Mapping
 
 SHELLS: Mapping[str, tuple[str, tuple[str, ...]]] = {
     "live.html": ("coimbra · the live table", ("replay.css", "live.css")),
-    "club.html": ("coimbra · the club night", ("cards.css", "club.css")),
+    "club.html": ("coimbra · the club night", ("cards.css", "club.css", "tournament.css")),
     "cards.html": ("coimbra · table cards", ("cards.css",)),
     "evening.html": ("coimbra · the evening", ("evening.css",)),
 }

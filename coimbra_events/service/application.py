@@ -30,6 +30,7 @@ from coimbra_events.service.results import Conflict, Entry, Exported, Legal, Not
 from coimbra_events.service.seats import Phone
 from coimbra_events.service.sessions import GameRef, Session
 from coimbra_events.service.table_links import TableLinks
+from coimbra_events.service.tournaments import TournamentRuns
 from coimbra_events.service.views import Views
 from coimbra_events.state import GameState
 from coimbra_events.store.errors import BadFork, BadPlayers
@@ -52,7 +53,7 @@ Input = str | GameEvent
 ATTEMPTS = 5
 """How often a write whose change means the same whatever else was recorded (a note) is made again."""
 
-class Games(TableLinks):
+class Games(TableLinks, TournamentRuns):
     """The use cases on the games of one store and on JSON log files.
 
     ``store`` is the persistence, or how to open it: it is opened when a stored
@@ -288,15 +289,16 @@ class Games(TableLinks):
     # -- games
 
     def new_game(self, players: Sequence[tuple[str, str]], catalog: Catalog | None = None, name: str | None = None,
-                 seed: int | None = None, by: str | None = None) -> Game:
+                 seed: int | None = None, by: str | None = None, tags: Sequence[str] = ()) -> Game:
         """A new stored game; with a seed the table's setup outcomes are drawn up to the first decision, through the
         rules core's outcome spaces (as a simulated game's), stored as ordinary events, the seed kept in the
-        header (``meta.seed``) and the index."""
+        header (``meta.seed``) and the index. ``tags`` are stored with it, in the same save."""
         from coimbra_events.game import Game
         from coimbra_events.store.rolls import draw_setup
 
         catalog = catalog or standin_catalog()
         check_players(players)
+        check_tags(tags, self.store.claims.taken)
         meta = {"seed": seed} if seed is not None else {}
         claims = self.store.claims
 
@@ -306,6 +308,7 @@ class Games(TableLinks):
                 game = Game.start(chosen, catalog, players, meta)
             except ValueError as exc:
                 raise BadPlayers(str(exc)) from None
+            game.set_tags(tuple(dict.fromkeys(tags)))
             if seed is not None:
                 draw_setup(game, random.Random(seed), by)
             return game, claims.claim(chosen, game.id), None

@@ -22,13 +22,14 @@ from coimbra_events.store.receipts import Receipt
 from coimbra_events.store.records import fold_claim, fold_mark
 from coimbra_events.store.register import fold_name
 from coimbra_events.store.snapshots import fold_game
+from coimbra_events.store.tournaments import fold_tournament, fold_tournament_list
 
 RECEIPT_TOPICS: tuple[str, ...] = (get_topic(Receipt), receipts.MOVED_FROM)
 """Every topic a receipt's row may name."""
 
 STORED_TOPICS: frozenset[str] = frozenset(
     [get_topic(cls) for cls in (*fold_game.events, *fold_name.events, *fold_aliases.events, *fold_claim.events,
-                                 *fold_mark.events, Receipt)]
+                                 *fold_mark.events, *fold_tournament.events, *fold_tournament_list.events, Receipt)]
     + [f"{register.MOVED_FROM}.{cls.__name__}" for cls in fold_name.events]
     + [receipts.MOVED_FROM, snapshots.MOVED_FROM, *LEGACY_TOPICS, f"{OLD_MODULE}:GamesIndex.Created"]
 )

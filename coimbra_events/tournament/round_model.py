@@ -139,6 +139,7 @@ class _Model:
         solver.parameters.random_seed = seed % 2**31
         solver.parameters.max_deterministic_time = effort
         solver.parameters.cp_model_presolve = False  # it would spend a small budget before the search starts from the hint
+        solver.parameters.catch_sigint_signal = False  # else Ctrl-C's handler is the solver's, not the server's, once it ran
         status = solver.solve(self.cp)
         if status == cp_model.UNKNOWN:
             return self.solve(objective, seed, 2 * effort)

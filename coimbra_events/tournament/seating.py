@@ -63,13 +63,31 @@ def seat_round(number: int, players: Sequence[str], meetings: Meetings, seats: S
     return Round(number, tables, solution, explained)
 
 
+def seed_order(players: Sequence[str], seed: int) -> list[str]:
+    """The players in the seed's order: what every round of a tournament is seated from."""
+    order = list(players)
+    random.Random(seed).shuffle(order)
+    return order
+
+
 def seat_rounds(names: Iterable[str], rounds: int, seed: int = 0, strengths: Mapping[str, float] | None = None,
                 effort: float = EFFORT) -> Seating:
     """``rounds`` rounds for ``names`` (checked by ``field``), balanced by ``strengths`` (by name; none: all equal).
 
     The seed shuffles the players before the first round and seeds the solver: the same seed, players and
     strengths give the same seating."""
-    players = list(field(names, rounds))
-    random.Random(seed).shuffle(players)
+    players = seed_order(field(names, rounds), seed)
     meetings, seats = Meetings(), SeatCounts()
     return Seating(seed, tuple(seat_round(n, players, meetings, seats, strengths, seed, effort) for n in range(1, rounds + 1)))
+
+
+def seat_next(players: Sequence[str], seed: int, seated: Sequence[Tables], strengths: Mapping[str, float] | None,
+              effort: float = EFFORT) -> Round:
+    """The round after the rounds ``seated`` (each as it was seated, seat order kept), balanced by ``strengths``
+    (a running tournament's points so far: a Swiss): as ``seat_rounds`` would seat it given those strengths, so
+    that a recorded tournament's next round is reproducible from its seed, its rounds and its results."""
+    meetings, seats = Meetings(), SeatCounts()
+    for number, tables in enumerate(seated, 1):
+        meetings.add(number, tables)
+        seats.add(tables)
+    return seat_round(len(seated) + 1, seed_order(players, seed), meetings, seats, strengths, seed, effort)

@@ -15,6 +15,24 @@ from fractions import Fraction
 
 POINTS: Mapping[int, tuple[int, ...]] = {4: (4, 2, 1, 0), 3: (4, 2, 0), 2: (4, 0)}
 """Tournament points by place, for each table size: the top places keep a table of four's, the last place 0."""
+MOST_POINTS = 100
+"""The most points a place may give: a bound that catches a typo (``--points 4,2,10000,0``)."""
+
+
+class BadPoints(ValueError):
+    """Points by place that cannot be used: not four whole numbers, negative, or a lower place given more."""
+
+
+def points_by_size(places: Sequence[int]) -> dict[int, tuple[int, ...]]:
+    """Points by place for every table size from a table of four's (``4,2,1,0``): a smaller table keeps the top
+    places' points and gives its last place the last place's (three: ``4,2,0``; two: ``4,0``), as ``POINTS`` does."""
+    given = tuple(places)
+    if len(given) != 4 or not all(isinstance(p, int) and 0 <= p <= MOST_POINTS for p in given):
+        raise BadPoints(f"points {','.join(map(str, given))}: give four whole numbers from 0 to {MOST_POINTS}, "
+                        "one for each place at a table of four (e.g. 4,2,1,0)")
+    if any(a < b for a, b in zip(given, given[1:])):
+        raise BadPoints(f"points {','.join(map(str, given))}: a place may not give more than the place before it")
+    return {4: given, 3: given[:2] + given[-1:], 2: given[:1] + given[-1:]}
 
 
 @dataclass(frozen=True)
@@ -54,10 +72,11 @@ def table_points(table: Sequence[Finish], points: Mapping[int, Sequence[int]] = 
     return earned
 
 
-def standings(rounds: Sequence[Sequence[Sequence[Finish]]],
-              points: Mapping[int, Sequence[int]] = POINTS) -> list[list[Standing]]:
-    """The standings after each round of ``rounds`` (rounds of tables of finishes)."""
-    total: dict[str, Fraction] = defaultdict(Fraction)
+def standings(rounds: Sequence[Sequence[Sequence[Finish]]], points: Mapping[int, Sequence[int]] = POINTS,
+              players: Sequence[str] = ()) -> list[list[Standing]]:
+    """The standings after each round of ``rounds`` (rounds of tables of finishes); ``players``: who is listed
+    before any result of theirs (with nothing yet), besides everyone who has one."""
+    total: dict[str, Fraction] = defaultdict(Fraction, {name: Fraction(0) for name in players})
     scored: dict[str, int] = defaultdict(int)
     met: dict[str, list[str]] = defaultdict(list)
     after = []

@@ -229,6 +229,13 @@ def recent_ratings(tables: Tables) -> dict[str, dict[str, Any]]:
     return {person: rating_of(h, counts[person]) for person, h in history.items()}
 
 
+def ratings_by_name(tables: Tables, names: Sequence[str]) -> dict[str, float]:
+    """Each name's league rating (mu − 3σ), the name resolved through the aliases; unrated: 0, a new player's
+    (what a tournament's first round is balanced by)."""
+    people, rated = people_of(tables), recent_ratings(tables)
+    return {name: float(rated.get(people.of(person_key(name)), {}).get("rating", 0.0)) for name in names}
+
+
 def season_ratings(tables: Tables, season: str, people: People) -> dict[str, dict[str, Any]]:
     """Each person's rating over one season's games alone (every player starts the season unrated), by person key."""
     history: dict[str, list[tuple[int, float, float]]] = defaultdict(list)

@@ -33,6 +33,8 @@
     return data;
   }
 
+  window.coimbraClub = { make, call };  // for the tournament panel (tournament.js)
+
   function seatRows() {
     const rows = $("seat-rows");
     for (let k = 0; k < 4; k++) {
@@ -166,6 +168,7 @@
       $("evening-link").href = listed.evening_url;
       const n = listed.tables.length;
       $("status").textContent = `${n} ${n === 1 ? "table" : "tables"}, read at ${new Date().toLocaleTimeString()}.`;
+      document.dispatchEvent(new Event("coimbra:tables"));  // the tournament panel reads its standings again
       return true;
     } catch (e) {
       $("status").textContent = e instanceof TypeError ? "The server could not be reached: trying again." : e.message;
