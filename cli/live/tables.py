@@ -22,7 +22,7 @@ from starlette.responses import Response
 
 from cli.live.access import Gate, Keys, refusal
 from cli.live.table import ServedTable
-from coimbra_events.store.errors import DamagedGame, one_line
+from coimbra_events.store.errors import DamagedGame, UnknownGame, one_line
 
 if TYPE_CHECKING:
     from coimbra_events.service import Games
@@ -68,8 +68,11 @@ class ServedTables:
 
     def serve_every(self, renew: bool = False) -> None:
         """Serve every game in progress not served yet, the oldest first; one that cannot be read (damaged) is said
-        once in the log and left out, so that it never keeps the evening's other tables from being served."""
-        for info in reversed(self.games.unfinished()):
+        once in the log and left out, so that it never keeps the evening's other tables from being served. A table
+        archived since it was served (put away through another server process) is served no more."""
+        listed = self.games.unfinished()
+        self._drop_archived({info.name for info in listed})
+        for info in reversed(listed):
             if info.name in self.served or info.name in self._unreadable:
                 continue
             try:
@@ -77,6 +80,19 @@ class ServedTables:
             except DamagedGame as exc:
                 self._unreadable.add(info.name)
                 log.warning("%s is not served: %s", info.name, one_line(exc))
+
+    def _drop_archived(self, in_progress: set[str]) -> None:
+        """Serve no more the tables whose games were archived meanwhile, or are gone (renamed); a game over is served
+        until put away."""
+        gone = {name for name in self.served if name not in in_progress and self._archived(name)}
+        if gone:
+            self.served = {k: v for k, v in self.served.items() if k not in gone}
+
+    def _archived(self, name: str) -> bool:
+        try:
+            return self.games.info(name).archived
+        except UnknownGame:
+            return True
 
     def changed(self) -> None:
         """Wake whoever waits for a change to any table (on the event loop)."""
