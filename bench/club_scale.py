@@ -17,10 +17,11 @@ for all of them): what a page's own drawing adds is ``bench/board_taps.py``'s. T
 answered as stored but missing from its game, or never told on one of its table's streams, is lost; an entry more than
 the inputs answered is stored twice. Figures: p50 and p95 of both, their ratios, inputs lost and stored twice (both
 must be 0), each server process's memory (VmRSS) and CPU time over the club phase (beyond what they take idle with
-every table served: per entry, and per entry and stream), and the load average. Target: club p95 < 150 ms on 2
+every table served: per entry, and per entry and stream), the load average, and (in this process, after) what one
+process's look at the store costs after an entry stored anywhere, per table it serves. Target: club p95 < 150 ms on 2
 cores. Missing a target is reported, not an error: the script always exits 0 (and says so when no PostgreSQL is
 configured). Usage: ``python bench/club_scale.py [--tables N]
-[--seconds S] [--baseline-seconds S] [--json]``; CI runs ``--tables 10 --seconds 30 --baseline-seconds 10``.
+[--seconds S] [--baseline-seconds S] [--json]``; CI runs ``--tables 10 --seconds 24 --baseline-seconds 6``.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import asyncio
 import os
 import select
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -55,6 +57,8 @@ STRAGGLERS = 10.0
 """Seconds an entry may still take to be told on every stream after the last input, before it counts as lost."""
 P95_TARGET_MS = 150.0
 BASELINE = "baseline"
+LOOKS = 20
+"""Looks timed in process (``look_cost``)."""
 IDLE = 5.0
 """Seconds the server processes' CPU time is read idle (every table served, nothing entered, no stream open)."""
 
@@ -236,7 +240,35 @@ def measure(count: int, seconds: float, baseline_seconds: float) -> dict[str, An
             rss_end = {p: rss_mb(p) for p in workers}
             supervisor = rss_mb(pid)
         lost, twice = stored_against_sent(games, list(tables.values()))
-    return figures(count, seconds, base, club, lost, twice, rss_start, rss_end, supervisor, idle_share)
+        looks = look_cost(games)
+    return {**figures(count, seconds, base, club, lost, twice, rss_start, rss_end, supervisor, idle_share), **looks}
+
+
+def look_cost(games: Any, repeat: int = LOOKS) -> dict[str, float]:
+    """What one server process does for an entry stored anywhere, timed in this process: a note stored on one table,
+    then the look that follows (``ServedTables.look``: the notification log's position, the games in progress listed,
+    and at every served table its latest receipt read, the noted one read again); median wall time of a look, and
+    its CPU time (this process's), and that per served table."""
+    from cli.live.access import Keys
+    from cli.live.tables import ServedTables
+
+    tables = ServedTables(games, "bench", Keys(games.organiser_key()))
+    tables.serve_every()
+
+    async def looks() -> list[tuple[float, float]]:
+        await tables.look()
+        times = []
+        for k in range(repeat):
+            games.note(BASELINE, 1, f"look {k}", by="bench")
+            started, cpu = time.perf_counter(), time.process_time()
+            await tables.look()
+            times.append(((time.perf_counter() - started) * 1000, (time.process_time() - cpu) * 1000))
+        return times
+
+    timed = asyncio.run(looks())
+    wall, cpu = statistics.median(t[0] for t in timed), statistics.median(t[1] for t in timed)
+    served = len(tables.served)
+    return {"look_ms": wall, "look_cpu_ms": cpu, "look_cpu_per_table_ms": cpu / served, "look_tables": served}
 
 
 def figures(count: int, seconds: float, base: dict[str, Any], club: dict[str, Any], lost: int, twice: int,
@@ -291,6 +323,9 @@ def report(f: dict[str, Any]) -> str:
         f"idle, every table served: {f['idle_cpu_share']:.3f}); beyond idle, {f['server_cpu_per_entry_ms']:.1f} ms per "
         f"entry, {f['server_cpu_per_entry_stream_ms']:.2f} ms per entry "
         f"and stream; with 1 table: {f['baseline_cpu_per_entry_ms']:.1f} ms per entry (PostgreSQL's own not counted)",
+        f"  a process's look after an entry stored anywhere (in process, {f['look_tables']} tables served): "
+        f"{f['look_ms']:.1f} ms, of which CPU {f['look_cpu_ms']:.1f} ms: {f['look_cpu_per_table_ms']:.2f} ms per table served "
+        "(PostgreSQL's own not counted)",
     ])
 
 
