@@ -36,6 +36,8 @@ class Seated:
 
     table: ServedTable
     keys: Keys
+    game_id: str = ""
+    """The game's id: the notification log names what moved by it (``ServedTables.look``)."""
 
 
 class ServedTables:
@@ -60,9 +62,9 @@ class ServedTables:
         """Serve game NAME: read it and its keys (``renew``: new ones, the kept ones replaced); ``UnknownGame``
         if there is none. In a worker thread holding ``lock``, or before the server answers."""
         table = ServedTable(self.games, name, self.by, self.lock, self.changed)
-        table.load()
+        game = table.load()
         table.view()  # made once now, so that its first page is answered at once
-        seated = Seated(table, Keys(self.games.table_keys(table.session, renew)))
+        seated = Seated(table, Keys(self.games.table_keys(table.session, renew)), str(game.id))
         self.served = {**self.served, name: seated}  # a new dict: the event loop may be going through the old one
         return seated
 
@@ -148,14 +150,17 @@ class ServedTables:
         return next((keys for keys in every if opened(keys)), Keys())
 
     async def look(self) -> None:
-        """Tell every table what others stored since the last look (``cli.live.follow`` says when), and serve the
-        games started since."""
+        """Tell the tables what others stored since the last look (``cli.live.follow`` says when), and serve the
+        games started since. Only the tables whose games the notification log names look: a look costs the entries
+        stored, not the tables served (each table's look is two queries and a thread's turn)."""
         served = self.served
-        if await run_in_threadpool(self._moved):
+        moved = await run_in_threadpool(self._moved)
+        if moved is not None:
             if self.served is not served:  # games started since are served now
                 self.changed()
             for seated in list(self.served.values()):
-                await seated.table.look()
+                if seated.game_id in moved:
+                    await seated.table.look()
 
     async def look_seats(self) -> None:
         """Tell each table's pages of a seat claimed or let go through another server process (``cli.live.follow``
@@ -163,15 +168,19 @@ class ServedTables:
         for seated in list(self.served.values()):
             await seated.table.look_seats()
 
-    def _moved(self) -> bool:
-        """Whether the store's notification log moved since the last look; if so, a server of every table serves
-        the games started since."""
+    def _moved(self) -> set[str] | None:
+        """``None`` if the store's notification log did not move since the last look; else the ids of the games
+        stored since (every served game's where the log cannot say), and a server of every table serves the games
+        started since."""
         with self.lock:
             position = self.games.position()
-            moved, self._position = position != self._position, position
-            if moved and self.organiser is not None:
+            if position == self._position:
+                return None
+            ids = self.games.stored_since(self._position, position)
+            self._position = position
+            if self.organiser is not None:
                 self.serve_every()
-            return moved
+            return ids if ids is not None else {seated.game_id for seated in self.served.values()}
 
 
 async def admitted(tables: ServedTables, gate: Gate, request: Request, write: bool = False) -> tuple[ServedTable, str] | Response:
