@@ -66,8 +66,8 @@ def serve_command(
                                            "page (default: club-YYYY-MM-DD, today's date); league --season TAG reads it."),
     workers: int = typer.Option(
         1, "--workers", min=1, max=64, metavar="N",
-        help="Server processes answering on the one address (a PostgreSQL store and one GAME or --players only: each "
-             "tells its pages what the others store). docs/serve.md: several processes."),
+        help="Server processes answering on the one address (a PostgreSQL store only: each tells its pages what the "
+             "others store, and serves the tables the others start). docs/serve.md: several processes."),
     as_json: bool = flag("--json", help="Print one JSON line once the server answers: the game, the links and the two "
                                         "tokens (without GAME: the organiser's link and token, the evening page's, and each table's)."),
 ) -> None:
@@ -104,9 +104,6 @@ def serve_command(
     if tag is not None and (game_ref is not None or players is not None):
         fail("--tag is the evening's, for the games started from the organiser's page: leave out GAME and --players")
     every = game_ref is None and players is None
-    if workers > 1 and every:
-        fail(f"--workers {workers} serves one table from several processes: name its GAME (or start one with --players); "
-             "a server of every table runs as one process")
     if workers > 1 and not several_processes(db):
         fail(f"--workers {workers}: several server processes share a PostgreSQL store (its links, seats and news of "
              "entries); this store is SQLite's, served by one process: leave out --workers")
@@ -135,9 +132,11 @@ def serve_command(
             (lambda: _ready_one(tables, base, where, as_json))
         hosts = [shown] if bound in ANY else [shown, bound]
         if workers > 1:
-            name, seated = next(iter(tables.served.items()))
-            _served_by(Worker(None if db is None else str(db), name, entrant(by), hosts, at, per_address), workers, sock, ready)
-            seated.table.load()  # what the processes stored, to count it
+            name = None if every else next(iter(tables.served))
+            _served_by(Worker(None if db is None else str(db), name, entrant(by), hosts, at, per_address, tables.tag),
+                       workers, sock, ready)
+            for seated in tables.served.values():
+                seated.table.load()  # what the processes stored, to count it
         else:
             serve(build_app(tables, hosts, at), sock, ready, Limits(per_address=per_address))
     if not as_json:

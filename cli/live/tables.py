@@ -23,7 +23,7 @@ from starlette.responses import Response
 from cli.live.access import Gate, Keys, refusal
 from cli.live.evening_key import evening_keys
 from cli.live.table import ServedTable
-from coimbra_events.store.errors import DamagedGame, one_line
+from coimbra_events.store.errors import DamagedGame, UnknownGame, one_line
 
 if TYPE_CHECKING:
     from coimbra_events.service import Games
@@ -37,6 +37,8 @@ class Seated:
 
     table: ServedTable
     keys: Keys
+    game_id: str = ""
+    """The game's id: the notification log names what moved by it (``ServedTables.look``)."""
 
 
 class ServedTables:
@@ -63,16 +65,19 @@ class ServedTables:
         """Serve game NAME: read it and its keys (``renew``: new ones, the kept ones replaced); ``UnknownGame``
         if there is none. In a worker thread holding ``lock``, or before the server answers."""
         table = ServedTable(self.games, name, self.by, self.lock, self.changed)
-        table.load()
+        game = table.load()
         table.view()  # made once now, so that its first page is answered at once
-        seated = Seated(table, Keys(self.games.table_keys(table.session, renew)))
+        seated = Seated(table, Keys(self.games.table_keys(table.session, renew)), str(game.id))
         self.served = {**self.served, name: seated}  # a new dict: the event loop may be going through the old one
         return seated
 
     def serve_every(self, renew: bool = False) -> None:
         """Serve every game in progress not served yet, the oldest first; one that cannot be read (damaged) is said
-        once in the log and left out, so that it never keeps the evening's other tables from being served."""
-        for info in reversed(self.games.unfinished()):
+        once in the log and left out, so that it never keeps the evening's other tables from being served. A table
+        archived since it was served (put away through another server process) is served no more."""
+        listed = self.games.unfinished()
+        self._drop_archived({info.name for info in listed})
+        for info in reversed(listed):
             if info.name in self.served or info.name in self._unreadable:
                 continue
             try:
@@ -80,6 +85,19 @@ class ServedTables:
             except DamagedGame as exc:
                 self._unreadable.add(info.name)
                 log.warning("%s is not served: %s", info.name, one_line(exc))
+
+    def _drop_archived(self, in_progress: set[str]) -> None:
+        """Serve no more the tables whose games were archived meanwhile, or are gone (renamed); a game over is served
+        until put away."""
+        gone = {name for name in self.served if name not in in_progress and self._archived(name)}
+        if gone:
+            self.served = {k: v for k, v in self.served.items() if k not in gone}
+
+    def _archived(self, name: str) -> bool:
+        try:
+            return self.games.info(name).archived
+        except UnknownGame:
+            return True
 
     def changed(self) -> None:
         """Wake whoever waits for a change to any table (on the event loop)."""
@@ -135,14 +153,17 @@ class ServedTables:
         return next((keys for keys in every if opened(keys)), Keys())
 
     async def look(self) -> None:
-        """Tell every table what others stored since the last look (``cli.live.follow`` says when), and serve the
-        games started since."""
+        """Tell the tables what others stored since the last look (``cli.live.follow`` says when), and serve the
+        games started since. Only the tables whose games the notification log names look: a look costs the entries
+        stored, not the tables served (each table's look is two queries and a thread's turn)."""
         served = self.served
-        if await run_in_threadpool(self._moved):
+        moved = await run_in_threadpool(self._moved)
+        if moved is not None:
             if self.served is not served:  # games started since are served now
                 self.changed()
             for seated in list(self.served.values()):
-                await seated.table.look()
+                if seated.game_id in moved:
+                    await seated.table.look()
 
     async def look_seats(self) -> None:
         """Tell each table's pages of a seat claimed or let go through another server process (``cli.live.follow``
@@ -150,15 +171,19 @@ class ServedTables:
         for seated in list(self.served.values()):
             await seated.table.look_seats()
 
-    def _moved(self) -> bool:
-        """Whether the store's notification log moved since the last look; if so, a server of every table serves
-        the games started since."""
+    def _moved(self) -> set[str] | None:
+        """``None`` if the store's notification log did not move since the last look; else the ids of the games
+        stored since (every served game's where the log cannot say), and a server of every table serves the games
+        started since."""
         with self.lock:
             position = self.games.position()
-            moved, self._position = position != self._position, position
-            if moved and self.organiser is not None:
+            if position == self._position:
+                return None
+            ids = self.games.stored_since(self._position, position)
+            self._position = position
+            if self.organiser is not None:
                 self.serve_every()
-            return moved
+            return ids if ids is not None else {seated.game_id for seated in self.served.values()}
 
 
 async def admitted(tables: ServedTables, gate: Gate, request: Request, write: bool = False) -> tuple[ServedTable, str] | Response:

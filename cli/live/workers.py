@@ -8,7 +8,9 @@ process gets its app from an import string only, so each builds its own (``app``
 process puts in the environment (``WORKER``: the store, the game, the addresses): each opens the store itself,
 holds the table's keys and seat claims as the store keeps them (``store.keeping``), and follows the store's
 notification log (``cli.live.follow``), so an entry stored through one process is told on every other's
-streams. Only a PostgreSQL store does both (``several_processes``): SQLite is one process's store.
+streams. Without a game, each process serves every table (``ServedTables.serve_every``) with the organiser's key the
+store keeps: a table started through one process is a game in the store, which every other serves at its next look.
+Only a PostgreSQL store does both (``several_processes``): SQLite is one process's store.
 """
 
 from __future__ import annotations
@@ -36,15 +38,17 @@ log = logging.getLogger("coimbra.serve")
 
 @dataclass(frozen=True)
 class Worker:
-    """What each process serves: the store (``db``: as given, ``None``: where games live), the game, who enters
-    an input that does not say, the addresses and port the server is reached at, and the cap per address."""
+    """What each process serves: the store (``db``: as given, ``None``: where games live), the game (``None``:
+    every table, with the evening's ``tag``), who enters an input that does not say, the addresses and port the
+    server is reached at, and the cap per address."""
 
     db: str | None
-    game: str
+    game: str | None
     by: str
     hosts: list[str]
     port: int
     per_address: int
+    tag: str | None = None
 
 
 class WorkerH11(GuardedH11):
@@ -53,9 +57,10 @@ class WorkerH11(GuardedH11):
 
 
 def app() -> Starlette:
-    """The app of one process (uvicorn's factory): the game served as ``coimbra serve`` serves it, with the keys the
-    store keeps. A process that cannot open the store or read the game says so in one line and exits as one that
+    """The app of one process (uvicorn's factory): the game, or every table, served as ``coimbra serve`` serves it,
+    with the keys the store keeps. A process that cannot open the store or read the game says so in one line and exits as one that
     failed to start (the supervisor then stops, rather than start it again and again)."""
+    from cli.live.access import Keys
     from cli.live.server import build_app
     from cli.live.tables import ServedTables
     from coimbra_events.service import Games
@@ -66,10 +71,14 @@ def app() -> Starlette:
     WorkerH11.counted = Connections(Limits(per_address=worker.per_address))
     try:
         games = Games.at(worker.db, views=ReadSide())
-        tables = ServedTables(games, worker.by)
-        tables.serve(worker.game)
+        if worker.game is None:
+            tables = ServedTables(games, worker.by, Keys(games.organiser_key()), worker.tag)
+            tables.serve_every()
+        else:
+            tables = ServedTables(games, worker.by)
+            tables.serve(worker.game)
     except Exception as exc:  # whatever keeps it from serving: one line, and the supervisor stops
-        log.error("a server process cannot serve %s: %s", worker.game, one_line(exc))
+        log.error("a server process cannot serve %s: %s", worker.game or "the tables", one_line(exc))
         sys.exit(STARTUP_FAILURE)
     return build_app(tables, worker.hosts, worker.port)
 

@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from coimbra_events.store.links import OrganiserKey, TableKeys
 
 
+MOVED_MOST = 1000
+"""Positions of the notification log read at most to learn which games moved (``stored_since``)."""
+
+
 class TableLinks:
     """The tables' keys and seats, for ``Games``: ``store``, ``open``, ``new_game`` and ``tag`` are the application's."""
 
@@ -48,6 +52,14 @@ class TableLinks:
         kept with the table's keys; ``None``: a client that names no phone (the table's scribe)."""
         read = self.open(game)
         return Phone(Seats([name for name, _ in read.header.players], self.store.keeping.claims(str(read.id))), device)
+
+    def stored_since(self, after: int | None, upto: int | None) -> set[str] | None:
+        """The ids of the games (and other records) stored between two positions of the notification log
+        (``position``), so that a server of many tables reads again only those; ``None`` when not known (no position
+        yet, or more than ``MOVED_MOST`` stored since): every table is looked at."""
+        if after is None or upto is None:
+            return None
+        return self.store.stored_since(after, upto, MOVED_MOST)
 
     def evening_tag(self, tag: str) -> str:
         """The evening's tag, checked before the evening starts (``BadGameName``), not at its first table."""

@@ -236,3 +236,11 @@ class GameStore(Application):
         """How far the store's notification log has come (``None``: nothing stored yet): a reader that keeps a game
         looks at it again only when this moved."""
         return self.recorder.max_notification_id()
+
+    def stored_since(self, after: int, upto: int, most: int) -> set[str] | None:
+        """The ids of what was stored after position ``after`` up to ``upto`` (each game's is its id), read from the
+        notification log; ``None`` where that spans more than ``most`` positions (a reader then looks at all it keeps)."""
+        if upto - after > most:
+            return None
+        notes = self.recorder.select_notifications(after, most, stop=upto, inclusive_of_start=False)
+        return {str(note.originator_id) for note in notes}

@@ -10,6 +10,7 @@ from uvicorn.supervisors import Multiprocess
 
 from cli.live import follow, workers
 from cli.live.access import Keys
+from cli.live.tables import ServedTables
 from cli.serve_command import serve_command
 from coimbra_events.store import postgres, postgres_keeping
 from coimbra_events.store.links import TableKeys
@@ -22,8 +23,12 @@ SECTION = " ".join(DOC[DOC.index("## Several server processes"):DOC.index("## Th
 
 
 @pytest.mark.parametrize("words, value", [
-    ("`--workers N` serves the table from N processes on the one address and port",
+    ("`--workers N` serves the table, or every table, from N processes on the one address and port",
      inspect.signature(serve_command).parameters["workers"].default.default == 1),
+    ("Without GAME every process serves every table, with the organiser's key the store keeps",
+     "tables.serve_every()" in inspect.getsource(workers.app) and "games.organiser_key()" in inspect.getsource(workers.app)),
+    ("A table archived through one is served no more by the others at that same look",  # tests/live/test_workers_club.py
+     "self._drop_archived(" in inspect.getsource(ServedTables.serve_every)),
     ("printed once every process answers", "wait_until_ready(STARTUP" in inspect.getsource(workers.Supervisor)),
     ("on SQLite it is refused in one line (exit 2), nothing started",  # the refusal itself: tests/live/test_workers.py
      "several_processes(db)" in inspect.getsource(serve_command)),

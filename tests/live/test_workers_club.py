@@ -1,0 +1,118 @@
+"""``coimbra serve --workers 2`` without GAME on one real PostgreSQL: two processes serving every table. A table the
+organiser starts through one process is answered by the other; an input sent to one reaches a stream the other holds
+within a second; a seat claimed through one holds on the other; a table archived through one is served by neither.
+Which process holds a connection is read from Linux's ``/proc`` (``tests.live.test_workers``). And a server of every
+table serves no more, and never again, a table archived through another server process on the store."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+import httpx
+import pytest
+
+from cli.live.access import Keys
+from cli.live.api import DEVICE
+from cli.live.tables import ServedTables
+from coimbra_events.service import Games
+from coimbra_events.store.game_store import GameStore
+from tests.live.conftest import Served, fixture_inputs
+from tests.live.test_workers import ANA, children, holder, on_postgres, told
+from tests.store.conftest import postgres_env, postgres_server  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads which process holds a connection from /proc")
+LEARNT = 2.0
+"""Seconds within which a process serves a table started through the other (it looks when the store notifies it)."""
+FIXTURE_PLAYERS = [{"name": n, "color": c} for n, c in (("Ana", "red"), ("Bruno", "blue"), ("Carla", "yellow"),
+                                                         ("Duarte", "green"))]
+"""The 4-player fixture's players, in its seats: its inputs are those of a table they start."""
+
+
+@pytest.fixture
+def club(postgres_env: dict[str, str], tmp_path: Path) -> Iterator[Served]:
+    """``coimbra serve --workers 2`` of every table, on a PostgreSQL schema of its own, once both processes answer."""
+    running = on_postgres(postgres_env, tmp_path, "--workers", "2", "--tag", "club-scale")
+    yield running
+    assert running.stop() == 0, running.log()
+    assert not children(running.process.pid), "every server process stopped with it"
+
+
+def on_each(club: Served, make: Callable[[], httpx.Client], path: str) -> list[httpx.Client]:
+    """Two clients made by ``make``, each on a kept-alive connection another server process holds (``GET path``)."""
+    pids, found = children(club.process.pid), {}
+    for _ in range(200):
+        client = make()
+        answer = client.get(path)
+        assert answer.status_code == 200, answer.text
+        found.setdefault(holder(answer, pids), client)
+        if len(found) == 2:
+            return list(found.values())
+    raise AssertionError(f"every connection went to one process: {found}")
+
+
+def answered(client: httpx.Client, path: str, status: int, within: float) -> float:
+    """Seconds until ``GET path`` is answered ``status`` (fails after ``within``)."""
+    started = time.monotonic()
+    while (answer := client.get(path)).status_code != status:
+        assert time.monotonic() - started < within, f"{path} still answered {answer.status_code}: {answer.text}"
+        time.sleep(0.05)
+    return time.monotonic() - started
+
+
+def test_two_processes_serve_every_table_the_other_started(club: Served) -> None:
+    organiser = club.line["organiser_token"]
+    starter, other = on_each(club, lambda: club.client(organiser), "/api/tables")
+    started = starter.post("/api/tables", json={"players": FIXTURE_PLAYERS})
+    assert started.status_code == 200, started.text
+    table, players = started.json()["game"], started.json()["players_token"]
+    api = f"/api/games/{table}"
+
+    one, two = on_each(club, lambda: club.client(players), api)
+    assert answered(two, api, 200, LEARNT) < LEARNT  # on_each found it answered there: it is served on both
+    assert table in [t["game"] for t in other.get("/api/tables").json()["tables"]]
+    pids = children(club.process.pid)
+    view = two.get(api).json()
+    with two.stream("GET", f"{api}/events", params={"last": view["events"]}) as stream:
+        sent = one.post(f"{api}/inputs", json={"input": fixture_inputs()[0], "after": view["head"]})
+        stored = time.monotonic()
+        assert sent.status_code == 200, sent.text
+        assert holder(stream, pids) != holder(sent, pids), "the stream is held by the other process"
+        entry = told(stream, stored + 1.0)
+        took = time.monotonic() - stored
+    assert entry["id"] == str(view["events"] + 1) and took < 1.0, f"told {took:.2f} s after the other process stored it"
+
+    one.headers[DEVICE] = two.headers[DEVICE] = ANA
+    assert one.post(f"{api}/seats", json={"seat": "Ana"}).status_code == 200
+    assert two.get(api).json()["you"] == ["Ana"]
+
+    assert starter.post(f"/api/tables/{table}/done", json={"archive": True}).json()["archived"] is True
+    answered(other, f"{api}", 404, LEARNT)  # the organiser's token opens no table: 404 once it is served no more
+    assert table not in [t["game"] for t in other.get("/api/tables").json()["tables"]]
+    assert two.get(api).status_code == 404 and one.get(api).status_code == 404
+
+
+def test_a_table_archived_through_another_process_is_served_no_more(postgres_env: dict[str, str], tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("COIMBRA_DB", raising=False)
+    monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.postgres")
+    stores = [GameStore(env=postgres_env), GameStore(env=postgres_env)]
+    try:
+        one, two = (Games(store) for store in stores)
+        one.new_game([("Ana", "red"), ("Bruno", "blue")], name="table-1")
+        one.new_game([("Carla", "red"), ("Dora", "blue")], name="table-2")
+        served = [ServedTables(games, "club", Keys(games.organiser_key()), "club-night") for games in (one, two)]
+        for tables in served:
+            tables.serve_every()
+        served[0].put_away("table-1", archive=True)
+        for tables in served:
+            assert tables._moved()
+            assert list(tables.served) == ["table-2"]
+        one.new_game([("Eva", "red"), ("Fil", "blue")], name="table-3")  # the log moves: every table is listed again
+        for tables in served:
+            assert tables._moved() and list(tables.served) == ["table-2", "table-3"]
+    finally:
+        for store in stores:
+            store.close()
