@@ -31,9 +31,10 @@ from coimbra_events.events import GameEvent
 from coimbra_events.rules.fast import Fold
 from coimbra_events.state import GameState
 
-METHOD: Final = 4
+METHOD: Final = 5
 """How a decision is measured, by number: raised whenever the same settings and seed would give other figures, so an
-analysis kept by another way is never read as this one's (``projections.analysis.analysis_key``)."""
+analysis kept by another way is never read as this one's (``projections.analysis.analysis_key``). 5: the playouts
+are played by the playout policy (``coimbra_events/analysis/policy.py``), no longer by the seeded bots."""
 
 STOP_SE: Final = 3.0
 """An option stops early once the best is ahead of it by this many standard errors of the paired difference."""
