@@ -28,7 +28,7 @@ from typing import Final, Sequence
 from mypy_extensions import i64
 
 from coimbra_events.bots import Alike, coupled_choice, next_key
-from coimbra_events.events import DiePlaced, GameEvent
+from coimbra_events.events import AlternativeTaken, DiePlaced, GameEvent
 from coimbra_events.rules.fast import Fold, options
 from coimbra_events.rules.options import Options
 from coimbra_events.rules.outcomes import OutcomeSpace
@@ -60,7 +60,7 @@ class Player:
         run = found.run
         if run is not None and run.kind is DiePlaced:
             return coupled_choice(found, key) if self.draft is None else _drafted(state, found, self.draft, key)
-        listed = found.events()
+        listed = _considered(found)
         if len(listed) == 1:
             return listed[0]
         if self.exact and state.phase == PHASE_F:
@@ -81,6 +81,16 @@ BOTS: Final = Player(None, False, False)
 GREEDY: Final = Player(None, False)
 """The simple greedy heuristic a ladder measures the policy against: the option whose table the rules core scores
 best for the player against the best other, one ply; the bots' pick where that cannot tell (the draft); no search."""
+
+
+def _considered(found: Options) -> list[GameEvent]:
+    """The options worth trying: all, but of a run of alternative actions (every split of the coins and guards
+    offered, richest last) only the richest, as the bots take it: less never scores more, and the run is most of a
+    retrieval's options."""
+    run = found.run
+    if run is not None and run.kind is AlternativeTaken:
+        return found.built + [run.nth(run.count - 1)]
+    return found.events()
 
 
 def _best(options: list[GameEvent], values: list[float], key: i64) -> GameEvent:
