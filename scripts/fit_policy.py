@@ -4,7 +4,9 @@ What a unit of each track's income is worth against a point, when the policy dra
 pays: a grid of candidates (coins and guards alike, pilgrim steps, the green track's base counting as points), each
 playing ``--games`` two-player games on the stand-in catalog against the greedy heuristic (``policy.GREEDY``), seats
 alternating, tables seeded by game; the candidate that wins most (the first of equals) is written, with every
-candidate's record. Deterministic: the same arguments write the same file. Usage (what wrote the shipped file):
+candidate's record. Deterministic: the same arguments write the same file. Other weights make other playouts, so
+shipping them means raising ``evaluation.METHOD`` (a kept analysis must not be read as one made with them). Usage
+(what wrote the shipped file):
 
     python scripts/fit_policy.py
 """
