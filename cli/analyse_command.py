@@ -13,7 +13,8 @@ from cli.common import CatalogOption, Commands, DbOption, GameArgument, JsonOpti
 from cli.exits import RULE_VIOLATION, fail
 from cli.log_commands import validated_ref
 from cli.views import progress_bar
-from projections.analysis import Settings, analysis_for
+from cli.analysis_reasons_views import entry_table, gains_text, losses_table, top_text, turning_table
+from projections.analysis import DEEPER, Settings, analysis_for, entry_alone
 
 COMMANDS = Commands()
 
@@ -24,8 +25,11 @@ _MARKS = {"best": "", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder":
 @COMMANDS("analyse")
 def analyse_command(
     game_ref: str = GameArgument,
-    playouts: int = typer.Option(Settings.playouts, "--playouts", "-n", min=4, help="Playouts per option carried past the first pass "
-                                 "(and per random outcome); more: steadier grades, longer runs."),
+    playouts: Optional[int] = typer.Option(None, "--playouts", "-n", min=4, help="Playouts per option carried past the first "
+                                           f"pass (and per random outcome; default {Settings.playouts}, {DEEPER} times as many "
+                                           "with --seq); more: steadier grades, longer runs."),
+    seq: Optional[int] = typer.Option(None, "--seq", min=1, help="Look at this entry alone, deeper (its options best first, "
+                                      "what the best gains by source of points); not kept."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the playouts: the same seed and settings give the same analysis."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes to run playouts in (default: every core)."),
     settle: int = typer.Option(Settings.settle, "--settle", min=4, help="At most this many paired playouts settle the decision "
@@ -43,17 +47,26 @@ def analyse_command(
     a 95 % interval). Luck: how far each random outcome moved a player's chances against the
     average outcome possible then. The analysis is kept (in $COIMBRA_ANALYSES, else the user's
     cache folder) under the record's head, ruleset, catalog, settings and seed: asked again, it is
-    read back, not computed. A game with an illegal event is refused (exit 1).
+    read back, not computed. A game with an illegal event is refused (exit 1). Each decision shows its top three
+    options and what the best gains over the one played by source of points; then the turning points and the
+    points lost by kind of decision and by round. With --seq N, entry N alone, with four times the playouts.
 
     Example: [bold]coimbra analyse fixtures/games/standin-2p-seed1.json[/]
 
     Example: [bold]coimbra analyse demo --playouts 64 --seed 7 --json[/]
+
+    Example: [bold]coimbra analyse demo --seq 40[/]
     """
     result, _ = validated_ref(game_ref, db, catalog_file)
     if not result.valid:
         v = result.violation
         fail(f"{game_ref}: event {result.violation_seq} breaks rule {v.rule}: {v.reason}", RULE_VIOLATION)
-    settings = Settings(playouts=playouts, first_pass=min(Settings.first_pass, playouts), settle=settle, seed=seed)
+    deeper = DEEPER if seq is not None else 1
+    playouts = playouts or deeper * Settings.playouts
+    settings = Settings(playouts=playouts, first_pass=min(deeper * Settings.first_pass, playouts), settle=settle, seed=seed)
+    if seq is not None:
+        _entry_alone(result, seq, settings, as_json)
+        return
     with progress_bar("analysing") as bar:
         task = bar.add_task("analysing", total=None)
         report = analysis_for(result.log, result.state.catalog, settings, jobs=jobs,
@@ -63,7 +76,22 @@ def analyse_command(
         return
     console.print(summary_table(report))
     console.print(graded_table(report))
+    console.print(turning_table(report))
+    console.print(losses_table(report, "kind"))
+    console.print(losses_table(report, "round"))
     console.print(f"[dim]{escape(report['notes']['options'])}; {escape(report['notes']['accuracy'])}[/]")
+
+
+def _entry_alone(result: Any, seq: int, settings: Settings, as_json: bool) -> None:
+    """``--seq``: one entry measured alone, printed (never kept)."""
+    try:
+        report = entry_alone(result.log, result.state.catalog, seq, settings)
+    except LookupError as exc:
+        fail(str(exc))
+    if as_json:
+        print_json(report)
+        return
+    console.print(entry_table(report))
 
 
 def summary_table(report: dict[str, Any]) -> Table:
@@ -96,15 +124,16 @@ def hedge(decision: dict[str, Any]) -> str:
 
 
 def graded_table(report: dict[str, Any]) -> Table:
-    """Every decision in order: who, what was played, its grade and loss (with its interval), and the best option
-    where another was better."""
+    """Every decision in order: who, what was played, its grade and loss (with its interval), its top options, and
+    what the best gains by source of points where another was better."""
     table = Table(title="Every decision")
-    for column in ("entry", "player", "played", "grade", "loss", "95 %", "best option"):
+    for column in ("entry", "player", "played", "grade", "loss", "95 %", "top options (win, expected score)",
+                   "the best gains"):
         table.add_column(column, justify="right" if column in ("entry", "loss") else "left", overflow="fold")
     for d in report["decisions"]:
         low, high = d["interval"]
-        better = "" if d["grade"] == "best" else escape(d["best"])
         table.add_row(str(d["seq"]), escape(d["player"]), escape(d["played"]) + _MARKS[d["grade"]],
-                      d["grade"] + hedge(d),
-                      f"{d['loss']:.1f}", f"{low:.1f} to {high:.1f}", better, style="dim" if d["grade"] == "best" else "")
+                      d["grade"] + hedge(d), f"{d['loss']:.1f}", f"{low:.1f} to {high:.1f}",
+                      "" if d["forced"] else top_text(d), gains_text(d["gains"]),
+                      style="dim" if d["grade"] == "best" else "")
     return table

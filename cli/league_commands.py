@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, Optional
 import orjson
 import typer
 
-from cli.common import DbOption, JsonOption, console, print_json, served, store_errors
+from cli.common import DbOption, JsonOption, console, print_json, served, store_errors, write_output
 from cli.exits import err_console, fail
 
 league_app = typer.Typer(
@@ -81,6 +81,21 @@ def _season_known(tables: Any, season: Optional[str]) -> None:
     if season not in tags:
         known = ", ".join(tags) or "none yet (coimbra tag --add TAG GAME...)"
         fail(f"--season {season}: no finished game is tagged {season!r}; tags in use: {known}")
+
+
+def _of_person(report: Callable[[Any, str, Optional[str]], Any], name: str, season: Optional[str]) -> Callable[[Any], Any]:
+    """A reader of one person's ``report`` from the tables; a season or a name the league does not know is refused (the
+    name with the players whose names are close)."""
+    from projections.league.reports import UnknownPlayer
+
+    def read(tables: Any) -> Any:
+        _season_known(tables, season)
+        try:
+            return report(tables, name, season)
+        except UnknownPlayer as exc:
+            fail(str(exc))
+
+    return read
 
 
 @league_app.command("standings")
@@ -163,21 +178,57 @@ def player_command(
 
     Example: [bold]coimbra league player "Conceição"[/]
     """
-    from projections.league.reports import UnknownPlayer, profile
+    from projections.league.reports import profile
 
-    def read(tables: Any) -> Any:
-        _season_known(tables, season)
-        try:
-            return profile(tables, name, season)
-        except UnknownPlayer as exc:
-            fail(str(exc))
-
-    report = league_report(db, read, as_json)
+    report = league_report(db, _of_person(profile, name, season), as_json)
     if report is None:
         return
     from cli.league_views import profile_view
 
     console.print(profile_view(report))
+
+
+@league_app.command("mistakes")
+def mistakes_command(
+    name: str = typer.Argument(..., metavar="NAME", help="A player, however spelled (case and accents do not count)."),
+    season: Optional[str] = SeasonOption,
+    output: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE", help="Write the page to FILE (default: standard output)."),
+    db: Optional[Path] = DbOption,
+    as_json: bool = JsonOption,
+) -> None:
+    """One page of a player's mistakes and blunders as puzzles, from every analysed game of theirs in the league.
+
+    Each puzzle is the table before one of their decisions the analysis graded a mistake or a blunder: pick an option,
+    and the page tells its grade and the best option, then shows the next. Only games already analysed count (coimbra
+    analyse GAME: minutes each); the others are named. Nothing to show (no analysed game, or no mistake in them) is
+    one line and exit 2. With --json, the page's data instead of the page.
+
+    Example: [bold]coimbra league mistakes Ana --out ana.html[/]
+    """
+    from cli.mistakes_page import analysed, mistakes_data, mistakes_page
+    from projections.league.reports import games_of
+
+    found = league_report(db, _of_person(games_of, name, season), as_json=False, quiet=True)
+    with served(db) as games, store_errors():
+        seats = [(g["game"], analysed(games.open(g["game"]), g["spelling"])) for g in found["games"]]
+    studied = [s for _, s in seats if s is not None]
+    waiting = [game for game, s in seats if s is None]
+    person = found["player"]
+    if not studied:
+        fail(f"no game of {person} in the league is analysed yet (not analysed: {', '.join(waiting)}): "
+             "coimbra analyse GAME analyses one (minutes each)")
+    data = mistakes_data(person, studied, waiting)
+    which = ", ".join(s.game.name for s in studied) + (f"; not analysed: {', '.join(waiting)}" if waiting else "")
+    if not data["puzzles"]:
+        fail(f"{person} made no mistake or blunder in the analysed games ({which})")
+    if as_json:
+        print_json(data)
+        return
+    with store_errors():
+        write_output(output, mistakes_page(data).encode())
+    err_console.print(f"{f'wrote {output}: ' if output else ''}{person}'s mistakes and blunders ({len(data['puzzles'])}) "
+                      f"from the analysed games {which}",
+                      style="dim", markup=False)
 
 
 @league_app.command("rebuild")

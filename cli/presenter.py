@@ -30,7 +30,7 @@ from projections.table_words import table_words
 if TYPE_CHECKING:
     from coimbra_events.catalog import Catalog
     from coimbra_events.game import Game
-    from coimbra_events.service import Conflict, Legal, Phone, Stored, Refused
+    from coimbra_events.service import Conflict, Legal, Phone, Refused, Seats, Stored
     from coimbra_events.state import GameState
 
 
@@ -205,20 +205,27 @@ def game_view(legal: Legal, entries: Sequence[dict[str, Any]]) -> dict[str, Any]
     }
 
 
+def undo_view(seats: Seats, game: Game, entries: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The play an undo would withdraw, said as its entry is (``entries``, the game's entries as ``entry_json``
+    tells them), with the seat whose phone may withdraw it (``seat``: ``None``, any phone: a table's outcome);
+    ``None`` with nothing to withdraw, or at game over. The same for every phone (the live table's stream tells it)."""
+    plays = game.line.plays
+    if game.over or not plays:
+        return None
+    player = plays[-1].event.actor
+    return {"seq": plays[-1].seq, "player": player, "text": entries[plays[-1].seq - 1]["text"], "seat": seats.seat_of(player)}
+
+
 def seats_json(phone: Phone, game: Game, entries: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """What the live table's view says of the seats to one phone: each seat (``held`` by a phone, and whether by
-    this one), the seats it holds (``you``), and the play an undo would withdraw, said as its entry is (``entries``,
-    the game's entries as ``entry_json`` tells them), with whether this phone may (``undo``: ``None`` with nothing
-    to withdraw, or at game over)."""
-    held, you, plays = phone.seats.claimed(), phone.held, game.line.plays
-    undo = None if game.over or not plays else {
-        "seq": plays[-1].seq, "player": plays[-1].event.actor, "yours": phone.may_undo(game),
-        "text": entries[plays[-1].seq - 1]["text"]}
+    this one), the seats it holds (``you``), and the play an undo would withdraw (``undo_view``) with whether this
+    phone may (``yours``)."""
+    held, you, undo = phone.seats.claimed(), phone.held, undo_view(phone.seats, game, entries)
     return {"seats": [{"player": p, "held": held[p], "yours": p in you} for p in phone.seats.players],
-            "you": list(you), "undo": undo}
+            "you": list(you), "undo": undo and {**undo, "yours": phone.may_undo(game)}}
 
 
 __all__ = ["act_json", "act_refused_json", "catalog_lookup", "conflict_json", "due", "due_json", "due_view", "entry_json",
            "event_words", "game_view", "legal_json", "notation", "option_json", "refusal_words", "refused_json",
-           "seats_json", "stored_json",
+           "seats_json", "stored_json", "undo_view",
            "table_json"]

@@ -10,7 +10,8 @@ is fetched: the file opens from a disk or a chat attachment, on a phone too.
 
 With the game's analysis (``coimbra analyse``; ``page_analysis``), the page also shows
 every player's winning chances through the game as a graph and each decision's grade
-(``cli/web/analysis.js``).
+(``cli/web/analysis.js``), and each player's mistakes and blunders as puzzles to learn from
+(``projections.mistakes``, ``cli/web/learn.js``).
 
 The states are most of the data, and a step changes little of a board, so state
 0 is written whole and every later one as its ``delta`` from the state before;
@@ -35,6 +36,7 @@ from coimbra_events.notation import NotationError, render
 from coimbra_events.state import GameState
 from projections.board import board_view
 from projections.entries import entry_marks
+from projections.mistakes import puzzles
 from projections.naming import component, named
 from projections.scores import score_report
 from projections.sections import sections
@@ -53,15 +55,16 @@ def replay_page(game: Game, line: Timeline, analysis: dict[str, Any] | None = No
 
 def page_of(data: dict[str, Any]) -> str:
     """The page around the data ``replay_data`` makes."""
+    return html_page(f"{data['game']} · coimbra replay", data, ("board.js", "replay.js", "analysis.js", "learn.js"))
+
+
+def html_page(title: str, data: Any, scripts: tuple[str, ...]) -> str:
+    """The replay page's template with its stylesheet, these scripts of ``cli/web`` (in this order) and the data:
+    the replay page, and the pages made of its parts (``cli.mistakes_page``)."""
     web = resources.files("cli") / "web"
     page = Template((web / "replay.html").read_text("utf-8"))
-    return page.substitute(
-        title=html.escape(f"{data['game']} · coimbra replay"),
-        style=(web / "replay.css").read_text("utf-8"),
-        script=(web / "board.js").read_text("utf-8") + (web / "replay.js").read_text("utf-8")
-        + (web / "analysis.js").read_text("utf-8"),
-        data=script_json(data),
-    )
+    return page.substitute(title=html.escape(title), style=(web / "replay.css").read_text("utf-8"),
+                           script="".join((web / name).read_text("utf-8") for name in scripts), data=script_json(data))
 
 
 def script_json(data: Any) -> str:
@@ -93,19 +96,20 @@ def replay_data(game: Game, line: Timeline, analysis: dict[str, Any] | None = No
         ],
         "states": [views[0], *(delta(a, b) for a, b in zip(views, views[1:]))],
         "scores": score_report(line.final),
-        **({"analysis": page_analysis(analysis)} if analysis is not None else {}),
+        **({"analysis": page_analysis(analysis), "puzzles": puzzles(analysis, line)} if analysis is not None else {}),
     }
 
 
 def page_analysis(report: dict[str, Any]) -> dict[str, Any]:
-    """What the page shows of an analysis: each decision's grade (not every option weighed), each outcome's luck,
-    the winning chances after every entry, each player's summary, and how it was made."""
-    decision_keys = ("seq", "player", "grade", "loss", "interval", "certain", "forced", "played", "best")
+    """What the page shows of an analysis: each decision's grade and what the best gains (not every option weighed),
+    each outcome's luck, the winning chances after every entry with its round, each player's summary, and how it was
+    made."""
+    decision_keys = ("seq", "player", "grade", "loss", "interval", "certain", "forced", "played", "best", "gains")
     return {
         "players": report["players"],
         "decisions": [{k: d[k] for k in decision_keys} for d in report["decisions"]],
         "luck": [{"seq": u["seq"], "luck": u["luck"]} for u in report["luck"]],
-        "curve": [{"seq": p["seq"], "win": p["win"]} for p in report["curve"]],
+        "curve": [{k: p[k] for k in ("seq", "round", "before", "win") if k in p} for p in report["curve"]],
         "summary": report["summary"],
         "key": report["key"],
         "notes": report["notes"],
@@ -170,4 +174,4 @@ def apply_delta(a: Any, change: Any) -> Any:
     return out
 
 
-__all__ = ["FORMAT", "VERSION", "apply_delta", "delta", "page_analysis", "page_of", "replay_data", "replay_page"]
+__all__ = ["FORMAT", "VERSION", "apply_delta", "delta", "page_analysis", "html_page", "page_of", "replay_data", "replay_page"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import socket
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 import orjson
 import typer
@@ -27,6 +27,7 @@ from cli.presenter import due
 from coimbra_events.references import log_file
 
 if TYPE_CHECKING:
+    from cli.live.workers import Worker
     from coimbra_events.service import Games
 
 COMMANDS = Commands()
@@ -56,6 +57,10 @@ def serve_command(
         PER_ADDRESS, "--per-address", min=1, max=4096, metavar="N",
         help="Connections one address may hold open at once (a phone's browser opens about six; raise it only where "
              "many pages share one address, as behind one router's NAT or in a test on one computer)."),
+    workers: int = typer.Option(
+        1, "--workers", min=1, max=64, metavar="N",
+        help="Server processes answering on the one address (a PostgreSQL store only: each tells its pages what the "
+             "others store). docs/serve.md: several processes."),
     as_json: bool = flag("--json", help="Print one JSON line once the server answers: the game, the links and the two tokens."),
 ) -> None:
     """Serve a game to the table's phones: each player records from their own, everyone watches the same board.
@@ -75,11 +80,16 @@ def serve_command(
     from cli.live.access import Keys
     from cli.live.server import build_app, listen, serve, url_host
     from cli.live.table import ServedTable
+    from cli.live.workers import Worker
+    from coimbra_events.store.location import several_processes
 
     if game_ref is not None and players is not None:
         fail("--players starts a new game: leave out GAME, or --players to serve GAME")
     if game_ref is not None and log_file(game_ref) is not None:
         fail(f"{game_ref}: serve serves a stored game; store the log first: coimbra import {game_ref}")
+    if workers > 1 and not several_processes(db):
+        fail(f"--workers {workers}: several server processes share a PostgreSQL store (its links, seats and news of "
+             "entries); this store is SQLite's, served by one process: leave out --workers")
     shown = _shown_host(host)
     # Only a new game makes a store: a named game is served from a store that exists.
     with served(db, views=True, create=game_ref is None) as games:
@@ -107,9 +117,22 @@ def serve_command(
 
         bound = sock.getsockname()[0]
         hosts = [shown] if bound in ANY else [shown, bound]
-        serve(build_app(table, keys, hosts, sock.getsockname()[1]), sock, ready, Limits(per_address=per_address))
+        if workers > 1:
+            _served_by(Worker(None if db is None else str(db), name, entrant(by), hosts, sock.getsockname()[1], per_address),
+                       workers, sock, ready)
+            table.load()  # what the processes stored, to count it
+        else:
+            serve(build_app(table, keys, hosts, sock.getsockname()[1]), sock, ready, Limits(per_address=per_address))
     if not as_json:
         err_console.print(f"stopped serving {escape(name)}: {len(table.entries)} entries, all stored", style="dim")
+
+
+def _served_by(worker: Worker, count: int, sock: socket.socket, ready: Callable[[], None]) -> None:
+    """Serve from ``count`` processes (``cli.live.workers``); exit 2 if they could not all start (each said why)."""
+    from cli.live.workers import serve_workers
+
+    if not serve_workers(worker, count, sock, ready):
+        fail(f"the {count} server processes did not all start (see above); nothing was served")
 
 
 def _chosen(games: Games, players: Optional[str], seed: Optional[int], by: str) -> str:

@@ -327,7 +327,9 @@ def export_command(
     ),
     analysis: bool = typer.Option(
         False, "--analysis", help="html: grade every decision and graph the winning chances; the analysis kept for "
-        "this record (coimbra analyse) is shown without it; with it, one is made now if none is kept (minutes)."
+        "this record (coimbra analyse) is shown without it; with it, one is made now if none is kept (minutes). "
+        "text: mark each graded decision as PGN does (?! ? ?? and ! for a best move hard to find) with the loss and "
+        "the best option as a comment; import leaves them out."
     ),
     db: Optional[Path] = DbOption,
 ) -> None:
@@ -349,8 +351,8 @@ def export_command(
     """
     if format_ is not ExportFormat.JSON and force:
         fail("--force writes a damaged game's JSON log as it is stored: leave out --format")
-    if analysis and format_ is not ExportFormat.HTML:
-        fail("--analysis goes on the replay page: give --format html")
+    if analysis and format_ is ExportFormat.JSON:
+        fail("--analysis annotates a move list or goes on the replay page: give --format text or html")
     with served(db, catalog_file=catalog_file) as games:
         if format_ is not ExportFormat.JSON:
             with store_errors():
@@ -381,18 +383,22 @@ def _exported(games: Games, game_ref: str, force: bool) -> bytes:
 
 
 def _shared(game: Game, format_: ExportFormat, analyse: bool) -> bytes:
-    """A game as a move list or a replay page (with its analysis: kept, or made now when ``analyse``), from one fold
-    of its timeline."""
+    """A game as a move list (annotated with its analysis when ``analyse``: kept, or made now) or a replay page (with
+    its analysis: kept, or made now when ``analyse``), from one fold of its timeline."""
     from projections.timeline import timeline  # imported here: only these formats fold the game
+
+    from cli.analysis_views import analysis_of
 
     line = timeline(game)
     if format_ is ExportFormat.TEXT:
         from coimbra_events import movelist
+        from projections.annotations import annotations
         from projections.scores import result_line, score_report
         from projections.sections import headings
 
-        return movelist.dumps(game.to_log(), headings(line), result_line(score_report(line.final)), game.catalog).encode()
-    from cli.analysis_views import analysis_of
+        report = analysis_of(game, True) if analyse else None
+        return movelist.dumps(game.to_log(), headings(line), result_line(score_report(line.final)), game.catalog,
+                              annotations(report) if report else None).encode()
     from cli.replay_page import replay_page
 
     return replay_page(game, line, analysis_of(game, analyse)).encode()

@@ -23,13 +23,17 @@ from coimbra_events.analysis.playouts import POLICY
 from coimbra_events.catalog import Catalog
 from coimbra_events.files import write_atomically
 from coimbra_events.log import GameLog
+from projections.analysis_reasons import TOP, losses_by, turning_points
+from projections.naming import name_of
 from projections.words import entry_words
 
-__all__ = ["Settings", "analysis_for", "cached_analysis", "latest_analysis", "analysis_key", "default_cache_dir"]
+__all__ = ["DEEPER", "Settings", "analysis_for", "entry_alone", "cached_analysis", "latest_analysis", "analysis_key", "default_cache_dir"]
 
-FORMAT = 3
+FORMAT = 4
 """The read model's shape; a new shape is a new key, so an old file is never read as a new one (2: ``reach``;
-3: ``signed_loss``, the intervals drawn around it)."""
+3: ``signed_loss``, the intervals drawn around it; 4: the reasons: ``round``, ``top``, ``gains``, ``turning_points``,
+``by_kind``, ``by_round``; a decision's ``win_before``, its curve point's ``before`` and each player's ``summed_loss``:
+the curve steps by the loss)."""
 
 
 def default_cache_dir() -> Path:
@@ -81,6 +85,23 @@ def analysis_for(log: GameLog, catalog: Catalog, settings: Settings = Settings()
     return report
 
 
+DEEPER = 4
+"""``coimbra analyse --seq``: one entry alone gets this many times the playouts of a whole game's analysis."""
+
+
+def entry_alone(log: GameLog, catalog: Catalog, seq: int, settings: Settings) -> dict[str, Any]:
+    """Entry ``seq`` of the line of play measured alone (``coimbra analyse --seq``, often with more playouts than a
+    whole game's analysis can afford): the read model of that one entry (its decision or its luck), never kept.
+    The same settings and seed give the same figures as the whole game's analysis gives that entry. ``LookupError``
+    for an entry not in the line of play (retracted, corrected, or past the end)."""
+    entries = line_of_play(log, catalog)
+    found = [e for e in entries if e.seq == seq]
+    if not found:
+        raise LookupError(f"entry {seq} is not in the line of play (retracted, corrected, or past the last entry, "
+                          f"{entries[-1].seq if entries else 0})")
+    return read_model(analyse(found, settings), entries, {**analysis_key(log, settings), "seq": seq})
+
+
 def latest_analysis(log: GameLog, cache_dir: Path | None = None) -> dict[str, Any] | None:
     """The analysis kept last for exactly this record (its head, ruleset and catalog) in this shape (``FORMAT``),
     whatever its settings and seed, or ``None``: never computes one (what the replayer and the replay page show)."""
@@ -118,18 +139,24 @@ def read_model(result: Analysis, entries: list[LineEntry], key: dict[str, Any]) 
     """The analysis as JSON-ready data, in words (see docs/analysis.md for every field)."""
     players = result.players
     decisions = [_decision(d, entries[d.index], players, result.settings.playouts) for d in result.decisions]
-    luck = [{"seq": u.seq, "index": u.index, "kind": u.kind, "outcome": _words(entries[u.index]),
-             "luck": _by_player(players, u.luck, 1), "win_after": _by_player(players, u.win_after, 3)}
+    luck = [{"seq": u.seq, "index": u.index, "round": entries[u.index].before.round, "kind": u.kind,
+             "outcome": _words(entries[u.index]), "luck": _by_player(players, u.luck, 1),
+             "win_after": _by_player(players, u.win_after, 4)}
             for u in result.luck]
-    points = sorted([(d["index"], d["seq"], d["win_after"]) for d in decisions] +
-                    [(u["index"], u["seq"], u["win_after"]) for u in luck], key=lambda p: p[0])
+    curve = sorted([{"seq": d["seq"], "index": d["index"], "round": d["round"], "before": d["win_before"],
+                     "win": d["win_after"]} for d in decisions] +
+                   [{"seq": u["seq"], "index": u["index"], "round": u["round"], "win": u["win_after"]} for u in luck],
+                   key=lambda point: point["index"])
     return {
         "key": key,
         "players": list(players),
         "decisions": decisions,
         "luck": luck,
-        "curve": [{"seq": seq, "index": index, "win": win} for index, seq, win in points],
+        "curve": curve,
         "summary": {name: _summary(name, decisions, luck) for name in players},
+        "turning_points": turning_points(curve, decisions, luck),
+        "by_kind": losses_by(decisions, players, "kind"),
+        "by_round": losses_by(decisions, players, "round"),
         "notes": _notes(result.settings),
     }
 
@@ -143,13 +170,16 @@ def _decision(d: GradedDecision, entry: LineEntry, players: tuple[str, ...], car
                 "signed_loss": round(o.signed_loss, 2), "interval": _interval(o.signed_loss, o.se), "playouts": o.playouts,
                 "first_pass_only": o.playouts < carried}
                for k, o in enumerate(d.options)]
-    return {"seq": d.seq, "index": d.index, "player": d.player, "kind": d.kind, "played": options[d.played]["option"],
+    return {"seq": d.seq, "index": d.index, "round": entry.before.round, "player": d.player, "kind": d.kind,
+            "played": options[d.played]["option"],
             "best": options[0]["option"], "grade": d.grade, "loss": round(d.loss, 2),
             "signed_loss": round(d.signed_loss, 2), "interval": _interval(d.signed_loss, d.se),
             "certain": d.certain, "reach": list(reach(d.signed_loss, d.se)), "forced": d.options_total == 1,
             "accuracy": round(accuracy(d.loss), 1),
             "options_total": d.options_total, "options_evaluated": d.evaluated, "options": options,
-            "win_after": _by_player(players, d.win_after, 3)}
+            "top": [{k: o[k] for k in ("option", "played", "win", "score")} for o in options[:TOP]],
+            "gains": {name_of(entry.before.catalog, source): points for source, points in d.gains},
+            "win_before": _by_player(players, d.options[0].win, 4), "win_after": _by_player(players, d.win_after, 4)}
 
 
 def _summary(name: str, decisions: list[dict[str, Any]], luck: list[dict[str, Any]]) -> dict[str, Any]:
@@ -158,6 +188,7 @@ def _summary(name: str, decisions: list[dict[str, Any]], luck: list[dict[str, An
     costliest = sorted(mine, key=lambda d: (-d["loss"], d["seq"]))[:3]
     return {
         "decisions": len(mine),
+        "summed_loss": round(sum(d["loss"] for d in mine), 1) + 0.0,
         "mean_loss": round(sum(d["loss"] for d in mine) / len(mine), 2) if mine else 0.0,
         "accuracy": round(sum(accuracy(d["loss"]) for d in mine) / len(mine), 1) if mine else 100.0,
         "luck": round(sum(u["luck"][name] for u in luck), 1),

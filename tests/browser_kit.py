@@ -52,11 +52,18 @@ def axe_violations(page: Any, also: Sequence[str] = ()) -> list[dict[str, Any]]:
     ``also`` names rules axe-core leaves off unless asked (its experimental ones, such as
     ``label-content-name-mismatch``) to run besides the others.
     """
+    return axe_violations_of([page], also)[0]
+
+
+def axe_violations_of(pages: Sequence[Any], also: Sequence[str] = ()) -> list[list[dict[str, Any]]]:
+    """axe-core's violations on each of ``pages`` as they are now, audited at once (each page its own renderer):
+    a test that audits several pages at every step waits for the slowest, not for all in turn."""
     if not AXE.exists():
         missing(f"no axe-core at {AXE.relative_to(ROOT)}", "run `npm ci` in tests/a11y")
-    if not page.evaluate("() => typeof axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
     options = {"rules": {rule: {"enabled": True} for rule in also}}
-    result = page.evaluate("async (options) => (await axe.run(document, options)).violations", options)
-    return [{"id": v["id"], "impact": v["impact"], "help": v["help"],
-             "nodes": [n["target"] for n in v["nodes"]]} for v in result]
+    for page in pages:
+        if not page.evaluate("() => typeof axe !== 'undefined'"):
+            page.add_script_tag(path=str(AXE))
+        page.evaluate("(options) => { window.axeAudit = axe.run(document, options).then((r) => r.violations); }", options)
+    return [[{"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]]}
+             for v in page.evaluate("() => window.axeAudit")] for page in pages]

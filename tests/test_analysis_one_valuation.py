@@ -83,3 +83,19 @@ def test_every_played_option_in_the_list_agrees_with_its_loss(analysed):
         assert d["signed_loss"] == pytest.approx(100 * (best["win"] - played["win"]), abs=0.03) or played is best, d["seq"]
         assert played["signed_loss"] == d["signed_loss"] and played["interval"] == d["interval"]
         assert (played is best) == (d["signed_loss"] <= 0), d["seq"]
+
+
+def test_the_curve_steps_at_each_decision_by_its_loss_and_reconciles_with_each_players_summed_loss(analysed):
+    """One story: at a decision the curve goes from the best option's chances (``before``) to the played one's, on
+    the same playouts, so the deciding player's drop is the decision's loss; summed over a player's decisions, the
+    curve's drops are the player's summed loss."""
+    points = {p["seq"]: p for p in analysed["curve"]}
+    drops = {name: 0.0 for name in analysed["players"]}
+    for d in analysed["decisions"]:
+        point = points[d["seq"]]
+        drop = 100 * (point["before"][d["player"]] - point["win"][d["player"]])
+        assert drop == pytest.approx(d["loss"], abs=0.02), d["seq"]
+        drops[d["player"]] += drop
+    for name, summary in analysed["summary"].items():
+        assert summary["summed_loss"] == pytest.approx(drops[name], abs=0.1 + 0.01 * summary["decisions"])
+    assert any(d["loss"] > 0 for d in analysed["decisions"])

@@ -103,7 +103,8 @@ def test_the_replay_page_graphs_the_winning_chances_and_grades_every_decision(br
         page.goto(url)
         seen = read(page)
         assert seen["shown"]
-        assert seen["curves"] == {name: len(report["curve"]) for name in report["players"]}
+        steps = sum("before" in p for p in report["curve"])  # a decision: from the best option's chances, then its own
+        assert steps and seen["curves"] == {name: len(report["curve"]) + steps for name in report["players"]}
         assert seen["marks"] == {str(d["seq"]): d["grade"] for d in report["decisions"]}
         assert sorted(seen["ticks"]) == sorted([d["seq"], d["grade"]] for d in report["decisions"]
                                                if d["grade"] in ("inaccuracy", "mistake", "blunder"))
@@ -149,10 +150,12 @@ def test_replay_json_says_the_grade_of_the_entry_asked_for(analysed, tmp_path):
     assert "analysis" not in orjson.loads(plain.stdout)
 
 
-def test_analysis_goes_on_the_replay_page_only(analysed):
+def test_analysis_goes_on_the_replay_page_or_a_move_list_not_the_json_log(analysed):
+    """The canonical JSON log is the record alone; a move list takes the analysis as annotations
+    (``tests/test_annotated_move_list.py``)."""
     path, cache, _ = analysed
-    out = asked("export", str(path), "--format", "text", "--analysis", cache=cache)
-    assert out.exit_code == 2 and "--format html" in out.stderr
+    out = asked("export", str(path), "--format", "json", "--analysis", cache=cache)
+    assert out.exit_code == 2 and "--format text or html" in out.stderr
 
 
 def test_analysis_makes_one_when_none_is_kept_and_keeps_it_for_the_record(tmp_path):
@@ -172,3 +175,32 @@ def test_analysis_makes_one_when_none_is_kept_and_keeps_it_for_the_record(tmp_pa
     assert {k: v for k, v in analysis["key"]["settings"].items() if k not in ("policy", "method")} == defaults
     shown = orjson.loads(asked("replay", str(path), "--at", "2", "--json", cache=cache).stdout)["analysis"]
     assert shown["seq"] == 2 and shown["luck"] == next(u["luck"] for u in analysis["luck"] if u["seq"] == 2)
+
+
+def test_the_graph_marks_the_rounds_reads_at_the_page_s_size_and_says_what_the_best_gains(browser, analysed):
+    """The rounds as bands (the setup, then each round the short game reaches), the graph as wide as its column and its labels
+    at least 10 px on a laptop's page and a phone's, and the grade of a decision another option beat says what
+    that option gains by source of points."""
+    path, cache, report = analysed
+    url = exported(path, cache).as_uri()
+    for width in (1280, 390):
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        try:
+            page.goto(url)
+            seen = page.evaluate("""() => {
+              const svg = document.querySelector("#curve svg");
+              const box = svg.getBoundingClientRect();
+              const label = svg.querySelector("text.axis").getBoundingClientRect();
+              return {rounds: Array.from(svg.querySelectorAll("[data-round]")).map((g) => Number(g.dataset.round)),
+                      width: box.width, column: svg.parentElement.getBoundingClientRect().width, label: label.height};
+            }""")
+            assert seen["rounds"] == sorted({p["round"] for p in report["curve"]}) and len(seen["rounds"]) >= 2
+            assert seen["width"] >= seen["column"] - 1 and seen["width"] >= 340
+            assert seen["label"] >= 10, seen
+            gained = next(d for d in report["decisions"] if d["gains"])
+            page.evaluate(f"window.coimbraReplay.go({gained['seq']})")
+            source, points = next(iter(gained["gains"].items()))
+            said = page.inner_text("#grade [data-gains]")
+            assert f"{'+' if points >= 0 else '−'}{abs(points):.1f} {source}" in said
+        finally:
+            page.close()

@@ -6,7 +6,9 @@ runner uses) wakes the table whenever anything is stored, and the table looks th
 only. SQLite has no such notification (the library's SQLite recorder has no
 subscription) and an in-memory store no other writer: there the notification log's
 latest position is read ten times a second (one indexed query). Either way a look
-reads the game again only when its own record moved (``ServedTable.look``).
+reads the game again only when its own record moved (``ServedTable.look``). On PostgreSQL, where other server
+processes may serve the same table (``coimbra serve --workers``), the table also reads its seat claims once a
+second (one row), and tells its pages when another process's phone claimed or let go a seat.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("coimbra.serve")
 FOLLOW_EVERY = 0.1
 """Seconds between two looks at the store's notification log, where the store cannot tell (SQLite, memory)."""
+SEATS_EVERY = 1.0
+"""Seconds between two looks at the seat claims the store keeps, where another process may change them (PostgreSQL):
+claims are no entries, so the store's notifications do not tell them."""
 AGAIN_AFTER = 1.0
 """Seconds before following again after the store did not answer."""
 
@@ -49,14 +54,20 @@ async def _told(table: ServedTable, every: float) -> None:
         while True:
             await table.look()
             await asyncio.sleep(every)
-    listener = Listener(subscription, asyncio.get_running_loop())
+    loop = asyncio.get_running_loop()
+    listener, seats_due = Listener(subscription, loop), loop.time() + SEATS_EVERY
     try:
         await table.look()
         while True:
-            await listener.woken.wait()
-            listener.woken.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(listener.woken.wait(), max(0.0, seats_due - loop.time()))
             listener.check()
-            await table.look()
+            if listener.woken.is_set():
+                listener.woken.clear()
+                await table.look()
+            if loop.time() >= seats_due:
+                await table.look_seats()
+                seats_due = loop.time() + SEATS_EVERY
     finally:
         await asyncio.to_thread(listener.close)
 

@@ -171,6 +171,11 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+UVICORN = {"log_level": "warning", "access_log": False, "proxy_headers": False, "server_header": False,
+           "timeout_graceful_shutdown": 2, "lifespan": "on", "backlog": BACKLOG}
+"""uvicorn's settings, for one process (``serve``) and for several (``cli.live.workers``)."""
+
+
 def serve(app: Starlette, sock: socket.socket, ready: Callable[[], None], limits: Limits | None = None) -> None:
     """Run ``app`` on ``sock`` until Ctrl-C (or SIGTERM); ``ready`` is called once it answers. ``limits``: the
     connections' (``cli.live.limits``: a deadline for a request's headers, caps per address and for all)."""
@@ -189,9 +194,7 @@ def serve(app: Starlette, sock: socket.socket, ready: Callable[[], None], limits
                 for sig in STOP:
                     loop.remove_signal_handler(sig)
 
-    config = uvicorn.Config(app, http=protocol(limits or Limits()), log_level="warning", access_log=False,
-                            proxy_headers=False, server_header=False, timeout_graceful_shutdown=2, lifespan="on",
-                            backlog=BACKLOG)
+    config = uvicorn.Config(app, http=protocol(limits or Limits()), **UVICORN)
     server = Server(config)
 
     async def main() -> None:

@@ -1,7 +1,10 @@
 """The event stream of a served game (server-sent events): every entry, in order, to every open page.
 
 Each event is ``id: <entry number>``, ``event: entry``, its data the entry as
-``presenter.entry_json`` says it (with the head after it). A page that slept,
+``presenter.entry_json`` says it (with the head after it), the newest with the view after
+it (``view``: ``ServedTable.update_of``), so that a page holding the entry before draws it
+without reading the game (each of a dozen pages reading it cost them and the server more
+than telling it). A page that slept,
 or whose connection was cut, reconnects with the last id it saw
 (``Last-Event-ID``, which a browser's EventSource sends by itself; or
 ``?last=N`` on a fresh connection) and is told every entry after it, then each
@@ -50,7 +53,7 @@ class OpenStreams:
         self.table, self.gate = table, gate
         self.open: Counter[str] = Counter()
         """Streams open (or being answered) by role."""
-        self._said: tuple[tuple[int, str], str] = ((0, ""), "")
+        self._said: tuple[tuple[int, str, bool], str] = ((0, "", False), "")
 
     async def events(self, request: Request) -> Response:
         """Every entry after ``Last-Event-ID`` (or ``?last=N``; none given: from the first), then each new one."""
@@ -83,10 +86,13 @@ class OpenStreams:
             await self.table.wait(seen, seats)
 
     def _data(self, entry: dict[str, Any]) -> str:
-        """An entry as JSON, made once for every stream that tells it (by its number and head)."""
-        key = (entry["seq"], entry["head"])
+        """An entry as JSON, made once for every stream that tells it (by its number and head); the newest with
+        the view after it (``view``: ``ServedTable.update_of``), so that a page holding the entries before draws
+        it without reading the game."""
+        update = self.table.update_of(entry)
+        key = (entry["seq"], entry["head"], update is not None)
         if self._said[0] != key:
-            self._said = (key, orjson.dumps(entry).decode())
+            self._said = (key, orjson.dumps({**entry, "view": update} if update is not None else entry).decode())
         return self._said[1]
 
 

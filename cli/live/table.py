@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
-from cli.presenter import entry_json, game_view, seats_json
+from cli.presenter import entry_json, game_view, seats_json, undo_view
 from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retracted, RuleOverridden
 from coimbra_events.rules import core as rules
 from coimbra_events.service import Claimed, NoSeat, Session, Stored, Taken
@@ -58,11 +58,17 @@ class ServedTable:
         """The table after the entries told."""
         self._position: int | None = None
         self._view: tuple[str, dict[str, Any]] | None = None
+        """``game_view`` of the game at a head (the same for every phone), made once per head."""
+        self._update: tuple[str, dict[str, Any], dict[str, Any]] | None = None
+        """What the streams tell with the newest entry (``update_of``), at its head; and the whole table there."""
         self._told = 0
         self._more = asyncio.Event()
         self.seat_changes = 0
-        """Claims and releases made here so far: a stream that saw fewer tells its page to read the game again."""
+        """Changes of the claims seen so far (claims and releases made here, or on another server process): a stream
+        that saw fewer tells its page to read the game again."""
         self._seats_told = 0
+        self._held_seen: dict[str, str] = {}
+        """The claims as last read here (``look_seats``), each held seat -> its phone's digest."""
 
     # -- on the event loop
 
@@ -82,6 +88,11 @@ class ServedTable:
         """Tell the entries others stored since the last look (``cli.live.follow`` says when to look)."""
         await self.run(self._look)
 
+    async def look_seats(self) -> None:
+        """Tell the pages a seat changed if the claims the store keeps are not those last seen (another server
+        process's phone claimed or let go a seat)."""
+        await self.run(self._seats_look)
+
     def _tell(self) -> None:
         if len(self.entries) > self._told or self.seat_changes > self._seats_told:
             self._told, self._seats_told = len(self.entries), self.seat_changes
@@ -90,7 +101,36 @@ class ServedTable:
 
     def _alone(self, use: Callable[[], T]) -> T:
         with self._lock:
-            return use()
+            outcome = use()
+            self._prepare()
+            return outcome
+
+    def update_of(self, entry: dict[str, Any]) -> dict[str, Any] | None:
+        """The view after ``entry`` as every stream tells it with the entry, if it is the newest (else ``None``: a
+        page behind reads the game): ``game_view`` without the catalog and the entries (a page holds them), its
+        ``table`` only the parts that changed since the head ``after`` (``None``: the whole table), with the play
+        an undo would withdraw (``undo_view``: the seat whose phone may; the page knows its own seats)."""
+        update = self._update
+        if update is None or entry["seq"] != len(self.entries) or update[0] != entry["head"]:
+            return None
+        return update[1]
+
+    def _prepare(self) -> None:
+        """Make the update the streams tell with a new newest entry, before they are woken: a page draws it at
+        once, where reading the game would cost each page a request and the server an answer for each."""
+        if not self.entries or (self._update is not None and self._update[0] == self.entries[-1]["head"]):
+            return
+        game = self.games.open(self.session)  # as the use case left it (no look at the store: it just ran)
+        if game.head != self.entries[-1]["head"]:
+            return
+        shared = self._shared(game)
+        told = {key: value for key, value in shared.items() if key not in ("catalog", "entries")}
+        told["undo"] = undo_view(self._phone(None).seats, game, self.entries)
+        before = self._update
+        told["after"] = None if before is None else before[0]
+        if before is not None:  # only the table's parts that changed since the head before: a page holding it has the rest
+            told["table"] = {key: value for key, value in told["table"].items() if before[2].get(key) != value}
+        self._update = (game.head, told, shared["table"])
 
     # -- use cases, in a worker thread (through ``run``)
 
@@ -104,14 +144,19 @@ class ServedTable:
         self.entries = [entry_json(game, k, e, game.stamps[k - 1], line.changes[k], line.states[k - 1])
                         for k, e in enumerate(game.events, 1)]
         self._state, self._position = game.state, self.games.position()
+        self._held_seen = self._phone(None).seats.held()
         return game
 
     def view(self, device: str | None = None) -> dict[str, Any]:
-        """``game_view`` of the game as it is now (made once per head), with the seats as phone ``device`` holds them."""
+        """``game_view`` of the game as it is now, with the seats as phone ``device`` holds them."""
         game = self._latest()
+        return {**self._shared(game), **seats_json(self._phone(device), game, self.entries)}
+
+    def _shared(self, game: Game) -> dict[str, Any]:
+        """``game_view`` of ``game``, the session's as it is now (made once per head)."""
         if self._view is None or self._view[0] != game.head:
             self._view = (game.head, game_view(self.games.legal(self.session), self.entries))
-        return {**self._view[1], **seats_json(self._phone(device), game, self.entries)}
+        return self._view[1]
 
     def record(self, inputs: Sequence[str], after: str | None, by: str, device: str | None = None) -> Outcome[Any]:
         """``Games.record`` of inputs typed in notation, entered by ``by`` on phone ``device``."""
@@ -126,14 +171,20 @@ class ServedTable:
     def claim(self, device: str, seat: str, take_over: bool) -> Claimed | Taken | NoSeat:
         """Phone ``device`` plays ``seat`` from now on (another phone's only with ``take_over``)."""
         claimed = self._phone(device).claim(seat, take_over)
-        self.seat_changes += isinstance(claimed, Claimed)
+        self._seats_look()
         return claimed
 
     def release(self, device: str, seat: str) -> bool:
         """Phone ``device`` no longer plays ``seat``; whether it did."""
         released = self._phone(device).release(seat)
-        self.seat_changes += released
+        self._seats_look()
         return released
+
+    def _seats_look(self) -> None:
+        """Count a change of the claims as kept (by a phone here or on another server process) since the last look."""
+        held = self._phone(None).seats.held()
+        self.seat_changes += held != self._held_seen
+        self._held_seen = held
 
     def _phone(self, device: str | None) -> Phone:
         """The phone a request comes from (``None``: a client that names none, the table's scribe)."""

@@ -1,9 +1,10 @@
 /* The replay page's analysis (coimbra analyse), when the page carries one (cli/replay_page.py: page_analysis).
  *
- * A graph of every player's chance of finishing first after each entry, the entry shown marked and each
- * inaccuracy, mistake and blunder ticked below it (a click on the graph goes to that entry); each decision of
- * the entry list marked with its grade; the grade of the entry shown, with the winning chances it lost and
- * their 95 % interval; and each player's accuracy, mean loss and luck. Runs after replay.js, on its data.
+ * A graph of every player's chance of finishing first after each entry, the rounds marked as bands, the entry
+ * shown marked and each inaccuracy, mistake and blunder ticked below it (a click on the graph goes to that entry);
+ * each decision of the entry list marked with its grade; the grade of the entry shown, with the winning chances it
+ * lost, their 95 % interval, the best option and what it gains by source of points; and each player's accuracy,
+ * mean loss and luck. Runs after replay.js, on its data.
  */
 (function () {
   "use strict";
@@ -19,29 +20,54 @@
   A.luck.forEach((u) => { LUCK[u.seq] = u; });
 
   // --- the graph ----------------------------------------------------------------------------
+  // Drawn in the units of the side column it sits in (about 400 px wide), so that its labels read at the size of
+  // the page's small print; it scales with the column (the viewBox), and spans the page on a narrow screen.
 
-  const W = 360;
-  const H = 150;
-  const TOP = 8;
-  const BOTTOM = 122;  // 0 % here, 100 % at TOP; the grade ticks below
-  const LEFT = 30;
-  const x = (seq) => LEFT + (W - LEFT - 4) * seq / Math.max(1, R.last);
+  const W = 400;
+  const H = 236;
+  const TOP = 20;      // the rounds' labels above
+  const BOTTOM = 196;  // 0 % here, 100 % at TOP; the grade ticks below
+  const LEFT = 34;
+  const RIGHT = 6;
+  const x = (seq) => LEFT + (W - LEFT - RIGHT) * seq / Math.max(1, R.last);
   const y = (chance) => BOTTOM - (BOTTOM - TOP) * chance;
 
+  function rounds() {
+    // Each round a band from its first entry to the next round's, shaded one in two, labelled above ("setup": 0).
+    const starts = [];
+    A.curve.forEach((p, k) => {
+      const before = k ? A.curve[k - 1].seq : 0;
+      if (!k || p.round !== A.curve[k - 1].round) starts.push({ round: p.round, seq: before });
+    });
+    return starts.map((s, k) => {
+      const from = x(s.seq);
+      const to = k + 1 < starts.length ? x(starts[k + 1].seq) : x(R.last);
+      const label = s.round ? `round ${s.round}` : "setup";
+      return `<g data-round="${s.round}"><rect x="${from.toFixed(1)}" y="${TOP}" width="${Math.max(0, to - from).toFixed(1)}"` +
+        ` height="${BOTTOM - TOP}" class="${k % 2 ? "band" : "band odd"}"/>` +
+        `<line x1="${from.toFixed(1)}" x2="${from.toFixed(1)}" y1="${TOP - 4}" y2="${BOTTOM}" class="round-edge"/>` +
+        `<text x="${((from + to) / 2).toFixed(1)}" y="${TOP - 6}" class="axis" text-anchor="middle">` +
+        `${to - from > 34 ? label : s.round || "s"}</text></g>`;
+    }).join("");
+  }
+
   function curve() {
-    const grid = [0, 0.5, 1].map((c) => `<line x1="${LEFT}" x2="${W - 4}" y1="${y(c)}" y2="${y(c)}" class="grid"/>` +
-      `<text x="${LEFT - 4}" y="${y(c) + 3}" class="tiny" text-anchor="end">${c * 100}%</text>`).join("");
+    const grid = [0, 0.25, 0.5, 0.75, 1].map((c) => `<line x1="${LEFT}" x2="${W - RIGHT}" y1="${y(c)}" y2="${y(c)}"` +
+      ` class="${c === 0.5 ? "grid half" : "grid"}"/>` +
+      `<text x="${LEFT - 4}" y="${y(c) + 4}" class="axis" text-anchor="end">${c * 100}%</text>`).join("");
     const lines = A.players.map((name) => {
-      const points = A.curve.map((p) => `${x(p.seq).toFixed(1)},${y(p.win[name]).toFixed(1)}`).join(" ");
-      return `<polyline points="${points}" fill="none" stroke="${esc(R.color(name))}" stroke-width="1.6"` +
-        ` data-curve-player="${esc(name)}"><title>${esc(name)}</title></polyline>`;
+      // At a decision the line drops straight from the best option's chances to the played one's: by its loss.
+      const points = A.curve.map((p) => (p.before ? `${x(p.seq).toFixed(1)},${y(p.before[name]).toFixed(1)} ` : "") +
+        `${x(p.seq).toFixed(1)},${y(p.win[name]).toFixed(1)}`).join(" ");
+      return `<polyline points="${points}" fill="none" stroke="${esc(R.color(name))}" stroke-width="2.2"` +
+        ` stroke-linejoin="round" data-curve-player="${esc(name)}"><title>${esc(name)}</title></polyline>`;
     }).join("");
     const ticks = A.decisions.filter((d) => ["inaccuracy", "mistake", "blunder"].includes(d.grade)).map((d) =>
-      `<rect x="${(x(d.seq) - 1.5).toFixed(1)}" y="${BOTTOM + 6}" width="3" height="${d.grade === "blunder" ? 14 : d.grade === "mistake" ? 10 : 6}"` +
+      `<rect x="${(x(d.seq) - 2).toFixed(1)}" y="${BOTTOM + 6}" width="4" height="${d.grade === "blunder" ? 30 : d.grade === "mistake" ? 22 : 14}"` +
       ` class="tick-${d.grade}" data-tick-seq="${d.seq}" data-tick-grade="${d.grade}"><title>entry ${d.seq}: ${d.grade}</title></rect>`).join("");
-    const label = `every player's chance of finishing first after each entry: ${A.players.join(", ")}`;
+    const label = `every player's chance of finishing first after each entry, by round: ${A.players.join(", ")}`;
     return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(label)}" xmlns="http://www.w3.org/2000/svg">` +
-      grid + lines + ticks + `<line id="curve-at" y1="${TOP}" y2="${BOTTOM + 20}" class="at"/></svg>`;
+      rounds() + grid + lines + ticks + `<line id="curve-at" y1="${TOP}" y2="${BOTTOM + 36}" class="at"/></svg>`;
   }
 
   function legend() {
@@ -71,7 +97,10 @@
       const lost = d.forced ? "the only legal option" :
         `${d.loss.toFixed(1)} percentage points of winning chances lost (95 % interval ${low.toFixed(1)} to ${high.toFixed(1)}` +
         `${d.certain ? ", certain" : ""})`;
-      const best = d.grade !== "best" && d.best !== d.played ? `<div class="best">best: ${esc(d.best)}</div>` : "";
+      const gains = Object.keys(d.gains || {}).slice(0, 4).map((source) =>
+        `${d.gains[source] >= 0 ? "+" : "−"}${Math.abs(d.gains[source]).toFixed(1)} ${esc(source)}`).join(", ");
+      const best = d.grade !== "best" && d.best !== d.played ? `<div class="best">best: ${esc(d.best)}` +
+        `${gains ? `<br><span data-gains>it gains ${gains} (expected points by source)</span>` : ""}</div>` : "";
       return `<div class="grade-line" data-grade="${d.grade}" data-seq="${d.seq}"><span class="grade grade-${d.grade}">` +
         `${MARKS[d.grade]} ${d.grade}</span> ${esc(d.player)}: ${lost}</div>${best}`;
     }
@@ -124,7 +153,7 @@
   document.getElementById("accuracy").innerHTML = accuracy();
   document.querySelector("#curve svg").addEventListener("click", (e) => {
     const box = e.currentTarget.getBoundingClientRect();
-    const seq = ((e.clientX - box.left) * W / box.width - LEFT) / (W - LEFT - 4) * R.last;
+    const seq = ((e.clientX - box.left) * W / box.width - LEFT) / (W - LEFT - RIGHT) * R.last;
     R.go(Math.max(0, Math.min(R.last, Math.round(seq))));
   });
   markEntries();

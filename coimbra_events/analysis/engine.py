@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Callable, Iterable, Sequence
 
-from coimbra_events.analysis.evaluation import Decision, Settings, Tally, decide, luck, win_vector
+from coimbra_events.analysis.evaluation import Decision, Settings, Tally, decide, luck, option_list, win_vector
 from coimbra_events.analysis.grades import certain, grade
+from coimbra_events.analysis.reasons import gains
 from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent
 from coimbra_events.history import replay, resolve
@@ -74,6 +75,9 @@ class GradedDecision:
     se: float
     certain: bool
     playouts: int
+    gains: tuple[tuple[str, float], ...] = ()
+    """What the best option gains over the one played, in expected points by source (``reasons.gains``); only where
+    the grade is not best."""
 
     @property
     def loss(self) -> float:
@@ -185,8 +189,11 @@ def measure(work: Work, k: int) -> GradedDecision | Lucky:
     options = tuple(_value(decision, t) for t in decision.tallies)
     played = decision.tallies.index(decision.played)
     loss, se = decision.loss(decision.played)
+    graded = grade(loss)
+    found = () if graded == "best" else gains(state, option_list(state, entry.event)[options[0].option], entry.event,
+                                              settings, entry.index)
     return GradedDecision(entry.index, entry.seq, entry.event.actor, kind, options, played, len(options), decision.evaluated,
-                  grade(loss), loss, se, certain(loss, se), decision.playouts)
+                          graded, loss, se, certain(loss, se), decision.playouts, found)
 
 
 def _value(decision: Decision, tally: Tally) -> OptionValue:

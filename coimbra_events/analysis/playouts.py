@@ -61,13 +61,20 @@ class Result:
 
 
 def play_out(state: GameState, streams: Streams, fold: Fold | None = None) -> Result:
-    """Play from ``state`` to the end: the table draws what is possible now, the playout policy chooses for every
-    player among the legal options.
+    """Play from ``state`` to the end (``final_table``): the table draws what is possible now, the playout policy
+    chooses for every player among the legal options.
 
     The game is played on a scratch fold (``Fold(scratch=True)``: one table refilled at every event, none kept),
     ``fold`` if given, to carry from one playout to the next; ``state`` is never changed."""
+    return outcome(final_table(state, streams, fold or Fold(scratch=True)))
+
+
+def final_table(state: GameState, streams: Streams, fold: Fold) -> GameState:
+    """The game played on from ``state`` to its end by the playout policy in every seat, the final table itself:
+    what ``play_out`` reads its places and scores from, and what the reasons split by source of points
+    (``analysis.reasons``), so both read the same continuations."""
     seats = [policy(state)] * len(state.players)
-    return outcome(play_to_end(state, streams.table, streams.bots, seats, fold or Fold(scratch=True)))
+    return play_to_end(state, streams.table, streams.bots, seats, fold)
 
 
 def outcome(state: GameState) -> Result:

@@ -37,6 +37,11 @@ _ENTRY = re.compile(r"(\d+)\. (.*)")
 _COMMANDS_START = " {[%"
 _COMMAND = re.compile(r"\[%([A-Za-z_][A-Za-z0-9_]*) ")
 _PLAYER = re.compile(r"(.+) \(([^\s()]+)\)")
+MARKS = ("??", "?!", "?", "!")
+"""The marks an annotated move list puts after an entry, as PGN's (the longest first, as the pattern tries them)."""
+ANNOTATION = re.compile(r"(.*\S) (" + "|".join(map(re.escape, MARKS)) + r") \{([^{}]*)\}")
+"""An entry line's annotation, after it: a mark as PGN's (``?!``, ``?``, ``??``, ``!``) and a comment in braces
+(``coimbra export --format text --analysis``). For people: a line reads as written if it can, else without it."""
 
 
 class _BadLine(Exception):
@@ -124,7 +129,7 @@ class _Reader:
         names, table = self.known()
         if match is None:  # a line written without its number, as by hand
             try:
-                read = _read_entries(line, seq, names, self.table(table, line))
+                read = _read_annotated(line, seq, names, self.table(table, line))
             except _BadLine as bad:
                 raise _BadLine("not a move list line", f"expected a tag '[Name value]', an entry '[N.] notation', a heading "
                                f"('== …' or '-- …') or a blank line, got {_shown(line)} ({bad.why})") from None
@@ -132,7 +137,7 @@ class _Reader:
         else:
             found, expected = int(match.group(1)), self.last + 1
             self.last = found
-            read = _read_entries(match.group(2), seq, names, self.table(table, match.group(2)))
+            read = _read_annotated(match.group(2), seq, names, self.table(table, match.group(2)))
             self.last += len(read) - 1
             if found != expected:  # one gap, one problem: go on from the number found
                 raise _BadLine("sequence broken", f"expected entry {expected}, found {found} (entries count from 1 without gaps)")
@@ -175,6 +180,18 @@ def _read_tag(line: str) -> tuple[str, Any]:
         return match.group(1), _json(match.group(2))
     except ValueError as exc:
         raise _BadLine(f"tag {match.group(1)}", f"the value is not JSON (strings in double quotes): {exc}") from None
+
+
+def _read_annotated(body: str, seq: int, names: Names | None, table: GameState | None) -> list[dict[str, Any]]:
+    """``_read_entries`` of a line as written; where that does not read and the line ends with an annotation
+    (``ANNOTATION``), of the line without it: marks and comments are for people, and the record stays the same."""
+    try:
+        return _read_entries(body, seq, names, table)
+    except _BadLine:
+        found = ANNOTATION.fullmatch(body)
+        if found is None:
+            raise
+        return _read_entries(found.group(1), seq, names, table)
 
 
 def _read_entries(body: str, seq: int, names: Names | None = None, table: GameState | None = None) -> list[dict[str, Any]]:

@@ -13,18 +13,20 @@ from coimbra_events.controls import first_control, json_escaped
 from coimbra_events.events import GameEvent
 from coimbra_events.lines import SEPARATOR, groups as grouped, render_line
 from coimbra_events.log import GameLog
-from coimbra_events.movelist.reading import (CORE_FIELDS, HEAD, IN_PROGRESS, UNKNOWN_DATE, _COMMENTED, _BadLine, _known,
-                                             _players, _read_entries)
+from coimbra_events.movelist.reading import (CORE_FIELDS, HEAD, IN_PROGRESS, MARKS, UNKNOWN_DATE, _COMMENTED, _BadLine,
+                                             _known, _players, _read_entries)
 from coimbra_events.names import Names
 from coimbra_events.notation import NotationError, render
 
 
 def dumps(log: GameLog, headings: Mapping[int, Sequence[str]] | None = None, result: str = IN_PROGRESS,
-          catalog: Catalog | None = None) -> str:
+          catalog: Catalog | None = None, annotations: Mapping[int, tuple[str, str]] | None = None) -> str:
     """The move list of a log: ``headings``, the lines written before an entry, by its sequence number (the round
     and phase headings of ``projections.sections.headings``); ``result`` the ``Result`` tag (``projections.scores``).
     Components are written by name, of the log's ``catalog`` (else the shipped or installed one the log names);
-    ids where a name would not read back, or where the catalog is not to be found."""
+    ids where a name would not read back, or where the catalog is not to be found. ``annotations``: a mark and a
+    comment by sequence number (``projections.annotations``), written after the entry, which then ends its line;
+    read back, they are left out (``reading.ANNOTATION``)."""
     doc = orjson.loads(game_log.dumps(log))
     entries: list[dict[str, Any]] = doc.pop("events")
     known = _known(doc, catalog)
@@ -33,15 +35,23 @@ def dumps(log: GameLog, headings: Mapping[int, Sequence[str]] | None = None, res
     lines.append(_tag("Date", _date(entries)))
     lines.append(_tag("Result", result))
     lines.append(_tag(HEAD, entries[-1]["hash"] if entries else log.anchor()))
-    said = headings or {}
-    for group in grouped(log.events, lambda k: k + 1 in said):
+    said, marked = headings or {}, annotations or {}
+    for group in grouped(log.events, lambda k: k + 1 in said or k in marked):
         for heading in said.get(group[0] + 1, ()):
             lines += ["", heading] if heading.startswith("==") else [heading]
         lines += _group_lines([entries[k] for k in group], [log.events[k] for k in group], spoken.names if spoken else None)
+        if group[-1] + 1 in marked:
+            lines[-1] += _annotation(*marked[group[-1] + 1])
         if spoken is not None:
             for k in group:
                 spoken.saw(entries[k])
     return "\n".join(lines) + "\n"
+
+
+def _annotation(mark: str, comment: str) -> str:
+    """`` ?! {comment}``: a mark as PGN's and a comment in braces (braces in it made parentheses, so it stays one)."""
+    assert mark in MARKS, f"not a mark: {mark!r}"
+    return f" {mark} {{{comment.replace('{', '(').replace('}', ')')}}}"
 
 
 def _group_lines(entries: list[dict[str, Any]], events: list[GameEvent], names: Names | None) -> list[str]:

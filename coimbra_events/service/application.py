@@ -27,13 +27,12 @@ from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.service.inputs import check_players, check_tags, typed_decision, typed_line, with_player_name
 from coimbra_events.service.results import Conflict, Entry, Exported, Legal, NotYours, Outcome, Refused, Stored
-from coimbra_events.service.seats import KeptSeats, Phone
+from coimbra_events.service.seats import Phone, Seats
 from coimbra_events.service.sessions import GameRef, Session
 from coimbra_events.service.views import Views
 from coimbra_events.state import GameState
 from coimbra_events.store.errors import BadFork, BadPlayers
-from coimbra_events.store.links import TableKeys, links_folder, table_keys
-from coimbra_events.store.seat_claims import seat_file
+from coimbra_events.store.links import TableKeys
 from coimbra_events.store.sources import ChainReport, GameSource, game_source
 from coimbra_events.violations import RuleViolation
 
@@ -70,7 +69,6 @@ class Games:
         self.views, self.catalog, self.db = views, catalog, db
         self._store: GameStore | None = None
         self._sources: dict[str, GameSource] = {}
-        self._seats = KeptSeats()
 
     @classmethod
     def at(cls, db: str | os.PathLike[str] | None = None, *, create: bool = False, views: Views | None = None,
@@ -216,15 +214,15 @@ class Games:
         return dict(self.store.env)
 
     def table_keys(self, game: GameRef, renew: bool = False) -> TableKeys:
-        """GAME's table's keys (``store.links``): kept, so a restart keeps its links; ``renew``: new ones, these replaced."""
-        folder = links_folder(self.store.env, self.store.location)
-        return table_keys(folder, str(self.open(game).id), renew)
+        """GAME's table's keys (``store.keeping``): kept, so a restart and every server process on the store hold
+        its links; ``renew``: new ones, these replaced."""
+        return self.store.keeping.keys(str(self.open(game).id), renew)
 
     def phone(self, game: GameRef, device: str | None) -> Phone:
         """The phone ``device`` at GAME's table: the seats it holds, claims and may enter (``service.seats``),
-        kept beside the table's keys; ``None``: a client that names no phone (the table's scribe)."""
-        folder = links_folder(self.store.env, self.store.location)
-        return Phone(self._seats.of(self.open(game), lambda game_id: seat_file(folder, game_id)), device)
+        kept with the table's keys; ``None``: a client that names no phone (the table's scribe)."""
+        read = self.open(game)
+        return Phone(Seats([name for name, _ in read.header.players], self.store.keeping.claims(str(read.id))), device)
 
     # -- recording
 

@@ -9,32 +9,26 @@ withdraws only the latest play, and only if that play is one of its seats' or th
 the game is over. The terminal (``coimbra act``, ``record``, ``undo``) is the table's scribe and holds
 no seat: its writes pass no phone.
 
-Claims are kept by a keeper (``store.seat_claims.SeatFile``) as digests of the device ids, so that a
-restart keeps them and nothing kept can be sent as a phone's id.
+Claims are kept by the store (``store.keeping``: files beside a SQLite store, tables of a PostgreSQL one)
+as digests of the device ids, so that a restart keeps them, every server process on one store holds the
+same ones, and nothing kept can be sent as a phone's id.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from coimbra_events.service.results import NotYours
 from coimbra_events.store.links import digest
 
 if TYPE_CHECKING:
     from coimbra_events.events import GameEvent
+    from coimbra_events.store.keeping import SeatClaims
     from coimbra_events.game import Game
 
 TABLE = "table"
 """The actor of the table's outcomes: any phone enters them."""
-
-
-class Keeper(Protocol):
-    """Where a game's claims are kept: each held seat -> the digest of its phone's device id."""
-
-    def load(self) -> dict[str, str]: ...
-
-    def save(self, held: Mapping[str, str]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -71,61 +65,65 @@ class NoSeat:
 
 
 class Seats:
-    """The seats of one game (its players, in seat order) and which phone holds each."""
+    """The seats of one game (its players, in seat order) and which phone holds each, as kept now: every question
+    reads its keeper (``store.keeping``), so that server processes sharing a store agree."""
 
-    def __init__(self, players: Sequence[str], keeper: Keeper) -> None:
+    def __init__(self, players: Sequence[str], keeper: SeatClaims) -> None:
         self.players = tuple(players)
         self._keeper = keeper
-        self._held = {seat: phone for seat, phone in keeper.load().items() if seat in self.players}
+
+    def held(self) -> dict[str, str]:
+        """Each held seat of this game -> the digest of the phone holding it."""
+        return {seat: phone for seat, phone in self._keeper.load().items() if seat in self.players}
 
     def claimed(self) -> dict[str, bool]:
         """Every seat, and whether a phone holds it."""
-        return {seat: seat in self._held for seat in self.players}
+        held = self.held()
+        return {seat: seat in held for seat in self.players}
 
     def of(self, device: str | None) -> tuple[str, ...]:
         """The seats ``device`` holds, in seat order (none for no device)."""
         if device is None:
             return ()
-        phone = digest(device)
-        return tuple(seat for seat in self.players if self._held.get(seat) == phone)
+        phone, held = digest(device), self.held()
+        return tuple(seat for seat in self.players if held.get(seat) == phone)
 
     def holds(self, device: str | None, seat: str) -> bool:
-        return device is not None and self._held.get(seat) == digest(device)
+        return device is not None and self.held().get(seat) == digest(device)
+
+    def seat_of(self, player: str) -> str | None:
+        """The seat whose phone enters what ``player`` does; ``None``: any phone (the table's outcomes)."""
+        return player if player != TABLE and player in self.players else None
 
     def claim(self, seat: str, device: str, take_over: bool = False) -> Claimed | Taken | NoSeat:
-        """This phone plays ``seat`` from now on; a seat another phone holds only with ``take_over``."""
+        """This phone plays ``seat`` from now on; a seat another phone holds only with ``take_over`` (decided on the
+        claims as kept, in one step: of two phones claiming a free seat at once, one holds it, the other is told)."""
         if seat not in self.players:
             return NoSeat(seat, self.players)
-        phone, holder = digest(device), self._held.get(seat)
-        if holder == phone:
-            return Claimed(seat)
-        if holder is not None and not take_over:
-            return Taken(seat, tuple(s for s in self.players if self._held.get(s) == holder))
-        self._held[seat] = phone
-        self._keeper.save(self._held)
-        return Claimed(seat, took_over=holder is not None)
+        phone = digest(device)
+
+        def claimed(held: dict[str, str]) -> Claimed | Taken:
+            holder = held.get(seat)
+            if holder == phone:
+                return Claimed(seat)
+            if holder is not None and not take_over:
+                return Taken(seat, tuple(s for s in self.players if held.get(s) == holder))
+            held[seat] = phone
+            return Claimed(seat, took_over=holder is not None)
+
+        return self._keeper.change(claimed)
 
     def release(self, seat: str, device: str) -> bool:
         """This phone no longer plays ``seat``; whether it held it."""
-        if not self.holds(device, seat):
-            return False
-        del self._held[seat]
-        self._keeper.save(self._held)
-        return True
+        phone = digest(device)
 
+        def released(held: dict[str, str]) -> bool:
+            if held.get(seat) != phone:
+                return False
+            del held[seat]
+            return True
 
-class KeptSeats:
-    """The seats of each game a process has looked at, each read from its keeper once (by the game's id)."""
-
-    def __init__(self) -> None:
-        self._games: dict[str, Seats] = {}
-
-    def of(self, game: Game, keeper: Callable[[str], Keeper]) -> Seats:
-        """GAME's seats; ``keeper``: where the claims of a game (by its id) are kept, if they were not read yet."""
-        key = str(game.id)
-        if key not in self._games:
-            self._games[key] = Seats([name for name, _ in game.header.players], keeper(key))
-        return self._games[key]
+        return self._keeper.change(released)
 
 
 @dataclass(frozen=True)
@@ -153,7 +151,8 @@ class Phone:
 
     def enters(self, player: str) -> bool:
         """Whether this phone enters what ``player`` does: the table's outcomes, or a seat it holds (any, for the scribe)."""
-        return self.device is None or player == TABLE or player not in self.seats.players or self.seats.holds(self.device, player)
+        seat = self.seats.seat_of(player)
+        return self.device is None or seat is None or self.seats.holds(self.device, seat)
 
     def barred(self, game: Game, events: Sequence[GameEvent]) -> NotYours | None:
         """Why this phone may not enter ``events`` (one of them a decision of a seat it does not hold), or ``None``."""

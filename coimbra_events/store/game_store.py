@@ -33,6 +33,8 @@ from coimbra_events.store.games_index import GamesIndex, catch_up
 from coimbra_events.store.games_query import GameInfo, GamesQuery, Page
 from coimbra_events.store.games_view import info_of, view_for
 from coimbra_events.store.inspection import Inspection, rows_of
+from coimbra_events.store.keeping import keeping_for
+from coimbra_events.store.postgres_keeping import TABLES as KEEPING_TABLES
 from coimbra_events.store.claims import NameClaims
 from coimbra_events.store.receipts import Evidence
 from coimbra_events.store.repository import GameRepository
@@ -82,17 +84,19 @@ class GameStore(Application):
             super().__init__(env={**settings, **extra})
             self.index = GamesIndex(view_for(self),
                                     lambda game_id: self.stored_games.read_any(game_id, self.stored_games.latest_receipt(game_id)))
+            self.keeping = keeping_for(self, self.location)
+            """Where the served tables' keys and seat claims are kept (``store.keeping``)."""
         rows = Rows(self.recorder, self.mapper, self.snapshots)
         self.claims = NameClaims(self.events, rows, self._largest_number)
         self.stored_games = GameRepository(self, rows, self.claims)
         """Stored games read against their evidence and saved with it (receipts, snapshots, retries)."""
 
     def tables(self) -> list[str]:
-        """The tables this store is kept in (PostgreSQL's names): the library's, and the games index's
-        (``coimbra_events.store.games_index``)."""
+        """The tables this store is kept in (PostgreSQL's names): the library's, the games index's
+        (``coimbra_events.store.games_index``), and the served tables' keys and claims (``store.keeping``)."""
         snapshots = ["coimbra_snapshots"] if type(self).is_snapshotting_enabled or type(self).snapshotting_intervals else []
         index = ["games_index", "games_index_players", "games_index_tags", "games_index_records", "games_index_tracking"]
-        return [f"{self.name.lower()}_events", *snapshots, *index]
+        return [f"{self.name.lower()}_events", *snapshots, *index, *KEEPING_TABLES]
 
     def construct_mapper(self) -> Mapper:
         """A mapper that resolves the topics of this application's own classes only (``StoredTopics``)."""

@@ -2,9 +2,10 @@
 
 A table's links (``coimbra serve``) hold two tokens: the players' and the watchers'. They are kept per game
 (by its id, so a renamed game keeps them and a new game of an old name does not inherit them) beside the
-store that holds it: for a SQLite file, in the folder ``FILE.links`` next to it; for another store (PostgreSQL),
-in the user's data folder (``platformdirs``), under a folder named for the store's location. The folder is
-its owner's only (0700) and each game's file too (0600): a token lets whoever holds it record. Renewing the
+store that holds it: for a SQLite file, in the folder ``FILE.links`` next to it, its owner's only (0700) and
+each game's file too (0600): a token lets whoever holds it record. A PostgreSQL store keeps them in a table
+of its own (``store.keeping``); what a file in the user's data folder (``platformdirs``, a folder named for
+the store's location) kept for it before is taken over from there. Renewing the
 keys (``--new-links``) keeps a digest of each token it replaces, so that a phone still holding one is told its
 links were replaced rather than that they are wrong. A store in memory keeps nothing: each table gets new keys.
 """
@@ -64,29 +65,37 @@ def links_folder(env: Mapping[str, str] | Any, location: str) -> Path | None:
 
 def table_keys(folder: Path | None, game_id: str, renew: bool = False) -> TableKeys:
     """The keys of a game's table, made and kept if it has none (``renew``: new ones, the kept ones replaced)."""
-    path = None if folder is None else folder / f"{game_id}.json"
-    kept = _read(path) if path is not None else None
+    kept = kept_keys(folder, game_id)
     if kept is not None and not renew:
         return kept
     keys = kept.renewed() if kept is not None else TableKeys()
-    if path is not None:
-        _write(path, keys)
+    if folder is not None:
+        write_private(folder / f"{game_id}.json", keys_json(keys))
     return keys
 
 
-def _read(path: Path) -> TableKeys | None:
-    try:
-        data = orjson.loads(path.read_bytes())
-        return TableKeys(data["players"], data["watchers"], data["id"], tuple(data.get("replaced", ())))
-    except FileNotFoundError:
+def kept_keys(folder: Path | None, game_id: str) -> TableKeys | None:
+    """The keys kept for a game's table in ``folder`` (``None``: none, or unreadable: new keys are made over them)."""
+    if folder is None:
         return None
-    except (OSError, ValueError, KeyError, TypeError):
-        return None  # unreadable: new keys are made and written over it
+    try:
+        return keys_from((folder / f"{game_id}.json").read_bytes())
+    except OSError:
+        return None
 
 
-def _write(path: Path, keys: TableKeys) -> None:
-    write_private(path, orjson.dumps({"players": keys.players, "watchers": keys.watchers, "id": keys.id,
-                                      "replaced": list(keys.replaced)}))
+def keys_from(data: bytes | str) -> TableKeys | None:
+    """Keys as ``keys_json`` wrote them (``None`` if they cannot be read)."""
+    try:
+        read = orjson.loads(data)
+        return TableKeys(read["players"], read["watchers"], read["id"], tuple(read.get("replaced", ())))
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def keys_json(keys: TableKeys) -> bytes:
+    """How a table's keys are kept, in a file or in the store."""
+    return orjson.dumps({"players": keys.players, "watchers": keys.watchers, "id": keys.id, "replaced": list(keys.replaced)})
 
 
 def write_private(path: Path, data: bytes) -> None:

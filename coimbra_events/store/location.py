@@ -64,6 +64,13 @@ def where_games_live(db: str | os.PathLike[str] | None = None) -> str:
     return describe_store(Environment(APP, {**os.environ, **settings}))
 
 
+def several_processes(db: str | os.PathLike[str] | None = None) -> bool:
+    """Whether several processes may serve the store ``db`` names at once: a PostgreSQL one, which keeps the tables'
+    keys and claims itself and tells each process what the others store (``coimbra serve --workers``)."""
+    settings = store_settings(db, create=False)
+    return Environment(APP, {**os.environ, **settings}).get("PERSISTENCE_MODULE") == "eventsourcing.postgres"
+
+
 def store_env(
     db: str | os.PathLike[str] | None = None,
     *,

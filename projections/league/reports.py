@@ -308,8 +308,9 @@ def _per_game(total: float, games: int) -> float:
     return round(total / games, 2)
 
 
-def profile(tables: Tables, name: str, season: str | None = None) -> dict[str, Any]:
-    """One person's record: results, tracks, income per track, voyages and monasteries, cards, start choices, opponents."""
+def _played(tables: Tables, name: str, season: str | None) -> tuple[People, str, dict[str, list[SeatRow]], list[SeatRow]]:
+    """Who ``name`` is, every seat of the finished games (of a season) they played, by game, and their own seats, in
+    finishing order; ``UnknownPlayer`` if they played none."""
     people = people_of(tables)
     person = people.of(person_key(name))
     games = {g: seats for g, seats in by_game(_seat(r) for r in tables.seats_with(people.keys(person), season)).items()
@@ -317,6 +318,19 @@ def profile(tables: Tables, name: str, season: str | None = None) -> dict[str, A
     mine = [s for seats in games.values() for s in seats if people.of(s.key) == person]
     if not mine:
         raise UnknownPlayer(name, near_names(people, name))
+    return people, person, games, mine
+
+
+def games_of(tables: Tables, name: str, season: str | None = None) -> dict[str, Any]:
+    """A person as the league shows them, and the finished games (of a season) the league counts for them, in
+    finishing order, each with the spelling they played it under (how the game's record names them)."""
+    people, person, _, mine = _played(tables, name, season)
+    return {"player": people.name(person), "games": [{"game": s.game, "spelling": s.spelling} for s in mine]}
+
+
+def profile(tables: Tables, name: str, season: str | None = None) -> dict[str, Any]:
+    """One person's record: results, tracks, income per track, voyages and monasteries, cards, start choices, opponents."""
+    people, person, games, mine = _played(tables, name, season)
     n = len(mine)
     t = PersonTally()
     for s in mine:

@@ -147,10 +147,30 @@ def test_every_open_stream_is_told_each_new_entry(table_game: Served) -> None:
     opened = [s.__enter__() for s in streams]
     try:
         answer = player.post(table_game.api("/inputs"), json={"input": view["legal"]["options"][0], "after": view["head"]})
-        assert [next(events(s))["data"] for s in opened] == answer.json()["entries"] * 3
+        told = [next(events(s))["data"] for s in opened]
+        assert [{k: v for k, v in t.items() if k != "view"} for t in told] == answer.json()["entries"] * 3
     finally:
         for s in streams:
             s.__exit__(None, None, None)
+
+
+def test_the_newest_entry_comes_with_the_view_after_it(table_game: Served) -> None:
+    """A page holding the view before draws the entry from the stream alone: the view after it, its table only the
+    parts that changed since the head before, and the latest play with the seat whose phone may withdraw it."""
+    player = table_game.client(table_game.players)
+    before = player.get(table_game.api()).json()
+    with player.stream("GET", table_game.api("/events"), params={"last": before["events"]}) as stream:
+        player.post(table_game.api("/inputs"), json={"input": before["legal"]["options"][0], "after": before["head"]})
+        update = next(events(stream))["data"]["view"]
+    after = player.get(table_game.api()).json()
+    assert update["after"] == before["head"] and update["head"] == after["head"] and update["events"] == after["events"]
+    assert {**before["table"], **update["table"]} == after["table"]
+    assert len(update["table"]) < len(after["table"])  # only what changed
+    assert {k: update[k] for k in ("due", "legal", "over", "scores", "outcome_form")} == \
+        {k: after[k] for k in ("due", "legal", "over", "scores", "outcome_form")}
+    assert "catalog" not in update and "entries" not in update
+    undo = {k: v for k, v in after["undo"].items() if k != "yours"}
+    assert update["undo"] == {**undo, "seat": after["undo"]["player"]}
 
 
 def events(stream: httpx.Response) -> Iterator[dict]:

@@ -60,6 +60,11 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     ("(default 8000; `0`: any free port)", inspect.signature(serve_command).parameters["port"].default.default == 8000),
     ("must be complete within 10 seconds of its connection opening", limits.HEADER_DEADLINE == 10),
     ("One address holds at most 64 connections at once", limits.PER_ADDRESS == 64),
+    ("`--per-address N` raises the cap", inspect.signature(serve_command).parameters["per_address"].default.default
+     == limits.PER_ADDRESS and "Limits(per_address=per_address)" in inspect.getsource(serve_command)),
+    ("also carries `view`: the game's view after it", '"view": update' in inspect.getsource(stream.OpenStreams._data)),
+    ("draws the entry from the stream alone; any other page reads the game",
+     "function drawn(entry)" in PAGE and "update.after !== view.head" in PAGE),  # and tests/live/test_stale_pages.py
     ("less 64 kept for the store and the pages", limits.RESERVED_FILES == 64),
     ("raises its own file limit to 4,096 where the system allows", limits.WANTED_FILES == 4096),
     ("40 open at once for the players' link, 120 for the watchers'", stream.STREAMS == {"players": 40, "watchers": 120}),

@@ -20,7 +20,7 @@ import pytest
 from cli.presenter import notation
 from coimbra_events import log as game_log, log_reader
 from coimbra_events.log import GameLog
-from tests.browser_kit import axe_violations, chromium
+from tests.browser_kit import axe_violations, axe_violations_of, chromium
 from tests.live.board_taps import DUE_IN_VIEW, RECORDER, WHERE, board_taps
 from tests.live.conftest import FIXTURE, Served, coimbra
 from tests.live.test_pages import LAPTOP, NEW, PHONE, Phone, enter_outcome, moves, new_game, picks  # noqa: F401 (a fixture)
@@ -110,24 +110,26 @@ def test_a_die_focused_with_the_keyboard_keeps_the_focus_when_the_page_reads_the
 
 
 def test_a_page_not_up_to_date_sends_nothing_from_the_board(browser, fixture_game):
-    """Another device records while this page's reads fail (its stream stays open and tells it): the page is not
-    up to date, and a tap on its board, which shows the table before, sends nothing and says so."""
+    """Another device records two entries at once while this page's reads fail (its stream stays open and tells
+    them; the first comes without the view after it, so the page must read the game): the page is not up to date,
+    and a tap on its board, which shows the table before, sends nothing and says so."""
     served = fixture_game(18, "offline")
     phone = Phone(browser, served.line["players_url"], me="Duarte")
     reads = re.compile(r"/api/games/[^/?]+\?since=")
     phone.page.route(reads, lambda route: route.abort())
     with served.client(served.players) as scribe:
         head = scribe.get(served.api()).json()["head"]
-        assert scribe.post(served.api("/inputs"), json={"input": notation(EVENTS[18]), "after": head}).status_code == 200
+        inputs = [notation(e) for e in EVENTS[18:20]]
+        assert scribe.post(served.api("/inputs"), json={"inputs": inputs, "after": head}).status_code == 200
     phone.until("document.body.dataset.live !== '1' && document.getElementById('connection').textContent.includes('could not be reached')")
     assert phone.page.evaluate("document.body.dataset.entries") == "18"  # it still shows the table before
     phone.page.locator('#dice [data-choose-die="orange-3"]').click()
     assert "Not up to date" in phone.page.inner_text("#pick-line")
     assert phone.page.locator("#city .choosable").count() == 0
     phone.page.unroute(reads)
-    phone.at(19)
+    phone.at(20)
     phone.until("document.body.dataset.live === '1'")
-    assert served.client(served.players).get(served.api()).json()["events"] == 19  # the tap sent nothing
+    assert served.client(served.players).get(served.api()).json()["events"] == 20  # the tap sent nothing
 
 
 @pytest.mark.parametrize("entries", [6, 14, 16, 30, 34, 67],
@@ -188,44 +190,51 @@ def test_on_your_turn_the_phone_is_told_and_shown_its_controls_and_another_page_
 
 def test_a_whole_game_tapped_on_the_board_by_four_phones_counting_taps_and_who_is_due_in_view(browser, new_game: Served):
     """The fixture played from a new game: each decision tapped on its player's phone (on the board where the
-    board shows it, else in the list), each outcome entered on the table's form; axe-core audits each phone the
-    first time each kind of decision is offered on it (with a die tapped, for a draft), and two watchers' pages
-    after the first entry of each kind. One player's page and one watchers' page are a laptop's (1280×800), the
-    others a phone's (390×844)."""
+    board shows it, else in the list), each outcome entered on the table's form. axe-core audits every state the
+    game passes through on both pages at both sizes: the phone due (before its last tap: with a die tapped, for a
+    draft, or the outcome's form filled in), a players' page of the other size waiting, and both watchers' pages.
+    One player's page and one watchers' page are a laptop's (1280×800), the others a phone's (390×844)."""
     log = log_reader.read(FIXTURE)
     names = [n for n, _ in log.players]
     phones = {name: TappingPhone(browser, new_game.line["players_url"], me=name, audit=True,
                                  viewport=LAPTOP if name == names[0] else PHONE) for name in names}
     watchers = [Phone(browser, new_game.line["watchers_url"], audit=True, viewport=size) for size in (PHONE, LAPTOP)]
-    watched: set[str] = set()
     taps: dict[str, list[int]] = {}
     outcomes: dict[str, list[int]] = {}
-    audited: set[tuple[str, str]] = set()
     by_list = Counter()
+    audits = 0
+
+    def audit(phone: TappingPhone, k: int, event: Any) -> None:
+        """axe-core on every page of the state after ``k`` entries (``phone``: the one about to enter entry k+1)."""
+        nonlocal audits
+        other = phones[names[1]] if phone is phones[names[0]] else phones[names[0]]  # the other size, waiting
+        for page in (other, *watchers):
+            page.at(k)
+        pages = [phone, other, *watchers]
+        found = axe_violations_of([p.page for p in pages])
+        audits += len(pages)
+        assert found == [[]] * len(pages), (k, event.TYPE, [(p.me, f) for p, f in zip(pages, found) if f])
+
     for k, event in enumerate(log.events):
         phone = phones[event.actor] if event.actor in phones else phones[names[k % len(names)]]
         phone.at(k)
         before = phone.taps
         if event.actor not in phones:
-            enter_outcome(phone, event)
+            enter_outcome(phone, event, lambda: audit(phone, k, event))
         else:
             where = board_taps(event)
             by_list[event.TYPE] += where[0].startswith("#options")
             for step, selector in enumerate(where):
-                if step == len(where) - 1 and (event.actor, event.TYPE) not in audited:  # a die tapped, for a draft
-                    audited.add((event.actor, event.TYPE))
-                    assert axe_violations(phone.page) == [], (k, event.TYPE)
+                if step == len(where) - 1:  # a die tapped, for a draft
+                    audit(phone, k, event)
                 phone.page.locator(selector).click()
         (outcomes if event.RANDOM else taps).setdefault(event.TYPE, []).append(phone.taps - before)
-        if event.TYPE not in watched:
-            watched.add(event.TYPE)
-            for watcher in watchers:
-                watcher.at(k + 1)
-                assert axe_violations(watcher.page) == [], (k, event.TYPE, "watching")
         if event.RANDOM:  # a tap per die, card or tile drawn, and Record: nothing typed, nothing searched
             assert phone.taps - before <= sum(len(ids) for _, ids in picks(event)) + 1, (k, event.TYPE, phone.taps - before)
     for p in phones.values():
         p.at(len(log.events))
+    audit(phones[names[0]], len(log.events), log.events[-1])  # and the game over
+    assert audits == 4 * (len(log.events) + 1)
     decisions = {kind: max(counts) for kind, counts in taps.items()}
     print(f"\ntaps per decision (most): {decisions}; per outcome (most): { {kind: max(c) for kind, c in outcomes.items()} }; "
           f"through the list: {dict(by_list)}")

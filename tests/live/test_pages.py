@@ -148,10 +148,10 @@ def picks(event: GameEvent) -> list[tuple[str | None, list[str]]]:
     return [(None, list(field))]
 
 
-def enter_outcome(phone: Phone, event: GameEvent) -> None:
+def enter_outcome(phone: Phone, event: GameEvent, filled: Callable[[], None] = lambda: None) -> None:
     """Fill the table's form as a person would: the value of each die on its colour's row (a colour's values go
     to its dice in the order tapped: here the record's), or each card or tile picked by name from those left
-    (the form moves on to the next place by itself), then Record."""
+    (the form moves on to the next place by itself), then (after ``filled()``, the form filled in) Record."""
     page = phone.page
     drawn = picks(event)
     if event.TYPE == "DiceRolled":
@@ -164,6 +164,7 @@ def enter_outcome(phone: Phone, event: GameEvent) -> None:
         for ids in order:
             for ident in ids:
                 page.locator(f'#outcome .pick[data-id="{ident}"]').click()
+    filled()
     page.locator("#outcome button.record").click()
 
 

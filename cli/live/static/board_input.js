@@ -27,6 +27,7 @@ function coimbraBoardInput(root, choose) {
   let dice = null;     // the dice area's dice by id ({die, color, value})
   let chosenDie = "";  // the die tapped, whose places are lit
   let sent = false;    // the line says what this phone sent (kept until its next tap), not a choice under way
+  const boxes = new WeakMap();  // a drawn part's box (getBBox, before its lit area): measured once, until it is drawn anew
 
   const part = (name) => root.querySelector(`#${name}`);
   const line = () => document.getElementById("pick-line");
@@ -68,22 +69,27 @@ function coimbraBoardInput(root, choose) {
     const focused = document.activeElement && document.activeElement.closest ? document.activeElement.closest(".choosable") : null;
     const die = focused && focused.isConnected ? focused.dataset.chooseDie : undefined;
     clear();
+    const marks = [];  // [node, name, data, chosen, wide]: every part found first, then all measured, then all marked
     const placing = options.filter((o) => o.type === "DiePlaced");
     const byDie = Object.create(null);
     placing.forEach((o) => { (byDie[o.pick.die] = byDie[o.pick.die] || []).push(o); });
     Object.keys(byDie).forEach((die) => {
       const node = find("dice", "data-pool-die", die);
-      if (node) tappable(node, `${dieWords(die)}: ${byDie[die].length} places it may go`, { die }, die === chosenDie);
+      if (node) marks.push([node, `${dieWords(die)}: ${byDie[die].length} places it may go`, { die }, die === chosenDie, false]);
     });
     (byDie[chosenDie] || []).forEach((o) => {
       const node = find("city", "data-location", o.pick.location);
-      if (node) tappable(node, words(o), { option: options.indexOf(o) }, false, true);
+      if (node) marks.push([node, words(o), { option: options.indexOf(o) }, false, true]);
     });
     options.forEach((o, k) => {
       const where = ONE_TAP[o.type];
       const node = where && find(where[0], where[1], o.pick[where[2]]);
-      if (node) tappable(node, words(o), { option: k });
+      if (node) marks.push([node, words(o), { option: k }, false, false]);
     });
+    const unmeasured = marks.find(([node]) => !boxes.has(node));
+    if (unmeasured) unmeasured[0].getBoundingClientRect();  // lays the page out once: Chromium's getBBox alone gave 0×0 for a group just made
+    marks.forEach(([node]) => { if (!boxes.has(node)) boxes.set(node, node.getBBox()); });  // all read before any is written
+    marks.forEach((m) => tappable(...m, boxes.get(m[0])));
     const again = focused && focused.isConnected && focused.classList.contains("choosable") ? focused
       : die !== undefined ? root.querySelector(`#dice [data-choose-die="${CSS.escape(die)}"]`) : null;
     if (again && document.activeElement !== again) again.focus({ preventScroll: true });
@@ -102,11 +108,10 @@ function coimbraBoardInput(root, choose) {
     return group;
   }
 
-  /** Make a drawn part a button: its name in words, a lit area to tap (at least LEAST px), what it stands for. */
-  function tappable(node, name, data, chosen, wide) {
+  /** Make a drawn part a button: its name in words, a lit area to tap (at least LEAST px around its drawing's
+   * ``box``), what it stands for. */
+  function tappable(node, name, data, chosen, wide, box) {
     const svg = node.closest("svg");
-    node.getBoundingClientRect();  // lays the page out: Chromium's getBBox alone gave 0×0 for a group just made
-    const box = node.getBBox();
     const width = Math.max(LEAST, box.width + 2 * PAD);
     const height = Math.max(LEAST, box.height + 2 * PAD);
     const x = wide ? 0 : box.x + box.width / 2 - width / 2;

@@ -46,9 +46,18 @@
   const RETRY_FIRST = 250;   // ms before reading again after a failed read, doubled at each failure up to READ_EVERY
   const REOPEN_AFTER = 2000; // ms a stream may take to open before a page whose reads come back opens another
   const SAY_AFTER = 400;     // ms a live page may be behind (reading the entry just told) before it says so
+  const STREAM_GRACE = 300; // ms the page waits for the stream to tell its own input, with the view, before reading
   const ROUNDS = 4;          // reads one refresh makes at most (then the reads planned while not live go on)
+  const LISTED = 30;         // entries in the page's list
   const HISTORY = new Set(["Corrected", "Retracted", "RuleOverridden", "Noted", "Bookmarked"]);
   const esc = coimbraEscape;  // cli/web/board.js
+  const held = new WeakMap();  // the HTML put in a node (``put``)
+  /** Put ``html`` in ``node``, unless it holds it already: a part that says the same is not drawn again. */
+  function put(node, html) {
+    if (held.get(node) === html) return;
+    held.set(node, html);
+    node.innerHTML = html;
+  }
   const short = (head) => (head || "").slice(0, 12);
 
   // --- who this device is -----------------------------------------------------------------
@@ -195,10 +204,35 @@
   }
 
   /** The server told of entry ``seq`` and the head after it (its stream, or the answer to this page's input):
-   * read the game if the page does not hold it (a read under way reads on if it does not bring it). */
-  function toldOf(seq, head) {
+   * read the game if the page does not hold it (a read under way reads on if it does not bring it). The answer
+   * to this page's own input (``answered``) is followed by the stream's telling of it, with the view after it:
+   * while the stream is open, the page waits STREAM_GRACE ms for that before it reads. */
+  function toldOf(seq, head, answered) {
     heard(seq, head);
-    if (!reading && !holds()) refresh();
+    if (reading || holds()) return;
+    if (answered && stream && stream.readyState === EventSource.OPEN) {
+      setTimeout(() => { if (!reading && !holds()) refresh(); }, STREAM_GRACE);
+    } else {
+      refresh();
+    }
+  }
+
+  /** Draw the newest entry with the view the stream told with it (``entry.view``: the game's view, without the
+   * catalog, the entries and this phone's seats, which the page holds; its table only the parts that changed
+   * since the head ``after``), if it follows the entries and the head shown and no read is under way; whether
+   * it did (else the page reads the game). */
+  function drawn(entry) {
+    const update = entry.view;
+    if (!update || !view || reading || update.events !== entry.seq || view.events !== entry.seq - 1 ||
+        (update.after !== null && update.after !== view.head)) return false;
+    delete entry.view;
+    const undo = update.undo && Object.assign({}, update.undo, { yours: update.undo.seat === null || mine(update.undo.seat) });
+    const data = Object.assign({}, view, update, { entries: view.entries.concat([entry]), undo });
+    delete data.after;
+    data.table = update.after === null ? shared(view.table, update.table) : Object.assign({}, view.table, update.table);
+    show(data);
+    heard(data.events, data.head);
+    return true;
   }
 
   const PING_EVERY = 5000;  // ms between two pings on a stream (cli/live/stream.py, PING)
@@ -229,7 +263,7 @@
       alive();
       let entry = null;
       try { entry = JSON.parse(e.data); } catch (err) { /* read the game instead */ }
-      if (entry && Number.isInteger(entry.seq)) toldOf(entry.seq, entry.head);
+      if (entry && Number.isInteger(entry.seq)) { if (!drawn(entry)) toldOf(entry.seq, entry.head); }
       else { confirmed = false; refresh(); }  // not an entry as the stream tells one: read the game instead
       keepUp();
     });
@@ -317,7 +351,7 @@
         if (outcome) outcome.reset();
         // read the table it brings, not awaited: a tap on that table is another input, not lost to this one
         const stored = (data.entries || []).slice(-1)[0];
-        if (stored && Number.isInteger(stored.seq)) toldOf(stored.seq, data.head); else refresh();
+        if (stored && Number.isInteger(stored.seq)) toldOf(stored.seq, data.head, true); else refresh();
         keepUp();
       } else if (answer.status === 409) {
         const since = (data.entries || []).map((e) => e.text || e.notation);
@@ -397,7 +431,7 @@
     if ((moved || reseated) && !WATCHING) { showInputs(data); showTurn(data); }  // a new head or seats: a search typed in stays
     const scores = el("scores");
     scores.hidden = !data.scores;
-    scores.innerHTML = data.scores ? board.scoresPanel(data.scores, names(data)) : "";
+    put(scores, data.scores ? board.scoresPanel(data.scores, names(data)) : "");
   }
 
   /** The game read with only the entries after the ``known`` ones shown already, made whole again; and its
@@ -437,13 +471,13 @@
     const due = data.due;
     const text = el("due-text");
     if (!due) {
-      text.innerHTML = "The game is over: the final scores are below.";
+      put(text, "The game is over: the final scores are below.");
       text.dataset.player = "";
       return;
     }
     const who = due.player === "table" ? "The table" : due.player;
     text.dataset.player = due.player;
-    text.innerHTML = `<b>${esc(who)}</b>${mine(due.player) ? " (you)" : ""} — ${esc(due.what)}<br><span class="where">${esc(due.line)}</span>`;
+    put(text, `<b>${esc(who)}</b>${mine(due.player) ? " (you)" : ""} — ${esc(due.what)}<br><span class="where">${esc(due.line)}</span>`);
   }
 
   /** This phone's turn or not: the title, the vibration, the screen kept awake, the controls brought into view
@@ -469,8 +503,23 @@
       notable.innerHTML = entries.filter((e) => !HISTORY.has(e.type)).slice(-12).reverse().map((e) =>
         `<option value="${e.seq}">${e.seq}. ${esc(e.text)}</option>`).join("");
     }
-    el("entry-list").innerHTML = entries.slice(-30).reverse().map((e) =>
-      `<li value="${e.seq}" data-seq="${e.seq}"><span class="text">${esc(e.text)}</span>${e.by ? ` <span class="by">· ${esc(e.by)}</span>` : ""}</li>`).join("");
+    showEntryList(entries, before);
+  }
+
+  /** The latest LISTED entries, newest first: the entries after ``before`` put on top of the list drawn for it
+   * (the rest is as it was), or the list drawn anew. */
+  function showEntryList(entries, before) {
+    const list = el("entry-list");
+    const item = (e) => `<li value="${e.seq}" data-seq="${e.seq}"><span class="text">${esc(e.text)}</span>` +
+      `${e.by ? ` <span class="by">· ${esc(e.by)}</span>` : ""}</li>`;
+    const top = list.firstElementChild;
+    const fresh = entries.slice(before);
+    if (before > 0 && top && Number(top.dataset.seq) === before && fresh.length <= LISTED) {
+      list.insertAdjacentHTML("afterbegin", fresh.reverse().map(item).join(""));
+      while (list.children.length > LISTED) list.lastElementChild.remove();
+    } else {
+      list.innerHTML = entries.slice(-LISTED).reverse().map(item).join("");
+    }
   }
 
   // --- what can be entered -----------------------------------------------------------------
@@ -482,12 +531,12 @@
     const due = data.due;
     if (!due || data.outcome_form) boardInput.offer([], data.table);
     if (!due) {
-      options.innerHTML = "";
+      put(options, "");
       form.hidden = true;
       return;
     }
     if (data.outcome_form) {
-      options.innerHTML = "";
+      put(options, "");
       form.hidden = false;
       outcome.show(data.outcome_form, legal.outcome);
       return;
@@ -496,7 +545,7 @@
     form.innerHTML = "";
     if (!mine(due.player)) {  // never a button, nor a lit part of the board, for a seat this phone does not hold
       boardInput.offer([], data.table);
-      options.innerHTML = seats.waiting(data);
+      put(options, seats.waiting(data));
       return;
     }
     const listed = legal.described || [];
@@ -504,7 +553,7 @@
     const onBoard = boardInput.first() ? `<p class="for">Tap your choice on the board below, or in this list.</p>` : "";
     const find = listed.length > FIND_FROM
       ? `<label for="option-search">Find one of the ${listed.length} options</label><input id="option-search" type="search" autocomplete="off">` : "";
-    options.innerHTML = onBoard + find + coimbraOptionList(listed, boardInput.dieWords, board.placeName);  // option_list.js
+    put(options, onBoard + find + coimbraOptionList(listed, boardInput.dieWords, board.placeName));  // option_list.js
   }
 
   function filterOptions() {

@@ -63,28 +63,33 @@
       const changed = !you || you.join() !== now.join();
       you = now;
       letGo = letGo.filter((s) => !now.includes(s));
-      stored(keptKey(), JSON.stringify(now));
+      if (changed) stored(keptKey(), JSON.stringify(now));  // written only when it changes (a write costs a call to the browser)
       if (lost.length) {
         page.say("warn", `Your seat ${lost.join(" and ")} was taken over by another phone: ` +
           `this phone no longer enters ${lost.length > 1 ? "their" : "that player's"} decisions. ` +
           "To play it from here again, open “Seats” and take it back.");
       }
-      document.body.dataset.seats = now.join(",");
-      el("seat-words").textContent = now.length ? `This phone plays ${now.join(" and ")}` : "This phone plays no seat";
+      if (changed) {
+        document.body.dataset.seats = now.join(",");
+        el("seat-words").textContent = now.length ? `This phone plays ${now.join(" and ")}` : "This phone plays no seat";
+      }
       drawPrompt(view);
       if (!now.length && stored(noneKey()) !== "1" && !view.over) el("seat-prompt").hidden = false;
       const undo = el("undo");
       undo.hidden = !(view.undo && view.undo.yours);
-      if (view.undo) undo.textContent = `Withdraw entry ${view.undo.seq}`;
+      const withdraw = view.undo ? `Withdraw entry ${view.undo.seq}` : undo.textContent;
+      if (undo.textContent !== withdraw) undo.textContent = withdraw;
       return changed;
     }
 
+    let prompted = "";  // the seats' buttons drawn last
     function drawPrompt(view) {
-      el("seat-choices").innerHTML = view.seats.map((s) => {
+      const html = view.seats.map((s) => {
         const whose = s.yours ? " (this phone)" : s.held ? " (another phone)" : "";
         return `<button type="button" class="seat" data-seat="${esc(s.player)}" aria-pressed="${s.yours}">` +
           `${esc(s.player)}<span class="whose">${esc(whose)}</span></button>`;
       }).join("");
+      if (html !== prompted) el("seat-choices").innerHTML = prompted = html;
     }
 
     /** Claim ``seat`` for this phone; a seat held by another phone only after the table confirms taking it over. */

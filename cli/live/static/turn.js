@@ -20,6 +20,12 @@ function coimbraBring(node) {
   window.scrollBy(0, box.bottom > bottom ? Math.min(box.bottom - bottom, box.top - top) : box.top - top);
 }
 
+/** Run ``then`` once the page has drawn its next frame (its layout done: measuring then forces none). */
+function afterPaint(then) {
+  "use strict";
+  requestAnimationFrame(() => setTimeout(then, 0));
+}
+
 function coimbraTurn() {
   "use strict";
 
@@ -32,7 +38,8 @@ function coimbraTurn() {
 
   function title(what) {
     if (!document.title.startsWith(PREFIX)) base = document.title;
-    document.title = what ? `${PREFIX}${what} · ${base}` : base;
+    const now = what ? `${PREFIX}${what} · ${base}` : base;
+    if (document.title !== now) document.title = now;  // set only when it changes: each setting is news to the browser
   }
 
   function buzz() {
@@ -64,7 +71,7 @@ function coimbraTurn() {
     if (!now) { asleep(); return; }
     if (began) buzz();
     awake();
-    coimbraBring(controls);
+    afterPaint(() => coimbraBring(controls));  // measured once the page is laid out: no layout forced while it draws
   }
 
   document.addEventListener("visibilitychange", () => { if (!document.hidden && mine) awake(); });
