@@ -22,7 +22,7 @@ from coimbra_events.analysis.grades import grade
 from coimbra_events.analysis.playouts import Streams, play_out
 from coimbra_events.bots import choose
 from coimbra_events.catalog import standin_catalog
-from coimbra_events.events import GameEvent
+from coimbra_events.events import GameEvent, IncomeActivated
 from coimbra_events.analysis.policy import BOTS, GREEDY, play_to_end, policy
 from coimbra_events.rules.core import apply, legal, start
 from coimbra_events.rules.fast import Fold, options
@@ -156,3 +156,30 @@ def test_the_policy_plays_stronger_than_the_bots_and_the_greedy_heuristic() -> N
     assert sum(mine > theirs for mine, theirs in against_bots) >= 17
     against_greedy = [duel(GREEDY, seed) for seed in range(FRESH, FRESH + 20)]
     assert sum(mine for mine, _ in against_greedy) > sum(theirs for _, theirs in against_greedy)
+
+
+def test_a_one_track_income_is_collected_before_anything_is_scored() -> None:
+    """Phase E of simulated games: while a die that collects one track's income only has not collected it, the policy
+    collects one (never ends the phase, exchanges or picks the white die's track first) and scores no option."""
+    state, rng, seen = start(standin_catalog(), DEFAULT_PLAYERS[:2]), random.Random(FRESH), 0
+    while not state.over:
+        found = options(state)
+        if isinstance(found, OutcomeSpace):
+            state = apply(state, found.sample(rng))
+            continue
+        incomes = [e for e in found.events() if isinstance(e, IncomeActivated)]
+        one_track = [e for e in incomes if sum(o.die == e.die for o in incomes) == 1]
+        if one_track and len(found.events()) > len(one_track):
+            probe = Scoreless()
+            for key in range(8):
+                assert policy(state).pick(state, found, key, probe) in one_track
+            seen += 1
+        state = apply(state, choose(rng, found.events()))
+    assert seen >= 5
+
+
+class Scoreless(Fold):
+    """A fold that fails if a pick tries an option on it (the pick scored the options)."""
+
+    def apply(self, state: GameState, event: GameEvent) -> GameState:
+        raise AssertionError(f"scored {event}")

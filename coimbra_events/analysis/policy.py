@@ -28,7 +28,7 @@ from typing import Final, Sequence
 from mypy_extensions import i64
 
 from coimbra_events.bots import Alike, coupled_choice, next_key
-from coimbra_events.events import AlternativeTaken, DiePlaced, GameEvent
+from coimbra_events.events import AlternativeTaken, DiePlaced, GameEvent, IncomeActivated, PilgrimPlaced, StartGroupTaken
 from coimbra_events.rules.fast import Fold, options
 from coimbra_events.rules.options import Options
 from coimbra_events.rules.outcomes import OutcomeSpace
@@ -44,14 +44,21 @@ SEARCH_NODES: Final = 4096
 last voyages: a few hundred)."""
 
 
+UNSEEN: Final = (StartGroupTaken, PilgrimPlaced)
+"""Kinds of decision one ply of the score cannot tell apart, left to the bots' pick: a start group or the pilgrim's
+start space (nothing scored yet; in simulated 2-player playouts their options were tied every time)."""
+
+
 class Player:
     """One way to pick among the options of a decision: dice drafted by ``draft`` (``None``: the bots' pick), the
-    rest ``greedy`` (or the bots' pick), ``exact`` at the end or not."""
+    rest ``greedy`` (or the bots' pick), ``exact`` at the end or not, ``lean`` or not (no scoring where one ply cannot
+    tell the options apart, ``UNSEEN``, or one is as good as any, ``_sure_incomes``)."""
 
-    def __init__(self, draft: DraftWorth | None, exact: bool, greedy: bool = True) -> None:
+    def __init__(self, draft: DraftWorth | None, exact: bool, greedy: bool = True, lean: bool = False) -> None:
         self.draft = draft
         self.exact = exact
         self.greedy = greedy
+        self.lean = lean
 
     def pick(self, state: GameState, found: Options, key: i64, fold: Fold) -> GameEvent:
         """The option taken in ``state`` (``found``: its options; ``key``: where the decision falls)."""
@@ -63,6 +70,9 @@ class Player:
         listed = _considered(found)
         if len(listed) == 1:
             return listed[0]
+        taken = _unscored(found, listed, key) if self.lean else None
+        if taken is not None:
+            return taken
         if self.exact and state.phase == PHASE_F:
             best = _exact(state, listed, fold)
             if best >= 0:
@@ -71,8 +81,9 @@ class Player:
 
 
 def policy(state: GameState) -> Player:
-    """The playout policy for the game of ``state``: dice drafted by the fitted worth of its catalog, exact at the end."""
-    return Player(draft_worth(state.catalog), True)
+    """The playout policy for the game of ``state``: dice drafted by the fitted worth of its catalog, exact at the end,
+    lean (the greedy heuristic, ``GREEDY``, scores every option)."""
+    return Player(draft_worth(state.catalog), True, lean=True)
 
 
 BOTS: Final = Player(None, False, False)
@@ -91,6 +102,29 @@ def _considered(found: Options) -> list[GameEvent]:
     if run is not None and run.kind is AlternativeTaken:
         return found.built + [run.nth(run.count - 1)]
     return found.events()
+
+
+def _unscored(found: Options, listed: list[GameEvent], key: i64) -> GameEvent | None:
+    """The pick where scoring the options would not tell them apart (``UNSEEN``) or one is as good as any
+    (``_sure_incomes``), the bots' pick among those; ``None`` where the options are worth scoring."""
+    if type(listed[0]) in UNSEEN:
+        return coupled_choice(found, key)
+    sure = _sure_incomes(listed)
+    if not sure:
+        return None
+    return sure[0] if len(sure) == 1 else coupled_choice(Options(sure), key)
+
+
+def _sure_incomes(listed: list[GameEvent]) -> list[GameEvent]:
+    """Of a phase E's options, the incomes of dice that collect one track's only: each only adds to the player's
+    income, and which comes first changes nothing, so one is collected without scoring the options (the bots' pick
+    among them). The rest (the white die's track, an exchange, ending the phase) is left to the greedy pick once
+    these are collected. Scoring every income in turn was a third of the tables the policy scored."""
+    incomes = [e for e in listed if isinstance(e, IncomeActivated)]
+    tracks: dict[str, int] = {}
+    for event in incomes:
+        tracks[event.die] = tracks.get(event.die, 0) + 1
+    return [e for e in incomes if tracks[e.die] == 1]
 
 
 def _best(options: list[GameEvent], values: list[float], key: i64) -> GameEvent:
