@@ -20,12 +20,12 @@ from coimbra_events.notation import BY_TYPE
 from coimbra_events.rules import core as rules
 from projections.board import board_view
 from projections.map_layout import map_layout
-from projections.naming import named_text, said
+from projections.naming import name_of, named_text, said
 from projections.naming import notation_text as notation  # an event as the log and --json write it (ids)
 from projections.outcome_form import outcome_form
 from projections.recording import step_header
 from projections.scores import score_report
-from projections.table_words import table_words
+from projections.table_words import LOCATIONS, die_words, table_words
 
 if TYPE_CHECKING:
     from coimbra_events.catalog import Catalog
@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 
 
 def due(game: Game) -> str:
-    """Who must act, on what, and where the game stands: ``Bruno: draft (round 1, phase B)``."""
+    """Who must act, on what, and where the game stands, components by their printed names: ``Bruno: draft
+    (round 1, phase B)``, ``Ana: retrieve (round 1, phase C, the gray die showing 4 in the lower city)``."""
     due, state = game.pending, game.state
     if due is None:
         return "game over"
@@ -46,9 +47,9 @@ def due(game: Game) -> str:
     if due.amount:
         where.append(f"{due.amount} left")
     if due.source:
-        where.append(f"from {due.source}")
+        where.append(f"from {name_of(state.catalog, due.source)}")
     if due.die:
-        where.append(f"die {due.die} in {due.location}")
+        where.append(f"{die_words(state, due.die)} in {LOCATIONS.get(due.location or '', due.location)}")
     return f"{due.actor}: {due.kind} ({', '.join(where)})"
 
 

@@ -99,3 +99,15 @@ def test_amounts_are_said_as_people_count():
 def test_a_card_is_said_by_its_printed_name_alone():
     state, event = next((s, e) for s, e in played() if isinstance(e, ev.CardBought))
     assert decision_words(state, event) == f"buy {name_of(CATALOG, event.card)}"
+
+
+def test_who_is_due_is_said_without_ids():
+    """The line saying who is due (the terminal's ``next:`` and the live table's header) names components and dice
+    by their printed names and the values they show: "steps (…, from Novice)", not "from c-I-05"."""
+    from types import SimpleNamespace
+
+    from cli.presenter import due
+
+    lines = {due(SimpleNamespace(pending=rules.due(state), state=state)) for state, _ in played()}
+    assert not [line for line in lines if ids_in(line)]
+    assert any(" from " in line for line in lines) and any(" die showing " in line for line in lines)

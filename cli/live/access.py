@@ -7,8 +7,9 @@ fragments (``/play#t=...``), which a browser never sends, so no server log line
 holds one; a request shows one as ``Authorization: Bearer ...``, or a page trades
 it (``POST /api/session``) for its role's session cookie (HttpOnly, SameSite=Strict),
 which its event stream sends: one cookie per role and table, so tabs of either role
-and tables on other ports of one computer hold theirs side by side. Every comparison takes the same time whatever matches
-(``hmac.compare_digest``).
+and of many tables (served by one server, or on other ports of one computer) hold theirs side by side. A server
+of every table has a third role, the organiser's, with one token of its own (``Games.organiser_key``). Every
+comparison takes the same time whatever matches (``hmac.compare_digest``).
 
 Wrong credentials are slowed: each is answered after a delay, and an address
 that made ``FREE_FAILURES`` wrong attempts within ``WINDOW`` seconds has its
@@ -36,7 +37,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from coimbra_events.controls import first_control
-from coimbra_events.store.links import TableKeys, digest
+from coimbra_events.store.links import OrganiserKey, TableKeys, digest
 
 PLAYERS, WATCHERS = "players", "watchers"
 COOKIE = "coimbra"
@@ -59,48 +60,47 @@ KEPT_ADDRESSES = 1024
 
 @dataclass(frozen=True)
 class Keys:
-    """The tokens of a served table (``TableKeys``: kept by the application, so a restart keeps them), and the
-    session cookies they are traded for: one per role, named for the role and this set of keys, so a watchers'
-    tab never changes a players' tab and two tables served from one computer never share one; its value is made
-    from the token, so that a restarted server takes the cookies its pages hold."""
+    """The tokens of a served table (``TableKeys``: kept by the application, so a restart keeps them), or the
+    organiser's (``OrganiserKey``), and the session cookies they are traded for: one per role, named for the role
+    and this set of keys, so a watchers' tab never changes a players' tab and two tables served from one computer
+    never share one; its value is made from the token, so that a restarted server takes the cookies its pages hold."""
 
-    table: TableKeys = field(default_factory=TableKeys)
+    kept: TableKeys | OrganiserKey = field(default_factory=TableKeys)
 
     @property
     def players(self) -> str:
-        return self.table.players
+        return self.kept.roles()[PLAYERS]
 
     @property
     def watchers(self) -> str:
-        return self.table.watchers
+        return self.kept.roles()[WATCHERS]
 
     def role(self, presented: str) -> str | None:
         """Whose token this is: every token is compared, each in constant time."""
         given = presented.encode()
         found = None
-        for role, kept in ((PLAYERS, self.players), (WATCHERS, self.watchers)):
+        for role, kept in self.kept.roles().items():
             if hmac.compare_digest(given, kept.encode()):
                 found = role
         return found
 
     def replaced(self, presented: str) -> bool:
-        """Whether this token was the table's before its links were replaced (``--new-links``)."""
+        """Whether this token was one of these keys' before they were replaced (``--new-links``)."""
         given = digest(presented).encode()
-        return any([hmac.compare_digest(given, kept.encode()) for kept in self.table.replaced])
+        return any([hmac.compare_digest(given, kept.encode()) for kept in self.kept.replaced])
 
     def cookie_name(self, role: str) -> str:
-        return f"{COOKIE}_{role}_{self.table.id}"
+        return f"{COOKIE}_{role}_{self.kept.id}"
 
     def cookie(self, role: str) -> str:
         """The session cookie's value for ``role``: a secret made from its token, the same in every run."""
-        kept = self.players if role == PLAYERS else self.watchers
-        return hmac.new(kept.encode(), b"coimbra table session", hashlib.sha256).hexdigest()
+        return hmac.new(self.kept.roles()[role].encode(), b"coimbra table session", hashlib.sha256).hexdigest()
 
     def session_role(self, cookies: Mapping[str, str]) -> str | None | bool:
-        """Whose session the request's cookies of this table are (the players' first); ``False``: none of this
-        table's cookies is there (a cookie of another table, or of replaced links, is not a guess at this one's)."""
+        """Whose session the request's cookies of these keys are (the players' first); ``False``: none of their
+        cookies is there (a cookie of another table, or of replaced links, is not a guess at this one's)."""
         presented = False
-        for role in (PLAYERS, WATCHERS):
+        for role in self.kept.roles():
             value = cookies.get(self.cookie_name(role))
             if value is not None:
                 presented = True
@@ -166,34 +166,36 @@ REPLACED = "these links were replaced: scan the table's new code"
 
 
 class Gate:
-    """Admits a request to the API as the players or the watchers, or answers why not."""
+    """Admits a request to a table (or to the organiser's routes) by its keys, or answers why not; one per
+    server, so that wrong tokens are counted per address whichever table they were tried on."""
 
-    def __init__(self, keys: Keys, origins: frozenset[str], throttle: Throttle | None = None) -> None:
+    def __init__(self, origins: frozenset[str], throttle: Throttle | None = None) -> None:
         """``origins``: the server's own (``http://HOST:PORT`` for each address it is reached at)."""
-        self.keys, self.origins, self.throttle = keys, origins, throttle or Throttle()
+        self.origins, self.throttle = origins, throttle or Throttle()
 
-    async def admit(self, request: Request, write: bool = False) -> str | Response:
-        """The role of the request's credentials, or the refusal to answer: 403 for a write from another site
-        or by the watchers, 415 for a write that is not JSON, 401 without valid credentials, 429 when slowed."""
+    async def admit(self, request: Request, keys: Keys, write: bool = False) -> str | Response:
+        """The role of the request's credentials among ``keys``', or the refusal to answer: 403 for a write from
+        another site or by the watchers, 415 for a write that is not JSON, 401 without valid credentials, 429 when
+        slowed."""
         if write:
             refused = self.cross_site(request)
             if refused is not None:
                 return refused
-        bearer = _bearer(request)
-        role = self.keys.role(bearer) if bearer is not None else self.keys.session_role(request.cookies)
+        bearer = bearer_token(request)
+        role = keys.role(bearer) if bearer is not None else keys.session_role(request.cookies)
         if role is False:  # no credentials of this table: nothing to count as a guess
             return refusal(401, NO_TOKEN, {"WWW-Authenticate": "Bearer"})
         address = request.client.host if request.client else ""
         wait = self.throttle.wait_for(address)
         if wait > 0:
             return self.slowed(wait)
-        if role is None and bearer is not None and self.keys.replaced(bearer):  # once the table's: not a guess
+        if role is None and bearer is not None and keys.replaced(bearer):  # once the table's: not a guess
             return refusal(401, REPLACED, {"WWW-Authenticate": "Bearer"})
         if role is None:
             if await self.throttle.failed(address):
                 return self.slowed(self.throttle.wait_for(address))
             return refusal(401, WRONG_TOKEN, {"WWW-Authenticate": "Bearer"})
-        if write and role != PLAYERS:
+        if write and role == WATCHERS:
             return refusal(403, "this is the watchers' link: it only watches; to record, scan the players' code")
         if write and bearer is None and "origin" not in request.headers:
             return refusal(403, "not stored: the browser did not say which page this came from; open the table's page again")
@@ -217,7 +219,7 @@ class Gate:
         return None
 
 
-def _bearer(request: Request) -> str | None:
+def bearer_token(request: Request) -> str | None:
     scheme, _, value = request.headers.get("authorization", "").partition(" ")
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 

@@ -17,12 +17,12 @@ import asyncio
 import contextlib
 import logging
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from coimbra_events.store.errors import one_line
 
 if TYPE_CHECKING:
-    from cli.live.table import ServedTable
+    from coimbra_events.service import Games
 
 log = logging.getLogger("coimbra.serve")
 FOLLOW_EVERY = 0.1
@@ -34,7 +34,18 @@ AGAIN_AFTER = 1.0
 """Seconds before following again after the store did not answer."""
 
 
-async def follow(table: ServedTable, every: float = FOLLOW_EVERY) -> None:
+class Followed(Protocol):
+    """What follows the store: a served table, or the served tables of a server (``cli.live.tables``)."""
+
+    name: str
+    games: Games
+
+    async def look(self) -> None: ...
+
+    async def look_seats(self) -> None: ...
+
+
+async def follow(table: Followed, every: float = FOLLOW_EVERY) -> None:
     """Tell entries stored by others, for as long as the server runs (a store that does not answer for a
     while, a PostgreSQL server restarting say, is one log line, and followed again a second later)."""
     while True:
@@ -45,7 +56,7 @@ async def follow(table: ServedTable, every: float = FOLLOW_EVERY) -> None:
             await asyncio.sleep(AGAIN_AFTER)
 
 
-async def _told(table: ServedTable, every: float) -> None:
+async def _told(table: Followed, every: float) -> None:
     """Look whenever the store says something was stored (and once at first: what was stored before it listened),
     or every ``every`` seconds where the store cannot say."""
     games = table.games

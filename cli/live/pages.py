@@ -1,4 +1,5 @@
-"""The live table's pages: ``/play`` (a player's phone), ``/watch`` (a watcher's, read only) and their assets.
+"""The live table's pages: ``/play`` (a player's phone), ``/watch`` (a watcher's, read only), ``/club`` (the
+organiser's page, on a server of every table), ``/cards`` (its table cards) and their assets.
 
 The pages are static shells: they hold no game data, so they are served without a token; the script
 reads the token from the link's fragment (``#t=...``, which never reaches the server), trades it for the
@@ -26,6 +27,11 @@ ASSETS = {
     "option_list.js": ("live/static", "option_list.js"),
     "outcome.js": ("live/static", "outcome.js"),
     "live.css": ("live/static", "live.css"),
+    "organiser_key.js": ("live/static", "organiser_key.js"),
+    "cards.js": ("live/static", "cards.js"),
+    "cards.css": ("live/static", "cards.css"),
+    "club.js": ("live/static", "club.js"),
+    "club.css": ("live/static", "club.css"),
     "replay.css": ("web", "replay.css"),
 }
 """The files a page loads, by the name it asks for: where each lives in the ``cli`` package."""
@@ -54,6 +60,16 @@ async def page(request: Request) -> Response:
     return _file("live/static", "live.html")
 
 
+async def cards(request: Request) -> Response:
+    """The table cards of a server of every table: the script reads them with the organiser's token."""
+    return _file("live/static", "cards.html")
+
+
+async def club(request: Request) -> Response:
+    """The organiser's page of a server of every table (the organiser's link): start a table, every table at a glance."""
+    return _file("live/static", "club.html")
+
+
 async def asset(request: Request) -> Response:
     """A script or stylesheet a page loads (404 for any other name)."""
     name = request.path_params["name"]
@@ -67,6 +83,8 @@ def routes() -> list[BaseRoute]:
     return [
         Route("/play", page, methods=["GET"]),
         Route("/watch", page, methods=["GET"]),
+        Route("/cards", cards, methods=["GET"]),
+        Route("/club", club, methods=["GET"]),
         Route("/static/{name}", asset, methods=["GET"]),
     ]
 

@@ -1,6 +1,6 @@
 """The live table's web server: the Starlette app (API, event stream, pages) and running it on uvicorn.
 
-``build_app`` assembles the routes of one served table; ``listen`` binds the
+``build_app`` assembles the routes of the served tables (one, or every table of a club night); ``listen`` binds the
 socket first (port 0: any free port, known before anything is printed) and
 ``serve`` runs uvicorn on it until Ctrl-C, then stops cleanly: every input
 answered was stored before its answer, so nothing recorded is lost. uvicorn's
@@ -32,11 +32,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from cli.live import api, pages, stream
+from cli.live import api, club, pages, stream
 from cli.live.follow import follow
 from cli.live.limits import Limits, protocol
-from cli.live.access import Gate, Keys, LimitBody, Throttle, TooLarge, refusal, too_large
-from cli.live.table import ServedTable
+from cli.live.access import Gate, LimitBody, Throttle, TooLarge, refusal, too_large
+from cli.live.tables import ServedTables
 from coimbra_events.store.errors import one_line
 
 log = logging.getLogger("coimbra.serve")
@@ -44,19 +44,21 @@ STOP = (signal.SIGINT, signal.SIGTERM)
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 
 
-def build_app(table: ServedTable, keys: Keys, hosts: Sequence[str], port: int, throttle: Throttle | None = None) -> Starlette:
-    """The web app of one served table: the API and its event stream (behind the tokens), the pages (public
-    shells that hold no game data); the store is watched for entries others record while it runs.
+def build_app(tables: ServedTables, hosts: Sequence[str], port: int, throttle: Throttle | None = None) -> Starlette:
+    """The web app of the served tables: the API and its event stream (behind each table's tokens), the
+    organiser's list (behind the organiser's), the pages (public shells that hold no game data); the store is
+    watched for entries others record while it runs.
 
-    ``hosts``: the addresses the server is reached at (with this computer's loopback names, on ``port``); a
-    request that names another in its ``Host`` is answered 400 before anything else (a page of another site
-    whose name was made to point here), and only these are the server's own origins."""
+    ``hosts``: the addresses the server is reached at (with this computer's loopback names, on ``port``), the
+    one its links name first; a request that names another in its ``Host`` is answered 400 before anything
+    else (a page of another site whose name was made to point here), and only these are the server's own origins."""
     reached = dict.fromkeys([*hosts, *LOOPBACK_NAMES])
-    gate = Gate(keys, frozenset(origin for host in reached for origin in origins(host, port)), throttle)
+    gate = Gate(frozenset(origin for host in reached for origin in origins(host, port)), throttle)
+    base = f"http://{url_host(hosts[0])}:{port}"
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        follower = asyncio.create_task(follow(table))
+        follower = asyncio.create_task(follow(tables))
         try:
             yield
         finally:
@@ -65,7 +67,8 @@ def build_app(table: ServedTable, keys: Keys, hosts: Sequence[str], port: int, t
                 await follower
 
     return Starlette(
-        routes=[*api.routes(table, gate), *stream.routes(table, gate), *pages.routes()],
+        routes=[*api.routes(tables, gate), *stream.routes(tables, gate), *club.routes(tables, gate, base),
+                *pages.routes()],
         middleware=[Middleware(Nosniff), Middleware(OneLineErrors),
                     Middleware(TrustedHostMiddleware, allowed_hosts=[url_host(h) for h in reached], www_redirect=False),
                     Middleware(LimitBody)],

@@ -33,6 +33,7 @@ from starlette.types import Receive, Scope, Send
 
 from cli.live.access import PLAYERS, WATCHERS, Gate, entry_number, refusal
 from cli.live.table import ServedTable
+from cli.live.tables import ServedTables, admitted
 
 STREAMS = {PLAYERS: 40, WATCHERS: 120}
 """Streams open at once, by role (a table has a handful of phones, a few reloading tabs, and some watchers)."""
@@ -42,26 +43,40 @@ PING = 5
 """Seconds between two ``ping`` events on a stream (a page that hears nothing for three takes it for dead)."""
 
 
-def routes(table: ServedTable, gate: Gate) -> list[BaseRoute]:
-    return [Route("/api/games/{name}/events", OpenStreams(table, gate).events, methods=["GET"])]
+def routes(tables: ServedTables, gate: Gate) -> list[BaseRoute]:
+    return [Route("/api/games/{name}/events", TableStreams(tables, gate).events, methods=["GET"])]
+
+
+class TableStreams:
+    """The open streams of every served table, each table's counted apart."""
+
+    def __init__(self, tables: ServedTables, gate: Gate) -> None:
+        self.tables, self.gate = tables, gate
+        self.tables_streams: dict[str, OpenStreams] = {}
+
+    async def events(self, request: Request) -> Response:
+        """The stream of the table the path names, admitted by that table's keys (404: no such table here)."""
+        found = await admitted(self.tables, self.gate, request)
+        if isinstance(found, Response):
+            return found
+        table, role = found
+        streams = self.tables_streams.get(table.name)
+        if streams is None or streams.table is not table:
+            streams = self.tables_streams[table.name] = OpenStreams(table)
+        return streams.events(request, role)
 
 
 class OpenStreams:
     """The open streams of one served table."""
 
-    def __init__(self, table: ServedTable, gate: Gate) -> None:
-        self.table, self.gate = table, gate
+    def __init__(self, table: ServedTable) -> None:
+        self.table = table
         self.open: Counter[str] = Counter()
         """Streams open (or being answered) by role."""
         self._said: tuple[tuple[int, str, bool], str] = ((0, "", False), "")
 
-    async def events(self, request: Request) -> Response:
+    def events(self, request: Request, role: str) -> Response:
         """Every entry after ``Last-Event-ID`` (or ``?last=N``; none given: from the first), then each new one."""
-        role = await self.gate.admit(request)
-        if isinstance(role, Response):
-            return role
-        if request.path_params["name"] != self.table.name:
-            return refusal(404, f"no game named {request.path_params['name']!r} at this table")
         header, query = request.headers.get("last-event-id"), request.query_params.get("last")
         try:
             last = (entry_number(header.strip(), "Last-Event-ID") if header else

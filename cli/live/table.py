@@ -1,8 +1,8 @@
 """The one game a ``coimbra serve`` serves: its use cases behind one lock, its entries as told, and who is waiting.
 
 The store is synchronous and the web server is not: every use case runs in a
-worker thread (``run_in_threadpool``), one at a time (a lock), on the one
-``Games`` of the server, so the store's objects are never used by two threads at
+worker thread (``run_in_threadpool``), one at a time (a lock, shared by every table
+of a server), on the one ``Games`` of the server, so the store's objects are never used by two threads at
 once, and two inputs made for the same head are decided in turn: the first is
 stored, the second finds the head moved (``Conflict``), as with two ``act --after``.
 
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
-from cli.presenter import entry_json, game_view, seats_json, undo_view
+from cli.presenter import due_view, entry_json, game_view, seats_json, undo_view
 from coimbra_events.events import Bookmarked, Corrected, GameEvent, Noted, Retracted, RuleOverridden
 from coimbra_events.rules import core as rules
 from coimbra_events.service import Claimed, NoSeat, Session, Stored, Taken
@@ -45,12 +45,15 @@ T = TypeVar("T")
 class ServedTable:
     """One stored game, served: ``run`` a use case on it, ``entries`` told so far, ``wait`` for more."""
 
-    def __init__(self, games: Games, name: str, by: str = "") -> None:
-        self.games, self.name, self.by = games, name, by
-        """``by``: who enters an input that does not say (the ``--by`` of ``coimbra serve``)."""
+    def __init__(self, games: Games, name: str, by: str = "", lock: threading.Lock | None = None,
+                 told: Callable[[], None] | None = None) -> None:
+        """``by``: who enters an input that does not say (the ``--by`` of ``coimbra serve``); ``lock``: the one
+        every table served on ``games`` takes (a server of every table shares one ``Games``); ``told``: called
+        on the event loop whenever the streams are woken (the organiser's stream follows every table)."""
+        self.games, self.name, self.by, self._told_hook = games, name, by, told
         self.entries: list[dict[str, Any]] = []
         """Every entry of the game, entry ``k`` at index ``k - 1``, as the stream tells it."""
-        self._lock = threading.Lock()
+        self._lock = lock or threading.Lock()
         self.session = Session(name)
         """The game as last read or saved here, holding every entry told (the application reads it again when a
         write left it holding what was not saved)."""
@@ -98,6 +101,8 @@ class ServedTable:
             self._told, self._seats_told = len(self.entries), self.seat_changes
             more, self._more = self._more, asyncio.Event()
             more.set()
+            if self._told_hook is not None:
+                self._told_hook()
 
     def _alone(self, use: Callable[[], T]) -> T:
         with self._lock:
@@ -157,6 +162,16 @@ class ServedTable:
         if self._view is None or self._view[0] != game.head:
             self._view = (game.head, game_view(self.games.legal(self.session), self.entries))
         return self._view[1]
+
+    def glance(self) -> dict[str, Any]:
+        """The table at a glance (the organiser's list of tables): its players, colours and points so far, where the
+        game stands and who is due, its entries and when the last one with a time was stored (an imported log's
+        entries have none)."""
+        game = self._latest()
+        points = {p.name: p.points for p in game.state.players}
+        return {"game": self.name, "players": [{"name": n, "color": c, "points": points.get(n)} for n, c in game.header.players],
+                "due": due_view(game), "round": game.state.round, "phase": game.state.phase, "entries": len(self.entries),
+                "last_at": next((e["at"] for e in reversed(self.entries) if e["at"]), None), "over": game.over}
 
     def record(self, inputs: Sequence[str], after: str | None, by: str, device: str | None = None) -> Outcome[Any]:
         """``Games.record`` of inputs typed in notation, entered by ``by`` on phone ``device``."""

@@ -56,9 +56,8 @@ def app() -> Starlette:
     """The app of one process (uvicorn's factory): the game served as ``coimbra serve`` serves it, with the keys the
     store keeps. A process that cannot open the store or read the game says so in one line and exits as one that
     failed to start (the supervisor then stops, rather than start it again and again)."""
-    from cli.live.access import Keys
     from cli.live.server import build_app
-    from cli.live.table import ServedTable
+    from cli.live.tables import ServedTables
     from coimbra_events.service import Games
     from coimbra_events.store.errors import one_line
     from projections.read_side import ReadSide
@@ -67,14 +66,12 @@ def app() -> Starlette:
     WorkerH11.counted = Connections(Limits(per_address=worker.per_address))
     try:
         games = Games.at(worker.db, views=ReadSide())
-        table = ServedTable(games, worker.game, worker.by)
-        table.load()
-        table.view()
-        keys = Keys(games.table_keys(table.session))
+        tables = ServedTables(games, worker.by)
+        tables.serve(worker.game)
     except Exception as exc:  # whatever keeps it from serving: one line, and the supervisor stops
         log.error("a server process cannot serve %s: %s", worker.game, one_line(exc))
         sys.exit(STARTUP_FAILURE)
-    return build_app(table, keys, worker.hosts, worker.port)
+    return build_app(tables, worker.hosts, worker.port)
 
 
 class Supervisor(Multiprocess):

@@ -27,12 +27,12 @@ from coimbra_events.rules import core as rules
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.service.inputs import check_players, check_tags, typed_decision, typed_line, with_player_name
 from coimbra_events.service.results import Conflict, Entry, Exported, Legal, NotYours, Outcome, Refused, Stored
-from coimbra_events.service.seats import Phone, Seats
+from coimbra_events.service.seats import Phone
 from coimbra_events.service.sessions import GameRef, Session
+from coimbra_events.service.table_links import TableLinks
 from coimbra_events.service.views import Views
 from coimbra_events.state import GameState
 from coimbra_events.store.errors import BadFork, BadPlayers
-from coimbra_events.store.links import TableKeys
 from coimbra_events.store.sources import ChainReport, GameSource, game_source
 from coimbra_events.violations import RuleViolation
 
@@ -52,7 +52,7 @@ Input = str | GameEvent
 ATTEMPTS = 5
 """How often a write whose change means the same whatever else was recorded (a note) is made again."""
 
-class Games:
+class Games(TableLinks):
     """The use cases on the games of one store and on JSON log files.
 
     ``store`` is the persistence, or how to open it: it is opened when a stored
@@ -212,17 +212,6 @@ class Games:
     def settings(self) -> dict[str, str]:
         """The store's settings, for a process of its own that opens it again (``league follow``)."""
         return dict(self.store.env)
-
-    def table_keys(self, game: GameRef, renew: bool = False) -> TableKeys:
-        """GAME's table's keys (``store.keeping``): kept, so a restart and every server process on the store hold
-        its links; ``renew``: new ones, these replaced."""
-        return self.store.keeping.keys(str(self.open(game).id), renew)
-
-    def phone(self, game: GameRef, device: str | None) -> Phone:
-        """The phone ``device`` at GAME's table: the seats it holds, claims and may enter (``service.seats``),
-        kept with the table's keys; ``None``: a client that names no phone (the table's scribe)."""
-        read = self.open(game)
-        return Phone(Seats([name for name, _ in read.header.players], self.store.keeping.claims(str(read.id))), device)
 
     # -- recording
 

@@ -5,7 +5,8 @@ one server process's store, and a store file travels (a copy for a backup, for a
 league) where the tokens, which let whoever holds them record, should not. A PostgreSQL store keeps them in
 two tables of its own (``store.postgres_keeping``): every server process on it must hold the same keys and
 claims, and whoever may read those tables may write the games anyway. A store in memory keeps claims while
-the process runs and no keys (each table gets new ones). ``keeping_for`` picks; the application asks
+the process runs and no keys (each table gets new ones). The organiser's key of a server of every table is
+kept as the tables' keys are. ``keeping_for`` picks; the application asks
 ``keys`` and ``claims`` and never cares where they live.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
-from coimbra_events.store.links import TableKeys, links_folder, table_keys
+from coimbra_events.store.links import OrganiserKey, TableKeys, links_folder, organiser_key, table_keys
 from coimbra_events.store.seat_claims import ClaimsInMemory, seat_file
 
 if TYPE_CHECKING:
@@ -32,9 +33,11 @@ class SeatClaims(Protocol):
 
 
 class Keeping(Protocol):
-    """Where a store keeps its tables' keys and seat claims, by game id."""
+    """Where a store keeps its tables' keys and seat claims, by game id, and the organiser's key of its tables."""
 
     def keys(self, game_id: str, renew: bool = False) -> TableKeys: ...
+
+    def organiser(self, renew: bool = False) -> OrganiserKey: ...
 
     def claims(self, game_id: str) -> SeatClaims: ...
 
@@ -48,6 +51,9 @@ class FileKeeping:
 
     def keys(self, game_id: str, renew: bool = False) -> TableKeys:
         return table_keys(self.folder, game_id, renew)
+
+    def organiser(self, renew: bool = False) -> OrganiserKey:
+        return organiser_key(self.folder, renew)
 
     def claims(self, game_id: str) -> SeatClaims:
         if self.folder is None:

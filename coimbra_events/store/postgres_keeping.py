@@ -1,7 +1,8 @@
 """A PostgreSQL store's served tables' keys and seat claims, in tables of its own (imported only for PostgreSQL).
 
 ``coimbra_table_keys`` and ``coimbra_seat_claims`` hold one row per game (its id, and what a file beside a
-SQLite store holds: ``links.keys_json``, ``seat_claims.claims_json``), created as the store's other tables
+SQLite store holds: ``links.keys_json``, ``seat_claims.claims_json``; the keys' table also the organiser's key,
+as ``links.ORGANISER``), created as the store's other tables
 are (``GameStore.tables``: one process creates them, under the store's advisory lock). Every change reads
 and writes a game's row in one transaction holding it (``SELECT … FOR UPDATE``), so two server processes
 that claim one seat at once, or that first make a table's keys at once, agree: one claim wins, one set of
@@ -15,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Callable, TypeVar
 
 from coimbra_events.store.keeping import FileKeeping
-from coimbra_events.store.links import TableKeys, kept_keys, keys_from, keys_json
+from coimbra_events.store.links import ORGANISER, Kept, OrganiserKey, TableKeys, kept_keys, keys_from, keys_json
 from coimbra_events.store.seat_claims import claims_from, claims_json
 
 T = TypeVar("T")
@@ -36,15 +37,22 @@ class PostgresKeeping:
 
     def keys(self, game_id: str, renew: bool = False) -> TableKeys:
         """The keys of a game's table, made (or taken over from its file) if it has none; ``renew``: new ones."""
+        return self._keys(TableKeys, game_id, renew)
+
+    def organiser(self, renew: bool = False) -> OrganiserKey:
+        """The organiser's key of the store's tables: a row of the keys' table named ``ORGANISER`` (no game's id)."""
+        return self._keys(OrganiserKey, ORGANISER, renew)
+
+    def _keys(self, kind: type[Kept], name: str, renew: bool) -> Kept:
         def first() -> bytes:
-            return keys_json(kept_keys(self.files.folder, game_id) or TableKeys())
+            return keys_json(kept_keys(kind, self.files.folder, name) or kind())
 
         with self.datastore.transaction(commit=True) as c:
-            kept = keys_from(self.locked(c, KEYS, game_id, first))
+            kept = keys_from(kind, self.locked(c, KEYS, name, first))
             if kept is not None and not renew:
                 return kept
-            keys = kept.renewed() if kept is not None else TableKeys()
-            c.execute(f"UPDATE {self.named(KEYS)} SET kept = %s WHERE game_id = %s", (keys_json(keys).decode(), game_id))
+            keys = kept.renewed() if kept is not None else kind()
+            c.execute(f"UPDATE {self.named(KEYS)} SET kept = %s WHERE game_id = %s", (keys_json(keys).decode(), name))
             return keys
 
     def claims(self, game_id: str) -> KeptClaims:

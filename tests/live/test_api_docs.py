@@ -8,13 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from cli.live import access, api, follow, limits, server, stream
+from cli.live import access, api, club, follow, limits, server, stream, tables
 from cli.live.access import Keys
 from cli.live.server import build_app
-from cli.live.table import ServedTable
+from cli.live.tables import ServedTables
 from cli.serve_command import serve_command
+from coimbra_events.service import Games
 from coimbra_events.service.seats import Phone, Taken
-from coimbra_events.store.links import links_folder
+from coimbra_events.store.links import ORGANISER, links_folder
+from coimbra_events.store.postgres_keeping import PostgresKeeping
 from coimbra_events.store.seat_claims import seat_file
 from tests.conftest import ROOT
 
@@ -23,10 +25,12 @@ PAGE = (ROOT / "cli" / "live" / "static" / "live.js").read_text()
 SEATS_PAGE = (ROOT / "cli" / "live" / "static" / "seats.js").read_text()
 SHELL = (ROOT / "cli" / "live" / "static" / "live.html").read_text()
 SEATS_CODE = inspect.getsource(Phone)
+CARDS_STYLE = (ROOT / "cli" / "live" / "static" / "cards.css").read_text()
+CLUB_PAGE = (ROOT / "cli" / "live" / "static" / "club.js").read_text()
 
 
 def test_every_api_route_is_documented_and_every_documented_one_exists() -> None:
-    app = build_app(ServedTable(None, "game"), Keys(), ["127.0.0.1"], 8000)  # type: ignore[arg-type]  (routes only: nothing is served)
+    app = build_app(ServedTables(None), ["127.0.0.1"], 8000)  # type: ignore[arg-type]  (routes only: nothing is served)
     served = {r.path for r in app.routes if r.path.startswith("/api")}
     documented = set(re.findall(r"`(?:GET |POST )?(/api/[a-z{}/]+)`", DOC))
     assert served == documented
@@ -100,6 +104,23 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     ("`X-Coimbra-Device`, 16 to 64 letters, digits, `-` or `_` (anything else is 400)",
      api._DEVICE.pattern == "[A-Za-z0-9_-]{16,64}"),
     ("every open stream is told (`event: seat`)", '"event": "seat"' in inspect.getsource(stream)),
+    ("the server lists the games in progress again whenever something was stored",
+     "if moved and self.organiser is not None:" in inspect.getsource(tables.ServedTables._moved)),
+    ("The organiser's token is kept as the tables' are (beside a SQLite store, `organiser.json` in the same folder; in "
+     "a PostgreSQL store, a row of `coimbra_table_keys` of its own, taken over once from a file kept before)",
+     ORGANISER == "organiser" and "self._keys(OrganiserKey, ORGANISER" in inspect.getsource(PostgresKeeping)),
+    ("read again as soon as any table changes (the organiser's event stream, `GET /api/tables/events`) and every 15 "
+     "seconds", "const EVERY = 15000;" in CLUB_PAGE and 'new EventSource("/api/tables/events")' in CLUB_PAGE),
+    ("up to 10 open at once", club.STREAMS == 10),
+    ("changes that come within 0.3 s of each other are told once", club.GATHER == 0.3),
+    ("a table in progress whose last entry is over 10 minutes old is marked",
+     "const WAITED = 10 * 60;" in CLUB_PAGE and "!table.over && waited > WAITED" in CLUB_PAGE),
+    ("(default `club-YYYY-MM-DD`, the day the server started)",
+     'f"club-{date.today().isoformat()}"' in inspect.getsource(serve_command)),
+    ("Seating as entered or drawn (a fair shuffle; the first seat plays first)",
+     "random.SystemRandom().shuffle(seats)" in inspect.getsource(Games.start_table)),
+    ("Printed, each card takes half an A4 page and is never cut across two",
+     "size: A4" in CARDS_STYLE and "height: 125mm" in CARDS_STYLE and "break-inside: avoid" in CARDS_STYLE),
 ])
 def test_the_documented_limits_are_the_code(words: str, value: bool) -> None:
     assert words in " ".join(DOC.split()) and value

@@ -77,10 +77,11 @@ def test_ctrl_c_stops_cleanly_and_everything_recorded_is_stored(fixture_game) ->
 
 
 @pytest.mark.parametrize("args, words", [
-    ((), "name the GAME to serve, or start a new one with --players"),
     ((str(FIXTURE),), "serve serves a stored game; store the log first: coimbra import"),
     (("no-such-game",), "no game named 'no-such-game'"),
     (("--seed", "3"), "--seed draws a new game's setup: give --players too"),
+    (("--tag", "club night"), "tag 'club night': use up to 40 characters without spaces or commas"),
+    (("--tag", "x", "--players", "Ana:red,Bruno:blue"), "--tag is the evening's, for the games started from the organiser's page"),
 ])
 def test_what_cannot_be_served_is_one_line_and_exit_2(serve, args, words) -> None:
     if not serve.db.exists():  # a store with a game in it, whichever of the module's tests run first (or alone)
@@ -122,21 +123,3 @@ def entrant_of(env: dict[str, str]) -> str:
     import getpass
 
     return env.get("COIMBRA_BY") or getpass.getuser()
-
-
-@pytest.mark.parametrize("answer, served", [("1", "ana-bruno"), ("Carla:yellow, Dino:green", "carla-dino")])
-def test_without_game_at_a_terminal_it_offers_the_unfinished_games_or_a_new_one(
-        answer: str, served: str, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import typer
-
-    from cli import serve_command
-    from cli.common import served as use_cases
-
-    db = tmp_path / "games.sqlite"
-    assert coimbra(db, "new", "--players", "Ana:red,Bruno:blue").returncode == 0
-    asked: list[str] = []
-    monkeypatch.setattr(serve_command.sys.stdin, "isatty", lambda: True)
-    monkeypatch.setattr(typer, "prompt", lambda text: asked.append(text) or answer)
-    with use_cases(db) as games:
-        assert serve_command._chosen(games, None, None, "tester") == served
-    assert "1-1" in asked[0] and "players and colours for a new one" in asked[0]

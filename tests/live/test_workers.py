@@ -2,7 +2,7 @@
 request. An input posted on a connection one process holds reaches an event stream another process holds within
 a second; a seat claimed through one, and the session cookie one made, hold on the other. Which process holds a
 connection is read from Linux's ``/proc`` (the server's end of the connection, by its client's port). On SQLite
-``--workers`` is refused in one line."""
+``--workers`` is refused in one line, and so is a server of every table (one process, for now)."""
 
 from __future__ import annotations
 
@@ -156,4 +156,11 @@ def test_on_sqlite_several_processes_are_refused_in_one_line(tmp_path: Path) -> 
     out = subprocess.run([installed_coimbra(), "serve", "--players", "Ana:red,Bruno:blue", "--workers", "2", "--host",
                           "127.0.0.1"], capture_output=True, text=True, timeout=120, env=environment(tmp_path / "games.sqlite"))
     assert out.returncode == 2 and "--workers 2: several server processes share a PostgreSQL store" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and not (tmp_path / "games.sqlite").exists()
+
+
+def test_a_server_of_every_table_is_one_process_and_several_are_refused_in_one_line(tmp_path: Path) -> None:
+    out = subprocess.run([installed_coimbra(), "serve", "--workers", "3", "--host", "127.0.0.1"], capture_output=True,
+                         text=True, timeout=120, env=environment(tmp_path / "games.sqlite"))
+    assert out.returncode == 2 and "--workers 3 serves one table from several processes: name its GAME" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1 and not (tmp_path / "games.sqlite").exists()

@@ -11,7 +11,7 @@ import pytest
 
 from coimbra_events.service import Claimed, Games, Taken
 from coimbra_events.store.game_store import GameStore
-from coimbra_events.store.links import digest, links_folder, table_keys
+from coimbra_events.store.links import digest, links_folder, organiser_key, table_keys
 from coimbra_events.store.postgres_keeping import TABLES
 from coimbra_events.store.seat_claims import seat_file
 from tests.store.conftest import postgres_env, postgres_server  # noqa: F401  (fixtures)
@@ -42,6 +42,8 @@ def test_keys_and_claims_made_through_one_process_hold_on_the_other(two: tuple[G
     renewed = other.table_keys(name, renew=True)
     assert one.table_keys(name) == renewed != keys
     assert other.phone(name, "phone-of-ana-0000").release("Ana") and one.phone(name, "phone-of-ana-0000").held == ()
+    organiser = one.organiser_key()
+    assert other.organiser_key() == organiser and other.organiser_key(renew=True) == one.organiser_key() != organiser
     assert not list((tmp_path / "data").rglob("*")), "nothing is kept in files any more"
 
 
@@ -70,14 +72,17 @@ def test_keys_and_claims_kept_in_files_before_are_taken_over_once(two: tuple[Gam
     name = one.new_game(PLAYERS, name="upgraded").name
     game_id = str(one.open(name).id)
     folder = links_folder(one.store.env, one.store.location)
-    before = table_keys(folder, game_id)  # as a server before this change kept them
+    before, organiser = table_keys(folder, game_id), organiser_key(folder)  # as a server before this change kept them
     seat_file(folder, game_id).change(lambda held: held.update(Bruno=digest("phone-of-bruno-000")))
     assert other.phone(name, "phone-of-bruno-000").held == ("Bruno",)  # read from the file until the store has a row
     assert one.table_keys(name) == before and other.table_keys(name) == before
+    assert one.organiser_key() == organiser and other.organiser_key() == organiser
     assert one.phone(name, "phone-of-ana-0000").claim("Ana") == Claimed("Ana")  # the first change takes the file's over
     table_keys(folder, game_id, renew=True)  # the files change: the store keeps what it took
+    organiser_key(folder, renew=True)
     seat_file(folder, game_id).change(lambda held: held.clear())
     assert other.table_keys(name) == before and other.phone(name, "phone-of-bruno-000").held == ("Bruno",)
+    assert other.organiser_key() == organiser
 
 
 def test_a_store_made_before_these_tables_gets_them(postgres_env: dict[str, str], two: tuple[Games, Games]) -> None:

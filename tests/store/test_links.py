@@ -49,3 +49,30 @@ def test_kept_keys_are_readable_by_their_owner_only(games: Games, data_home: Pat
         return
     assert len(files) == 1 and files[0].stem == str(games.open("private").id)
     assert stat.S_IMODE(files[0].stat().st_mode) == 0o600 and stat.S_IMODE(files[0].parent.stat().st_mode) == 0o700
+
+
+def test_the_organisers_key_is_kept_with_the_tables_and_renewed_on_demand(games: Games, data_home: Path,
+                                                                           tmp_path: Path) -> None:
+    first = games.organiser_key()
+    table = games.table_keys(games.new_game([("Ana", "red"), ("Bruno", "blue")], name="table").name)
+    assert first.organiser not in (table.players, table.watchers)
+    if games.store.location == "memory":
+        assert games.organiser_key() != first
+        return
+    assert Games(games.store).organiser_key() == first  # as a restarted server asks
+    renewed = games.organiser_key(renew=True)
+    assert renewed.organiser != first.organiser and renewed.replaced[0] == digest(first.organiser)
+    assert games.organiser_key() == renewed and games.table_keys("table") == table
+    in_files = set() if games.store.location.startswith("PostgreSQL") else {"organiser", str(games.open("table").id)}
+    assert {p.stem for p in kept_files(games, data_home, tmp_path)} == in_files  # PostgreSQL: in the store's tables
+
+
+def test_a_table_the_organiser_starts_carries_the_evenings_tag_and_its_seats(games: Games) -> None:
+    players = [("Ana", "red"), ("Bruno", "blue"), ("Carla", "yellow")]
+    entered = games.start_table(players, tag="club-night")
+    assert list(entered.tags) == ["club-night"] and list(entered.header.players) == players
+    orders = {tuple(games.start_table(players, drawn=True).header.players) for _ in range(12)}
+    assert all(sorted(o) == sorted(players) for o in orders) and len(orders) > 1  # 12 draws of 6 orders: all alike 1 in 6**11
+    with pytest.raises(Exception, match="tag 'two words'"):
+        games.start_table(players, tag="two words")
+    assert len(games.games()) == 13  # the refused tag stored no game

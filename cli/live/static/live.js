@@ -615,7 +615,11 @@
     await refresh();
     follow();
     window.addEventListener("online", wake);
-    window.addEventListener("offline", () => { confirmed = false; keepUp(); });  // it cannot know what it misses
+    window.addEventListener("offline", () => {  // it cannot know what it misses: its stream is let go, opened again online
+      confirmed = false;
+      if (stream) stream.close();
+      keepUp();
+    });
     document.addEventListener("visibilitychange", wake);
   }
 
