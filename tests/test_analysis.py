@@ -246,12 +246,31 @@ def test_settling_measures_the_loss_against_the_rival_the_option_played_trails_m
         assert 0 < settled.spent <= 3 * CLEAR.settle
 
 
+def test_settling_stops_where_even_its_cap_would_leave_the_loss_on_a_grades_bound(a_card_worth_ten_points, monkeypatch):
+    """Past the race, a loss sitting on a grade's bound is a coin's toss whatever the cap: the step stops at the look
+    that finds it there, and the playouts the cap allows are left to other decisions (``FUTILE_Z``)."""
+    state, card, alternative = a_card_worth_ten_points
+    actor = state.index["Ana"]
+
+    def settled(settings: Settings) -> evaluation.Settled:
+        tallies = [Tally(k, Fold().apply(state, o), actor, len(state.players)) for k, o in enumerate((card, alternative))]
+        return settle(tallies[:1], tallies[1], settings, 0)
+
+    monkeypatch.setattr(evaluation, "RACE", 16)
+    at_race = settled(Settings(settle=16, batch=8))  # the loss these streams give after 16 paired playouts
+    monkeypatch.setattr(evaluation, "_within_one_grade", lambda loss, se: False)  # the grade never settles
+    monkeypatch.setattr(evaluation, "BOUNDS", (at_race.loss,))
+    stopped = settled(Settings(settle=256, batch=8))
+    assert stopped.loss == at_race.loss and stopped.mine.n == 16
+
+
 def test_after_the_race_the_option_played_is_settled_against_the_leading_rival_alone(monkeypatch):
     """Rivals near the lead in value keep each other in the race; past ``RACE`` paired playouts only the leading
     rival goes on, so the playouts at the cap go to the one difference that decides the loss."""
     monkeypatch.setattr(evaluation, "RACE", 16)
     # the stop rule out of the way: on the policy's playouts this loss lies within one grade before the cap
     monkeypatch.setattr(evaluation, "_within_one_grade", lambda loss, se: False)
+    monkeypatch.setattr(evaluation, "_futile", lambda loss, se, n, cap: False)
     entry = next(e for e in line_of_play(read(GAME), standin_catalog())
                  if not e.is_outcome and len(option_list(e.before, e.event)) >= 6)
     state = entry.before
