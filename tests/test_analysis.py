@@ -246,6 +246,16 @@ def test_settling_measures_the_loss_against_the_rival_the_option_played_trails_m
         assert 0 < settled.spent <= 3 * CLEAR.settle
 
 
+def test_a_decision_with_no_more_other_options_than_rivals_is_settled_without_a_ranking():
+    """Every other option is a rival whatever a ranking says: the decision's playouts are the settling step's
+    alone, and every option is listed with them."""
+    entry = next(e for e in reversed(line_of_play(read(GAME), standin_catalog()))
+                 if not e.is_outcome and 2 <= len(option_list(e.before, e.event)) <= 1 + Settings.rivals)
+    decision = decide(entry.before, entry.event, CLEAR, entry.index)
+    assert all(t.offset == evaluation.SETTLING for t in decision.tallies)
+    assert decision.playouts == sum(t.n for t in decision.tallies) > 0
+
+
 def test_settling_stops_where_even_its_cap_would_leave_the_loss_on_a_grades_bound(a_card_worth_ten_points, monkeypatch):
     """Past the race, a loss sitting on a grade's bound is a coin's toss whatever the cap: the step stops at the look
     that finds it there, and the playouts the cap allows are left to other decisions (``FUTILE_Z``)."""
