@@ -14,9 +14,12 @@ playouts and the noise is that of their difference. The work is adaptive, in thr
    playouts (so the loss is not inflated by having picked the best on the same playouts, and an
    option played that led by chance is found out), batch by batch until the loss lies within one
    grade by ``SETTLE_Z`` standard errors and no other rival could raise it, or the most playouts
-   the settings allow; a rival that cannot decide the grade stops early, and past ``RACE`` playouts
-   only the leading rival goes on. The loss stays signed (below 0 where the option played beats every rival),
-   and the option list shows those settling playouts for the options settled: one valuation for list and grade.
+   the settings allow, or (past ``RACE``) until even those could not settle it (``FUTILE_Z``); a rival
+   that cannot decide the grade stops early, and past ``RACE`` playouts only the leading rival goes on.
+   The loss stays signed (below 0 where the option played beats every rival), and the option list
+   shows those settling playouts for the options settled: one valuation for list and grade.
+
+A decision with no more other options than ``rivals`` skips steps 1 and 2: each of them is a rival whatever they say.
 """
 
 from __future__ import annotations
@@ -72,7 +75,8 @@ class Settings:
     outcome; ``settle``: the most paired playouts that settle the option played against the best;
     ``batch``: playouts added between two looks. The defaults are sized for the playout policy, whose playouts cost
     six to seven times the bots' (``docs/analysis.md``, Cost): half the bots' playouts per option and a twelfth of
-    their settling cap keep a 2-player game's analysis near five minutes on two cores.
+    their settling cap bring a 2-player game's analysis to about five minutes on two cores (estimated from a slice
+    of the fixture).
     """
 
     playouts: int = 64
