@@ -37,6 +37,10 @@ COMPILED = [
     *sorted(p.as_posix() for p in Path("coimbra_events/rules").glob("*.py") if p.name != "__init__.py"),
     "coimbra_events/validation.py",
     "coimbra_events/bots.py",
+    # the analysis's playout policy: it picks every decision of every playout (8.8 times the bots' playout time with
+    # it compiled, 11.7 without, against the compiled bots)
+    "coimbra_events/analysis/value.py",
+    "coimbra_events/analysis/policy.py",
 ]
 """The modules mypyc compiles, into one shared library: compiled modules call each
 other directly, so they are built, and trusted at run time, all or none."""

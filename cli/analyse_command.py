@@ -41,7 +41,7 @@ def analyse_command(
     """Grade every decision of a game and measure the luck of every roll and deal, by Monte Carlo playouts.
 
     Each option a player had is played out from the table as it was (rolls and deals drawn from what
-    was possible then, never from the record) by the seeded bots; an option's value is the chance of
+    was possible then, never from the record) by the playout policy; an option's value is the chance of
     finishing first. A decision's loss is how many percentage points it gave up against the best
     option: best below 2.5, good below 5, inaccuracy from 5, mistake from 10, blunder from 15 (with
     a 95 % interval). Luck: how far each random outcome moved a player's chances against the

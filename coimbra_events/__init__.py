@@ -40,7 +40,8 @@ RULESET = "coimbra-rules-texts-000-002-003+gaps-1"
 
 _ROOT = Path(__file__).resolve().parent.parent
 _MANIFEST = _ROOT / "coimbra_events" / "_compiled.json"
-_COMPILED_DIRS = (_ROOT / "coimbra_events", _ROOT / "coimbra_events" / "rules", _ROOT / "coimbra_events" / "catalog")
+_COMPILED_DIRS = (_ROOT / "coimbra_events", _ROOT / "coimbra_events" / "rules", _ROOT / "coimbra_events" / "catalog",
+                  _ROOT / "coimbra_events" / "analysis")
 """The folders that hold the compiled modules (setup.py's ``COMPILED``)."""
 
 

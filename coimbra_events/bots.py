@@ -3,15 +3,17 @@
 A bot picks a kind of decision (those that forfeit something less often), then one of that kind,
 uniformly. ``choose`` draws that pick from a generator, as ``coimbra simulate`` always has. The
 analysis's playouts draw the same pick from a number keyed by where the decision falls in the
-game (``coupled_choice``, ``play_to_end``), not by how many draws came before: two playouts that
+game (``coupled_choice``, ``next_key``), not by how many draws came before: two playouts that
 share a stream, one after each option of a decision, then pick alike wherever they face the same
 options at the same point, even after one of them had a decision more, and their games part only
 where the option made them differ. The pick is as likely as ever; the difference of the two games
 is much less noisy (common random numbers that stay common): on the 2-player fixture its standard
 deviation fell by a quarter to a third, as if with about twice the playouts (``docs/analysis.md``).
 
-Compiled with the rules core (setup.py's ``COMPILED``): a playout asks a bot for every decision of
-the rest of a game, so the pick and the loop that plays a game to its end are on the fastest path.
+Compiled with the rules core (setup.py's ``COMPILED``): a playout keys every decision of the rest of
+a game, and leaves some of them to the bots' pick, so both are on the fastest path. The loop that
+plays a game to its end is the playout policy's (``analysis.policy.play_to_end``; ``analysis.policy.BOTS`` plays as
+the bots alone).
 The bots only choose; what is legal and what a choice does are the rules core's.
 """
 
@@ -25,10 +27,8 @@ from mypy_extensions import i64
 
 from coimbra_events import events as ev
 from coimbra_events.events import AlternativeTaken, GameEvent
-from coimbra_events.rules.fast import Fold, options
 from coimbra_events.rules.draws import below
 from coimbra_events.rules.options import Options
-from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.state import GameState
 
 RARE: Final[dict[type, float]] = {ev.IncomeEnded: 0.03, ev.PilgrimStopped: 0.1, ev.AlternativeTaken: 0.25}
@@ -170,7 +170,7 @@ def coupled_choice(options: Options, key: i64) -> GameEvent:
     return _richest(options) if kind is AlternativeTaken else _nth(options, start, int(_uniform(key + 1) * count))
 
 
-class _Alike:
+class Alike:
     """The decisions of one kind asked of one player in the phase under way: the key of their picks (from where
     they fall) and how many have come so far."""
 
@@ -181,39 +181,21 @@ class _Alike:
         self.count: i64 = 0
 
 
-def play_to_end(state: GameState, table: random.Random, stream: i64, fold: Fold) -> GameState:
-    """The game played on from ``state`` to its end: the table draws from ``table``; the bots pick with
-    ``coupled_choice``, keyed by ``stream``, where the decision falls (round, phase, who, what kind of input) and
-    how many alike came before it in this game.
-
-    A round's phases come one after another and never again, so the decisions alike are counted phase by phase,
-    in a list of a few looked through (a dict keyed by where they fall hashed a tuple at every decision)."""
-    at_round, at_phase = -1, ""
-    phase_text: i64 = 0
-    alike: list[_Alike] = []
-    while not state.over:
-        found = options(state)
-        if isinstance(found, OutcomeSpace):
-            event = found.sample(table)
-        else:
-            pending = state.pending
-            assert pending is not None
-            if state.round != at_round or state.phase != at_phase:
-                at_round, at_phase, alike = state.round, state.phase, []
-                phase_text = _text(at_phase)
-            event = coupled_choice(found, _next_key(alike, at_round, phase_text, pending.actor, pending.kind, stream))
-        state = fold.apply(state, event)
-    return state
-
-
-def _next_key(alike: list[_Alike], round_: int, phase_text: i64, actor: str, kind: str, stream: i64) -> i64:
-    """The key of the next decision of ``kind`` asked of ``actor`` in the phase under way (``alike``: this phase's
-    so far, one more counted; ``phase_text``: the phase's ``_text``)."""
+def next_key(alike: list[Alike], state: GameState, stream: i64) -> i64:
+    """The key of the decision due in ``state``, from ``stream``, where it falls (round, phase, who, what kind of
+    input) and how many alike came before it in this phase (``alike``: the phase's so far, one more counted): what
+    the pick of a decision is keyed by (``analysis.policy.play_to_end``). A round's phases come one after another and never
+    again, so the caller counts the decisions alike phase by phase, in a list of a few looked through (a dict keyed
+    by where they fall hashed a tuple at every decision)."""
+    pending = state.pending
+    assert pending is not None
+    actor, kind = pending.actor, pending.kind
     for seen in alike:
         if seen.actor == actor and seen.kind == kind:
             break
     else:
-        seen = _Alike(actor, kind, _mix(stream ^ _mix(round_ ^ _mix(phase_text ^ _mix(_text(actor) ^ _text(kind))))))
+        where = _mix(state.round ^ _mix(_text(state.phase) ^ _mix(_text(actor) ^ _text(kind))))
+        seen = Alike(actor, kind, _mix(stream ^ where))
         alike.append(seen)
     seen.count += 1
     return _mix(seen.key + seen.count)

@@ -17,7 +17,7 @@ from typing import Any, Callable
 import orjson
 
 from coimbra_events.analysis.engine import Analysis, LineEntry, GradedDecision, analyse, default_jobs, line_of_play
-from coimbra_events.analysis.evaluation import FINAL_LOOK, METHOD, SETTLE_Z, STOP_SE, Settings, option_list
+from coimbra_events.analysis.evaluation import FINAL_LOOK, FUTILE_Z, METHOD, SETTLE_Z, STOP_SE, Settings, option_list
 from coimbra_events.analysis.grades import ACCURACY_FORMULA, GRADES, THRESHOLDS, accuracy, interval, reach
 from coimbra_events.analysis.playouts import POLICY
 from coimbra_events.catalog import Catalog
@@ -210,10 +210,12 @@ def _notes(settings: Settings) -> dict[str, str]:
                    f"again when there are more); the best {settings.candidates} and the one played go on to "
                    f"{settings.playouts}, except those the best leads by {STOP_SE:g} standard errors (first_pass_only: "
                    f"sampled less); the best {2 * settings.rivals} others get {FINAL_LOOK} times as many; then the one "
-                   f"played is settled against the {settings.rivals} best of them at once on "
+                   f"played is settled against the {settings.rivals} best of them at once (with no more other options "
+                   f"than that, against every one, unranked) on "
                    f"fresh paired playouts until its loss lies within one grade by {SETTLE_Z:g} standard errors (looked "
                    f"at again and again, so wider than the 95 % shown) and no other rival could raise it, at most "
-                   f"{settings.settle} each; the one played and those rivals are shown with those settling playouts "
+                   f"{settings.settle} each, or until even that many would leave it within {FUTILE_Z:g} standard "
+                   f"error of a grade's bound; the one played and those rivals are shown with those settling playouts "
                    "(the others with their ranking ones), so the list and the grade read the same playouts",
         "grades": f"loss in percentage points of P(first) against the best option: {grades}; certain: the best leads "
                   "by at least 2 standard errors of the paired difference; signed_loss: the best rival's P(first) "

@@ -208,9 +208,10 @@ def test_a_player_choosing_by_the_analysis_beats_the_seeded_bots():
 def test_the_bench_against_another_build_times_both_in_turns_and_says_whether_they_agree(tmp_path):
     """``bench/analyse_against.py``, the figure behind a claim that a change made the analysis faster, run against
     this very checkout: both builds are timed, each imported from the folder asked for, and found to agree;
-    a folder without the package is refused in one line."""
+    a folder without the package is refused in one line. One decision of the last round (the policy's playouts of a
+    first-round one take most of the timeout on a busy machine)."""
     bench = [sys.executable, str(ROOT / "bench" / "analyse_against.py")]
-    done = subprocess.run([*bench, str(ROOT), "--entries", "30:31", "--rounds", "1", "--jobs", "1", "--json"],
+    done = subprocess.run([*bench, str(ROOT), "--entries", "124:125", "--rounds", "1", "--jobs", "1", "--json"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
@@ -245,10 +246,41 @@ def test_settling_measures_the_loss_against_the_rival_the_option_played_trails_m
         assert 0 < settled.spent <= 3 * CLEAR.settle
 
 
+def test_a_decision_with_no_more_other_options_than_rivals_is_settled_without_a_ranking():
+    """Every other option is a rival whatever a ranking says: the decision's playouts are the settling step's
+    alone, and every option is listed with them."""
+    entry = next(e for e in reversed(line_of_play(read(GAME), standin_catalog()))
+                 if not e.is_outcome and 2 <= len(option_list(e.before, e.event)) <= 1 + Settings.rivals)
+    decision = decide(entry.before, entry.event, CLEAR, entry.index)
+    assert all(t.offset == evaluation.SETTLING for t in decision.tallies)
+    assert decision.playouts == sum(t.n for t in decision.tallies) > 0
+
+
+def test_settling_stops_where_even_its_cap_would_leave_the_loss_on_a_grades_bound(a_card_worth_ten_points, monkeypatch):
+    """Past the race, a loss sitting on a grade's bound is a coin's toss whatever the cap: the step stops at the look
+    that finds it there, and the playouts the cap allows are left to other decisions (``FUTILE_Z``)."""
+    state, card, alternative = a_card_worth_ten_points
+    actor = state.index["Ana"]
+
+    def settled(settings: Settings) -> evaluation.Settled:
+        tallies = [Tally(k, Fold().apply(state, o), actor, len(state.players)) for k, o in enumerate((card, alternative))]
+        return settle(tallies[:1], tallies[1], settings, 0)
+
+    monkeypatch.setattr(evaluation, "RACE", 16)
+    at_race = settled(Settings(settle=16, batch=8))  # the loss these streams give after 16 paired playouts
+    monkeypatch.setattr(evaluation, "_within_one_grade", lambda loss, se: False)  # the grade never settles
+    monkeypatch.setattr(evaluation, "BOUNDS", (at_race.loss,))
+    stopped = settled(Settings(settle=256, batch=8))
+    assert stopped.loss == at_race.loss and stopped.mine.n == 16
+
+
 def test_after_the_race_the_option_played_is_settled_against_the_leading_rival_alone(monkeypatch):
     """Rivals near the lead in value keep each other in the race; past ``RACE`` paired playouts only the leading
     rival goes on, so the playouts at the cap go to the one difference that decides the loss."""
     monkeypatch.setattr(evaluation, "RACE", 16)
+    # the stop rule out of the way: on the policy's playouts this loss lies within one grade before the cap
+    monkeypatch.setattr(evaluation, "_within_one_grade", lambda loss, se: False)
+    monkeypatch.setattr(evaluation, "_futile", lambda loss, se, n, cap: False)
     entry = next(e for e in line_of_play(read(GAME), standin_catalog())
                  if not e.is_outcome and len(option_list(e.before, e.event)) >= 6)
     state = entry.before

@@ -64,9 +64,12 @@ def test_the_read_model_grades_a_played_option_that_beats_every_rival_plainly_be
 
 @pytest.fixture(scope="module")
 def analysed() -> dict:
-    """The read model of the fixture's last 30 entries (the last round: short playouts)."""
+    """The read model of 30 entries of the fixture's second round and the start of its third (short playouts, yet
+    rolls and deals still to come: from the last voyages on, the playout policy plays exactly, and no option played
+    beats every rival by the luck of a few playouts; in the 30 entries after these, with the policy as it is now, no
+    option played beats every rival either, and the check needs some that do)."""
     entries = line_of_play(read(GAME), standin_catalog())
-    return read_model(analyse(entries[-30:], FEW), entries, {})
+    return read_model(analyse(entries[-90:-60], FEW), entries, {})
 
 
 def test_every_played_option_in_the_list_agrees_with_its_loss(analysed):

@@ -10,8 +10,8 @@ import pytest
 
 from coimbra_events.analysis.engine import analyse, line_of_play
 from coimbra_events.analysis.evaluation import Settings, option_list
-from coimbra_events.analysis.playouts import Streams, play_out
-from coimbra_events.analysis.reasons import GAINS, final_table, gains, points_by_source
+from coimbra_events.analysis.playouts import Streams, final_table, play_out
+from coimbra_events.analysis.reasons import GAINS, gains, points_by_source
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.log_reader import read
 from coimbra_events.rules.fast import Fold
@@ -32,8 +32,9 @@ def entries():
 
 @pytest.fixture(scope="module")
 def analysed(entries) -> dict:
-    """The read model of the fixture's last 30 entries (the last round), with few playouts."""
-    return read_model(analyse(entries[-30:], FEW), entries, {})
+    """The read model of 30 entries of the fixture's round 3, with few playouts (in the last round the playout policy
+    plays exactly and the game is decided: every option is best there, so no gains to show)."""
+    return read_model(analyse(entries[-60:-30], FEW), entries, {})
 
 
 def test_points_by_source_add_up_to_each_final_score(entries):
@@ -45,7 +46,7 @@ def test_points_by_source_add_up_to_each_final_score(entries):
 
 
 def test_the_gains_are_played_by_the_playout_policy(entries):
-    """``final_table`` ends where ``play_out`` ends on the same streams: the gains read the policy the grades read
+    """``final_table`` ends where ``play_out`` ends on the same streams, and the gains play it: the gains read the policy the grades read
     (a new policy in ``playouts`` that ``reasons`` does not follow fails here)."""
     start = entries[60].before
     for k in range(6):

@@ -18,7 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from coimbra_events import events as ev
-from coimbra_events.bots import RARE, _mix, _text, choose, coupled_choice, play_to_end
+from coimbra_events.bots import RARE, _mix, _text, choose, coupled_choice
+from coimbra_events.analysis.policy import BOTS, play_to_end
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.rules.core import apply, legal, start
 from coimbra_events.rules.fast import Fold, options
@@ -78,8 +79,9 @@ def test_a_playout_s_pick_from_options_built_on_demand_is_the_pick_from_all_of_t
 
 
 def reference_play_to_end(state: GameState, table: random.Random, stream: int) -> GameState:
-    """What ``play_to_end`` is documented to do (docs/analysis.md, "Common random numbers"), written plainly: each
-    pick keyed by where the decision falls (round, phase, who, what kind of input) and how many alike came before."""
+    """What ``play_to_end`` with the bots in every seat is documented to do (docs/analysis.md, "Common random
+    numbers"), written plainly: each pick keyed by where the decision falls (round, phase, who, what kind of input)
+    and how many alike came before."""
     alike: dict[tuple[int, str, str, str], int] = {}
     while not state.over:
         found = options(state)
@@ -106,7 +108,7 @@ def test_a_playout_plays_the_reference_game_on_one_refilled_table_and_leaves_its
     scratch = Fold(scratch=True)
     for k, state in enumerate(decision_states_of(game_seed, players)[::10]):
         before = repr(state)
-        assert play_to_end(state, random.Random(k), key + k, scratch) == reference_play_to_end(
+        assert play_to_end(state, random.Random(k), key + k, [BOTS] * players, scratch) == reference_play_to_end(
             state, random.Random(k), key + k)
         assert repr(state) == before
 

@@ -35,7 +35,7 @@ print(json.dumps({"build": coimbra_events.core_build(), "files": files}))
 def core_modules(package: Path) -> list[str]:
     """The modules the build compiles: as its manifest lists them, else setup.py's list
     (the catalog model, the effect kinds, records, state, events and their decoding, the log and its
-    reader, every rules module, validation, the seeded bots)."""
+    reader, every rules module, validation, the seeded bots, the playout policy and its valuations)."""
     if (package / MANIFEST).is_file():
         return sorted(json.loads((package / MANIFEST).read_text())["modules"])
     rules = sorted(p.stem for p in (package / "rules").glob("*.py") if p.name != "__init__.py")
@@ -44,6 +44,7 @@ def core_modules(package: Path) -> list[str]:
         "coimbra_events.state", "coimbra_events.events", "coimbra_events.event_decoding",
         "coimbra_events.log", "coimbra_events.log_reader",
         *(f"coimbra_events.rules.{r}" for r in rules), "coimbra_events.validation", "coimbra_events.bots",
+        "coimbra_events.analysis.value", "coimbra_events.analysis.policy",
     ]
 
 

@@ -14,9 +14,12 @@ playouts and the noise is that of their difference. The work is adaptive, in thr
    playouts (so the loss is not inflated by having picked the best on the same playouts, and an
    option played that led by chance is found out), batch by batch until the loss lies within one
    grade by ``SETTLE_Z`` standard errors and no other rival could raise it, or the most playouts
-   the settings allow; a rival that cannot decide the grade stops early, and past ``RACE`` playouts
-   only the leading rival goes on. The loss stays signed (below 0 where the option played beats every rival),
-   and the option list shows those settling playouts for the options settled: one valuation for list and grade.
+   the settings allow, or (past ``RACE``) until even those could not settle it (``FUTILE_Z``); a rival
+   that cannot decide the grade stops early, and past ``RACE`` playouts only the leading rival goes on.
+   The loss stays signed (below 0 where the option played beats every rival), and the option list
+   shows those settling playouts for the options settled: one valuation for list and grade.
+
+A decision with no more other options than ``rivals`` skips steps 1 and 2: each of them is a rival whatever they say.
 """
 
 from __future__ import annotations
@@ -31,9 +34,12 @@ from coimbra_events.events import GameEvent
 from coimbra_events.rules.fast import Fold
 from coimbra_events.state import GameState
 
-METHOD: Final = 4
+METHOD: Final = 6
 """How a decision is measured, by number: raised whenever the same settings and seed would give other figures, so an
-analysis kept by another way is never read as this one's (``projections.analysis.analysis_key``)."""
+analysis kept by another way is never read as this one's (``projections.analysis.analysis_key``). 5: the playouts
+are played by the playout policy (``coimbra_events/analysis/policy.py``), no longer by the seeded bots. 6: a decision
+with no more other options than rivals goes straight to the settling step, and that step stops where even its cap
+could not settle the grade (``FUTILE_Z``)."""
 
 STOP_SE: Final = 3.0
 """An option stops early once the best is ahead of it by this many standard errors of the paired difference."""
@@ -46,10 +52,15 @@ interval, wider than the 95 % one reported, because the step looks again and aga
 FINAL_LOOK: Final = 3
 """The best few other options get this many times the playouts before the rivals are picked from them."""
 
-RACE: Final = 2048
+RACE: Final = 512
 """Paired playouts each after which the settling step goes on against the leading rival alone. Rivals close to each
 other in value would keep each other going to the cap, most of an analysis spent playing out three rivals where one
 decides the loss; spent on the lead alone, the playouts make the loss's standard error at the cap smaller."""
+
+FUTILE_Z: Final = 1.0
+"""The settling step stops early once even its cap would leave the loss within this many standard errors (those the
+cap's playouts would give) of a grade's bound: the grade there is a coin's toss at the cap too, and the playouts
+settle other decisions instead."""
 
 SETTLING: Final = 1 << 20
 """Playouts of the settling step are numbered from here: fresh streams, never those the best was picked on."""
@@ -62,14 +73,17 @@ class Settings:
     ``first_pass``: playouts per option in the cheap first pass; ``candidates``: how many options
     (besides the one played) go on past it; ``playouts``: per option carried on, and per random
     outcome; ``settle``: the most paired playouts that settle the option played against the best;
-    ``batch``: playouts added between two looks.
+    ``batch``: playouts added between two looks. The defaults are sized for the playout policy, whose playouts cost
+    six to seven times the bots' (``docs/analysis.md``, Cost): half the bots' playouts per option and a twelfth of
+    their settling cap bring a 2-player game's analysis to about five minutes on two cores (estimated from a slice
+    of the fixture).
     """
 
-    playouts: int = 128
-    first_pass: int = 32
-    candidates: int = 8
+    playouts: int = 64
+    first_pass: int = 16
+    candidates: int = 6
     rivals: int = 3
-    settle: int = 24576
+    settle: int = 2048
     batch: int = 32
     seed: int = 0
 
@@ -196,12 +210,31 @@ def option_list(state: GameState, played: GameEvent) -> list[GameEvent]:
 def decide(state: GameState, played: GameEvent, settings: Settings, entry: int) -> Decision:
     """Measure every option of the decision due in ``state``; ``played`` is the one the record says was taken."""
     options = option_list(state, played)
+    if len(options) - 1 <= settings.rivals:
+        return _all_rivals(state, options, options.index(played), settings, entry)
     ranked, evaluated = rank(state, options, settings, entry, options.index(played))
     chosen = next(t for t in ranked if t.option == options.index(played))
     if len(ranked) == 1:
         return Decision(ranked, chosen, evaluated)
     rivals = _final_look(ranked, chosen, settings, entry)
     return Decision(ranked, chosen, evaluated, settle(rivals, chosen, settings, entry))  # even when the played one leads
+
+
+def _all_rivals(state: GameState, options: list[GameEvent], played: int, settings: Settings, entry: int) -> Decision:
+    """A decision with no more other options than rivals: every one of them is settled against whatever a ranking
+    said, so none is ranked first (those playouts would tell nothing the settling step does not); listed best first
+    by the settling playouts."""
+    tallies = _tallies(state, options)
+    chosen = tallies[played]
+    settled = settle([t for t in tallies if t is not chosen], chosen, settings, entry)
+    by_value = sorted((settled.mine, *settled.rivals), key=Tally.rank, reverse=True)
+    return Decision([tallies[t.option] for t in by_value], chosen, len(tallies), settled)
+
+
+def _tallies(state: GameState, options: Sequence[GameEvent]) -> list[Tally]:
+    """An empty tally for every option, each from the table after it."""
+    actor = state.index[state.pending.actor] if state.pending else 0
+    return [Tally(k, Fold().apply(state, o), actor, len(state.players)) for k, o in enumerate(options)]
 
 
 def _final_look(ranked: list[Tally], chosen: Tally, settings: Settings, entry: int) -> list[Tally]:
@@ -212,8 +245,9 @@ def _final_look(ranked: list[Tally], chosen: Tally, settings: Settings, entry: i
     done = ranked[0].n
     others = [t for t in ranked if t is not chosen]
     finalists = [t for t in others if t.n == done][: 2 * settings.rivals] or others[:1]
-    for t in finalists:
-        t.run(settings, entry, FINAL_LOOK * done)
+    if len(finalists) > settings.rivals:  # else every finalist is a rival whatever the longer look would say
+        for t in finalists:
+            t.run(settings, entry, FINAL_LOOK * done)
     finalists.sort(key=Tally.rank, reverse=True)
     ranked[:] = finalists + [t for t in ranked if t not in finalists]
     return finalists[: settings.rivals]
@@ -223,8 +257,7 @@ def rank(state: GameState, options: Sequence[GameEvent], settings: Settings, ent
          keep: int | None = None) -> tuple[list[Tally], int]:
     """Every option measured, best first (those carried to the end before those sampled less), and how many were
     carried on past the first pass; option ``keep`` (the one played) is always carried on."""
-    actor = state.index[state.pending.actor] if state.pending else 0
-    tallies = [Tally(k, Fold().apply(state, o), actor, len(state.players)) for k, o in enumerate(options)]
+    tallies = _tallies(state, options)
     first = min(settings.first_pass, settings.playouts)
     if len(tallies) == 1:
         tallies[0].run(settings, entry, first)
@@ -300,12 +333,19 @@ def settle(rivals: Sequence[Tally], chosen: Tally, settings: Settings, entry: in
         top = next((b for b in BOUNDS if b > max(0.0, loss)), math.inf)
         settled = until >= 2 * settings.batch and _within_one_grade(loss, se) and all(
             gaps[t][0] + SETTLE_Z * gaps[t][1] < top for t in live if t is not lead)
-        if until >= settings.settle or settled:
+        if until >= settings.settle or settled or until >= RACE and _futile(loss, se, until, settings.settle):
             return Settled(mine, fresh, lead, loss, se, spent)
 
 
 def _points(difference: tuple[float, float]) -> tuple[float, float]:
     return 100 * difference[0], 100 * difference[1]
+
+
+def _futile(loss: float, se: float, n: int, cap: int) -> bool:
+    """Even ``cap`` paired playouts would leave ``loss`` (its SE ``se`` after ``n``) within ``FUTILE_Z`` standard
+    errors of a grade's bound."""
+    at_cap = se * math.sqrt(n / cap)
+    return any(abs(loss - bound) < FUTILE_Z * at_cap for bound in BOUNDS)
 
 
 def _within_one_grade(loss: float, se: float) -> bool:

@@ -1,12 +1,13 @@
-"""One playout: the game played on from a table to its end by the seeded bots, on the rules core's fastest path.
+"""One playout: the game played on from a table to its end by the playout policy, on the rules core's fast path.
 
 No peeking: a playout starts from a state, and the state holds only what had happened by then;
 every later roll and deal is drawn from the outcome spaces of the rules core (the dice of the
 pool, the deck's cards not dealt yet), never read from the record. The table and the bots draw
 from two streams, so that the playouts of two options of one decision, seeded alike, roll the
-same dice even when the bots' choices part; and the bots pick by where each decision falls,
-not by how many draws came before, so they pick alike again wherever the two games meet the
-same options (common random numbers that stay common: ``coimbra_events/bots.py``).
+same dice even when the players' choices part; and where the policy leaves a pick to chance (among options it
+values alike) it picks as the bots do, by where each decision falls, not by how many draws came before, so it picks
+alike again wherever the two games meet the same options (common random numbers that stay common:
+``coimbra_events/bots.py``, ``coimbra_events/analysis/policy.py``).
 """
 
 from __future__ import annotations
@@ -16,21 +17,22 @@ import zlib
 from functools import cached_property
 from typing import Final, Sequence
 
-from coimbra_events.bots import play_to_end
 from coimbra_events.events import GameEvent
+from coimbra_events.analysis.policy import NAME, play_to_end, policy
 from coimbra_events.rules.core import legal
 from coimbra_events.rules.fast import Fold
 from coimbra_events.rules.outcomes import OutcomeSpace
 from coimbra_events.rules.scoring import places, totals
 from coimbra_events.state import GameState
 
-POLICY: Final = "seeded bots"
-"""The playout policy: ``coimbra simulate``'s bots (a kind of decision, then one of that kind), their picks keyed by
-where each decision falls (``bots.coupled_choice``)."""
+POLICY: Final = NAME
+"""The playout policy (``coimbra_events/analysis/policy.py``): every seat played by it; until METHOD 4, ``coimbra simulate``'s
+bots (a kind of decision, then one of that kind), their picks keyed by where each decision falls."""
 
 
 class Streams:
-    """The seeded streams of playout ``k``: the table's draws, and the key of the bots' picks (``bots.coupled_choice``).
+    """The seeded streams of playout ``k``: the table's draws, and the key of the players' picks left to chance
+    (``bots.coupled_choice``).
 
     Seeded from text (``random.Random`` hashes it with SHA-512; the bots' key is its CRC-32), so the same
     analysis seed, entry and playout number give the same draws in any process and any order of work.
@@ -59,11 +61,20 @@ class Result:
 
 
 def play_out(state: GameState, streams: Streams, fold: Fold | None = None) -> Result:
-    """Play from ``state`` to the end: the table draws what is possible now, the bots choose among legal options.
+    """Play from ``state`` to the end (``final_table``): the table draws what is possible now, the playout policy
+    chooses for every player among the legal options.
 
     The game is played on a scratch fold (``Fold(scratch=True)``: one table refilled at every event, none kept),
     ``fold`` if given, to carry from one playout to the next; ``state`` is never changed."""
-    return outcome(play_to_end(state, streams.table, streams.bots, fold or Fold(scratch=True)))
+    return outcome(final_table(state, streams, fold or Fold(scratch=True)))
+
+
+def final_table(state: GameState, streams: Streams, fold: Fold) -> GameState:
+    """The game played on from ``state`` to its end by the playout policy in every seat, the final table itself:
+    what ``play_out`` reads its places and scores from, and what the reasons split by source of points
+    (``analysis.reasons``), so both read the same continuations."""
+    seats = [policy(state)] * len(state.players)
+    return play_to_end(state, streams.table, streams.bots, seats, fold)
 
 
 def outcome(state: GameState) -> Result:

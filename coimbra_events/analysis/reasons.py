@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import Final
 
 from coimbra_events.analysis.evaluation import Settings
-from coimbra_events.analysis.playouts import Streams
-from coimbra_events.bots import play_to_end
+from coimbra_events.analysis.playouts import Streams, final_table
 from coimbra_events.events import GameEvent
 from coimbra_events.rules.fast import Fold
 from coimbra_events.rules.scoring import scored_items
@@ -41,12 +40,6 @@ def points_by_source(state: GameState, seat: int) -> dict[str, int]:
         kind = PARTS[item.part]
         out[kind] = out.get(kind, 0) + item.points
     return out
-
-
-def final_table(state: GameState, streams: Streams, fold: Fold) -> GameState:
-    """The game played on from ``state`` to its end by the playout policy (as ``playouts.play_out`` plays it; a
-    test checks both end alike), the final table itself rather than its places and scores."""
-    return play_to_end(state, streams.table, streams.bots, fold)
 
 
 def expected_sources(start: GameState, seat: int, settings: Settings, entry: int) -> dict[str, float]:
