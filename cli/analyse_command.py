@@ -14,7 +14,7 @@ from cli.exits import RULE_VIOLATION, fail
 from cli.log_commands import validated_ref
 from cli.views import progress_bar
 from cli.analysis_reasons_views import entry_table, gains_text, losses_table, top_text, turning_table
-from projections.analysis import DEEPER, Settings, analysis_for, entry_alone
+from projections.analysis import DEEPER, LUCK, Settings, analysis_for, entry_alone
 
 COMMANDS = Commands()
 
@@ -34,6 +34,8 @@ def analyse_command(
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes to run playouts in (default: every core)."),
     settle: int = typer.Option(Settings.settle, "--settle", min=4, help="At most this many paired playouts settle the decision "
                                "played against the best, until its grade is clear."),
+    luck: Optional[int] = typer.Option(None, "--luck", min=4, help="Paired playouts each side of a roll or deal for its luck "
+                                       f"(default {LUCK} per playout of --playouts); more: narrower intervals."),
     catalog_file: Optional[Path] = CatalogOption,
     db: Optional[Path] = DbOption,
     as_json: bool = JsonOption,
@@ -45,7 +47,8 @@ def analyse_command(
     finishing first. A decision's loss is how many percentage points it gave up against the best
     option: best below 2.5, good below 5, inaccuracy from 5, mistake from 10, blunder from 15 (with
     a 95 % interval). Luck: how far each random outcome moved a player's chances against the
-    average outcome possible then. The analysis is kept (in $COIMBRA_ANALYSES, else the user's
+    average outcome possible then, with its 95 % interval; each player's luck over the game, and their
+    luck-adjusted result (the result, 100 for a first place, less the luck). The analysis is kept (in $COIMBRA_ANALYSES, else the user's
     cache folder) under the record's head, ruleset, catalog, settings and seed: asked again, it is
     read back, not computed. A game with an illegal event is refused (exit 1). Each decision shows its top three
     options and what the best gains over the one played by source of points; then the turning points and the
@@ -63,7 +66,8 @@ def analyse_command(
         fail(f"{game_ref}: event {result.violation_seq} breaks rule {v.rule}: {v.reason}", RULE_VIOLATION)
     deeper = DEEPER if seq is not None else 1
     playouts = playouts or deeper * Settings.playouts
-    settings = Settings(playouts=playouts, first_pass=min(deeper * Settings.first_pass, playouts), settle=settle, seed=seed)
+    settings = Settings(playouts=playouts, first_pass=min(deeper * Settings.first_pass, playouts), settle=settle,
+                        luck=luck or LUCK * playouts, seed=seed)
     if seq is not None:
         _entry_alone(result, seq, settings, as_json)
         return
@@ -76,6 +80,7 @@ def analyse_command(
         return
     console.print(summary_table(report))
     console.print(graded_table(report))
+    console.print(luck_table(report))
     console.print(turning_table(report))
     console.print(losses_table(report, "kind"))
     console.print(losses_table(report, "round"))
@@ -104,12 +109,35 @@ def summary_table(report: dict[str, Any]) -> Table:
     rows = report["summary"]
     table.add_row("accuracy", *(f"{rows[p]['accuracy']:.1f}" for p in players))
     table.add_row("mean loss (points)", *(f"{rows[p]['mean_loss']:.1f}" for p in players))
-    table.add_row("luck (points)", *(f"{rows[p]['luck']:+.1f}" for p in players), end_section=True)
+    table.add_row("luck (points, 95 %)", *(f"{rows[p]['luck']:+.1f} ({_span(rows[p]['luck_interval'])})" for p in players))
+    if all(rows[p]["result"] is not None for p in players):
+        table.add_row("result", *(f"{rows[p]['result']:.0f}" for p in players))
+        table.add_row("luck-adjusted result", *(f"{rows[p]['luck_adjusted']:.1f} ({_span(rows[p]['luck_adjusted_interval'])})"
+                                                 for p in players))
+    table.add_section()
     for grade in rows[players[0]]["grades"] if players else ():
         table.add_row(grade, *(str(rows[p]["grades"][grade]) for p in players))
     table.add_row("costliest", *("\n".join(f"#{c['seq']} {c['grade']} −{c['loss']:.1f}" for c in rows[p]["costliest"])
                                  for p in players), end_section=True)
     return table
+
+
+def luck_table(report: dict[str, Any]) -> Table:
+    """Every roll and deal in order: what it was, and the points of winning chances it gave each player with their
+    95 % interval."""
+    table = Table(title="Every roll and deal: luck (points of winning chances, 95 %)")
+    for column in ("entry", "round", "outcome"):
+        table.add_column(column, justify="right" if column != "outcome" else "left", overflow="fold")
+    for name in report["players"]:
+        table.add_column(escape(name), justify="right")
+    for u in report["luck"]:
+        table.add_row(str(u["seq"]), str(u["round"]), escape(u["outcome"]),
+                      *(f"{u['luck'][p]:+.1f} ({_span(u['interval'][p])})" for p in report["players"]))
+    return table
+
+
+def _span(interval: list[float]) -> str:
+    return f"{interval[0]:+.1f} to {interval[1]:+.1f}"
 
 
 def hedge(decision: dict[str, Any]) -> str:

@@ -58,10 +58,12 @@ def entry_table(report: dict[str, Any], shown: int = 10) -> Table:
     if not report["decisions"]:
         u = report["luck"][0]
         table = Table(title=f"Entry {u['seq']}: {escape(u['outcome'])}")
-        for column in ("player", "luck", "winning chance after"):
+        for column in ("player", "luck", "95 %", "winning chance after"):
             table.add_column(column, justify="left" if column == "player" else "right")
         for name in report["players"]:
-            table.add_row(escape(name), f"{signed(u['luck'][name])} pp", f"{100 * u['win_after'][name]:.1f} %")
+            low, high = u["interval"][name]
+            table.add_row(escape(name), f"{signed(u['luck'][name])} pp", f"{signed(low)} to {signed(high)}",
+                          f"{100 * u['win_after'][name]:.1f} %")
         return table
     d = report["decisions"][0]
     low, high = d["interval"]

@@ -108,7 +108,7 @@ def page_analysis(report: dict[str, Any]) -> dict[str, Any]:
     return {
         "players": report["players"],
         "decisions": [{k: d[k] for k in decision_keys} for d in report["decisions"]],
-        "luck": [{"seq": u["seq"], "luck": u["luck"]} for u in report["luck"]],
+        "luck": [{"seq": u["seq"], "luck": u["luck"], "interval": u["interval"]} for u in report["luck"]],
         "curve": [{k: p[k] for k in ("seq", "round", "before", "win") if k in p} for p in report["curve"]],
         "summary": report["summary"],
         "key": report["key"],

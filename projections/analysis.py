@@ -17,23 +17,25 @@ from typing import Any, Callable
 import orjson
 
 from coimbra_events.analysis.engine import Analysis, LineEntry, GradedDecision, analyse, default_jobs, line_of_play
-from coimbra_events.analysis.evaluation import FINAL_LOOK, FUTILE_Z, METHOD, SETTLE_Z, STOP_SE, Settings, option_list
+from coimbra_events.analysis.evaluation import FINAL_LOOK, FUTILE_Z, LUCK, METHOD, SETTLE_Z, STOP_SE, Settings, option_list
 from coimbra_events.analysis.grades import ACCURACY_FORMULA, GRADES, THRESHOLDS, accuracy, interval, reach
 from coimbra_events.analysis.playouts import POLICY
 from coimbra_events.catalog import Catalog
 from coimbra_events.files import write_atomically
 from coimbra_events.log import GameLog
+from projections.analysis_luck import luck_entries, luck_summary
 from projections.analysis_reasons import TOP, losses_by, turning_points
 from projections.naming import name_of
 from projections.words import entry_words
 
-__all__ = ["DEEPER", "Settings", "analysis_for", "entry_alone", "cached_analysis", "latest_analysis", "analysis_key", "default_cache_dir"]
+__all__ = ["DEEPER", "LUCK", "Settings",
+           "analysis_for", "entry_alone", "cached_analysis", "latest_analysis", "analysis_key", "default_cache_dir"]
 
-FORMAT = 4
+FORMAT = 5
 """The read model's shape; a new shape is a new key, so an old file is never read as a new one (2: ``reach``;
 3: ``signed_loss``, the intervals drawn around it; 4: the reasons: ``round``, ``top``, ``gains``, ``turning_points``,
 ``by_kind``, ``by_round``; a decision's ``win_before``, its curve point's ``before`` and each player's ``summed_loss``:
-the curve steps by the loss)."""
+the curve steps by the loss; 5: luck with intervals, ``shared``, and each player's ``result`` and ``luck_adjusted``)."""
 
 
 def default_cache_dir() -> Path:
@@ -139,10 +141,8 @@ def read_model(result: Analysis, entries: list[LineEntry], key: dict[str, Any]) 
     """The analysis as JSON-ready data, in words (see docs/analysis.md for every field)."""
     players = result.players
     decisions = [_decision(d, entries[d.index], players, result.settings.playouts) for d in result.decisions]
-    luck = [{"seq": u.seq, "index": u.index, "round": entries[u.index].before.round, "kind": u.kind,
-             "outcome": _words(entries[u.index]), "luck": _by_player(players, u.luck, 1),
-             "win_after": _by_player(players, u.win_after, 4)}
-            for u in result.luck]
+    luck = luck_entries(result, entries, _words)
+    lucky = luck_summary(result, entries)
     curve = sorted([{"seq": d["seq"], "index": d["index"], "round": d["round"], "before": d["win_before"],
                      "win": d["win_after"]} for d in decisions] +
                    [{"seq": u["seq"], "index": u["index"], "round": u["round"], "win": u["win_after"]} for u in luck],
@@ -153,7 +153,7 @@ def read_model(result: Analysis, entries: list[LineEntry], key: dict[str, Any]) 
         "decisions": decisions,
         "luck": luck,
         "curve": curve,
-        "summary": {name: _summary(name, decisions, luck) for name in players},
+        "summary": {name: _summary(name, decisions) | lucky[name] for name in players},
         "turning_points": turning_points(curve, decisions, luck),
         "by_kind": losses_by(decisions, players, "kind"),
         "by_round": losses_by(decisions, players, "round"),
@@ -182,8 +182,9 @@ def _decision(d: GradedDecision, entry: LineEntry, players: tuple[str, ...], car
             "win_before": _by_player(players, d.options[0].win, 4), "win_after": _by_player(players, d.win_after, 4)}
 
 
-def _summary(name: str, decisions: list[dict[str, Any]], luck: list[dict[str, Any]]) -> dict[str, Any]:
-    """A player's accuracy over their decisions with a choice, their luck, and their three costliest decisions."""
+def _summary(name: str, decisions: list[dict[str, Any]]) -> dict[str, Any]:
+    """A player's accuracy over their decisions with a choice, and their three costliest decisions (their luck:
+    ``analysis_luck.luck_summary``)."""
     mine = [d for d in decisions if d["player"] == name and not d["forced"]]
     costliest = sorted(mine, key=lambda d: (-d["loss"], d["seq"]))[:3]
     return {
@@ -191,7 +192,6 @@ def _summary(name: str, decisions: list[dict[str, Any]], luck: list[dict[str, An
         "summed_loss": round(sum(d["loss"] for d in mine), 1) + 0.0,
         "mean_loss": round(sum(d["loss"] for d in mine) / len(mine), 2) if mine else 0.0,
         "accuracy": round(sum(accuracy(d["loss"]) for d in mine) / len(mine), 1) if mine else 100.0,
-        "luck": round(sum(u["luck"][name] for u in luck), 1),
         "grades": {g: sum(1 for d in mine if d["grade"] == g) for g in GRADES},
         "costliest": [{"seq": d["seq"], "loss": d["loss"], "grade": d["grade"], "played": d["played"],
                        "best": d["best"]} for d in costliest],
@@ -224,7 +224,12 @@ def _notes(settings: Settings) -> dict[str, str]:
                   "interval spans (more than one: the loss lies near a grade's edge, and another seed could grade the "
                   "decision on the other side of it)",
         "accuracy": ACCURACY_FORMULA + "; forced decisions (one legal option) are left out",
-        "luck": "percentage points of P(first) an outcome gave each player against the average outcome possible then",
+        "luck": f"percentage points of P(first) an outcome gave each player against the average outcome possible then "
+                f"(the chances before it), on {settings.luck} paired playouts each side, those of a run of outcomes with "
+                "no decision between on the same streams; interval: 95 %, from the spread of the paired differences "
+                "(a player's total: of each run's summed differences); shared: what the players' luck sums to, the "
+                "points by which the outcome raised the expected number of players sharing first place; "
+                "luck_adjusted: the result (100 for a first place, shared or not, else 0) less the luck",
     }
 
 

@@ -17,7 +17,8 @@ import pytest
 from coimbra_events import events as ev
 from coimbra_events.analysis.engine import analyse, line_of_play
 from coimbra_events.analysis import evaluation
-from coimbra_events.analysis.evaluation import Settings, Tally, decide, luck, option_list, paired, settle
+from coimbra_events.analysis.evaluation import Settings, Tally, decide, option_list, paired, settle
+from coimbra_events.analysis.luck import luck
 from coimbra_events.analysis.grades import GRADES, accuracy, certain, grade, interval, reach
 from coimbra_events.analysis.playouts import Streams, outcome, play_out
 from coimbra_events.analysis.strength import duel
@@ -31,7 +32,7 @@ from coimbra_events.state import GameState, PlayerState
 from tests.conftest import FIXTURES, ROOT
 
 GAME = FIXTURES / "games" / "standin-2p-seed1.json"
-TINY = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4)
+TINY = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4, luck=4)
 """Enough playouts to exercise every step of the analysis, few enough for a test."""
 
 
@@ -167,9 +168,9 @@ def test_no_peeking_an_outcome_recorded_later_changes_no_earlier_grade(early_gam
     after = analyse(changed[window] + changed[-1:], TINY)
     assert before.decisions and before.decisions == after.decisions
     assert [d.seq for d in before.decisions] == [e.seq for e in line[window]]
-    roll, other, more = line[-1], changed[-1], Settings(playouts=64)  # the roll itself is measured as what it was
-    assert luck(roll.before, roll.event, more, roll.index).actual.firsts != luck(other.before, other.event, more,
-                                                                                  other.index).actual.firsts
+    roll, other = line[-1], changed[-1]  # the roll itself is measured as what it was
+    assert luck(roll.before, roll.event, 0, roll.index, roll.run, 64).after != luck(other.before, other.event, 0,
+                                                                                     other.index, other.run, 64).after
 
 
 def test_the_same_seed_gives_the_same_analysis_in_one_process_or_two(early_game):
@@ -177,7 +178,7 @@ def test_the_same_seed_gives_the_same_analysis_in_one_process_or_two(early_game)
     window = line[first_roll - 1:first_roll + 3]  # a deal, a roll and decisions
     one = analyse(window, TINY, jobs=1)
     assert one == analyse(window, TINY, jobs=2)
-    assert one.luck and all(math.isclose(sum(u.luck), 0.0, abs_tol=1e-9) for u in one.luck)  # two players: zero-sum
+    assert one.luck and all(math.isclose(sum(u.luck), u.shared, abs_tol=1e-9) for u in one.luck)  # shared firsts: test_analysis_luck.py
     assert one != analyse(window, Settings(**{**TINY.to_json(), "seed": 1}), jobs=1)
 
 

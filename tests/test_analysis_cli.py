@@ -18,7 +18,7 @@ from projections.analysis import Settings, analysis_key, cached_analysis, latest
 from tests.conftest import FIXTURES, installed_coimbra
 
 GAME = FIXTURES / "games" / "standin-2p-seed1.json"
-QUICK = ("--playouts", "4", "--settle", "8", "--jobs", "1")
+QUICK = ("--playouts", "4", "--settle", "8", "--luck", "4", "--jobs", "1")
 
 
 def run(*args: str, cache) -> subprocess.CompletedProcess:
@@ -52,7 +52,7 @@ def test_json_grades_every_decision_with_seq_grade_loss_and_interval(opening):
         assert d["options_total"] == len(d["options"]) and sum(o["played"] for o in d["options"]) == 1
     assert report["players"] == ["Ana", "Bruno"] and set(report["summary"]) == {"Ana", "Bruno"}
     assert [p["seq"] for p in report["curve"]] == list(range(1, 18))
-    assert report["key"] == analysis_key(log, Settings(playouts=4, first_pass=4, settle=8))
+    assert report["key"] == analysis_key(log, Settings(playouts=4, first_pass=4, settle=8, luck=4))
 
 
 def test_the_analysis_is_kept_under_its_key_and_read_back(opening):
@@ -60,9 +60,9 @@ def test_the_analysis_is_kept_under_its_key_and_read_back(opening):
     first = run(str(path), *QUICK, "--json", cache=cache)
     again = run(str(path), *QUICK, "--json", cache=cache)
     assert first.stdout == again.stdout
-    log, settings = read(path), Settings(playouts=4, first_pass=4, settle=8)
+    log, settings = read(path), Settings(playouts=4, first_pass=4, settle=8, luck=4)
     assert cached_analysis(log, settings, cache) == orjson.loads(first.stdout)
-    assert cached_analysis(log, Settings(playouts=4, first_pass=4, settle=8, seed=3), cache) is None  # another key
+    assert cached_analysis(log, Settings(playouts=4, first_pass=4, settle=8, luck=4, seed=3), cache) is None  # another key
     assert latest_analysis(log, cache) == orjson.loads(first.stdout)
     assert latest_analysis(read(GAME), cache) is None  # another record
 
@@ -71,7 +71,7 @@ def test_an_analysis_kept_by_an_older_method_is_made_anew(opening, monkeypatch):
     """The same settings and seed measured another way (another ``METHOD``) are another key: the kept one is not
     read as this one's."""
     path, cache = opening
-    log, settings = read(path), Settings(playouts=4, first_pass=4, settle=8)
+    log, settings = read(path), Settings(playouts=4, first_pass=4, settle=8, luck=4)
     assert run(str(path), *QUICK, "--json", cache=cache).returncode == 0 and cached_analysis(log, settings, cache)
     monkeypatch.setattr(analysis_module, "METHOD", analysis_module.METHOD + 1)
     assert cached_analysis(log, settings, cache) is None
@@ -87,6 +87,10 @@ def test_the_summary_and_graded_list_name_players_and_components(opening):
     report = orjson.loads(run(str(path), *QUICK, "--json", cache=cache).stdout)
     hedged = [d for d in report["decisions"] if len(d["reach"]) > 1]
     assert hedged and all(d["grade"] + hedge(d) in out.stdout for d in hedged)  # near an edge: what else it could be
+    assert "Every roll and deal" in out.stdout and report["luck"]
+    for u in report["luck"]:  # each roll's and deal's luck, with its interval, per player
+        for name, (low, high) in u["interval"].items():
+            assert f"{u['luck'][name]:+.1f} ({low:+.1f} to {high:+.1f})" in out.stdout
     assert "Traceback" not in out.stderr
 
 

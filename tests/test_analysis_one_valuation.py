@@ -18,7 +18,7 @@ from projections.analysis import read_model
 from tests.conftest import FIXTURES
 
 GAME = FIXTURES / "games" / "standin-2p-seed1.json"
-FEW = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4)
+FEW = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4, luck=4)
 """Few playouts: a test of seconds, and noise enough that two sets of playouts would disagree."""
 
 

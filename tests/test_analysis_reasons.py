@@ -22,7 +22,7 @@ from tests.conftest import FIXTURES
 from tests.test_analysis_cli import opening, run as installed_analyse  # noqa: F401 (opening: a fixture)
 
 GAME = FIXTURES / "games" / "standin-2p-seed1.json"
-FEW = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4)
+FEW = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4, luck=4)
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +119,7 @@ def test_one_entry_alone_gives_the_figures_the_whole_analysis_gives_it(entries, 
 
 
 def run(*args: str, cache) -> subprocess.CompletedProcess:
-    return installed_analyse(*args, "--settle", "8", "--jobs", "1", cache=cache)
+    return installed_analyse(*args, "--settle", "8", "--luck", "4", "--jobs", "1", cache=cache)
 
 
 def test_the_text_shows_top_options_gains_turning_points_and_losses_by_kind_and_round(opening):

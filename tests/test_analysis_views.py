@@ -30,7 +30,7 @@ from tests.conftest import FIXTURES, installed_coimbra
 
 ENTRIES = 40
 """How much of the 2-player fixture is analysed: setup, start choices and round 1's first drafts."""
-FEW = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4)
+FEW = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4, luck=4)
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +87,11 @@ ANALYSIS_READER = """() => {
 }"""
 
 
+def _signed(points: float) -> str:
+    """As the page signs points: ``+3.1``, ``-2.0``, ``0.0``."""
+    return ("+" if points > 0 else "") + f"{points:.1f}"
+
+
 def read(page: Any) -> dict[str, Any]:
     return orjson.loads(page.evaluate(f"() => JSON.stringify(({ANALYSIS_READER})())"))
 
@@ -119,6 +124,9 @@ def test_the_replay_page_graphs_the_winning_chances_and_grades_every_decision(br
         for name, summary in report["summary"].items():
             assert seen["summary"][f"{name} accuracy"] == f"{summary['accuracy']:.1f}"
             assert seen["summary"][f"{name} blunder"] == str(summary["grades"]["blunder"])
+            low, high = summary["luck_interval"]  # the luck with its 95 % interval; the short game has no result yet
+            assert seen["summary"][f"{name} luck"] == f"{_signed(summary['luck'])} ({_signed(low)} to {_signed(high)})"
+            assert seen["summary"][f"{name} luck_adjusted"] == "–" and summary["result"] is None
         page.keyboard.press("ArrowRight")
         assert read(page)["grade"] is None or read(page)["grade"]["seq"] == worst["seq"] + 1
         ours = ("#analysis", "#curve", "#grade", "#accuracy", "[data-grade]")

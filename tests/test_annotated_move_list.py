@@ -19,7 +19,7 @@ from tests.conftest import FIXTURES, installed_coimbra
 from tests.test_movelist import eventful
 
 GAME = FIXTURES / "games" / "standin-2p-seed1.json"
-FEW = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4)
+FEW = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4, luck=4)
 
 
 def decision(grade: str, losses: list[float], played: int = 0, total: int | None = None, forced: bool = False) -> dict:

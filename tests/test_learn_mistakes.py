@@ -30,7 +30,7 @@ from tests.conftest import FIXTURES, ROOT, installed_coimbra
 from tests.store.league.conftest import process_env
 from tests.store.league.games import simulated
 
-FEWEST = Settings(playouts=2, first_pass=2, candidates=1, rivals=1, settle=4, batch=2)
+FEWEST = Settings(playouts=2, first_pass=2, candidates=1, rivals=1, settle=4, batch=2, luck=4)
 """A whole game analysed in about half a minute of one core: grades of noise, but every grade there is."""
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}

@@ -107,20 +107,27 @@
     const u = LUCK[n];
     if (u) {
       return `<div class="grade-line" data-luck-seq="${u.seq}">luck of this outcome: ` +
-        Object.keys(u.luck).map((name) => `${esc(name)} ${u.luck[name] > 0 ? "+" : ""}${u.luck[name].toFixed(1)}`).join(", ") +
-        " percentage points</div>";
+        Object.keys(u.luck).map((name) => `${esc(name)} ${signed(u.luck[name])} (${span(u.interval[name])})`).join(", ") +
+        " percentage points (95 %)</div>";
     }
     return n ? '<div class="grade-line none">no decision or random outcome here</div>' : "";
   }
 
+  function signed(points) { return (points > 0 ? "+" : "") + points.toFixed(1); }
+
+  function span(interval) { return `${signed(interval[0])} to ${signed(interval[1])}`; }
+
   function accuracy() {
-    const head = "<tr><th>player</th><th>accuracy</th><th>mean loss</th><th>?!</th><th>?</th><th>??</th><th>luck</th></tr>";
+    const head = "<tr><th>player</th><th>accuracy</th><th>mean loss</th><th>?!</th><th>?</th><th>??</th>" +
+      "<th>luck (95 %)</th><th>result</th><th>luck-adjusted</th></tr>";
     const rows = A.players.map((name) => {
       const s = A.summary[name];
       const cell = (field, value) => `<td data-summary-player="${esc(name)}" data-field="${field}">${value}</td>`;
       return `<tr><td>${esc(name)}</td>${cell("accuracy", s.accuracy.toFixed(1))}${cell("mean_loss", s.mean_loss.toFixed(1))}` +
         `${cell("inaccuracy", s.grades.inaccuracy)}${cell("mistake", s.grades.mistake)}${cell("blunder", s.grades.blunder)}` +
-        `${cell("luck", (s.luck > 0 ? "+" : "") + s.luck.toFixed(1))}</tr>`;
+        `${cell("luck", `${signed(s.luck)} (${span(s.luck_interval)})`)}` +
+        `${cell("result", s.result === null ? "–" : s.result.toFixed(0))}` +
+        `${cell("luck_adjusted", s.luck_adjusted === null ? "–" : s.luck_adjusted.toFixed(1))}</tr>`;
     }).join("");
     const settings = A.key.settings;
     return `<table><thead>${head}</thead><tbody>${rows}</tbody></table>` +

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Callable, Iterable, Sequence
 
-from coimbra_events.analysis.evaluation import Decision, Settings, Tally, decide, luck, option_list, win_vector
+from coimbra_events.analysis.evaluation import Decision, Settings, Tally, decide, option_list, win_vector
 from coimbra_events.analysis.grades import certain, grade
+from coimbra_events.analysis.luck import luck, total
 from coimbra_events.analysis.reasons import gains
 from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent
@@ -27,12 +28,15 @@ from coimbra_events.validation import start_state
 
 @dataclass(frozen=True)
 class LineEntry:
-    """One entry of the line of play: where it stands, the log entry that says it, and the table just before it."""
+    """One entry of the line of play: where it stands, the log entry that says it, and the table just before it;
+    ``run``: for a random entry, the index of the first of the random entries it follows with no decision between
+    (``analysis.luck``), else its own index."""
 
     index: int
     seq: int
     event: GameEvent
     before: GameState
+    run: int
 
     @property
     def is_outcome(self) -> bool:
@@ -91,7 +95,9 @@ class GradedDecision:
 
 @dataclass(frozen=True)
 class Lucky:
-    """One random entry: the points of P(first) it gave each player (against the average outcome), and P(first) after it."""
+    """One random entry: the points of P(first) it gave each player (against the average outcome) with their standard
+    errors, P(first) after it, what the luck sums to (``luck.Luck.shared``), its run and its paired differences per
+    player (what a total's standard error is taken from: ``Analysis.luck_total``)."""
 
     index: int
     seq: int
@@ -99,6 +105,10 @@ class Lucky:
     luck: tuple[float, ...]
     win_after: tuple[float, ...]
     playouts: int
+    se: tuple[float, ...] = ()
+    shared: float = 0.0
+    run: int = -1
+    differences: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -110,6 +120,10 @@ class Analysis:
     decisions: tuple[GradedDecision, ...]
     luck: tuple[Lucky, ...]
 
+    def luck_total(self, player: int) -> tuple[float, float]:
+        """``player``'s luck over the game in points, and its standard error (``analysis.luck.total``)."""
+        return total([(u.run, u.luck[player], u.differences[player]) for u in self.luck])
+
 
 def line_of_play(log: GameLog, catalog: Catalog) -> list[LineEntry]:
     """The entries in force (corrections and retractions read), each with the table before it."""
@@ -118,7 +132,11 @@ def line_of_play(log: GameLog, catalog: Catalog) -> list[LineEntry]:
     line = resolve(folded.events)
     tables: list[GameState] = []
     replay(state, line, True, lambda event, before, after: tables.append(before))
-    return [LineEntry(k, play.seq, play.event, before) for k, (play, before) in enumerate(zip(line.plays, tables))]
+    entries: list[LineEntry] = []
+    for k, (play, before) in enumerate(zip(line.plays, tables)):
+        follows = k > 0 and play.event.actor == TABLE and entries[-1].is_outcome  # a random entry right after one
+        entries.append(LineEntry(k, play.seq, play.event, before, entries[-1].run if follows else k))
+    return entries
 
 
 def default_jobs() -> int:
@@ -182,9 +200,11 @@ def measure(work: Work, k: int) -> GradedDecision | Lucky:
     pending = state.pending
     kind = pending.kind if pending else ""
     if entry.is_outcome:
-        found = luck(state, entry.event, settings, entry.index)
-        return Lucky(entry.index, entry.seq, kind, tuple(found.points(p) for p in range(len(state.players))),
-                     win_vector(found.actual), found.actual.n + found.average.n)
+        found = luck(state, entry.event, settings.seed, entry.index, entry.run, settings.luck)
+        players = range(len(state.players))
+        return Lucky(entry.index, entry.seq, kind, tuple(found.points(p) for p in players), found.win_after(),
+                     2 * found.n, tuple(found.se(p) for p in players), found.shared(), entry.run,
+                     tuple(found.differences(p) for p in players))
     decision = decide(state, entry.event, settings, entry.index)
     options = tuple(_value(decision, t) for t in decision.tallies)
     played = decision.tallies.index(decision.played)

@@ -1,4 +1,4 @@
-"""The options of one decision, and the outcome of one random entry, measured by playouts.
+"""The options of one decision measured by playouts (a random entry's luck: ``luck.py``).
 
 Every option of a decision is played out with the same seeded streams (playout ``k`` of every
 option rolls the same dice: common random numbers), so two options are compared on paired
@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass
 from typing import Final, Sequence
 
 from coimbra_events.analysis.grades import BOUNDS
-from coimbra_events.analysis.playouts import Result, Streams, drawn, legal_options, play_out
+from coimbra_events.analysis.playouts import Result, Streams, legal_options, play_out
 from coimbra_events.events import GameEvent
 from coimbra_events.rules.fast import Fold
 from coimbra_events.state import GameState
@@ -62,6 +62,11 @@ FUTILE_Z: Final = 1.0
 cap's playouts would give) of a grade's bound: the grade there is a coin's toss at the cap too, and the playouts
 settle other decisions instead."""
 
+LUCK: Final = 8
+"""Paired playouts each side of a random outcome, per playout of an option carried on (``Settings.luck``): a
+player's luck over a game sums a dozen outcomes' and more, each from two sets of playouts, where a grade reads one
+difference; 512 at the default settings (docs/analysis.md: what they cost and how far the total still spreads)."""
+
 SETTLING: Final = 1 << 20
 """Playouts of the settling step are numbered from here: fresh streams, never those the best was picked on."""
 
@@ -73,10 +78,11 @@ class Settings:
     ``first_pass``: playouts per option in the cheap first pass; ``candidates``: how many options
     (besides the one played) go on past it; ``playouts``: per option carried on, and per random
     outcome; ``settle``: the most paired playouts that settle the option played against the best;
-    ``batch``: playouts added between two looks. The defaults are sized for the playout policy, whose playouts cost
-    six to seven times the bots' (``docs/analysis.md``, Cost): half the bots' playouts per option and a twelfth of
-    their settling cap bring a 2-player game's analysis to about five minutes on two cores (estimated from a slice
-    of the fixture).
+    ``batch``: playouts added between two looks; ``luck``: paired playouts each side of a random outcome
+    (``coimbra_events/analysis/luck.py``), ``LUCK`` times ``playouts`` unless given. The defaults are sized for the
+    playout policy, whose playouts cost six to seven times the bots' (``docs/analysis.md``, Cost): half the bots'
+    playouts per option and a twelfth of their settling cap bring a 2-player game's analysis to about five minutes on
+    two cores (estimated from a slice of the fixture).
     """
 
     playouts: int = 64
@@ -85,7 +91,12 @@ class Settings:
     rivals: int = 3
     settle: int = 2048
     batch: int = 32
+    luck: int = 0
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.luck:
+            object.__setattr__(self, "luck", LUCK * self.playouts)
 
     def to_json(self) -> dict[str, int]:
         return asdict(self)
@@ -353,35 +364,11 @@ def _within_one_grade(loss: float, se: float) -> bool:
     return not any(low < bound < high for bound in BOUNDS)
 
 
-class Luck:
-    """What one random entry did: each player's P(first) after it, and after the average outcome possible then."""
-
-    def __init__(self, actual: Tally, average: Tally) -> None:
-        self.actual = actual
-        self.average = average
-
-    def points(self, player: int) -> float:
-        """Percentage points of P(first) the outcome gave ``player`` (negative: it took them)."""
-        return 100 * (self.actual.win(player) - self.average.win(player))
-
-
-def luck(state: GameState, outcome: GameEvent, settings: Settings, entry: int) -> Luck:
-    """The outcome recorded against outcomes drawn afresh from what was possible then, on paired playouts."""
-    players = len(state.players)
-    actual = Tally(0, Fold().apply(state, outcome), 0, players)
-    actual.run(settings, entry, settings.playouts)
-    average = Tally(0, state, 0, players)
-    fold = Fold(scratch=True)
-    for k in range(settings.playouts):
-        streams = Streams(settings.seed, entry, k)
-        average.add(play_out(fold.apply(state, drawn(state, streams)), streams, fold))
-    return Luck(actual, average)
-
-
 def win_vector(tally: Tally) -> tuple[float, ...]:
     """Every player's P(first) in ``tally``'s playouts."""
     return tuple(s / tally.n for s in tally.first_sums)
 
 
-__all__: Sequence[str] = ("METHOD", "Settings", "Tally", "Settled", "Decision", "option_list", "decide", "rank", "best_option", "settle",
-                          "Luck", "luck", "paired", "win_vector")
+__all__: Sequence[str] = ("METHOD", "LUCK", "Settings", "Tally", "Settled", "Decision", "option_list", "decide", "rank",
+                          "best_option", "settle",
+                          "paired", "win_vector")

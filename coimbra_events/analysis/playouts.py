@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 import zlib
-from functools import cached_property
 from typing import Final, Sequence
 
 from coimbra_events.events import GameEvent
@@ -41,13 +40,6 @@ class Streams:
     def __init__(self, seed: int, entry: int, k: int) -> None:
         self.table = random.Random(f"table:{seed}:{entry}:{k}")
         self.bots = zlib.crc32(f"bots:{seed}:{entry}:{k}".encode())
-        self._name = f"first:{seed}:{entry}:{k}"
-
-    @cached_property
-    def first(self) -> random.Random:
-        """Draws the outcome of a random entry when a playout starts at it (``luck``); seeded only when asked for,
-        as most playouts start at a decision (seeding from text costs a SHA-512 hash)."""
-        return random.Random(self._name)
 
 
 class Result:
@@ -81,13 +73,6 @@ def outcome(state: GameState) -> Result:
     """Places and final scores of a finished game (GAPS 11: a tie the tie break leaves is a shared place)."""
     points = totals(state)
     return Result(tuple(p == 1 for p in places(state, points)), tuple(points))
-
-
-def drawn(state: GameState, streams: Streams) -> GameEvent:
-    """An outcome of the table's pending draw, from the stream kept for the first draw of a playout."""
-    space = legal(state)
-    assert isinstance(space, OutcomeSpace), "drawn() is for the table's pending outcome"
-    return space.sample(streams.first)
 
 
 def legal_options(state: GameState) -> Sequence[GameEvent]:
