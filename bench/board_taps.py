@@ -8,9 +8,7 @@ watchers' pages. Then every remaining entry of the fixture:
 * tapped: a player's decision is tapped on that player's phone as a person would (``tests/live/board_taps.py``: the
   die then its place for a draft, the card, tile, track, space or voyage on the board, else the list's button);
   timed from the tap that sends it (the page's own click, ``Date.now()``) until all 14 pages have shown the
-  entry (each page notes when it first shows an entry count, as it draws it). The next input waits until every
-  page has painted that entry and gone idle (two frames, then the browser's idle callback): at a table inputs
-  are seconds apart, and one machine playing 14 devices must not time the painting it still owes the last one;
+  entry (each page notes when it first shows an entry count, as it draws it);
 * baseline: a table outcome (a roll, a deal) is sent through the API (``POST /api/games/NAME/inputs``, httpx),
   timed from sending it until all 14 pages have shown it: the same server and pages, without a tap.
 
@@ -83,25 +81,8 @@ so that the waiting costs the machine nothing while the pages draw (polling 14 p
 
 
 def shown(pages: Sequence[Any], seq: int) -> float:
-    """When the last of ``pages`` showed entry ``seq`` (ms since the epoch, the pages' clock), once every page has
-    also painted it and gone idle (``settled``)."""
-    at = max(page.evaluate(SHOWN, str(seq)) for page in pages)
-    settled(pages)
-    return at
-
-
-SETTLED = """() => { window.settled = new Promise((resolve) =>
-  requestAnimationFrame(() => requestAnimationFrame(() => requestIdleCallback(resolve, { timeout: 1000 })))); }"""
-"""A promise kept once the page has painted a frame since now and its main thread is idle: what it shows is drawn."""
-
-
-def settled(pages: Sequence[Any]) -> None:
-    """Wait until every page has drawn what it shows and is idle: at a table the next input comes seconds later, not
-    while 14 pages still paint the last one (the machine running them all would time its own backlog)."""
-    for page in pages:
-        page.evaluate(SETTLED)
-    for page in pages:
-        page.evaluate("() => window.settled")
+    """When the last of ``pages`` showed entry ``seq`` (ms since the epoch, the pages' clock)."""
+    return max(page.evaluate(SHOWN, str(seq)) for page in pages)
 
 
 def play(ready: dict[str, Any], inputs: Sequence[str]) -> dict[str, Any]:
