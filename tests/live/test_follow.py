@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+from cli.live import follow as follow_module
 from cli.live.follow import FOLLOW_EVERY, follow
 from cli.live.table import ServedTable
 from coimbra_events.service import Games, Stored
@@ -79,3 +80,39 @@ def test_polling_is_what_sqlite_gets(tmp_path, monkeypatch) -> None:
         assert len(looks) >= 3
     finally:
         store.close()
+
+
+def test_a_follower_stopped_as_the_store_tells_it_stops(postgres_env, monkeypatch) -> None:
+    """The server's stop (a cancel) landing in the very turn the store's notification wakes the follower ends it:
+    Python 3.11's ``asyncio.wait_for`` returned the wake-up and dropped the cancel there, and the follower ran on
+    for ever (a CI run hung so, in the test above)."""
+    monkeypatch.delenv("COIMBRA_DB", raising=False)
+    monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.postgres")
+    served = GameStore(env=postgres_env)
+    listeners: list[follow_module.Listener] = []
+
+    class Kept(follow_module.Listener):
+        def __init__(self, *args: object) -> None:
+            super().__init__(*args)
+            listeners.append(self)
+
+    monkeypatch.setattr(follow_module, "Listener", Kept)
+    try:
+        games = Games(lambda: served, ReadSide())
+        table = ServedTable(games, games.new_game(PLAYERS, name="evening", seed=3).name)
+        table.load()
+
+        async def main() -> bool:
+            follower = asyncio.create_task(follow(table))
+            while not listeners:
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(0.2)  # the follower waits for the store's word
+            listeners[0].woken.set()  # the word and the stop in one turn of the loop
+            follower.cancel()
+            done, _ = await asyncio.wait({follower}, timeout=5)
+            follower.cancel()
+            return bool(done)
+
+        assert asyncio.run(main()), "the follower ran on after it was stopped"
+    finally:
+        served.close()
