@@ -174,11 +174,12 @@ def test_the_newest_entry_comes_with_the_view_after_it(table_game: Served) -> No
 
 
 def events(stream: httpx.Response) -> Iterator[dict]:
-    """The events of a stream as they come (``id``, ``event``, ``data`` read as JSON), comments skipped."""
+    """The events of a stream as they come (``id``, ``event``, ``data`` read as JSON), comments and pings skipped
+    (a ping, every ``stream.PING`` seconds, says only that the stream is alive: a slow ``act`` lets one come first)."""
     fields: dict = {}
     for line in stream.iter_lines():
         if not line:
-            if "data" in fields:
+            if "data" in fields and fields.get("event") != "ping":
                 yield {**fields, "data": orjson.loads(fields["data"])}
             fields = {}
             continue
