@@ -61,8 +61,9 @@ COMMANDS: dict[str, Lazy] = {
     "player": Lazy("cli.player_commands", "Who is who across games: aliases that join spellings of one person.", app="player_app"),
     "league": Lazy("cli.league_commands", "Standings, ratings and player profiles over every game in the store (docs/league.md).",
                    app="league_app"),
-    "tournament": Lazy("cli.tournament_commands", "Seat a tournament: players at tables of four and three, round after round "
-                       "(docs/tournament.md).", app="tournament_app"),
+    "tournament": Lazy("cli.tournament_commands", "Seat a tournament: players at tables of four and three, round after round; "
+                       "or run one from its recorded games: start it, seat the next round once the last is over, read the "
+                       "standings (docs/tournament.md).", app="tournament_app"),
 }
 """Every command: where it lives and its summary (the first line of its docstring, or of a group's help)."""
 
