@@ -14,14 +14,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from coimbra_events.service.inputs import check_players, check_tags
-from coimbra_events.service.tournament_progress import TO_START, Progress, SeatedRound, progress, round_json
-from coimbra_events.tournament.field import field
-from coimbra_events.tournament.record import Tournament, checked_name, game_name, round_tag
-from coimbra_events.tournament.seating import seat_next
-from coimbra_events.tournament.standings import POINTS, points_by_size
 
 if TYPE_CHECKING:
     from coimbra_events.game import Game
+    from coimbra_events.tournament.record import Tournament
+    from coimbra_events.service.tournament_progress import Progress, SeatedRound
     from coimbra_events.store.game_store import GameStore
     from coimbra_events.store.games_query import GameInfo, GamesQuery
 
@@ -40,6 +37,8 @@ class RoundStarted:
 
     def to_json(self, name: str) -> dict[str, Any]:
         """As ``start`` and ``next`` print it with ``--json`` and the organiser's page reads it."""
+        from coimbra_events.service.tournament_progress import round_json
+
         shown = round_json(self.round, [])
         return {"tournament": name, "round": self.round.number, "seated": self.seated,
                 "started": {str(k): v for k, v in self.started.items()}, "tables": shown["tables"],
@@ -77,12 +76,18 @@ class TournamentRuns:
         def new_game(self, players: Sequence[tuple[str, str]], *, name: str | None = None, by: str | None = None,
                      tags: Sequence[str] = ()) -> Game: ...
 
-    def start_tournament(self, name: str, players: Sequence[str], rounds: int, points: Sequence[int] = POINTS[4],
+    def start_tournament(self, name: str, players: Sequence[str], rounds: int, points: Sequence[int] | None = None,
                          seed: int = 0, strengths: Mapping[str, float] | None = None, tags: Sequence[str] = (),
                          by: str | None = None) -> RoundStarted:
         """Record a tournament and seat and start its round 1 (``next_round``). ``BadField`` for a name, field or
         points that cannot be used, or a name taken; nothing is stored then. ``tags``: more tags on every game
         (an evening's)."""
+        from coimbra_events.tournament.field import field
+        from coimbra_events.tournament.standings import POINTS, points_by_size
+
+        points = POINTS[4] if points is None else points
+        from coimbra_events.tournament.record import Tournament, checked_name, round_tag
+
         from coimbra_events.store.tournaments import save_new
 
         checked_name(name)
@@ -101,6 +106,10 @@ class TournamentRuns:
         (a start that was cut short, an abandoned game archived); else, if a table of it is not finished, that
         round (``RoundNotOver``); else the next round seated by the points so far and its games started; else
         ``TournamentOver``. ``UnknownTournament`` if there is none."""
+        from coimbra_events.service.tournament_progress import TO_START
+
+        from coimbra_events.tournament.seating import seat_next
+
         from coimbra_events.store.tournaments import save_round, tournament_of
 
         tournament = tournament_of(self.store, name)
@@ -132,6 +141,8 @@ class TournamentRuns:
 
     def tournament_progress(self, tournament: Tournament) -> Progress:
         """``tournament`` with its games as the store's index has them now."""
+        from coimbra_events.service.tournament_progress import progress
+
         from coimbra_events.store.games_query import GamesQuery
 
         return progress(tournament, self.games(GamesQuery(tag=tournament.name)))
@@ -146,6 +157,10 @@ class TournamentRuns:
                      by: str | None) -> dict[int, str]:
         """A game for each table of ``seated`` that has none, tagged with the tournament, its round and ``tags``;
         named ``NAME-rN-tK`` (with ``-2``... after it when that name is taken: a game started again)."""
+        from coimbra_events.service.tournament_progress import TO_START
+
+        from coimbra_events.tournament.record import game_name, round_tag
+
         started = {}
         for table in (t for t in seated.tables if t.state == TO_START):
             planned = game_name(tournament.name, seated.number, table.number)

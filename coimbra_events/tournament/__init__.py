@@ -8,8 +8,19 @@ explained (``explanations``). Strengths are plain numbers passed in: this packag
 """
 
 from coimbra_events.tournament.field import BadField, MAX_PLAYERS, MAX_ROUNDS, field, table_sizes
-from coimbra_events.tournament.seating import Round, Seating, seat_round, seat_rounds
 from coimbra_events.tournament.standings import POINTS, Finish, Standing, standings, table_points
 
 __all__ = ["BadField", "Finish", "MAX_PLAYERS", "MAX_ROUNDS", "POINTS", "Round", "Seating", "Standing", "field", "seat_round",
            "seat_rounds", "standings", "table_points", "table_sizes"]
+
+SEATING = ("Round", "Seating", "seat_round", "seat_rounds")
+"""Names of ``seating``, imported when first asked for: it brings OR-Tools, which a command that seats nobody (say
+``coimbra validate``, through the application) should not load."""
+
+
+def __getattr__(name: str) -> object:
+    if name in SEATING:
+        from coimbra_events.tournament import seating
+
+        return getattr(seating, name)
+    raise AttributeError(name)
