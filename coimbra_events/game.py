@@ -52,6 +52,10 @@ class NothingToOverride(ValueError):
     """An 'accepted rule break' that breaks no rule: it should be recorded as an ordinary decision."""
 
 
+class StillInProgress(ValueError):
+    """A game in progress asked to be put away: only a game over is (one in progress is archived instead)."""
+
+
 class IllegalLog(ValueError):
     """A log whose events break a rule: nothing of it is stored. ``validation`` has the details."""
 
@@ -245,6 +249,11 @@ class Game(FoldedRecord, Aggregate):
         def apply(self, game: Game) -> None:
             game.archived = self.archived
 
+    class PutAway(Aggregate.Event):
+        """The game, over, was put away at a club night's server (``coimbra serve``): no server of every table serves
+        it any more. A fact for those servers, which read it from the store's notification log; nothing the game
+        holds changes (record, table, result, tags and listing stay as they were), so it folds nothing."""
+
     def _begin(self, name: str, catalog: Catalog, header: GameLog, held: HeldRecord | None, announced: Any,
                tags: tuple[str, ...], archived: bool) -> None:
         """Every attribute of a game but the table (``start_fold``), whether created or restored from a copy."""
@@ -417,7 +426,8 @@ class Game(FoldedRecord, Aggregate):
         self.play_index(seq)
         self._trigger(Bookmarked(by, seq, text) if bookmark else Noted(by, seq, text), entered_by=entered_by)
 
-    # -- facts about the record, for the games index: its result, name, tags, whether it is listed
+    # -- facts about the record, for the games index: its result, name, tags, whether it is listed; and for a club
+    #    night's servers, whether its table was put away
 
     def announce_result(self) -> None:
         """Say so if the record now ends the game with another result, or no longer ends it."""
@@ -440,6 +450,13 @@ class Game(FoldedRecord, Aggregate):
     def set_archived(self, archived: bool) -> None:
         if archived != self.archived:
             self.trigger_event(self.Archived, archived=archived)
+
+    def put_away(self) -> None:
+        """Say that the game's table is put away (``PutAway``), once the game is over; ``StillInProgress`` before:
+        a game in progress leaves a club night's tables archived (``set_archived``), never merely put away."""
+        if not self.over:
+            raise StillInProgress(f"{self.name} is in progress: archive it (the league leaves it out), or finish it first")
+        self.trigger_event(self.PutAway)
 
     def _trigger(self, event: GameEvent, stamp: Stamp | None = None, entered_by: str | None = None) -> None:
         """Append an entry, chained now: stamped with its source's stamp (a fork's parent), else now and

@@ -1,5 +1,5 @@
 """What a server of tables asks the application for: each table's keys, the phones' seats, the organiser's key,
-and a table the organiser starts.
+a table the organiser starts, and one put away (told to every server on the store by its notification log).
 
 A part of ``Games`` (which inherits it) kept in a module of its own: the links a server prints and the seats
 its phones hold are kept where the store keeps them (``store.keeping``: files beside a SQLite store, tables of
@@ -9,7 +9,7 @@ a PostgreSQL one, so that every server process on it holds the same), never in i
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from coimbra_events.service.inputs import check_players, check_tags
 from coimbra_events.service.seats import Phone, Seats
@@ -26,7 +26,8 @@ MOVED_MOST = 1000
 
 
 class TableLinks:
-    """The tables' keys and seats, for ``Games``: ``store``, ``open``, ``new_game`` and ``tag`` are the application's."""
+    """The tables' keys and seats, for ``Games``: ``store``, ``open``, ``new_game``, ``tag`` and ``_each`` are the
+    application's."""
 
     if TYPE_CHECKING:
         @property
@@ -37,6 +38,8 @@ class TableLinks:
         def new_game(self, players: Sequence[tuple[str, str]], *, by: str | None = None) -> Game: ...
 
         def tag(self, names: Sequence[str], add: Sequence[str] = ()) -> list[Game]: ...
+
+        def _each(self, names: Sequence[str], change: Callable[[Game], None]) -> list[Game]: ...
 
     def table_keys(self, game: GameRef, renew: bool = False) -> TableKeys:
         """GAME's table's keys (``store.keeping``): kept, so a restart and every server process on the store hold
@@ -60,6 +63,19 @@ class TableLinks:
         if after is None or upto is None:
             return None
         return self.store.stored_since(after, upto, MOVED_MOST)
+
+    def put_away_since(self, after: int | None, upto: int | None) -> set[str]:
+        """The ids of the games put away (``put_away``) between two positions of the notification log, however
+        far apart, so that a server of every table drops them as it looks; none when there is no position yet."""
+        if after is None or upto is None:
+            return set()
+        return self.store.put_away_since(after, upto)
+
+    def put_away(self, name: str) -> Game:
+        """Say that the table of game NAME, over, is put away (``Game.PutAway``): every server of every table on
+        the store serves it no more. ``UnknownGame``; ``StillInProgress`` for a game in progress (archive it
+        instead), nothing stored."""
+        return self._each([name], lambda game: game.put_away())[0]
 
     def evening_tag(self, tag: str) -> str:
         """The evening's tag, checked before the evening starts (``BadGameName``), not at its first table."""

@@ -24,7 +24,7 @@ from uuid import UUID
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import Mapper
-from eventsourcing.utils import Environment
+from eventsourcing.utils import Environment, get_topic
 
 from coimbra_events.store import postgres as postgres_store
 from coimbra_events.store import sqlite_file
@@ -244,3 +244,13 @@ class GameStore(Application):
             return None
         notes = self.recorder.select_notifications(after, most, stop=upto, inclusive_of_start=False)
         return {str(note.originator_id) for note in notes}
+
+    def put_away_since(self, after: int, upto: int, batch: int = 500) -> set[str]:
+        """The ids of the games put away (``Game.PutAway``) after position ``after`` up to ``upto``, however far
+        apart: a server of every table drops each that it serves (read by topic, in batches: they are few)."""
+        found: set[str] = set()
+        topics = [get_topic(Game.PutAway)]
+        while notes := self.recorder.select_notifications(after, batch, stop=upto, topics=topics, inclusive_of_start=False):
+            found |= {str(note.originator_id) for note in notes}
+            after = notes[-1].id
+        return found

@@ -69,7 +69,7 @@ class Inspection:
     raced: bool = False
 
 
-FACTS: tuple[type, ...] = (Game.Finished, Game.Reopened, Game.Renamed, Game.Tagged, Game.Archived)
+FACTS: tuple[type, ...] = (Game.Finished, Game.Reopened, Game.Renamed, Game.Tagged, Game.Archived, Game.PutAway)
 """The rows of a game that are facts about its record, not entries of it."""
 
 

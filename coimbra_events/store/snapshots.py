@@ -150,5 +150,5 @@ class HeldEntries:
 
 
 fold_game = Folding(Game, (GameSnapshot, Game.Created, Game.Recorded, Game.Finished, Game.Reopened, Game.Renamed,
-                           Game.Tagged, Game.Archived))
+                           Game.Tagged, Game.Archived, Game.PutAway))
 """How the store folds a stored game's rows: its own event classes only (a snapshot's too)."""

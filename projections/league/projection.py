@@ -4,8 +4,8 @@
 events in log order: a game's ``Created`` and ``Recorded`` events fold the game
 (``GameFold``), an alias, a change of a game's tags (``Game.Tagged``, the tags
 of ``coimbra tag``) or of its name (``Game.Renamed``) is noted; the game's other
-events (the games index's ``Finished``, ``Reopened``, ``Archived``) only move
-its fold's version on. ``flush`` then writes,
+events (the games index's ``Finished``, ``Reopened``, ``Archived``, and a club
+night's ``PutAway``) only move its fold's version on. ``flush`` then writes,
 in one transaction with the tracking of the last event taken, what changed:
 each touched game's status and contribution, the aliases, the tags, and the
 ratings replayed from the earliest game whose result changed. A crash loses
@@ -57,7 +57,7 @@ from projections.league.view import DAMAGED, IN_PROGRESS, OVER, LeagueView, Over
 
 GAME_CREATED, GAME_RECORDED = get_topic(Game.Created), get_topic(Game.Recorded)
 GAME_TAGGED, GAME_RENAMED = get_topic(Game.Tagged), get_topic(Game.Renamed)
-GAME_OTHER = (get_topic(Game.Finished), get_topic(Game.Reopened))
+GAME_OTHER = (get_topic(Game.Finished), get_topic(Game.Reopened), get_topic(Game.PutAway))
 """A game's events that change nothing the league shows (they only move the game's version on)."""
 GAME_ARCHIVED = get_topic(Game.Archived)
 MARKS = (get_topic(LeagueMark.Created), get_topic(LeagueMark.Marked))

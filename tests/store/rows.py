@@ -15,7 +15,7 @@ from coimbra_events.store.register import GameName
 from coimbra_events.store.receipts import receipt_id
 
 
-FACTS = ("Finished", "Reopened", "Renamed", "Tagged", "Archived")
+FACTS = ("Finished", "Reopened", "Renamed", "Tagged", "Archived", "PutAway")
 """A game's rows that are facts about its record, not entries."""
 
 

@@ -11,9 +11,9 @@ from coimbra_events import log as game_log, log_reader
 from coimbra_events.catalog import parse_catalog
 from coimbra_events.store.register import GameName
 from coimbra_events.catalog import _CATALOGS, resolve_catalog
-from coimbra_events.game import BrokenLink, Game, IllegalLog
+from coimbra_events.game import BrokenLink, Game, IllegalLog, StillInProgress
 from coimbra_events.store.folding import ForeignEvent
-from coimbra_events.store.snapshots import fold_game
+from coimbra_events.store.snapshots import facts_of, fold_game
 from coimbra_events.log import LogError
 from coimbra_events.record import replace
 from coimbra_events.rules.core import legal
@@ -113,3 +113,21 @@ def test_a_stored_row_of_another_class_is_not_folded_into_a_game():
     other = GameName.register("x").collect_events()[0]
     with pytest.raises(ForeignEvent):
         fold_game(None, [other, *stored[1:]])
+
+
+def test_a_game_over_is_put_away_by_a_fact_that_changes_nothing_the_game_holds():
+    """``PutAway`` is for a club night's servers: the record, table, result, tags and listing stay, and so does
+    what a snapshot holds (the receipts vouch for its digest), folded again or not."""
+    game = Game.from_log("g", log_reader.read(GAMES[0]))
+    held = facts_of(game)
+    game.put_away()
+    assert type(game.pending_events[-1]) is Game.PutAway and facts_of(game) == held
+    folded = fold_game(None, game.collect_events())
+    assert folded.version == game.version and facts_of(folded) == held
+
+
+def test_a_game_in_progress_is_not_put_away(catalog):
+    game = Game.start("g", catalog, PLAYERS)
+    with pytest.raises(StillInProgress, match="g is in progress: archive it"):
+        game.put_away()
+    assert [type(e) for e in game.pending_events] == [Game.Created]

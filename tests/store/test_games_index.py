@@ -12,7 +12,7 @@ from coimbra_events.service import Games
 from coimbra_events.store.game_store import GameStore
 from coimbra_events.store.errors import BadGameName, UnknownGame
 from coimbra_events.store.games_index import IN_PROGRESS, OVER
-from coimbra_events.game import Game, result_of
+from coimbra_events.game import Game, StillInProgress, result_of
 from coimbra_events.store.games_index import catch_up
 from coimbra_events.store.games_query import GamesQuery, name_series
 from coimbra_events.rules.core import legal
@@ -116,6 +116,26 @@ def test_tags_and_archiving(store, games):
     assert [i.name for i in store.games()] == ["a", "b", "c"]
     with pytest.raises(BadGameName):
         games.tag(["a"], add=["two words"])
+
+
+def test_a_table_put_away_is_named_by_the_log_and_changes_nothing_listed(store, games):
+    """``Games.put_away``: the notification log names the games put away between two positions, however far apart
+    (``put_away_since``, read by topic in batches), so that every server of every table drops them; the game is
+    listed as before and its rows are verified intact. A game in progress is not put away: nothing is stored."""
+    first, second = (games.import_log(FINISHED, name, copy=True).game for name in ("a", "b"))
+    games.new_game(PLAYERS, name="on")
+    start, listed, exported = games.position(), store.games()[:2], games.export("a")
+    games.put_away("a")
+    games.tag(["on"], add=["friday"])
+    games.put_away("b")
+    end = games.position()
+    assert games.put_away_since(start, end) == store.put_away_since(start, end, batch=1) == {str(first.id), str(second.id)}
+    assert games.put_away_since(start + 2, end) == {str(second.id)} and games.put_away_since(None, end) == set()
+    assert store.games()[:2] == listed and games.export("a") == exported  # a log holds no such fact
+    store.check("a")  # a put-away row is one of a game's (``coimbra verify``)
+    with pytest.raises(StillInProgress, match="on is in progress"):
+        games.put_away("on")
+    assert games.position() == end
 
 
 def test_filters_and_pages(store, games, catalog):

@@ -333,3 +333,18 @@ def test_an_error_quoted_in_a_message_is_one_line_and_cut_with_an_ellipsis():
     cut = one_line(ValueError("x" * 500))
     assert len(cut) == 200 and cut.endswith("x…")
     assert one_line(ValueError("x" * 500), None) == "x" * 500
+
+
+def test_a_put_away_row_with_a_field_it_never_had(tmp_path):
+    """``Game.PutAway`` (a table put away) is a row of a game's as its other facts are: checked field by field."""
+    store = GameStore(tmp_path / "games.sqlite")
+    games = Games(store)
+    games.import_log(log_reader.read(GAMES[0]), "g")
+    games.put_away("g")
+    store.check("g")
+    rows = Rows(tmp_path / "games.sqlite")
+    rows.edit(next(r for r in rows.game("g") if r.topic.endswith("Game.PutAway")), lambda f: f.update(archived=True))
+    with pytest.raises(DamagedGame) as caught:
+        store.check("g")  # ``coimbra verify``'s reading
+    assert first(caught.value)[1] == "stored row with other fields" and "archived" in caught.value.problems[0].why
+    store.close()

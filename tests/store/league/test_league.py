@@ -147,6 +147,21 @@ def test_an_undo_that_reopens_a_finished_game_takes_it_out_until_it_is_finished_
     assert_rebuild_changes_nothing(league)
 
 
+def test_a_table_put_away_only_moves_a_games_fold_on(club, monkeypatch):
+    """``Game.PutAway`` (a club night's server put the table away) changes nothing the league shows: the game's kept
+    fold takes its version and goes on, never folded again from the store for it (an undo after it included)."""
+    import_all(club, [("first", simulated(("Ana", "Bruno"), 21)), ("second", simulated(("Ana", "Bruno"), 22))])
+    league = open_league(club)
+    Games(club).put_away("first")
+    stored(Games(club).undo("first"))
+    monkeypatch.setattr(league, "_folded_again", lambda *_: pytest.fail("a game folded again from the store"))
+    league.catch_up()
+    with league.view.reading() as tables:
+        assert standings(tables)["games"] == 1
+    assert_equals_brute_force(club, league, ["first", "second"])
+    assert_rebuild_changes_nothing(league)
+
+
 def test_an_alias_joins_two_spellings_and_withdrawing_it_splits_them_again(club):
     logs = season_logs()
     import_all(club, logs)
