@@ -26,6 +26,7 @@ from cli.live.api import Json
 from cli.live.evening_key import evening_links
 from cli.live.stream_budget import StreamBudget
 from cli.live.tables import Seated, ServedTables
+from coimbra_events.game import StillInProgress
 from coimbra_events.store.errors import BadGameName, BadPlayers, UnknownGame
 from coimbra_events.store.links import ORGANISER
 
@@ -114,8 +115,7 @@ class Organiser:
         """``{"archive": true}``: serve the table no more, and archive its game (the league then leaves it out);
         a game over may be put away without archiving it (``false``), one in progress only archived."""
         name = request.path_params["name"]
-        seated = self.tables.get(name)
-        if seated is None:
+        if self.tables.get(name) is None:
             return refusal(404, f"no game named {name!r} is served here")
         try:
             archive = orjson.loads(await request.body()).get("archive")
@@ -123,12 +123,12 @@ class Organiser:
             archive = None
         if not isinstance(archive, bool):
             return refusal(400, "bad request: 'archive': expected true or false")
-        if not archive and not (await seated.table.run(seated.table.glance))["over"]:
-            return refusal(409, f"{name} is in progress: archive it (the league leaves it out), or finish it first")
         try:
             await run_in_threadpool(self.tables.put_away, name, archive)
         except UnknownGame as exc:
             return refusal(404, str(exc))
+        except StillInProgress as exc:
+            return refusal(409, str(exc))
         self.tables.changed()
         return Json({"game": name, "archived": archive})
 

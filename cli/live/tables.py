@@ -14,7 +14,7 @@ import asyncio
 import logging
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -71,12 +71,15 @@ class ServedTables:
         self.served = {**self.served, name: seated}  # a new dict: the event loop may be going through the old one
         return seated
 
-    def serve_every(self, renew: bool = False) -> None:
+    def serve_every(self, renew: bool = False, put_away: Collection[str] = ()) -> None:
         """Serve every game in progress not served yet, the oldest first; one that cannot be read (damaged) is said
         once in the log and left out, so that it never keeps the evening's other tables from being served. A table
-        archived since it was served (put away through another server process) is served no more."""
+        archived since it was served, or put away (``put_away``: the games' ids, as the notification log told them),
+        through another server process, is served no more."""
+        if self._position is None:  # the log's position before the games are read: all stored after it is looked at
+            self._position = self.games.position()
         listed = self.games.unfinished()
-        self._drop_archived({info.name for info in listed})
+        self._drop_put_away({info.name for info in listed}, put_away)
         for info in reversed(listed):
             if info.name in self.served or info.name in self._unreadable:
                 continue
@@ -86,10 +89,12 @@ class ServedTables:
                 self._unreadable.add(info.name)
                 log.warning("%s is not served: %s", info.name, one_line(exc))
 
-    def _drop_archived(self, in_progress: set[str]) -> None:
-        """Serve no more the tables whose games were archived meanwhile, or are gone (renamed); a game over is served
-        until put away."""
-        gone = {name for name in self.served if name not in in_progress and self._archived(name)}
+    def _drop_put_away(self, in_progress: set[str], put_away: Collection[str]) -> None:
+        """Serve no more the tables whose games, not in progress, were put away (``put_away``: their ids) or archived
+        meanwhile, or are gone (renamed); a game over is served until put away, a game in progress (reopened since,
+        say) is served."""
+        gone = {name for name, seated in self.served.items()
+                if name not in in_progress and (seated.game_id in put_away or self._archived(name))}
         if gone:
             self.served = {k: v for k, v in self.served.items() if k not in gone}
 
@@ -116,10 +121,14 @@ class ServedTables:
             return self.serve(self.games.start_table(players, self.tag, drawn, self.by).name)
 
     def put_away(self, name: str, archive: bool) -> None:
-        """Serve NAME no more (its links stop opening it); ``archive``: leave it out of the games and the league."""
+        """Serve NAME no more (its links stop opening it), here and, at their next look, on every other server process
+        of the store; ``archive``: leave it out of the games and the league too (a game in progress is only archived:
+        ``StillInProgress``)."""
         with self.lock:
             if archive:
                 self.games.archive([name])
+            else:
+                self.games.put_away(name)
             self.served = {k: v for k, v in self.served.items() if k != name}
 
     def people(self) -> list[dict[str, Any]]:
@@ -174,15 +183,15 @@ class ServedTables:
     def _moved(self) -> set[str] | None:
         """``None`` if the store's notification log did not move since the last look; else the ids of the games
         stored since (every served game's where the log cannot say), and a server of every table serves the games
-        started since."""
+        started since and no more those put away or archived since."""
         with self.lock:
             position = self.games.position()
             if position == self._position:
                 return None
             ids = self.games.stored_since(self._position, position)
-            self._position = position
             if self.organiser is not None:
-                self.serve_every()
+                self.serve_every(put_away=self.games.put_away_since(self._position, position))
+            self._position = position
             return ids if ids is not None else {seated.game_id for seated in self.served.values()}
 
 

@@ -107,7 +107,7 @@ def test_every_api_route_is_documented_and_every_documented_one_exists() -> None
     ("every open stream is told (`event: seat`)", '"event": "seat"' in inspect.getsource(stream)),
     ("the server lists the games in progress again whenever something was stored",
      all(words in inspect.getsource(tables.ServedTables._moved)
-         for words in ("if position == self._position:", "if self.organiser is not None:", "self.serve_every()"))),
+         for words in ("if position == self._position:", "if self.organiser is not None:", "self.serve_every(put_away="))),
     ("The organiser's token is kept as the tables' are (beside a SQLite store, `organiser.json` in the same folder; in "
      "a PostgreSQL store, a row of `coimbra_table_keys` of its own, taken over once from a file kept before)",
      ORGANISER == "organiser" and "self._keys(OrganiserKey, ORGANISER" in inspect.getsource(PostgresKeeping)),

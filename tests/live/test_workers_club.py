@@ -1,8 +1,9 @@
 """``coimbra serve --workers 2`` without GAME on one real PostgreSQL: two processes serving every table. A table the
 organiser starts through one process is answered by the other; an input sent to one reaches a stream the other holds
-within a second; a seat claimed through one holds on the other; a table archived through one is served by neither.
-Which process holds a connection is read from Linux's ``/proc`` (``tests.live.test_workers``). And a server of every
-table serves no more, and never again, a table archived through another server process on the store."""
+within a second; a seat claimed through one holds on the other; a table archived through one is served by neither,
+nor is a finished table put away (not archived) through one. Which process holds a connection is read from Linux's
+``/proc`` (``tests.live.test_workers``). And a server of every table serves no more, and never again, a table archived
+or put away through another server process on the store (a game put away and reopened since is served again)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,13 @@ import httpx
 import pytest
 
 from cli.live.access import Keys
-from cli.live.api import DEVICE
+from cli.live.api import DEVICE, MAX_INPUTS
 from cli.live.tables import ServedTables
+from coimbra_events import log_reader
 from coimbra_events.service import Games
 from coimbra_events.store.game_store import GameStore
-from tests.live.conftest import Served, fixture_inputs
+from tests.applied import recorded, stored
+from tests.live.conftest import FIXTURE, Served, fixture_inputs, fixture_log
 from tests.live.test_workers import ANA, children, holder, on_postgres, told
 from tests.store.conftest import postgres_env, postgres_server  # noqa: F401  (fixtures)
 
@@ -61,6 +64,15 @@ def answered(client: httpx.Client, path: str, status: int, within: float) -> flo
     return time.monotonic() - started
 
 
+def listed(client: httpx.Client, game: str, ready: Callable[[dict], bool] = lambda table: True) -> float:
+    """Seconds until ``GET /api/tables`` lists table ``game`` and it is ``ready`` (fails after ``LEARNT``)."""
+    started = time.monotonic()
+    while not any(t["game"] == game and ready(t) for t in client.get("/api/tables").json()["tables"]):
+        assert time.monotonic() - started < LEARNT, f"{game} is not listed as expected"
+        time.sleep(0.05)
+    return time.monotonic() - started
+
+
 def test_two_processes_serve_every_table_the_other_started(club: Served) -> None:
     organiser = club.line["organiser_token"]
     starter, other = on_each(club, lambda: club.client(organiser), "/api/tables")
@@ -69,9 +81,8 @@ def test_two_processes_serve_every_table_the_other_started(club: Served) -> None
     table, players = started.json()["game"], started.json()["players_token"]
     api = f"/api/games/{table}"
 
+    assert listed(other, table) < LEARNT  # served on both, the other learning it at its next look
     one, two = on_each(club, lambda: club.client(players), api)
-    assert answered(two, api, 200, LEARNT) < LEARNT  # on_each found it answered there: it is served on both
-    assert table in [t["game"] for t in other.get("/api/tables").json()["tables"]]
     pids = children(club.process.pid)
     view = two.get(api).json()
     with two.stream("GET", f"{api}/events", params={"last": view["events"]}) as stream:
@@ -116,3 +127,56 @@ def test_a_table_archived_through_another_process_is_served_no_more(postgres_env
     finally:
         for store in stores:
             store.close()
+
+
+def test_a_finished_table_put_away_through_another_process_is_served_no_more_until_reopened(
+        postgres_env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("COIMBRA_DB", raising=False)
+    monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.postgres")
+    stores = [GameStore(env=postgres_env), GameStore(env=postgres_env)]
+    whole = log_reader.read(FIXTURE)
+    try:
+        one, two = (Games(store) for store in stores)
+        one.import_log(log_reader.loads(fixture_log(len(whole.events) - 1)), "table-1")
+        one.new_game([("Carla", "red"), ("Dora", "blue")], name="table-2")
+        served = [ServedTables(games, "club", Keys(games.organiser_key()), "club-night") for games in (one, two)]
+        for tables in served:
+            tables.serve_every()
+        recorded(one, "table-1", whole.events[-1])  # the game ends: a game over is served until put away
+        assert served[1]._moved() and list(served[1].served) == ["table-1", "table-2"]
+        served[0].put_away("table-1", archive=False)
+        for tables in served:
+            assert tables._moved() and list(tables.served) == ["table-2"]
+        stored(one.undo("table-1"))  # reopened (as ``coimbra undo`` would): in progress, so served again
+        assert served[1]._moved() and sorted(served[1].served) == ["table-1", "table-2"]
+    finally:
+        for store in stores:
+            store.close()
+
+
+def played_to_the_end(client: httpx.Client, api: str) -> None:
+    """The 4-player fixture's inputs entered at table ``api`` (its players', in its seats), to its end."""
+    inputs = fixture_inputs()
+    for start in range(0, len(inputs), MAX_INPUTS):
+        head = client.get(api).json()["head"]
+        sent = client.post(f"{api}/inputs", json={"inputs": inputs[start:start + MAX_INPUTS], "after": head})
+        assert sent.status_code == 200, sent.text
+
+
+def test_a_finished_table_put_away_through_one_process_is_served_by_neither(club: Served) -> None:
+    """Put away without archiving (a game over): the other process learns it from the store's notification log at
+    its next look, as it learns of a table archived, and serves it no more."""
+    organiser = club.line["organiser_token"]
+    starter, other = on_each(club, lambda: club.client(organiser), "/api/tables")
+    game = starter.post("/api/tables", json={"players": FIXTURE_PLAYERS}).json()
+    api = f"/api/games/{game['game']}"
+    assert listed(other, game["game"]) < LEARNT
+    one, two = on_each(club, lambda: club.client(game["players_token"]), api)
+    played_to_the_end(one, api)
+    assert listed(other, game["game"], lambda table: table["over"]) < LEARNT  # a game over is served until put away
+
+    put_away = starter.post(f"/api/tables/{game['game']}/done", json={"archive": False})
+    assert put_away.json() == {"game": game["game"], "archived": False}, put_away.text
+    assert max(answered(client, api, 404, LEARNT) for client in (one, two)) < LEARNT  # one on each process
+    assert game["game"] not in [t["game"] for t in other.get("/api/tables").json()["tables"]]

@@ -27,8 +27,10 @@ SECTION = " ".join(DOC[DOC.index("## Several server processes"):DOC.index("## Th
      inspect.signature(serve_command).parameters["workers"].default.default == 1),
     ("Without GAME every process serves every table, with the organiser's key the store keeps",
      "tables.serve_every()" in inspect.getsource(workers.app) and "games.organiser_key()" in inspect.getsource(workers.app)),
-    ("A table archived through one is served no more by the others at that same look",  # tests/live/test_workers_club.py
-     "self._drop_archived(" in inspect.getsource(ServedTables.serve_every)),
+    ("A table archived through one, or a game over put away without archiving it, is served no more by the others at "
+     "that same look",  # tests/live/test_workers_club.py
+     "self._drop_put_away(" in inspect.getsource(ServedTables.serve_every)
+     and "self.games.put_away_since(" in inspect.getsource(ServedTables._moved)),
     ("printed once every process answers", "wait_until_ready(STARTUP" in inspect.getsource(workers.Supervisor)),
     ("on SQLite it is refused in one line (exit 2), nothing started",  # the refusal itself: tests/live/test_workers.py
      "several_processes(db)" in inspect.getsource(serve_command)),
