@@ -27,6 +27,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from cli.live.access import MAX_NAME, Gate, bearer_token, entry_number, refusal, text_field
+from cli.live.refusals import Refusals
 from cli.live.table import ServedTable
 from cli.live.tables import ServedTables, admitted
 from cli.presenter import conflict_json, refused_json, stored_json
@@ -172,14 +173,11 @@ class Api:
         from coimbra_events.game import NothingToOverride
         from coimbra_events.notation import NotationError
 
-        try:
-            outcome = await table.run(use)
-        except (NotationError, PayloadError, TableInputNeeded, NothingToOverride) as exc:
-            return refusal(400, f"{exc}; nothing stored")
-        except UnknownGame as exc:
-            return refusal(404, str(exc))
-        except DamagedGame as exc:
-            return refusal(500, str(exc))
+        refusals = Refusals(bad=(NotationError, PayloadError, TableInputNeeded, NothingToOverride), unknown=(UnknownGame,),
+                            damaged=(DamagedGame,))
+        outcome = await refusals.run(table.run(use))
+        if isinstance(outcome, Response):
+            return outcome
         if isinstance(outcome, Conflict):
             return Json(conflict_json(outcome, table.since(str(body.get("after", "")))), status_code=409)
         if isinstance(outcome, Refused):

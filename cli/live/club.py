@@ -24,6 +24,7 @@ from starlette.routing import BaseRoute, Route
 from cli.live.access import MAX_NAME, Gate, Keys, refusal, text_field
 from cli.live.api import Json
 from cli.live.evening_key import evening_links
+from cli.live.refusals import Refusals
 from cli.live.stream_budget import StreamBudget
 from cli.live.tables import Seated, ServedTables
 from coimbra_events.game import StillInProgress
@@ -123,12 +124,10 @@ class Organiser:
             archive = None
         if not isinstance(archive, bool):
             return refusal(400, "bad request: 'archive': expected true or false")
-        try:
-            await run_in_threadpool(self.tables.put_away, name, archive)
-        except UnknownGame as exc:
-            return refusal(404, str(exc))
-        except StillInProgress as exc:
-            return refusal(409, str(exc))
+        refused = await Refusals(unknown=(UnknownGame,), conflict=(StillInProgress,)).run(
+            run_in_threadpool(self.tables.put_away, name, archive))
+        if isinstance(refused, Response):
+            return refused
         self.tables.changed()
         return Json({"game": name, "archived": archive})
 

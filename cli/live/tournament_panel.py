@@ -20,6 +20,7 @@ from starlette.routing import BaseRoute, Route
 from cli.live.access import MAX_NAME, Gate, refusal
 from cli.live.api import Json
 from cli.live.club import Organiser
+from cli.live.refusals import Refusals
 from cli.live.tables import ServedTables
 from coimbra_events.store.errors import BadGameName, BadPlayers, StoreConflict
 
@@ -98,14 +99,11 @@ class TournamentPanel:
         from coimbra_events.tournament import BadField
         from coimbra_events.tournament.standings import BadPoints
 
-        try:
-            answer = await self._run(step)
-        except (BadField, BadPoints, BadPlayers, BadGameName) as exc:
-            return refusal(400, f"{exc}; nothing stored")
-        except UnknownTournament as exc:
-            return refusal(404, str(exc))
-        except StoreConflict as exc:
-            return refusal(409, str(exc))
+        refusals = Refusals(bad=(BadField, BadPoints, BadPlayers, BadGameName), unknown=(UnknownTournament,),
+                            conflict=(StoreConflict,))
+        answer = await refusals.run(self._run(step))
+        if isinstance(answer, Response):
+            return answer
         self.tables.changed()
         status, content = answer if isinstance(answer, tuple) else (200, answer)
         return Json(content, status)
