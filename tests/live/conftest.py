@@ -3,7 +3,8 @@
 ``serve(*args)`` (module-scoped factory) starts ``coimbra serve ARGS --json --host 127.0.0.1 --port 0`` on a
 store of the module's own and waits for its one JSON line; every server it started is stopped with Ctrl-C
 (SIGINT) at the end of the module, and must stop cleanly. ``table_game`` is a game imported from the 4-player
-fixture up to its first decision (``fixture_game(k)``: up to entry k), served. Clients are httpx: ``Served.client``.
+fixture up to its first decision (``fixture_game(k)``: up to entry k), served. Clients are httpx: ``Served.client``
+(``Served.organiser``: with the organiser's token); ``stream_events`` reads an event stream.
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ class Served:
         self.clients.append(client)
         return client
 
+    def organiser(self, source: str | None = None) -> httpx.Client:
+        """A client of the server of every table with the organiser's token (``source``: as ``client``'s)."""
+        return self.client(self.line["organiser_token"], source)
+
     def api(self, path: str = "") -> str:
         """The path of the served game's API (``/api/games/NAME`` and ``path``)."""
         return f"/api/games/{self.game}{path}"
@@ -84,6 +89,20 @@ class Served:
     def log(self) -> str:
         """What the server printed on stderr so far."""
         return self.stderr.read_text()
+
+
+def stream_events(stream: httpx.Response) -> Iterator[dict[str, str]]:
+    """Each event of a server-sent event stream as its fields, as sent (``id``, ``event``, ``data``), at the blank line
+    that ends it: a ping's and a comment's too (a comment has none), so that a reader can time what comes."""
+    fields: dict[str, str] = {}
+    for line in stream.iter_lines():
+        if line:
+            key, _, value = line.partition(":")
+            if key:
+                fields[key] = value[1:] if value.startswith(" ") else value
+            continue
+        yield fields
+        fields = {}
 
 
 def environment(db: Path) -> dict[str, str]:

@@ -7,7 +7,7 @@ from typing import Iterator
 import httpx
 import orjson
 
-from tests.live.conftest import SETUP_ENTRIES, Served, coimbra, fixture_inputs
+from tests.live.conftest import SETUP_ENTRIES, Served, coimbra, fixture_inputs, stream_events
 
 INPUTS = fixture_inputs()
 
@@ -176,16 +176,9 @@ def test_the_newest_entry_comes_with_the_view_after_it(table_game: Served) -> No
 def events(stream: httpx.Response) -> Iterator[dict]:
     """The events of a stream as they come (``id``, ``event``, ``data`` read as JSON), comments and pings skipped
     (a ping, every ``stream.PING`` seconds, says only that the stream is alive: a slow ``act`` lets one come first)."""
-    fields: dict = {}
-    for line in stream.iter_lines():
-        if not line:
-            if "data" in fields and fields.get("event") != "ping":
-                yield {**fields, "data": orjson.loads(fields["data"])}
-            fields = {}
-            continue
-        key, _, value = line.partition(":")
-        if key:
-            fields[key] = value[1:] if value.startswith(" ") else value
+    for fields in stream_events(stream):
+        if "data" in fields and fields.get("event") != "ping":
+            yield {**fields, "data": orjson.loads(fields["data"])}
 
 
 def test_entries_and_options_are_said_in_words_beside_their_notation(fixture_game) -> None:

@@ -85,7 +85,7 @@ def test_each_tables_token_opens_its_table_only(club: Served) -> None:
 
 
 def test_the_organisers_token_lists_every_table_and_opens_none(club: Served) -> None:
-    organiser = client(club, club.line["organiser_token"], "127.0.0.20")
+    organiser = club.organiser("127.0.0.20")
     listed = organiser.get("/api/tables")
     assert listed.status_code == 200, listed.text
     by_name = {t["game"]: t for t in listed.json()["tables"]}
@@ -117,7 +117,7 @@ def test_one_browser_holds_every_tables_session_side_by_side(club: Served) -> No
 def test_a_game_started_while_it_serves_is_served_with_its_own_links(club: Served) -> None:
     started = coimbra(club.db, "new", "--players", "Eva:red,Fil:blue", "--name", "late-table")
     assert started.returncode == 0, started.stderr
-    organiser = client(club, club.line["organiser_token"], "127.0.0.22")
+    organiser = club.organiser("127.0.0.22")
     deadline = time.monotonic() + 10
     while "late-table" not in (listed := {t["game"]: t for t in organiser.get("/api/tables").json()["tables"]}):
         assert time.monotonic() < deadline, "the game started was not served within 10 s"

@@ -14,7 +14,7 @@ import orjson
 import pytest
 
 from cli.live.api import MAX_INPUTS
-from tests.live.conftest import Served, coimbra, fixture_inputs
+from tests.live.conftest import Served, coimbra, fixture_inputs, stream_events
 from tests.live.test_club import client, imported
 
 EVENING = "club-test-night"
@@ -36,7 +36,7 @@ def two(first: str = "Hugo", second: str = "Ines") -> dict[str, object]:
 
 
 def test_a_table_started_by_the_organiser_is_served_at_once_and_tagged_for_the_evening(club: Served) -> None:
-    organiser = client(club, club.line["organiser_token"], "127.0.0.30")
+    organiser = club.organiser("127.0.0.30")
     started = organiser.post("/api/tables", json={**two(), "seating": "entered"})
     assert started.status_code == 200, started.text
     table = started.json()
@@ -53,7 +53,7 @@ def test_a_table_started_by_the_organiser_is_served_at_once_and_tagged_for_the_e
 
 
 def test_drawn_seats_are_the_players_entered_in_some_order(club: Served) -> None:
-    organiser = client(club, club.line["organiser_token"], "127.0.0.32")
+    organiser = club.organiser("127.0.0.32")
     table = organiser.post("/api/tables", json={**two("Joao", "Kim"), "seating": "drawn"}).json()
     assert sorted(p["name"] for p in table["players"]) == ["Joao", "Kim"]
 
@@ -65,7 +65,7 @@ def test_drawn_seats_are_the_players_entered_in_some_order(club: Served) -> None
 ])
 def test_a_table_that_cannot_be_started_is_400_and_nothing_is_stored(club: Served, body, words) -> None:
     before = coimbra(club.db, "games", "--json").stdout
-    refused = client(club, club.line["organiser_token"], "127.0.0.33").post("/api/tables", json=body)
+    refused = club.organiser("127.0.0.33").post("/api/tables", json=body)
     assert refused.status_code == 400 and words in refused.json()["error"], refused.text
     assert coimbra(club.db, "games", "--json").stdout == before
 
@@ -77,19 +77,19 @@ def test_no_tables_token_starts_archives_or_lists(club: Served) -> None:
         assert table.post("/api/tables", json=two("Nuno", "Olga")).status_code == 401
         assert table.post("/api/tables/first-table/done", json={"archive": True}).status_code == 401
         assert table.get("/api/people").status_code == 401
-    foreign = client(club, club.line["organiser_token"], "127.0.0.35")
+    foreign = club.organiser("127.0.0.35")
     assert foreign.post("/api/tables", json=two("Nuno", "Olga"), headers={"Origin": "http://evil.example"}).status_code == 403
 
 
 def test_the_leagues_people_come_each_once_with_their_aliases(club: Served) -> None:
-    people = client(club, club.line["organiser_token"], "127.0.0.36").get("/api/people")
+    people = club.organiser("127.0.0.36").get("/api/people")
     assert people.status_code == 200, people.text
     assert people.json()["people"] == [{"name": "Ana", "aliases": []}, {"name": "Bruno", "aliases": ["Bru"]},
                                        {"name": "Carla", "aliases": []}, {"name": "Duarte", "aliases": []}]
 
 
 def test_a_table_in_progress_is_archived_and_served_no_more(club: Served) -> None:
-    organiser = client(club, club.line["organiser_token"], "127.0.0.37")
+    organiser = club.organiser("127.0.0.37")
     table = organiser.post("/api/tables", json=two("Pia", "Quim")).json()
     kept = organiser.post("/api/tables/pia-quim/done", json={"archive": False})
     assert kept.status_code == 409 and "in progress" in kept.json()["error"]
@@ -106,7 +106,7 @@ def test_a_table_started_and_played_to_the_end_counts_in_the_evenings_season(clu
     """The fixture's game entered whole at a table the organiser started (its players, in its seats): the league's
     standings of the evening's tag (``--season``) count that game, and only it."""
     players = [{"name": n, "color": c} for n, c in (("Ana", "red"), ("Bruno", "blue"), ("Carla", "yellow"), ("Duarte", "green"))]
-    organiser = client(club, club.line["organiser_token"], "127.0.0.39")
+    organiser = club.organiser("127.0.0.39")
     table = organiser.post("/api/tables", json={"players": players, "seating": "entered"}).json()
     player = client(club, table["players_token"], "127.0.0.40")
     inputs = fixture_inputs()
@@ -125,21 +125,16 @@ def test_a_table_started_and_played_to_the_end_counts_in_the_evenings_season(clu
 def changes(stream: httpx.Response, within: float = 2.0) -> Iterator[int]:
     """The counts the organiser's stream tells (``event: tables``), each within ``within`` seconds of the one
     before (or of the stream's opening): a ping after that fails the test rather than waiting for ever."""
-    since, fields = time.monotonic(), {}
-    for line in stream.iter_lines():
-        if line:
-            key, _, value = line.partition(":")
-            fields[key] = value.strip()
-            continue
+    since = time.monotonic()
+    for fields in stream_events(stream):
         if fields.get("event") == "tables":
             yield int(fields["data"])
             since = time.monotonic()
         assert time.monotonic() - since < within, f"no change told within {within} s"
-        fields = {}
 
 
 def test_the_organisers_stream_tells_of_an_entry_at_any_table_and_of_a_table_started(club: Served) -> None:
-    organiser = client(club, club.line["organiser_token"], "127.0.0.41")
+    organiser = club.organiser("127.0.0.41")
     first = next(t for t in club.line["tables"] if t["game"] == "first-table")
     player = client(club, first["players_token"], "127.0.0.42")
     assert player.get("/api/tables/events").status_code == 401

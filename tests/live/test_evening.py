@@ -10,7 +10,7 @@ import httpx
 import orjson
 import pytest
 
-from tests.live.conftest import Served
+from tests.live.conftest import Served, stream_events
 from tests.live.test_club import imported
 
 TAG = "club-evening-routes"
@@ -29,15 +29,9 @@ def table_token(served: Served, role: str) -> str:
 
 def told(stream: httpx.Response) -> Iterator[dict[str, Any]]:
     """The evenings a stream tells (``event: evening``), pings skipped."""
-    fields: dict[str, str] = {}
-    for line in stream.iter_lines():
-        if line:
-            key, _, value = line.partition(":")
-            fields[key] = value.strip()
-            continue
+    for fields in stream_events(stream):
         if fields.get("event") == "evening":
             yield orjson.loads(fields["data"])
-        fields = {}
 
 
 def test_the_evenings_token_reads_the_evening_and_nothing_else(club: Served) -> None:
@@ -64,7 +58,7 @@ def test_the_evenings_token_reads_the_evening_and_nothing_else(club: Served) -> 
 def test_the_stream_tells_a_board_once_it_moved_a_catalog_once_and_standings_read_again(club: Served) -> None:
     evening = club.client(club.line["evening_token"], source="127.0.0.56")
     player = club.client(table_token(club, "players"), source="127.0.0.57")
-    organiser = club.client(club.line["organiser_token"], source="127.0.0.58")
+    organiser = club.organiser("127.0.0.58")
     with evening.stream("GET", "/api/evening/events") as stream:
         evenings = told(stream)
         first = next(evenings)

@@ -22,7 +22,7 @@ import pytest
 from cli.live.api import DEVICE
 from cli.live.follow import SEATS_EVERY
 from tests.conftest import installed_coimbra
-from tests.live.conftest import Served, environment
+from tests.live.conftest import Served, environment, stream_events
 from tests.store.conftest import postgres_env, postgres_server  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads which process holds a connection from /proc")
@@ -103,16 +103,10 @@ def one_on_each(served: Served, device: str | None = None, cookies: httpx.Cookie
 def told(stream: httpx.Response, by: float, kind: str = "entry") -> dict:
     """The next event of ``kind`` the stream tells (an entry: one with an id); fails once another event (a ping, every
     5 seconds) comes after ``by`` (a monotonic time)."""
-    fields: dict[str, str] = {}
-    for line in stream.iter_lines():
-        if line:
-            key, _, value = line.partition(":")
-            fields[key] = value.strip()
-            continue
+    for fields in stream_events(stream):
         if ("id" in fields) if kind == "entry" else fields.get("event") == kind:
             return {**fields, "data": orjson.loads(fields["data"])}
         assert time.monotonic() < by, f"no {kind} told in time"
-        fields = {}
     raise AssertionError("the stream ended")
 
 

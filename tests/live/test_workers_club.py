@@ -74,8 +74,7 @@ def listed(client: httpx.Client, game: str, ready: Callable[[dict], bool] = lamb
 
 
 def test_two_processes_serve_every_table_the_other_started(club: Served) -> None:
-    organiser = club.line["organiser_token"]
-    starter, other = on_each(club, lambda: club.client(organiser), "/api/tables")
+    starter, other = on_each(club, club.organiser, "/api/tables")
     started = starter.post("/api/tables", json={"players": FIXTURE_PLAYERS})
     assert started.status_code == 200, started.text
     table, players = started.json()["game"], started.json()["players_token"]
@@ -104,55 +103,56 @@ def test_two_processes_serve_every_table_the_other_started(club: Served) -> None
     assert two.get(api).status_code == 404 and one.get(api).status_code == 404
 
 
-def test_a_table_archived_through_another_process_is_served_no_more(postgres_env: dict[str, str], tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def two_processes(postgres_env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Games, Games]]:
+    """Two applications on one PostgreSQL store, as two server processes hold it (in this process)."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv("COIMBRA_DB", raising=False)
     monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.postgres")
     stores = [GameStore(env=postgres_env), GameStore(env=postgres_env)]
     try:
-        one, two = (Games(store) for store in stores)
-        one.new_game([("Ana", "red"), ("Bruno", "blue")], name="table-1")
-        one.new_game([("Carla", "red"), ("Dora", "blue")], name="table-2")
-        served = [ServedTables(games, "club", Keys(games.organiser_key()), "club-night") for games in (one, two)]
-        for tables in served:
-            tables.serve_every()
-        served[0].put_away("table-1", archive=True)
-        for tables in served:
-            assert tables._moved()
-            assert list(tables.served) == ["table-2"]
-        one.new_game([("Eva", "red"), ("Fil", "blue")], name="table-3")  # the log moves: every table is listed again
-        for tables in served:
-            assert tables._moved() and list(tables.served) == ["table-2", "table-3"]
+        yield Games(stores[0]), Games(stores[1])
     finally:
         for store in stores:
             store.close()
+
+
+def every_table(*each: Games) -> list[ServedTables]:
+    """A server of every table on each application, serving the games in progress."""
+    served = [ServedTables(games, "club", Keys(games.organiser_key()), "club-night") for games in each]
+    for tables in served:
+        tables.serve_every()
+    return served
+
+
+def test_a_table_archived_through_another_process_is_served_no_more(two_processes: tuple[Games, Games]) -> None:
+    one, two = two_processes
+    one.new_game([("Ana", "red"), ("Bruno", "blue")], name="table-1")
+    one.new_game([("Carla", "red"), ("Dora", "blue")], name="table-2")
+    served = every_table(one, two)
+    served[0].put_away("table-1", archive=True)
+    for tables in served:
+        assert tables._moved()
+        assert list(tables.served) == ["table-2"]
+    one.new_game([("Eva", "red"), ("Fil", "blue")], name="table-3")  # the log moves: every table is listed again
+    for tables in served:
+        assert tables._moved() and list(tables.served) == ["table-2", "table-3"]
 
 
 def test_a_finished_table_put_away_through_another_process_is_served_no_more_until_reopened(
-        postgres_env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.delenv("COIMBRA_DB", raising=False)
-    monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.postgres")
-    stores = [GameStore(env=postgres_env), GameStore(env=postgres_env)]
+        two_processes: tuple[Games, Games]) -> None:
+    one, two = two_processes
     whole = log_reader.read(FIXTURE)
-    try:
-        one, two = (Games(store) for store in stores)
-        one.import_log(log_reader.loads(fixture_log(len(whole.events) - 1)), "table-1")
-        one.new_game([("Carla", "red"), ("Dora", "blue")], name="table-2")
-        served = [ServedTables(games, "club", Keys(games.organiser_key()), "club-night") for games in (one, two)]
-        for tables in served:
-            tables.serve_every()
-        recorded(one, "table-1", whole.events[-1])  # the game ends: a game over is served until put away
-        assert served[1]._moved() and list(served[1].served) == ["table-1", "table-2"]
-        served[0].put_away("table-1", archive=False)
-        for tables in served:
-            assert tables._moved() and list(tables.served) == ["table-2"]
-        stored(one.undo("table-1"))  # reopened (as ``coimbra undo`` would): in progress, so served again
-        assert served[1]._moved() and sorted(served[1].served) == ["table-1", "table-2"]
-    finally:
-        for store in stores:
-            store.close()
+    one.import_log(log_reader.loads(fixture_log(len(whole.events) - 1)), "table-1")
+    one.new_game([("Carla", "red"), ("Dora", "blue")], name="table-2")
+    served = every_table(one, two)
+    recorded(one, "table-1", whole.events[-1])  # the game ends: a game over is served until put away
+    assert served[1]._moved() and list(served[1].served) == ["table-1", "table-2"]
+    served[0].put_away("table-1", archive=False)
+    for tables in served:
+        assert tables._moved() and list(tables.served) == ["table-2"]
+    stored(one.undo("table-1"))  # reopened (as ``coimbra undo`` would): in progress, so served again
+    assert served[1]._moved() and sorted(served[1].served) == ["table-1", "table-2"]
 
 
 def played_to_the_end(client: httpx.Client, api: str) -> None:
@@ -167,8 +167,7 @@ def played_to_the_end(client: httpx.Client, api: str) -> None:
 def test_a_finished_table_put_away_through_one_process_is_served_by_neither(club: Served) -> None:
     """Put away without archiving (a game over): the other process learns it from the store's notification log at
     its next look, as it learns of a table archived, and serves it no more."""
-    organiser = club.line["organiser_token"]
-    starter, other = on_each(club, lambda: club.client(organiser), "/api/tables")
+    starter, other = on_each(club, club.organiser, "/api/tables")
     game = starter.post("/api/tables", json={"players": FIXTURE_PLAYERS}).json()
     api = f"/api/games/{game['game']}"
     assert listed(other, game["game"]) < LEARNT
