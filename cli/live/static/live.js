@@ -229,7 +229,7 @@
     const undo = update.undo && Object.assign({}, update.undo, { yours: update.undo.seat === null || mine(update.undo.seat) });
     const data = Object.assign({}, view, update, { entries: view.entries.concat([entry]), undo });
     delete data.after;
-    data.table = update.after === null ? shared(view.table, update.table) : Object.assign({}, view.table, update.table);
+    data.table = keep(view.table, update.after === null ? update.table : Object.assign({}, view.table, update.table));
     show(data);
     heard(data.events, data.head);
     return true;
@@ -442,21 +442,24 @@
     const follows = known && view && (told.length ? told[0].seq === known + 1 : data.events === known);
     if (known && !follows) return null;
     if (known) data.entries = view.entries.concat(told);
-    if (view) data.table = shared(view.table, data.table);
+    if (view) data.table = keep(view.table, data.table);
     return data;
   }
 
-  function shared(before, now) {
-    const out = Object.assign({}, now);
-    for (const key of Object.keys(now)) {
-      if (key === "players" && Array.isArray(before.players) && before.players.length === now.players.length) {
-        const players = now.players.map((p, k) => (JSON.stringify(p) === JSON.stringify(before.players[k]) ? before.players[k] : p));
-        out.players = players.every((p, k) => p === before.players[k]) ? before.players : players;
-      } else if (JSON.stringify(now[key]) === JSON.stringify(before[key])) {
-        out[key] = before[key];
-      }
+  /** ``now``, sharing every part equal to ``before``'s (``before``'s own object where the whole is equal): the board
+   * draws again only the parts whose objects changed (cli/web/board.js compares references), so a player's coins
+   * changing draws that player's board again, not the tracks' discs nor the other boards. */
+  function keep(before, now) {
+    if (before === now || typeof now !== "object" || now === null || typeof before !== "object" || before === null ||
+        Array.isArray(now) !== Array.isArray(before)) return before === now ? before : now;
+    const keys = Object.keys(now);
+    let same = keys.length === Object.keys(before).length;
+    const out = Array.isArray(now) ? [] : {};
+    for (const k of keys) {
+      out[k] = keep(before[k], now[k]);
+      if (out[k] !== before[k] || !(k in before)) same = false;
     }
-    return out;
+    return same ? before : out;
   }
 
   function names(data) {
@@ -499,12 +502,16 @@
       `<p class="notation" data-seq="${e.seq}">${e.seq}. ${esc(e.text)}` +
       `${e.by ? ` <span class="by">entered by ${esc(e.by)}</span>` : ""}</p>` + (board.changesOf(e) || "")).join("")
       : "nothing yet";
-    const notable = el("note-at");
-    if (notable) {  // the latest moves (not history entries), newest first: a note is on a move of the line of play
-      notable.innerHTML = entries.filter((e) => !HISTORY.has(e.type)).slice(-12).reverse().map((e) =>
-        `<option value="${e.seq}">${e.seq}. ${esc(e.text)}</option>`).join("");
-    }
+    const more = el("more");  // none on the watchers' page
+    if (more && more.open) showNotable(entries);
     showEntryList(entries, before);
+  }
+
+  /** The moves a note may be on, in the notes' form: the latest moves (not history entries), newest first. Filled
+   * only while the form is open: a select filled anew lays the page out once for each of its options. */
+  function showNotable(entries) {
+    put(el("note-at"), entries.filter((e) => !HISTORY.has(e.type)).slice(-12).reverse().map((e) =>
+      `<option value="${e.seq}">${e.seq}. ${esc(e.text)}</option>`).join(""));
   }
 
   /** The latest LISTED entries, newest first: the entries after ``before`` put on top of the list drawn for it
@@ -590,6 +597,7 @@
       const question = seats.undoQuestion(view);
       if (question && window.confirm(question)) send("/undo", {});
     });
+    el("more").addEventListener("toggle", () => { if (el("more").open && view) showNotable(view.entries); });
     el("note-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const words = el("note-text").value.trim();
