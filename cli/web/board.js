@@ -119,24 +119,39 @@ function coimbraBoard(CAT, players) {
       text(x + 4, y + 35, "♛".repeat(t.crowns) + (extra ? " + extra die" : ""), "tiny") + `<title>${esc(t.name)} (${esc(t.id)})</title></g>`;
   }
 
-  function cityPanel(view) {
+  /** Where each location's row of dice and the cards (or favor tiles) beside it lie: fixed by the locations, so
+   * the dice and the cards are drawn apart (a die placed draws its row of dice again, not the cards' words). */
+  function cityRows(view) {
     let y = 18;
-    let body = text(0, 12, "Castle and city", "title");
-    for (const loc of Object.keys(view.locations)) {
+    return Object.keys(view.locations).map((loc) => {
+      const row = { loc, diceY: y, besideY: y + 38 };
+      y += 38 + (loc === "castle" ? 46 : 62) + 6;
+      return row;
+    });
+  }
+
+  function citySize(view) {
+    const rows = cityRows(view);
+    const last = rows[rows.length - 1];
+    return [360, last ? last.besideY + (last.loc === "castle" ? 46 : 62) + 6 : 18, "castle and city: dice placed and the cards beside each location"];
+  }
+
+  function cityDice(view) {
+    return cityRows(view).map(({ loc, diceY }) => {
       const dice = view.locations[loc];
-      body += `<g${attrs({ "data-location": loc, "data-box": box(0, y + 4, 78 + Math.max(1, dice.length) * 34, 28) })}>` +
-        text(0, y + 20, LOCATION_NAMES[loc] || loc, "label");
-      dice.forEach((d, k) => { body += die(78 + k * 34, y + 4, 28, d, "data-die"); });
-      body += "</g>";
-      y += 38;
-      const beside = loc === "castle" ? view.favor_tiles : view.character_rows[loc] || [];
-      body += `<g${attrs({ [loc === "castle" ? "data-favor-tiles" : "data-row"]: loc })}>`;
-      beside.forEach((c, k) => { body += loc === "castle" ? favorTile(k * 88, y, c) : card(k * 88, y, c); });
-      if (!beside.length) body += text(0, y + 14, loc === "castle" ? "no favor tiles left" : "no cards", "label");
-      body += "</g>";
-      y += (loc === "castle" ? 46 : 62) + 6;
-    }
-    return svg(360, y, body, "castle and city: dice placed and the cards beside each location");
+      return `<g${attrs({ "data-location": loc, "data-box": box(0, diceY + 4, 78 + Math.max(1, dice.length) * 34, 28) })}>` +
+        text(0, diceY + 20, LOCATION_NAMES[loc] || loc, "label") + dice.map((d, k) => die(78 + k * 34, diceY + 4, 28, d, "data-die")).join("") + "</g>";
+    }).join("");
+  }
+
+  function cityBeside(view) {
+    return text(0, 12, "Castle and city", "title") + cityRows(view).map(({ loc, besideY }) => {
+      const castle = loc === "castle";
+      const beside = castle ? view.favor_tiles : view.character_rows[loc] || [];
+      return `<g${attrs({ [castle ? "data-favor-tiles" : "data-row"]: loc })}>` +
+        beside.map((c, k) => (castle ? favorTile(k * 88, besideY, c) : card(k * 88, besideY, c))).join("") +
+        (beside.length ? "" : text(0, besideY + 14, castle ? "no favor tiles left" : "no cards", "label")) + "</g>";
+    }).join("");
   }
 
   function dicePanel(view) {
@@ -336,7 +351,10 @@ function coimbraBoard(CAT, players) {
   /** The parts of the table, each with what it is drawn from: a part is drawn again only when one of
    * those changed (states share what did not change, so comparing references is enough). */
   const PARTS = [
-    { el: "city", layers: [{ from: (v) => [v.locations, v.character_rows, v.favor_tiles], draw: cityPanel }] },
+    {
+      el: "city", svg: citySize,
+      layers: [{ from: (v) => [v.character_rows, v.favor_tiles], draw: cityBeside }, { from: (v) => [v.locations], draw: cityDice }],
+    },
     { el: "dice", layers: [{ from: (v) => [v.dice_area], draw: dicePanel }] },
     {
       el: "tracks", svg: [360, SCORE_TOP + 12 + players.length * 14 + 4, "influence tracks with scoring tiles, and the scoring track"],
@@ -361,7 +379,7 @@ function coimbraBoard(CAT, players) {
       return;
     }
     if (!drawn) {
-      const [width, height, label] = part.svg;
+      const [width, height, label] = typeof part.svg === "function" ? part.svg(view) : part.svg;
       part.node.innerHTML = svg(width, height, part.layers.map((l, k) => `<g data-layer="${k}">${l.draw(view)}</g>`).join(""), label);
       return;
     }
