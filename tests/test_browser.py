@@ -184,7 +184,7 @@ def expected(view: dict[str, Any], played: dict[str, Any], catalog: Catalog) -> 
         "pending": view["pending"]["actor"] if view["pending"] else None,
         "locations": {loc: [_die(d) for d in dice] for loc, dice in view["locations"].items()},
         "dice_area": [_die(d) for d in view["dice_area"]],
-        "rows": {city: [{"id": c["id"], "title": f"{c['name']} ({c['id']})", "crown": bool(c.get("crown_token"))} for c in row]
+        "rows": {city: [{"id": c["id"], "title": c["name"], "crown": bool(c.get("crown_token"))} for c in row]
                  for city, row in view["character_rows"].items()},
         "favor_tiles": [t["id"] for t in view["favor_tiles"]],
         "players": {p["name"]: {

@@ -99,7 +99,7 @@ function coimbraBoard(CAT, players) {
       "data-box": box(x, y, size, size) };
     return `<g${attrs(data)}><rect x="${x}" y="${y}" width="${size}" height="${size}" rx="5" fill="${esc(fill)}" stroke="#3a342b"${dash}/>` +
       text(x + size / 2, y + size / 2, value, "value", ` fill="${inkOn(fill)}"`) + owner +
-      `<title>${esc(d.die)}${d.owner ? " · " + esc(d.owner) : d.color === "token" ? " · die token" : ""}</title></g>`;
+      `<title>${esc(d.color === "token" ? "Die token" : `${d.color} die`)}${d.value === null ? "" : ` showing ${d.value}`}${d.owner ? " · " + esc(d.owner) : ""}</title></g>`;
   }
 
   function card(x, y, c) {
@@ -109,14 +109,14 @@ function coimbraBoard(CAT, players) {
     return `<g${attrs({ "data-card": c.id, "data-crown": c.crown_token ? 1 : "", "data-box": box(x, y, 82, 56) })}><rect x="${x}" y="${y}" width="82" height="56" rx="4" class="cardbox"/>` +
       `<rect x="${x}" y="${y}" width="82" height="12" rx="4" fill="${esc(band)}"/>` +
       text(x + 4, y + 9, `${c.category} · ${c.influence}`, "tiny", ` fill="${inkOn(band)}"`) + crown + lines +
-      text(x + 4, y + 51, `pays ${c.cost}`, "tiny") + `<title>${esc(c.name)} (${esc(c.id)})</title></g>`;
+      text(x + 4, y + 51, `pays ${c.cost}`, "tiny") + `<title>${esc(c.name)}</title></g>`;
   }
 
   function favorTile(x, y, t) {
     const extra = CAT.favor_tiles[t.id] && CAT.favor_tiles[t.id].extra_die;
     return `<g${attrs({ "data-favor": t.id, "data-box": box(x, y, 82, 40) })}><rect x="${x}" y="${y}" width="82" height="40" rx="4" fill="#f6efd9" stroke="#b59b54"/>` +
       wrap(t.name, 15).slice(0, 2).map((l, k) => text(x + 4, y + 13 + k * 10, l, "small")).join("") +
-      text(x + 4, y + 35, "♛".repeat(t.crowns) + (extra ? " + extra die" : ""), "tiny") + `<title>${esc(t.name)} (${esc(t.id)})</title></g>`;
+      text(x + 4, y + 35, "♛".repeat(t.crowns) + (extra ? " + extra die" : ""), "tiny") + `<title>${esc(t.name)}</title></g>`;
   }
 
   /** Where each location's row of dice and the cards (or favor tiles) beside it lie: fixed by the locations, so
@@ -231,7 +231,7 @@ function coimbraBoard(CAT, players) {
         body += `<g${attrs({ "data-space": s.id, "data-monastery": m.id, "data-marked-by": m.marked_by.join(","), "data-box": box(x - 9, y - 9, 18, 18) })}>` +
           `<circle cx="${x}" cy="${y}" r="9" fill="#efe3c6" stroke="#7c6a45"/>` + text(x, y + 17, m.name, "tiny", ' text-anchor="middle"') +
           m.marked_by.map((name, i) => playerDisc(x - 6 + i * 4, y - 1, 2.6, name, { "data-marker": name })).join("") +
-          `<title>${esc(m.name)} (${esc(m.id)}) on ${esc(s.id)}</title></g>`;
+          `<title>${esc(m.name)} on ${esc(s.name)}</title></g>`;
       } else {
         const r = s.kind === "monastery" ? 7 : 4.5;
         body += `<circle cx="${x}" cy="${y}" r="${r}" class="road"${attrs({ "data-space": s.id, "data-box": box(x - r, y - r, 2 * r, 2 * r) })}><title>${esc(s.name)}</title></circle>` +
@@ -267,7 +267,7 @@ function coimbraBoard(CAT, players) {
       body += `<g${attrs({ "data-voyage": v.id, "data-space": v.space, "data-box": box(x, y, 114, 60) })}><rect x="${x}" y="${y}" width="114" height="60" rx="4" fill="#e8f0f4" stroke="#7f9aa8"/>` +
         text(x + 4, y + 13, v.name, "small") + text(x + 4, y + 25, `costs ${v.cost} ${v.resource}`, "tiny") +
         v.investors.map((name, i) => playerDisc(x + 10 + i * 12, y + 44, 5, name, { "data-investor": name })).join("") +
-        `<title>${esc(v.name)} (${esc(v.id)})</title></g>`;
+        `<title>${esc(v.name)}</title></g>`;
     });
     if (!view.voyages.length) body += text(0, 34, "no voyages laid out yet", "label");
     return svg(360, 20 + Math.max(1, Math.ceil(view.voyages.length / 3)) * 66, body, "voyages with the players' discs");
@@ -338,7 +338,7 @@ function coimbraBoard(CAT, players) {
     const rows = sources.map((src) => `<tr><td>${esc(src)}</td>${players.map((p) => cell(p, src, p.sources[src])).join("")}</tr>`);
     const details = players.map((p) => `<details><summary>${esc(p.name)}: where the points came from</summary><ul>` +
       Object.keys(p.details).flatMap((kind) => Object.keys(p.details[kind]).map((src) =>
-        `<li>${esc(kind)}: ${esc(names[src] ? `${names[src]} (${src})` : src)} — ${p.details[kind][src]}</li>`)).join("") + "</ul></details>").join("");
+        `<li>${esc(kind)}: ${esc(names[src] || src)} — ${p.details[kind][src]}</li>`)).join("") + "</ul></details>").join("");
     return `<h2>${s.final ? "Final scores" : `Scores so far (round ${s.round}, phase ${esc(s.phase)}: not over)`}</h2>` +
       `<table><thead><tr><th scope="col">points from</th>${players.map((p) => `<th scope="col">${p.place}. ${esc(p.name)}</th>`).join("")}</tr></thead><tbody>` +
       rows.join("") + `<tr class="total"><td>total</td>${players.map((p) => cell(p, "total", p.total)).join("")}</tr>` +
