@@ -257,6 +257,16 @@ def test_a_decision_with_no_more_other_options_than_rivals_is_settled_without_a_
     assert decision.playouts == sum(t.n for t in decision.tallies) > 0
 
 
+def test_a_forced_decision_is_measured_as_the_best_with_nothing_to_settle():
+    """A decision with one legal option (here a start group, the last one left) has no rival: it is the best, no loss
+    (settling it against no rival failed on an empty list, so any game with one could not be analysed)."""
+    log, _ = simulate(standin_catalog(), DEFAULT_PLAYERS[:2], 0)
+    entry = next(e for e in line_of_play(log, standin_catalog())
+                 if not e.is_outcome and len(option_list(e.before, e.event)) == 1)
+    decision = decide(entry.before, entry.event, CLEAR, entry.index)
+    assert [t.option for t in decision.tallies] == [0] and decision.loss(decision.played) == (0.0, 0.0)
+
+
 def test_settling_stops_where_even_its_cap_would_leave_the_loss_on_a_grades_bound(a_card_worth_ten_points, monkeypatch):
     """Past the race, a loss sitting on a grade's bound is a coin's toss whatever the cap: the step stops at the look
     that finds it there, and the playouts the cap allows are left to other decisions (``FUTILE_Z``)."""
