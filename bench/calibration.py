@@ -12,10 +12,11 @@ accuracy (the mean over games with a 95 % interval: the t interval of the player
 decision with a choice, and, with ``--json``, every decision's loss (what ``scripts/fit_accuracy.py`` fits the
 accuracy formula's constants on: ``docs/analysis.md``, "Accuracy").
 
-Usage: ``python bench/calibration.py [--games N | --full] [--kinds random,greedy,policy,analysis] [--playouts N]
+Usage: ``python bench/calibration.py [--games N] [--full] [--kinds random,greedy,policy,analysis] [--playouts N]
 [--settle N] [--analysis-playouts N] [--jobs J] [--json]``; the default (1 game a kind, 4 playouts, settle 8) is CI's
-quick look, about a minute on 2 cores; ``--full`` (``FULL`` games a kind, ``FULLY``'s playouts and settle) is what the table
-in ``docs/analysis.md`` reports (about 15 minutes of one core: run it with ``nice -n 19``). Always exits 0.
+quick look, about a minute on 2 cores; ``--full`` (``FULLY``'s playouts and settle, about 95 s of CPU a game with the
+compiled core) with ``--games 1`` is what the table in ``docs/analysis.md`` reports and the accuracy's constants were
+fitted on; more games make it sturdier (run it with ``nice -n 19``). Always exits 0.
 """
 
 from __future__ import annotations
@@ -45,9 +46,6 @@ from harness import emit  # noqa: E402
 from projections.analysis import Settings, analysis_for  # noqa: E402
 
 KINDS = ("random", "greedy", "policy", "analysis")
-FULL = {"random": 3, "analysis": 3, "greedy": 1, "policy": 1}
-"""Games a kind with ``--full`` (two players' accuracies a game): the two kinds the targets are on, and the two rungs
-between them for context, within about 15 minutes of one core (``docs/analysis.md``)."""
 QUICK = {"playouts": 4, "settle": 8}
 FULLY = {"playouts": 8, "settle": 64}
 TARGETS = {"random": ("below", 60.0), "analysis": ("above", 90.0)}
@@ -97,7 +95,7 @@ def row(kind: str, players: Sequence[dict[str, Any]]) -> dict[str, Any]:
     losses = [loss for p in players for loss in p["losses"]]
     target = TARGETS.get(kind)
     return {"kind": kind, "games": len({p["game"] for p in players}), "players": len(players),
-            "accuracy": round(mean, 1), "low": round(mean - half, 1), "high": round(mean + half, 1),
+            "accuracy": round(mean, 1), "low": round(max(0.0, mean - half), 1), "high": round(min(100.0, mean + half), 1),
             "mean_loss": round(statistics.fmean(losses), 2) if losses else 0.0, "decisions": len(losses),
             "target": target, "pass": None if target is None else _meets(mean, target),
             "cpu_s": round(sum(p["cpu_s"] for p in players) / 2, 1)}
@@ -113,14 +111,13 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                         settle=args.settle, luck=4, seed=0)
     began = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        work = sorted(((kind, g) for kind in args.kinds for g in range(FULL[kind] if args.full else args.games)),
-                      key=lambda w: (w[1], list(FULL).index(w[0])))  # the first games of each kind first
+        work = [(kind, g) for g in range(args.games) for kind in args.kinds]  # game 0 of every kind first
         games = []
         for game in pool.map(partial(_measured, settings, args.analysis_playouts), work, chunksize=1):
             games.append(game)
             print(json.dumps(game), file=sys.stderr, flush=True)  # each game as it is done: a long run's figures so far
     players = [p for game in games for p in game]
-    return {"core": core_build(), "jobs": args.jobs, "full": args.full, "settings": settings.to_json(),
+    return {"core": core_build(), "jobs": args.jobs, "games": args.games, "settings": settings.to_json(),
             "analysis_playouts": args.analysis_playouts, "accuracy": ACCURACY.describe(),
             "wall_s": round(time.perf_counter() - began, 1),
             "rows": [row(kind, [p for p in players if p["kind"] == kind]) for kind in args.kinds],
@@ -151,8 +148,8 @@ def report(result: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=1, help="games per kind of player (default 1)")
-    parser.add_argument("--full", action="store_true", help=f"games a kind {FULL}, playouts {FULLY['playouts']}, "
-                        f"settle {FULLY['settle']}")
+    parser.add_argument("--full", action="store_true", help=f"playouts {FULLY['playouts']}, settle {FULLY['settle']}: "
+                        "docs/analysis.md's table and the fit's data (with --games 1)")
     parser.add_argument("--kinds", type=lambda s: s.split(","), default=list(KINDS))
     parser.add_argument("--playouts", type=int, default=QUICK["playouts"], help=f"the analysis's --playouts (default {QUICK['playouts']})")
     parser.add_argument("--settle", type=int, default=QUICK["settle"], help=f"the analysis's --settle (default {QUICK['settle']})")

@@ -65,7 +65,7 @@ LICHESS: Final = AccuracyFormula(103.1668, 0.04354, -3.1669)
 """Lichess's constants, fitted on chess games graded by Stockfish: a decision's accuracy until FORMAT 6 (a player's
 was then the plain mean over their decisions)."""
 
-ACCURACY: Final = LICHESS
+ACCURACY: Final = AccuracyFormula(200.0, 0.06, -100.0)
 """The accuracy formula: its constants fitted by ``scripts/fit_accuracy.py`` on the games of ``bench/calibration.py
 --full`` (``docs/analysis.md``, "Accuracy")."""
 
