@@ -55,7 +55,8 @@ class AccuracyFormula:
         return sum(w * self(loss) for w, (loss, _) in zip(weights, decisions)) / sum(weights)
 
     def describe(self) -> str:
-        return (f"accuracy = {self.scale} * exp(-{self.rate} * loss) {'-' if self.offset < 0 else '+'} "
+        return (f"accuracy, lichess's shape with constants fitted on Coimbra games = {self.scale} * exp(-{self.rate} * "
+                f"loss) {'-' if self.offset < 0 else '+'} "
                 f"{abs(self.offset)}, clamped to 0..100, per decision, the loss counted less {NOISE_SE:g} standard "
                 f"error; a player's is the mean over their decisions, each weighted by its stake (the best option's "
                 f"winning chances less the worst's, at least {STAKE_FLOOR:g})")
