@@ -68,7 +68,7 @@ was then the plain mean over their decisions)."""
 
 ACCURACY: Final = AccuracyFormula(200.0, 0.06, -100.0)
 """The accuracy formula: its constants fitted by ``scripts/fit_accuracy.py`` on the games of ``bench/calibration.py
---full`` (``docs/analysis.md``, "Accuracy")."""
+--full --games 1`` (``docs/analysis.md``, "Accuracy")."""
 
 ACCURACY_FORMULA: Final = ACCURACY.describe()
 """The accuracy formula in words, as an analysis's notes give it."""
