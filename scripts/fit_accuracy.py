@@ -13,7 +13,7 @@ towards a straight line for a margin hardly wider.
 
 Usage (what fitted the shipped constants; the recorded data are that run's decisions, ``DATA``):
 
-    nice -n 19 python bench/calibration.py --full --json > calibration.json
+    nice -n 19 python bench/calibration.py --full --games 1 --json > calibration.json
     python scripts/fit_accuracy.py calibration.json --record scripts/fit_accuracy_games.json
     python scripts/fit_accuracy.py            # the recorded data: prints the constants and each kind's accuracy
 """
@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from coimbra_events.analysis.grades import NOISE_SE, STAKE_FLOOR, AccuracyFormula, counted_loss  # noqa: E402
 
 DATA = ROOT / "scripts" / "fit_accuracy_games.json"
-"""The decisions the shipped constants were fitted on (``bench/calibration.py --full``, recorded by ``--record``)."""
+"""The decisions the shipped constants were fitted on (``bench/calibration.py --full --games 1``, recorded by ``--record``)."""
 BOUNDS = {"random": 60.0, "analysis": 90.0}
 """Issue 42's: random play scores below 60, the analysis as a player above 90."""
 RATES = np.round(np.arange(0.001, 0.5, 0.001), 3)
