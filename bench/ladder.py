@@ -30,7 +30,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -39,10 +39,12 @@ from coimbra_events import core_build  # noqa: E402
 from coimbra_events.analysis.evaluation import Settings, best_option  # noqa: E402
 from coimbra_events.catalog import standin_catalog  # noqa: E402
 from coimbra_events.events import GameEvent  # noqa: E402
-from coimbra_events.analysis.policy import BOTS, GREEDY, Player, play_to_end, policy  # noqa: E402
+from coimbra_events.analysis.policy import BOTS, GREEDY, policy  # noqa: E402
+from coimbra_events.bots import next_key  # noqa: E402
 from coimbra_events.rules.core import start  # noqa: E402
-from coimbra_events.rules.fast import Fold  # noqa: E402
+from coimbra_events.rules.fast import Fold, options  # noqa: E402
 from coimbra_events.rules.options import Options  # noqa: E402
+from coimbra_events.rules.outcomes import OutcomeSpace  # noqa: E402
 from coimbra_events.rules.scoring import places, totals  # noqa: E402
 from coimbra_events.simulator import DEFAULT_PLAYERS  # noqa: E402
 from coimbra_events.state import GameState  # noqa: E402
@@ -53,11 +55,15 @@ PAIRINGS = (("policy", "random"), ("policy", "greedy"), ("greedy", "random"))
 TARGETS = {("policy", "random"): 0.95, ("policy", "greedy"): 0.60}
 """The issue's targets, on 2-player games."""
 
-class Analysed(Player):
-    """A player choosing by the analysis's own evaluation (``evaluation.best_option``: its playouts are the policy's)."""
+Pick = Callable[[GameState, Options, int, Fold], GameEvent]
+"""How a player picks the option taken in a state (``Player.pick``'s signature)."""
+
+
+class Analysed:
+    """A player choosing by the analysis's own evaluation (``evaluation.best_option``: its playouts are the policy's).
+    Not a ``Player``: the policy is compiled, and an interpreted class cannot inherit from a compiled one."""
 
     def __init__(self, seed: int, playouts: int) -> None:
-        super().__init__(None, False)
         self.settings = Settings(playouts=playouts, first_pass=playouts, seed=seed)
         self.asked = 0
 
@@ -66,11 +72,30 @@ class Analysed(Player):
         return best_option(state, self.settings, self.asked)
 
 
-def player(name: str, state: GameState, seed: int, analysis_playouts: int) -> Player:
-    """Player ``name`` for the game seeded with ``seed``."""
+def player(name: str, state: GameState, seed: int, analysis_playouts: int) -> Pick:
+    """How player ``name`` picks in the game seeded with ``seed``."""
     if name == "analysis":
-        return Analysed(seed, analysis_playouts)
-    return {"random": BOTS, "greedy": GREEDY}.get(name) or policy(state)
+        return Analysed(seed, analysis_playouts).pick
+    return ({"random": BOTS, "greedy": GREEDY}.get(name) or policy(state)).pick
+
+
+def play(state: GameState, seed: int, seats: Sequence[Pick]) -> tuple[GameState, list[GameEvent]]:
+    """Game ``seed`` played from ``state`` to its end, and its events: what ``policy.play_to_end`` plays (the table
+    drawing from a stream seeded with ``seed``, each pick keyed by ``seed`` and where the decision falls), with any
+    picker in a seat (``play_to_end`` is compiled and takes only its own ``Player``)."""
+    table, probe, fold = random.Random(seed), Fold(), Fold(scratch=True)
+    at_round, at_phase, alike, events = -1, "", [], []
+    while not state.over:
+        found = options(state)
+        if isinstance(found, OutcomeSpace):
+            event = found.sample(table)
+        else:
+            if state.round != at_round or state.phase != at_phase:
+                at_round, at_phase, alike = state.round, state.phase, []
+            event = seats[state.index[state.pending.actor]](state, found, next_key(alike, state, seed), probe)
+        events.append(event)
+        state = fold.apply(state, event)
+    return state, events
 
 
 def game(pairing: tuple[str, str], players: int, analysis_playouts: int, seed: int) -> float:
@@ -78,7 +103,7 @@ def game(pairing: tuple[str, str], players: int, analysis_playouts: int, seed: i
     state = start(standin_catalog(), DEFAULT_PLAYERS[:players])
     a, b = (player(name, state, seed, analysis_playouts) for name in pairing)
     sides = [(seat + seed) % 2 == 0 for seat in range(players)]  # True: side A
-    end = play_to_end(state, random.Random(seed), seed, [a if side else b for side in sides], Fold(scratch=True))
+    end, _ = play(state, seed, [a if side else b for side in sides])
     placed = places(end, totals(end))
     best_a = min(p for p, side in zip(placed, sides) if side)
     best_b = min(p for p, side in zip(placed, sides) if not side)

@@ -18,7 +18,8 @@ import orjson
 
 from coimbra_events.analysis.engine import Analysis, LineEntry, GradedDecision, analyse, default_jobs, line_of_play
 from coimbra_events.analysis.evaluation import FINAL_LOOK, FUTILE_Z, LUCK, METHOD, SETTLE_Z, STOP_SE, Settings, option_list
-from coimbra_events.analysis.grades import ACCURACY_FORMULA, GRADES, THRESHOLDS, accuracy, interval, reach
+from coimbra_events.analysis.grades import (ACCURACY, ACCURACY_FORMULA, GRADES, THRESHOLDS, accuracy, counted_loss, interval,
+                                            reach, stake)
 from coimbra_events.analysis.playouts import POLICY
 from coimbra_events.catalog import Catalog
 from coimbra_events.files import write_atomically
@@ -31,11 +32,13 @@ from projections.words import entry_words
 __all__ = ["DEEPER", "LUCK", "Settings",
            "analysis_for", "entry_alone", "cached_analysis", "latest_analysis", "analysis_key", "default_cache_dir"]
 
-FORMAT = 5
+FORMAT = 6
 """The read model's shape; a new shape is a new key, so an old file is never read as a new one (2: ``reach``;
 3: ``signed_loss``, the intervals drawn around it; 4: the reasons: ``round``, ``top``, ``gains``, ``turning_points``,
 ``by_kind``, ``by_round``; a decision's ``win_before``, its curve point's ``before`` and each player's ``summed_loss``:
-the curve steps by the loss; 5: luck with intervals, ``shared``, and each player's ``result`` and ``luck_adjusted``)."""
+the curve steps by the loss; 5: luck with intervals, ``shared``, and each player's ``result`` and ``luck_adjusted``;
+6: accuracy calibrated on the calibration bench's games (``grades.ACCURACY``), each decision's loss counted less one
+standard error (its ``se``), a player's weighted by each decision's ``stake``)."""
 
 
 def default_cache_dir() -> Path:
@@ -173,9 +176,10 @@ def _decision(d: GradedDecision, entry: LineEntry, players: tuple[str, ...], car
     return {"seq": d.seq, "index": d.index, "round": entry.before.round, "player": d.player, "kind": d.kind,
             "played": options[d.played]["option"],
             "best": options[0]["option"], "grade": d.grade, "loss": round(d.loss, 2),
-            "signed_loss": round(d.signed_loss, 2), "interval": _interval(d.signed_loss, d.se),
+            "signed_loss": round(d.signed_loss, 2), "se": round(d.se, 2), "interval": _interval(d.signed_loss, d.se),
             "certain": d.certain, "reach": list(reach(d.signed_loss, d.se)), "forced": d.options_total == 1,
-            "accuracy": round(accuracy(d.loss), 1),
+            "accuracy": round(accuracy(counted_loss(d.loss, d.se)), 1),
+            "stake": round(stake([o.win[actor] for o in d.options]), 2),
             "options_total": d.options_total, "options_evaluated": d.evaluated, "options": options,
             "top": [{k: o[k] for k in ("option", "played", "win", "score")} for o in options[:TOP]],
             "gains": {name_of(entry.before.catalog, source): points for source, points in d.gains},
@@ -191,7 +195,7 @@ def _summary(name: str, decisions: list[dict[str, Any]]) -> dict[str, Any]:
         "decisions": len(mine),
         "summed_loss": round(sum(d["loss"] for d in mine), 1) + 0.0,
         "mean_loss": round(sum(d["loss"] for d in mine) / len(mine), 2) if mine else 0.0,
-        "accuracy": round(sum(accuracy(d["loss"]) for d in mine) / len(mine), 1) if mine else 100.0,
+        "accuracy": round(ACCURACY.of_player([(counted_loss(d["loss"], d["se"]), d["stake"]) for d in mine]), 1),
         "grades": {g: sum(1 for d in mine if d["grade"] == g) for g in GRADES},
         "costliest": [{"seq": d["seq"], "loss": d["loss"], "grade": d["grade"], "played": d["played"],
                        "best": d["best"]} for d in costliest],

@@ -19,7 +19,7 @@ from coimbra_events.analysis.engine import analyse, line_of_play
 from coimbra_events.analysis import evaluation
 from coimbra_events.analysis.evaluation import Settings, Tally, decide, option_list, paired, settle
 from coimbra_events.analysis.luck import luck
-from coimbra_events.analysis.grades import GRADES, accuracy, certain, grade, interval, reach
+from coimbra_events.analysis.grades import GRADES, certain, grade, interval, reach
 from coimbra_events.analysis.playouts import Streams, outcome, play_out
 from coimbra_events.analysis.strength import duel
 from coimbra_events.catalog import standin_catalog
@@ -50,12 +50,6 @@ def test_grades_begin_at_lichess_thresholds(loss, expected):
 def test_reach_is_every_grade_the_95_percent_interval_spans(loss, se, expected):
     """2.6 ± 1.96 × 0.06 reaches below 2.5, ± 1.96 × 0.02 does not; 7.5 ± 1.96 × 1.3 crosses both 5 and 10."""
     assert reach(loss, se) == expected
-
-
-def test_accuracy_is_lichess_formula():
-    assert accuracy(0.0) == pytest.approx(100.0, abs=0.001)
-    assert accuracy(10.0) == pytest.approx(103.1668 * math.exp(-0.4354) - 3.1669)
-    assert accuracy(100.0) == 0.0
 
 
 def with_points(state: GameState, name: str, points: int) -> GameState:
@@ -255,6 +249,16 @@ def test_a_decision_with_no_more_other_options_than_rivals_is_settled_without_a_
     decision = decide(entry.before, entry.event, CLEAR, entry.index)
     assert all(t.offset == evaluation.SETTLING for t in decision.tallies)
     assert decision.playouts == sum(t.n for t in decision.tallies) > 0
+
+
+def test_a_forced_decision_is_measured_as_the_best_with_nothing_to_settle():
+    """A decision with one legal option (here a start group, the last one left) has no rival: it is the best, no loss
+    (settling it against no rival failed on an empty list, so any game with one could not be analysed)."""
+    log, _ = simulate(standin_catalog(), DEFAULT_PLAYERS[:2], 0)
+    entry = next(e for e in line_of_play(log, standin_catalog())
+                 if not e.is_outcome and len(option_list(e.before, e.event)) == 1)
+    decision = decide(entry.before, entry.event, CLEAR, entry.index)
+    assert [t.option for t in decision.tallies] == [0] and decision.loss(decision.played) == (0.0, 0.0)
 
 
 def test_settling_stops_where_even_its_cap_would_leave_the_loss_on_a_grades_bound(a_card_worth_ten_points, monkeypatch):

@@ -221,7 +221,7 @@ def option_list(state: GameState, played: GameEvent) -> list[GameEvent]:
 def decide(state: GameState, played: GameEvent, settings: Settings, entry: int) -> Decision:
     """Measure every option of the decision due in ``state``; ``played`` is the one the record says was taken."""
     options = option_list(state, played)
-    if len(options) - 1 <= settings.rivals:
+    if 1 <= len(options) - 1 <= settings.rivals:  # a forced decision has no rival to settle against: ranked alone
         return _all_rivals(state, options, options.index(played), settings, entry)
     ranked, evaluated = rank(state, options, settings, entry, options.index(played))
     chosen = next(t for t in ranked if t.option == options.index(played))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Final
+from dataclasses import dataclass
+from typing import Final, Sequence
 
 GRADES: Final[tuple[str, ...]] = ("best", "good", "inaccuracy", "mistake", "blunder")
 """From the best decision to the worst."""
@@ -23,9 +24,54 @@ Z95: Final = 1.959964
 CERTAIN_SE: Final = 2.0
 """A loss is "certain" when the best option is ahead by at least this many standard errors of the difference."""
 
-ACCURACY_FORMULA: Final = ("lichess's accuracy = 103.1668 * exp(-0.04354 * loss) - 3.1669, clamped to 0..100, per decision; "
-                           "a player's is the mean over their decisions")
-"""Lichess's accuracy of a move from the winning chances it lost (in percentage points)."""
+NOISE_SE: Final = 1.0
+"""A decision's loss counts in its accuracy less this many of its standard errors (``counted_loss``)."""
+
+STAKE_FLOOR: Final = 1.0
+"""The least weight of a decision in a player's accuracy, in points of stake: a decision whose options all win alike
+still counts, a little (lichess clamps its volatility weights likewise, at 0.5)."""
+
+
+@dataclass(frozen=True)
+class AccuracyFormula:
+    """Accuracy of one decision from the winning chances it lost (``counted_loss``), lichess's shape: ``scale *
+    exp(-rate * loss) + offset``, clamped to 0..100 (``scale + offset`` is 100: a decision that loses nothing scores
+    100); a player's, the mean of their decisions' weighted by each one's stake (what it could lose at most)."""
+
+    scale: float
+    rate: float
+    offset: float
+
+    def __call__(self, loss: float) -> float:
+        return min(100.0, max(0.0, self.scale * math.exp(-self.rate * loss) + self.offset))
+
+    def of_player(self, decisions: Sequence[tuple[float, float]]) -> float:
+        """A player's accuracy over their decisions with a choice, each a ``(counted loss, stake)``: the mean of the decisions'
+        accuracies weighted by their stakes (at least ``STAKE_FLOOR``), so that decisions where every option wins alike,
+        where any pick is as good, do not make a random player look accurate; 100 with none."""
+        weights = [max(STAKE_FLOOR, stake) for _, stake in decisions]
+        if not weights:
+            return 100.0
+        return sum(w * self(loss) for w, (loss, _) in zip(weights, decisions)) / sum(weights)
+
+    def describe(self) -> str:
+        return (f"accuracy, lichess's shape with constants fitted on Coimbra games = {self.scale} * exp(-{self.rate} * "
+                f"loss) {'-' if self.offset < 0 else '+'} "
+                f"{abs(self.offset)}, clamped to 0..100, per decision, the loss counted less {NOISE_SE:g} standard "
+                f"error; a player's is the mean over their decisions, each weighted by its stake (the best option's "
+                f"winning chances less the worst's, at least {STAKE_FLOOR:g})")
+
+
+LICHESS: Final = AccuracyFormula(103.1668, 0.04354, -3.1669)
+"""Lichess's constants, fitted on chess games graded by Stockfish: a decision's accuracy until FORMAT 6 (a player's
+was then the plain mean over their decisions)."""
+
+ACCURACY: Final = AccuracyFormula(200.0, 0.06, -100.0)
+"""The accuracy formula: its constants fitted by ``scripts/fit_accuracy.py`` on the games of ``bench/calibration.py
+--full --games 1`` (``docs/analysis.md``, "Accuracy")."""
+
+ACCURACY_FORMULA: Final = ACCURACY.describe()
+"""The accuracy formula in words, as an analysis's notes give it."""
 
 
 def grade(loss: float) -> str:
@@ -54,5 +100,19 @@ def reach(loss: float, se: float) -> tuple[str, ...]:
 
 
 def accuracy(loss: float) -> float:
-    """Lichess's accuracy of one decision (``ACCURACY_FORMULA``)."""
-    return min(100.0, max(0.0, 103.1668 * math.exp(-0.04354 * loss) - 3.1669))
+    """The accuracy of one decision that lost ``loss`` points of winning chances (``ACCURACY``)."""
+    return ACCURACY(loss)
+
+
+def counted_loss(loss: float, se: float) -> float:
+    """The loss a decision's accuracy counts: the loss measured less ``NOISE_SE`` standard errors, at least 0. Loss is
+    the best rival's lead, at least 0, so at a few hundred playouts the noise of a decision as good as the best reads
+    as a loss of a few points; less one standard error, a best move measured on few playouts no longer looks like an
+    inaccuracy, while a real loss of many standard errors still counts nearly whole."""
+    return max(0.0, loss - NOISE_SE * se)
+
+
+def stake(wins: Sequence[float]) -> float:
+    """What a decision could lose at most, in points: the best option's winning chances (``wins``: each option's,
+    0..1) less the worst's."""
+    return 100 * (max(wins) - min(wins)) if wins else 0.0
