@@ -4,6 +4,7 @@ with the fields the issue names, the read model kept under its key and read back
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 
 import orjson
@@ -109,11 +110,28 @@ def test_an_illegal_game_is_refused_with_one_line(tmp_path):
 
 
 def test_a_kept_analysis_of_another_shape_is_not_shown(opening, tmp_path):
-    """A report kept by an older version (another ``format``) is never handed to the views."""
+    """A report kept by an older version (another ``format``) is never handed to the views. (A copy of the module's
+    kept analyses, so that the opening is analysed again only when this test runs alone.)"""
     path, cache = opening[0], tmp_path
+    if opening[1].exists():
+        shutil.copytree(opening[1], cache, dirs_exist_ok=True)
     log = read(path)
     assert run(str(path), *QUICK, "--json", cache=cache).returncode == 0
     kept = latest_analysis(log, cache)
     pointer = orjson.loads((cache / "heads" / f"{log.head()}.json").read_bytes())
     (cache / pointer).write_bytes(orjson.dumps({**kept, "key": {**kept["key"], "format": 0}}))
     assert latest_analysis(log, cache) is None
+
+
+def test_the_text_shows_top_options_gains_turning_points_and_losses_by_kind_and_round(opening):
+    """The reasons (tests/test_analysis_reasons.py) in the text, from the analysis this module keeps (the same settings)."""
+    path, cache = opening
+    out = run(str(path), *QUICK, cache=cache)
+    assert out.returncode == 0, out.stderr
+    report = orjson.loads(run(str(path), *QUICK, "--json", cache=cache).stdout)
+    for title in ("top options (win, expected score)", "the best gains", "Turning points",
+                  "Points lost by kind of decision", "Points lost by round"):
+        assert title in out.stdout
+    gained = next(d for d in report["decisions"] if d["gains"])
+    source, points = next(iter(gained["gains"].items()))
+    assert f"{'+' if points >= 0 else '−'}{abs(points):.1f} {source}" in out.stdout

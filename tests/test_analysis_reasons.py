@@ -122,19 +122,6 @@ def run(*args: str, cache) -> subprocess.CompletedProcess:
     return installed_analyse(*args, "--settle", "8", "--luck", "4", "--jobs", "1", cache=cache)
 
 
-def test_the_text_shows_top_options_gains_turning_points_and_losses_by_kind_and_round(opening):
-    path, cache = opening
-    out = run(str(path), "--playouts", "4", cache=cache)
-    assert out.returncode == 0, out.stderr
-    report = orjson.loads(run(str(path), "--playouts", "4", "--json", cache=cache).stdout)
-    for title in ("top options (win, expected score)", "the best gains", "Turning points",
-                  "Points lost by kind of decision", "Points lost by round"):
-        assert title in out.stdout
-    gained = next(d for d in report["decisions"] if d["gains"])
-    source, points = next(iter(gained["gains"].items()))
-    assert f"{'+' if points >= 0 else '−'}{abs(points):.1f} {source}" in out.stdout
-
-
 def test_seq_looks_at_one_decision_alone_deeper_and_is_not_kept(opening):
     path, cache = opening
     out = run(str(path), "--seq", "16", "--playouts", "8", "--json", cache=cache / "alone")

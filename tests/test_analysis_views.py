@@ -25,8 +25,10 @@ from cli.app import app
 from coimbra_events import log, log_reader
 from coimbra_events.catalog import standin_catalog
 from projections.analysis import Settings, analysis_for
+from projections.annotations import annotations
 from tests.browser_kit import axe_violations, chromium
 from tests.conftest import FIXTURES, installed_coimbra
+from tests.test_annotated_move_list import entry_lines
 
 ENTRIES = 40
 """How much of the 2-player fixture is analysed: setup, start choices and round 1's first drafts."""
@@ -212,3 +214,31 @@ def test_the_graph_marks_the_rounds_reads_at_the_page_s_size_and_says_what_the_b
             assert f"{'+' if points >= 0 else '−'}{abs(points):.1f} {source}" in said
         finally:
             page.close()
+
+
+def test_export_analysis_marks_the_graded_decisions_and_import_reads_back_the_same_record(analysed, tmp_path):
+    """The annotated move list (tests/test_annotated_move_list.py) through the installed command, on this module's
+    analysis (found by ``export --analysis``): each decision graded inaccuracy or worse is marked on its line, with its
+    loss; the list imported and exported as JSON is the record's own JSON."""
+    path, cache, report = analysed
+    db = tmp_path / "games.sqlite"
+
+    def stored(*args: str) -> str:
+        out = coimbra(*args, "--db", str(db), cache=cache)
+        assert out.returncode == 0, out.stderr.decode()
+        return out.stdout.decode()
+
+    text = stored("export", str(path), "--format", "text", "--analysis")
+    graded = annotations(report)
+    assert any(mark in ("?!", "?", "??") for mark, _ in graded.values())
+    for seq, (mark, comment) in graded.items():
+        line = next(line for first, line in entry_lines(text).items() if first <= seq and f" {mark} {{" in line
+                    and line.endswith(f" {mark} {{{comment}}}"))
+        assert comment.split(". Best: ")[-1] in line or mark == "!"
+    assert sum(f" {mark} {{" in text for mark, _ in graded.values()) >= 1
+    assert sum(text.count(f" {mark} {{") for mark in ("?!", "?", "??", "!")) == len(graded)
+    (tmp_path / "annotated.txt").write_text(text, encoding="utf-8")
+    stored("import", str(tmp_path / "annotated.txt"), "--name", "back")
+    assert stored("export", "back") == log.dumps(log_reader.read(path)).decode()
+    plain = stored("export", str(path), "--format", "text")
+    assert not any(f" {mark} {{" in plain for mark in ("?!", "?", "??", "!"))

@@ -1,25 +1,20 @@
 """The annotated move list (issue 42, item 6): ``coimbra export --format text --analysis`` marks each graded decision
 as PGN does, with the loss and the best option as a comment, and ``coimbra import`` reads it back to the same record
-(the marks and comments left out)."""
+(the marks and comments left out). The installed command on an analysed game: tests/test_analysis_views.py, which
+analyses that game once for each way of looking at it."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-from pathlib import Path
 
 import pytest
 
 from coimbra_events import log as game_log, movelist
-from coimbra_events.catalog import standin_catalog
 from coimbra_events.log_reader import read
-from projections.analysis import Settings, analysis_for
-from projections.annotations import HARD_LOSS, annotation, annotations, hard_to_find
-from tests.conftest import FIXTURES, installed_coimbra
+from projections.annotations import HARD_LOSS, annotation, hard_to_find
+from tests.conftest import FIXTURES
 from tests.test_movelist import eventful
 
 GAME = FIXTURES / "games" / "standin-2p-seed1.json"
-FEW = Settings(playouts=4, first_pass=2, candidates=2, settle=8, batch=4, luck=4)
 
 
 def decision(grade: str, losses: list[float], played: int = 0, total: int | None = None, forced: bool = False) -> dict:
@@ -83,37 +78,6 @@ def test_a_note_that_looks_like_an_annotation_reads_back_as_written():
     text = movelist.dumps(game.to_log(), annotations=every_decision_marked(game.to_log()))
     assert "{table: note 3 what ?? {a}}" in text
     assert game_log.dumps(movelist.loads(text)) == game_log.dumps(game.to_log())
-
-
-def test_export_analysis_marks_the_graded_decisions_and_import_reads_back_the_same_record(tmp_path: Path):
-    """The installed command, on the fixture's first 40 entries analysed with few playouts (kept, then found by
-    ``export --analysis``): each decision graded inaccuracy or worse is marked on its line, with its loss; the
-    list imported and exported as JSON is the record's own JSON."""
-    path, cache, db = tmp_path / "short.json", tmp_path / "analyses", tmp_path / "games.sqlite"
-    game_log.write(path, read(GAME).prefix(40))
-    report = analysis_for(read(path), standin_catalog(), FEW, cache_dir=cache, jobs=1)
-    env = {**os.environ, "NO_COLOR": "1", "COIMBRA_ANALYSES": str(cache)}
-
-    def coimbra(*args: str) -> str:
-        out = subprocess.run([installed_coimbra(), *args, "--db", str(db)], capture_output=True, text=True, env=env,
-                             timeout=120)
-        assert out.returncode == 0, out.stderr
-        return out.stdout
-
-    text = coimbra("export", str(path), "--format", "text", "--analysis")
-    graded = annotations(report)
-    assert any(mark in ("?!", "?", "??") for mark, _ in graded.values())
-    for seq, (mark, comment) in graded.items():
-        line = next(line for first, line in entry_lines(text).items() if first <= seq and f" {mark} {{" in line
-                    and line.endswith(f" {mark} {{{comment}}}"))
-        assert comment.split(". Best: ")[-1] in line or mark == "!"
-    assert sum(f" {mark} {{" in text for mark, _ in graded.values()) >= 1
-    assert sum(text.count(f" {mark} {{") for mark in ("?!", "?", "??", "!")) == len(graded)
-    (tmp_path / "annotated.txt").write_text(text, encoding="utf-8")
-    coimbra("import", str(tmp_path / "annotated.txt"), "--name", "back")
-    assert coimbra("export", "back") == game_log.dumps(read(path)).decode()
-    plain = coimbra("export", str(path), "--format", "text")
-    assert not any(f" {mark} {{" in plain for mark in ("?!", "?", "??", "!"))
 
 
 def entry_lines(text: str) -> dict[int, str]:
