@@ -62,10 +62,6 @@ class AccuracyFormula:
                 f"winning chances less the worst's, at least {STAKE_FLOOR:g})")
 
 
-LICHESS: Final = AccuracyFormula(103.1668, 0.04354, -3.1669)
-"""Lichess's constants, fitted on chess games graded by Stockfish: a decision's accuracy until FORMAT 6 (a player's
-was then the plain mean over their decisions)."""
-
 ACCURACY: Final = AccuracyFormula(200.0, 0.06, -100.0)
 """The accuracy formula: its constants fitted by ``scripts/fit_accuracy.py`` on the games of ``bench/calibration.py
 --full --games 1`` (``docs/analysis.md``, "Accuracy")."""
