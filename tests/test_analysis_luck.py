@@ -9,7 +9,7 @@ import pytest
 
 from coimbra_events.analysis.engine import analyse, line_of_play
 from coimbra_events.analysis.evaluation import Settings
-from coimbra_events.analysis.luck import Luck, chances, luck, total
+from coimbra_events.analysis.luck import Luck, chances, evened, exchangeable, luck, total
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.log_reader import read
 from coimbra_events.rules.fast import Fold
@@ -102,3 +102,23 @@ def test_with_a_shared_first_place_the_luck_of_two_players_sums_to_the_change_in
 def test_the_read_model_says_what_each_outcomes_luck_sums_to(report):
     for u in report["luck"]:
         assert sum(u["luck"].values()) == pytest.approx(u["shared"], abs=0.11)
+
+
+def test_before_the_seating_no_player_can_be_favoured_so_each_playout_counts_its_first_places_shared_evenly(line):
+    """The setup's draws before the seating (monasteries, scoring tiles, voyages) favour no player: their luck is
+    what they change in the chance of a shared first place, the same for each player, and the table before the
+    seating is measured with no spread but that of how many finish first (exact knowledge, not playouts' noise)."""
+    seating = next(e for e in line if type(e.event).__name__ == "SeatingDrawn")
+    assert [exchangeable(e.before) for e in line[: seating.index + 2]] == [True] * (seating.index + 1) + [False]
+    voyages = line[seating.index - 1]
+    drawn = luck(voyages.before, voyages.event, 5, voyages.index, voyages.run, 8)
+    assert drawn.points(0) == drawn.points(1) == pytest.approx(drawn.shared() / 2)
+    seated = luck(seating.before, seating.event, 5, seating.index, seating.run, 8)
+    assert all(b[0] == b[1] == sum(b) / 2 for b in seated.before)
+    assert seated.after == chances(Fold().apply(seating.before, seating.event), 5, seating.index + 1, seating.run, 8)
+
+
+def test_sharing_out_evenly_keeps_each_playouts_first_places_and_removes_their_spread():
+    assert evened((1.0, 0.0)) == (0.5, 0.5) and evened((1.0, 1.0, 0.0)) == (2 / 3,) * 3
+    spread = Luck([(1.0, 0.0), (0.0, 1.0)] * 2, [(1.0, 0.0)] * 4).se(0)
+    assert spread > 0 and Luck([evened(f) for f in [(1.0, 0.0), (0.0, 1.0)] * 2], [(1.0, 0.0)] * 4).se(0) == 0.0

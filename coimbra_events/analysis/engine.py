@@ -108,7 +108,7 @@ class Lucky:
     se: tuple[float, ...] = ()
     shared: float = 0.0
     run: int = -1
-    differences: tuple[tuple[int, ...], ...] = ()
+    differences: tuple[tuple[float, ...], ...] = ()
 
 
 @dataclass(frozen=True)
