@@ -81,7 +81,20 @@ class Luck:
 def luck(state: GameState, outcome: GameEvent, seed: int, entry: int, run: int, playouts: int) -> Luck:
     """Entry ``entry`` (of the run of random entries that starts at line index ``run``), ``outcome`` recorded, measured
     on ``playouts`` playouts each side."""
-    return Luck(chances(state, seed, entry, run, playouts), chances(Fold().apply(state, outcome), seed, entry + 1, run, playouts))
+    return run_luck([(state, outcome, entry)], seed, run, playouts)[0]
+
+
+def run_luck(steps: Sequence[tuple[GameState, GameEvent, int]], seed: int, run: int, playouts: int) -> list[Luck]:
+    """Consecutive entries of the run that starts at line index ``run`` (each: the table before it, its outcome, its
+    line index), each measured as ``luck`` measures it alone, but every table played out once: the table after one
+    entry is the next's before, and measured apart it was played out twice (a third of the luck's playouts on the
+    2-player fixture, most of them the setup's, which play a whole game)."""
+    assert all(b[2] == a[2] + 1 for a, b in zip(steps, steps[1:])), "consecutive entries"
+    state, _, first = steps[0]
+    tables = [chances(state, seed, first, run, playouts)]
+    for state, outcome, entry in steps:
+        tables.append(chances(Fold().apply(state, outcome), seed, entry + 1, run, playouts))
+    return [Luck(before, after) for before, after in zip(tables, tables[1:])]
 
 
 def chances(state: GameState, seed: int, entry: int, run: int, playouts: int) -> list[Firsts]:
@@ -143,4 +156,4 @@ def total(entries: Sequence[tuple[int, float, Sequence[float]]]) -> tuple[float,
     return sum(points for _, points, _ in entries), math.sqrt(variance)
 
 
-__all__ = ("Z95", "Firsts", "Luck", "luck", "chances", "exchangeable", "evened", "standard_error", "total")
+__all__ = ("Z95", "Firsts", "Luck", "luck", "run_luck", "chances", "exchangeable", "evened", "standard_error", "total")
