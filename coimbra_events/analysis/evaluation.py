@@ -63,10 +63,12 @@ FUTILE_Z: Final = 1.0
 cap's playouts would give) of a grade's bound: the grade there is a coin's toss at the cap too, and the playouts
 settle other decisions instead."""
 
-LUCK: Final = 8
+LUCK: Final = 12
 """Paired playouts each side of a random outcome, per playout of an option carried on (``Settings.luck``): a
 player's luck over a game sums a dozen outcomes' and more, each from two sets of playouts, where a grade reads one
-difference; 512 at the default settings (docs/analysis.md: what they cost and how far the total still spreads)."""
+difference; 768 at the default settings, 8 per playout (512) until a run's tables were played out once each
+(``luck.run_luck``), which left the same CPU for half as many again (docs/analysis.md: what they cost and how far
+the total still spreads)."""
 
 SETTLING: Final = 1 << 20
 """Playouts of the settling step are numbered from here: fresh streams, never those the best was picked on."""
