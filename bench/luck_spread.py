@@ -44,7 +44,8 @@ def measure(seeds: int, luck: int, jobs: int) -> dict[str, Any]:
     for seed in range(1, seeds + 1):
         result, seconds, used = timed(lambda: analyse(outcomes, Settings(luck=luck, seed=seed), jobs))
         players = result.players
-        wall, cpu, spent = wall + seconds, cpu + used, spent + sum(u.playouts for u in result.luck)
+        tables = len(result.luck) + len({u.run for u in result.luck})  # a run's tables played out once each
+        wall, cpu, spent = wall + seconds, cpu + used, spent + luck * tables
         out["seeds"][seed] = {name: [round(v, 2) for v in result.luck_total(p)] for p, name in enumerate(players)}
         print(f"seed {seed}: {out['seeds'][seed]}", file=sys.stderr, flush=True)
     for name in players:

@@ -230,7 +230,8 @@ def _notes(settings: Settings) -> dict[str, str]:
         "accuracy": ACCURACY_FORMULA + "; forced decisions (one legal option) are left out",
         "luck": f"percentage points of P(first) an outcome gave each player against the average outcome possible then "
                 f"(the chances before it), on {settings.luck} paired playouts each side, those of a run of outcomes with "
-                "no decision between on the same streams; interval: 95 %, from the spread of the paired differences "
+                "no decision between on the same streams (before the seating each playout's first places are shared "
+                "out evenly: no player can be favoured yet); interval: 95 %, from the spread of the paired differences "
                 "(a player's total: of each run's summed differences); shared: what the players' luck sums to, the "
                 "points by which the outcome raised the expected number of players sharing first place; "
                 "luck_adjusted: the result (100 for a first place, shared or not, else 0) less the luck",

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from coimbra_events.analysis.engine import analyse, line_of_play
+from coimbra_events.analysis import luck as luck_module
+from coimbra_events.analysis.engine import analyse, line_of_play, units
 from coimbra_events.analysis.evaluation import Settings
-from coimbra_events.analysis.luck import Luck, chances, luck, total
+from coimbra_events.analysis.luck import Luck, chances, evened, exchangeable, luck, run_luck, total
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.log_reader import read
 from coimbra_events.rules.fast import Fold
@@ -102,3 +103,38 @@ def test_with_a_shared_first_place_the_luck_of_two_players_sums_to_the_change_in
 def test_the_read_model_says_what_each_outcomes_luck_sums_to(report):
     for u in report["luck"]:
         assert sum(u["luck"].values()) == pytest.approx(u["shared"], abs=0.11)
+
+
+def test_before_the_seating_no_player_can_be_favoured_so_each_playout_counts_its_first_places_shared_evenly(line):
+    """The setup's draws before the seating (monasteries, scoring tiles, voyages) favour no player: their luck is
+    what they change in the chance of a shared first place, the same for each player, and the table before the
+    seating is measured with no spread but that of how many finish first (exact knowledge, not playouts' noise)."""
+    seating = next(e for e in line if type(e.event).__name__ == "SeatingDrawn")
+    assert [exchangeable(e.before) for e in line[: seating.index + 2]] == [True] * (seating.index + 1) + [False]
+    voyages = line[seating.index - 1]
+    drawn = luck(voyages.before, voyages.event, 5, voyages.index, voyages.run, 8)
+    assert drawn.points(0) == drawn.points(1) == pytest.approx(drawn.shared() / 2)
+    seated = luck(seating.before, seating.event, 5, seating.index, seating.run, 8)
+    assert all(b[0] == b[1] == sum(b) / 2 for b in seated.before)
+    assert seated.after == chances(Fold().apply(seating.before, seating.event), 5, seating.index + 1, seating.run, 8)
+
+
+def test_sharing_out_evenly_keeps_each_playouts_first_places_and_removes_their_spread():
+    assert evened((1.0, 0.0)) == (0.5, 0.5) and evened((1.0, 1.0, 0.0)) == (2 / 3,) * 3
+    spread = Luck([(1.0, 0.0), (0.0, 1.0)] * 2, [(1.0, 0.0)] * 4).se(0)
+    assert spread > 0 and Luck([evened(f) for f in [(1.0, 0.0), (0.0, 1.0)] * 2], [(1.0, 0.0)] * 4).se(0) == 0.0
+
+
+def test_a_run_measured_together_plays_each_table_out_once_and_gives_what_each_entry_gives_alone(line, deal_and_roll,
+                                                                                                  monkeypatch):
+    deal, roll = deal_and_roll
+    alone = [luck(e.before, e.event, 3, e.index, e.run, 6) for e in (deal, roll)]
+    played: list[int] = []
+    measure = luck_module.chances
+    monkeypatch.setattr(luck_module, "chances", lambda *a: played.append(a[2]) or measure(*a))
+    together = run_luck([(e.before, e.event, e.index) for e in (deal, roll)], 3, deal.run, 6)
+    assert [(u.before, u.after) for u in together] == [(u.before, u.after) for u in alone]
+    assert played == [deal.index, roll.index, roll.index + 1]  # the table between them once, not twice
+    shares = units(line)
+    assert (deal.index, roll.index) in shares and tuple(range(6)) in shares  # the setup's six draws: one run
+    assert sorted(k for unit in shares for k in unit) == list(range(len(line)))

@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Sequence
 
 from coimbra_events.analysis.evaluation import Decision, Settings, Tally, decide, option_list, win_vector
 from coimbra_events.analysis.grades import certain, grade
-from coimbra_events.analysis.luck import luck, total
+from coimbra_events.analysis.luck import Luck, run_luck, total
 from coimbra_events.analysis.reasons import gains
 from coimbra_events.catalog import Catalog
 from coimbra_events.events import GameEvent
@@ -108,7 +108,7 @@ class Lucky:
     se: tuple[float, ...] = ()
     shared: float = 0.0
     run: int = -1
-    differences: tuple[tuple[int, ...], ...] = ()
+    differences: tuple[tuple[float, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -152,16 +152,17 @@ def analyse(entries: Sequence[LineEntry], settings: Settings, jobs: int = 1,
 
     work = Work(settings, tuple(entries))
     results: list[GradedDecision | Lucky] = []
+    shares = units(work.entries)
     with ExitStack() as stack:
-        done: Iterable[GradedDecision | Lucky] = map(partial(measure, work), range(len(entries)))
+        done: Iterable[list[GradedDecision | Lucky]] = map(partial(measure_unit, work), shares)
         if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
             pool = stack.enter_context(ProcessPoolExecutor(jobs, multiprocessing.get_context("fork"),
                                                            initializer=_take, initargs=(work,)))
-            done = pool.map(_measure_taken, range(len(entries)), chunksize=1)
-        for result in done:
-            results.append(result)
+            done = pool.map(_measure_taken, shares, chunksize=1)
+        for measured in done:
+            results.extend(measured)
             if progress:
-                progress(1)
+                progress(len(measured))
     players = tuple(p.name for p in entries[0].before.players) if entries else ()
     return Analysis(settings, players, tuple(r for r in results if isinstance(r, GradedDecision)),
                     tuple(r for r in results if isinstance(r, Lucky)))
@@ -187,24 +188,51 @@ def _take(work: Work) -> None:
     _TAKEN = work
 
 
-def _measure_taken(k: int) -> GradedDecision | Lucky:
-    """Entry ``k`` of the work this worker was started with, measured."""
+def _measure_taken(unit: tuple[int, ...]) -> list[GradedDecision | Lucky]:
+    """A unit of the work this worker was started with, measured."""
     assert _TAKEN is not None, "runs in a worker started by analyse()"
-    return measure(_TAKEN, k)
+    return measure_unit(_TAKEN, unit)
+
+
+def units(entries: Sequence[LineEntry]) -> list[tuple[int, ...]]:
+    """The work shared out, by place in ``entries``: each decision alone, and the random entries of a run that follow
+    each other there together (``luck.run_luck`` plays out the table after one of them, the next's before, once)."""
+    shares: list[tuple[int, ...]] = []
+    for k, entry in enumerate(entries):
+        last = entries[shares[-1][-1]] if shares else None
+        if entry.is_outcome and last is not None and last.is_outcome and (last.run, last.index + 1) == (entry.run, entry.index):
+            shares[-1] += (k,)
+        else:
+            shares.append((k,))
+    return shares
+
+
+def measure_unit(work: Work, unit: tuple[int, ...]) -> list[GradedDecision | Lucky]:
+    """A unit of ``work`` (``units``) measured: a decision graded, or a run's random outcomes' luck."""
+    entries = [work.entries[k] for k in unit]
+    if not entries[0].is_outcome:
+        return [measure(work, unit[0])]
+    settings = work.settings
+    found = run_luck([(e.before, e.event, e.index) for e in entries], settings.seed, entries[0].run, settings.luck)
+    return [_lucky(e, u) for e, u in zip(entries, found)]
+
+
+def _lucky(entry: LineEntry, found: Luck) -> Lucky:
+    pending = entry.before.pending
+    players = range(len(entry.before.players))
+    return Lucky(entry.index, entry.seq, pending.kind if pending else "", tuple(found.points(p) for p in players),
+                 found.win_after(), 2 * found.n, tuple(found.se(p) for p in players), found.shared(), entry.run,
+                 tuple(found.differences(p) for p in players))
 
 
 def measure(work: Work, k: int) -> GradedDecision | Lucky:
     """Entry ``k`` of ``work`` measured: a decision graded, or a random outcome's luck."""
     settings, entry = work.settings, work.entries[k]
+    if entry.is_outcome:
+        return measure_unit(work, (k,))[0]
     state = entry.before
     pending = state.pending
     kind = pending.kind if pending else ""
-    if entry.is_outcome:
-        found = luck(state, entry.event, settings.seed, entry.index, entry.run, settings.luck)
-        players = range(len(state.players))
-        return Lucky(entry.index, entry.seq, kind, tuple(found.points(p) for p in players), found.win_after(),
-                     2 * found.n, tuple(found.se(p) for p in players), found.shared(), entry.run,
-                     tuple(found.differences(p) for p in players))
     decision = decide(state, entry.event, settings, entry.index)
     options = tuple(_value(decision, t) for t in decision.tallies)
     played = decision.tallies.index(decision.played)

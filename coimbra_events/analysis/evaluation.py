@@ -34,12 +34,13 @@ from coimbra_events.events import GameEvent
 from coimbra_events.rules.fast import Fold
 from coimbra_events.state import GameState
 
-METHOD: Final = 6
+METHOD: Final = 7
 """How a decision is measured, by number: raised whenever the same settings and seed would give other figures, so an
 analysis kept by another way is never read as this one's (``projections.analysis.analysis_key``). 5: the playouts
 are played by the playout policy (``coimbra_events/analysis/policy.py``), no longer by the seeded bots. 6: a decision
 with no more other options than rivals goes straight to the settling step, and that step stops where even its cap
-could not settle the grade (``FUTILE_Z``)."""
+could not settle the grade (``FUTILE_Z``). 7: a random outcome's luck counts each playout of a table before the
+seating shared out evenly among the players (``analysis.luck.exchangeable``)."""
 
 STOP_SE: Final = 3.0
 """An option stops early once the best is ahead of it by this many standard errors of the paired difference."""
@@ -62,10 +63,12 @@ FUTILE_Z: Final = 1.0
 cap's playouts would give) of a grade's bound: the grade there is a coin's toss at the cap too, and the playouts
 settle other decisions instead."""
 
-LUCK: Final = 8
+LUCK: Final = 12
 """Paired playouts each side of a random outcome, per playout of an option carried on (``Settings.luck``): a
 player's luck over a game sums a dozen outcomes' and more, each from two sets of playouts, where a grade reads one
-difference; 512 at the default settings (docs/analysis.md: what they cost and how far the total still spreads)."""
+difference; 768 at the default settings, 8 per playout (512) until a run's tables were played out once each
+(``luck.run_luck``), which left the same CPU for half as many again (docs/analysis.md: what they cost and how far
+the total still spreads)."""
 
 SETTLING: Final = 1 << 20
 """Playouts of the settling step are numbered from here: fresh streams, never those the best was picked on."""
