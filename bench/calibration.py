@@ -13,7 +13,7 @@ accuracy (the mean over games with a 95 % interval: the t interval of the player
 decision with a choice, and, with ``--json``, every decision's loss (what ``scripts/fit_accuracy.py`` fits the
 accuracy formula's constants on: ``docs/analysis.md``, "Accuracy").
 
-Usage: ``python bench/calibration.py [--games N] [--full | --defaults] [--kinds random,greedy,policy,analysis]
+Usage: ``python bench/calibration.py [--games N] [--first G] [--full | --defaults] [--kinds random,greedy,policy,analysis]
 [--playouts N] [--settle N] [--analysis-playouts N] [--jobs J] [--json]``; the default (1 game a kind, 4 playouts,
 settle 8) is CI's quick look, about a minute on 2 cores; ``--full`` (``FULLY``'s playouts and settle, about 95 s of
 CPU a game with the compiled core) with ``--games 1`` is what the accuracy's constants were fitted on;
@@ -122,13 +122,13 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     judged = {"playouts": args.playouts, "settle": args.settle} in JUDGED
     began = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        work = [(kind, g) for g in range(args.games) for kind in args.kinds]  # game 0 of every kind first
+        work = [(kind, g) for g in range(args.first, args.first + args.games) for kind in args.kinds]  # a game of every kind first
         games = []
         for game in pool.map(partial(_measured, settings, args.analysis_playouts), work, chunksize=1):
             games.append(game)
             print(json.dumps(game), file=sys.stderr, flush=True)  # each game as it is done: a long run's figures so far
     players = [p for game in games for p in game]
-    return {"core": core_build(), "jobs": args.jobs, "games": args.games, "settings": settings.to_json(),
+    return {"core": core_build(), "jobs": args.jobs, "games": args.games, "first": args.first, "settings": settings.to_json(),
             "analysis_playouts": args.analysis_playouts, "accuracy": ACCURACY.describe(),
             "wall_s": round(time.perf_counter() - began, 1),
             "rows": [row(kind, [p for p in players if p["kind"] == kind], judged) for kind in args.kinds],
@@ -159,6 +159,7 @@ def report(result: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=1, help="games per kind of player (default 1)")
+    parser.add_argument("--first", type=int, default=0, help="the first game's table (default 0): a long run in pieces")
     settings = parser.add_mutually_exclusive_group()
     settings.add_argument("--full", action="store_true", help=f"playouts {FULLY['playouts']}, settle {FULLY['settle']}: "
                           "the fit's data (with --games 1)")
