@@ -19,8 +19,7 @@ settle 8) is CI's quick look, about a minute on 2 cores; ``--full`` (``FULLY``'s
 CPU a game with the compiled core) with ``--games 1`` is what the accuracy's constants were fitted on;
 ``--defaults`` (the analysis's own settings, ``DEFAULTS``: what a user's ``coimbra analyse`` gives) is where the
 targets matter, at 11 to 13 minutes of CPU a game (630 and 781 s measured); more games make it sturdier (run it with
-``nice -n 19``). The
-targets are judged at those two settings only (``JUDGED``). Always exits 0.
+``nice -n 19``). The targets are judged at those two settings only (``JUDGED``). Always exits 0.
 """
 
 from __future__ import annotations
