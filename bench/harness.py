@@ -24,11 +24,16 @@ def run(
     repeat_help: str,
 ) -> int:
     """Parse the shared options, measure, print the report (or JSON), and return 0."""
+    args = options(doc, default_repeat, repeat_help).parse_args(argv)
+    return emit(measure(max(1, args.repeat)), args.json, report)
+
+
+def options(doc: str, default_repeat: int, repeat_help: str) -> argparse.ArgumentParser:
+    """The shared options (``--repeat N``, ``--json``), for a benchmark to add its own to (a reduced mode for CI)."""
     parser = argparse.ArgumentParser(description=doc.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=default_repeat, help=f"{repeat_help} (default {default_repeat})")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args(argv)
-    return emit(measure(max(1, args.repeat)), args.json, report)
+    return parser
 
 
 def emit(result: dict[str, Any], as_json: bool, report: Callable[[dict[str, Any]], str]) -> int:
