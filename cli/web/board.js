@@ -408,18 +408,58 @@ function coimbraBoard(CAT, players) {
     });
   }
 
-  /** A drawer into root's parts (a part root lacks is not drawn), which remembers the view it drew last. */
-  function table(root) {
+  const NEAR = "100% 0px";  // a part within a screen's height of the view is drawn as if in it
+  const LATER_MS = 200;     // ms: a part out of view is drawn this long after the latest view, if none came since
+
+  /** A drawer into root's parts (a part root lacks is not drawn); each part remembers the view it drew last.
+   * ``lazy`` (the live table's pages, told an entry every few seconds on a phone): a part out of view is drawn when
+   * it comes near the view, or LATER_MS after the latest view (after the page has shown what is in view); until then it says it is being
+   * updated (aria-busy). ``flush()`` draws every part now (before the board is marked for input). */
+  function table(root, lazy) {
     const find = (id) => root.querySelector(`#${id}`);
-    const nodes = PARTS.map((p) => Object.assign({}, p, { node: find(p.el) })).filter((p) => p.node);
+    const parts = PARTS.map((p) => Object.assign({}, p, { node: find(p.el) })).filter((p) => p.node);
     const boards = find("boards");
-    let drawn = null;
+    if (boards) parts.push({ node: boards, boards: true });
+    parts.forEach((p) => { p.drawn = null; p.near = true; });  // near until an observer says otherwise
+    let latest = null;
+    let later = null;
+
+    function drawOne(part) {
+      if (!latest || part.drawn === latest) return;
+      if (part.boards) drawBoards(part.node, latest, part.drawn); else drawPart(part, latest, part.drawn);
+      part.drawn = latest;
+      if (part.node.hasAttribute("aria-busy")) part.node.removeAttribute("aria-busy");
+    }
+
+    function flush() {
+      clearTimeout(later);
+      later = null;
+      parts.forEach(drawOne);
+    }
+
+    if (lazy && typeof IntersectionObserver === "function") {
+      const byNode = new Map(parts.map((p) => [p.node, p]));
+      const watch = new IntersectionObserver((seen) => {
+        seen.forEach((e) => { const part = byNode.get(e.target); part.near = e.isIntersecting; if (part.near) drawOne(part); });
+      }, { rootMargin: NEAR });
+      parts.forEach((p) => watch.observe(p.node));
+    }
+
     return {
       draw(view) {
-        for (const part of nodes) drawPart(part, view, drawn);
-        if (boards) drawBoards(boards, view, drawn);
-        drawn = view;
+        latest = view;
+        let waiting = false;
+        for (const part of parts) {
+          if (!lazy || part.near || !part.drawn) drawOne(part);
+          else if (part.drawn !== latest) {
+            waiting = true;
+            if (!part.node.hasAttribute("aria-busy")) part.node.setAttribute("aria-busy", "true");
+          }
+        }
+        clearTimeout(later);
+        later = waiting ? setTimeout(flush, LATER_MS) : null;
       },
+      flush,
     };
   }
 

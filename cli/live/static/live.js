@@ -412,7 +412,7 @@
     view = data;
     if (first) {
       board = coimbraBoard(data.catalog, data.players);  // cli/web/board.js
-      drawer = board.table(document);
+      drawer = board.table(document, true);  // lazy: a part out of view is drawn after what is in view
       document.title = `${data.game} · coimbra ${WATCHING ? "(watching)" : "live table"}`;
       el("title").textContent = `${data.game}${WATCHING ? " · watching" : ""}`;
     }
@@ -421,6 +421,7 @@
     document.body.dataset.entries = String(data.events);
     drawer.draw(data.table);
     const reseated = Boolean(seats) && seats.shown(data);
+    if (!WATCHING && data.due && (data.outcome_form || mine(data.due.player))) drawer.flush();  // the board is input now
     const offering = (moved || reseated) && !WATCHING;  // the inputs shown anew: the board is marked with them, once
     if (boardInput && !offering) boardInput.mark();  // the parts drawn again are tappable again
     showDue(data);
