@@ -20,7 +20,6 @@ from typing import Final
 from coimbra_events.catalog import Catalog
 from coimbra_events.catalog.effect_kinds import TRACK_INDEX, TRACKS
 from coimbra_events.rules.income import die_color
-from coimbra_events.rules.scoring import totals
 from coimbra_events.state import GameState
 
 WEIGHTS_FORMAT: Final = "coimbra-policy-weights"
@@ -32,9 +31,9 @@ PLAIN_UNITS: Final[tuple[float, ...]] = (0.5, 0.5, 0.5, 1.0)
 """A unit of each track's income against a point, by ``TRACKS`` (the green track pays points), where none are fitted."""
 
 
-def lead(state: GameState, seat: int) -> float:
-    """How far ``seat``'s score of the table as it stands is ahead of the best other player's (alone: the score)."""
-    now = totals(state)
+def lead(now: list[int], seat: int) -> float:
+    """How far ``seat``'s score of a table as it stands (``now``: every player's ``scoring.totals`` of it) is ahead of
+    the best other player's (alone: the score)."""
     rest = [v for k, v in enumerate(now) if k != seat]
     return float(now[seat] - (max(rest) if rest else 0))
 
