@@ -24,6 +24,7 @@ from coimbra_events.bots import choose
 from coimbra_events.catalog import standin_catalog
 from coimbra_events.events import GameEvent, IncomeActivated
 from coimbra_events.analysis.policy import BOTS, GREEDY, _considered, _unscored, play_to_end, policy
+from coimbra_events.analysis.value import PLAIN_UNITS, WEIGHTS_FILE, draft_worth
 from coimbra_events.rules.core import apply, legal, start
 from coimbra_events.rules.fast import Fold, options
 from coimbra_events.rules.outcomes import OutcomeSpace
@@ -176,3 +177,10 @@ def test_a_one_track_income_is_collected_before_anything_is_scored() -> None:
             seen += 1
         state = apply(state, choose(rng, found.events()))
     assert seen >= 5
+
+
+def test_the_fitted_draft_weights_are_read_in_every_build() -> None:
+    """The weights shipped beside the policy are found and read, compiled too (there ``value.py``'s own ``__file__``
+    named no real place, and the compiled policy drafted by ``PLAIN_UNITS`` while the pure-Python one used them)."""
+    assert WEIGHTS_FILE.exists()
+    assert draft_worth(standin_catalog()).units != PLAIN_UNITS

@@ -32,7 +32,8 @@ from coimbra_events.events import AlternativeTaken, DiePlaced, GameEvent, Income
 from coimbra_events.rules.fast import Fold, options
 from coimbra_events.rules.options import Options
 from coimbra_events.rules.outcomes import OutcomeSpace
-from coimbra_events.rules.scoring import places, totals
+from coimbra_events.rules.rescoring import Rescoring
+from coimbra_events.rules.scoring import places
 from coimbra_events.state import PHASE_F, GameState
 from coimbra_events.analysis.value import DraftWorth, draft_worth, lead
 
@@ -135,11 +136,13 @@ def _best(options: list[GameEvent], values: list[float], key: i64) -> GameEvent:
 
 
 def _greedy(state: GameState, listed: list[GameEvent], key: i64, fold: Fold) -> GameEvent:
-    """The option whose table after it leads the best other player by most (``value.lead``)."""
+    """The option whose table after it leads the best other player by most (``value.lead``; the tables scored as
+    ``scoring.totals`` scores them, counting again only what each option changed: ``rescoring.Rescoring``)."""
     pending = state.pending
     assert pending is not None
     seat = state.index[pending.actor]
-    return _best(listed, [lead(fold.apply(state, event), seat) for event in listed], key)
+    scores = Rescoring(state)
+    return _best(listed, [lead(scores.totals(fold.apply(state, event)), seat) for event in listed], key)
 
 
 def _drafted(state: GameState, found: Options, worth: DraftWorth, key: i64) -> GameEvent:
@@ -165,9 +168,10 @@ def _exact(state: GameState, listed: list[GameEvent], fold: Fold) -> int:
     assert pending is not None
     seat = state.index[pending.actor]
     budget = [SEARCH_NODES]
+    scores = Rescoring(state)
     best, best_index = (-1, -1, -(1 << 30)), -1
     for k, event in enumerate(listed):
-        end = _line_end(fold.apply(state, event), fold, budget)
+        end = _line_end(fold.apply(state, event), fold, budget, scores)
         if end is None:
             return -1
         mine = _standing(end, seat)
@@ -176,14 +180,14 @@ def _exact(state: GameState, listed: list[GameEvent], fold: Fold) -> int:
     return best_index
 
 
-def _line_end(state: GameState, fold: Fold, budget: list[int]) -> tuple[list[int], list[int]] | None:
+def _line_end(state: GameState, fold: Fold, budget: list[int], scores: Rescoring) -> tuple[list[int], list[int]] | None:
     """Final scores and places when every player from ``state`` on chooses what is best for them (``None``: the table
-    draws before the end, or ``budget`` ran out)."""
+    draws before the end, or ``budget`` ran out; ``scores``: the totals of tables after the decision searched)."""
     budget[0] -= 1
     if budget[0] < 0:
         return None
     if state.over:
-        points = totals(state)
+        points = scores.totals(state)
         return points, places(state, points)
     found = options(state)
     pending = state.pending
@@ -193,7 +197,7 @@ def _line_end(state: GameState, fold: Fold, budget: list[int]) -> tuple[list[int
     chosen: tuple[list[int], list[int]] | None = None
     best = (-1, -1, -(1 << 30))
     for event in found.events():
-        end = _line_end(fold.apply(state, event), fold, budget)
+        end = _line_end(fold.apply(state, event), fold, budget, scores)
         if end is None:
             return None
         mine = _standing(end, seat)

@@ -17,24 +17,26 @@ import json
 from pathlib import Path
 from typing import Final
 
+from coimbra_events import analysis
 from coimbra_events.catalog import Catalog
 from coimbra_events.catalog.effect_kinds import TRACK_INDEX, TRACKS
 from coimbra_events.rules.income import die_color
-from coimbra_events.rules.scoring import totals
 from coimbra_events.state import GameState
 
 WEIGHTS_FORMAT: Final = "coimbra-policy-weights"
 
-WEIGHTS_FILE: Final = Path(__file__).with_name("policy_weights.json")
-"""The fitted weights shipped with the package (``scripts/fit_policy.py`` writes them)."""
+WEIGHTS_FILE: Final = Path(analysis.__file__).with_name("policy_weights.json")
+"""The fitted weights shipped with the package (``scripts/fit_policy.py`` writes them). Found beside the package's
+``__init__.py``, which is never compiled: compiled, this module's own ``__file__`` names no real place (the fitted
+weights were not found, and the compiled policy drafted by ``PLAIN_UNITS`` while the pure-Python one used them)."""
 
 PLAIN_UNITS: Final[tuple[float, ...]] = (0.5, 0.5, 0.5, 1.0)
 """A unit of each track's income against a point, by ``TRACKS`` (the green track pays points), where none are fitted."""
 
 
-def lead(state: GameState, seat: int) -> float:
-    """How far ``seat``'s score of the table as it stands is ahead of the best other player's (alone: the score)."""
-    now = totals(state)
+def lead(now: list[int], seat: int) -> float:
+    """How far ``seat``'s score of a table as it stands (``now``: every player's ``scoring.totals`` of it) is ahead of
+    the best other player's (alone: the score)."""
     rest = [v for k, v in enumerate(now) if k != seat]
     return float(now[seat] - (max(rest) if rest else 0))
 

@@ -65,11 +65,15 @@ class PlayerScore(record.Record):
 
 def track_ranking(state: GameState, track: str) -> list[PlayerState]:
     """Players ahead on a track first; same space: the earlier arrival is ahead; space 0 left out."""
-    k = TRACK_INDEX[track]
     players = state.players
+    return [players[seat] for seat in ranked_seats(players, TRACK_INDEX[track])]
+
+
+def ranked_seats(players: tuple[PlayerState, ...], k: int) -> list[int]:
+    """``track_ranking``'s players of track ``k``, by seat."""
     ranked = [(-p.influence[k], p.arrivals[k], seat) for seat, p in enumerate(players) if p.influence[k] > 0]
     ranked.sort()  # the seat last, as a stable sort by the first two would leave players tied in both
-    return [players[seat] for _, _, seat in ranked]
+    return [seat for _, _, seat in ranked]
 
 
 class Item:
@@ -97,6 +101,24 @@ def tile_ranks(state: GameState) -> list[tuple[int, str, str, int, int]]:
         for rank, pl in enumerate(track_ranking(state, track)):
             if rank < len(points) and points[rank]:
                 out.append((state.index[pl.name], track, tile_id, rank + 1, points[rank]))
+    return out
+
+
+def tile_points_by_rank(state: GameState) -> list[tuple[int, ...]]:
+    """The points by rank of each track's influence scoring tile (``TRACKS``' order)."""
+    players = len(state.players)
+    return [state.catalog.scoring_points(tile_id, players) for tile_id in state.scoring_tiles]
+
+
+def tile_points(players: tuple[PlayerState, ...], by_rank: list[tuple[int, ...]]) -> list[int]:
+    """Each player's points (by seat) from the influence scoring tiles, ``by_rank[k]`` the points by rank of track
+    ``k``'s tile (``tile_points_by_rank``): ``tile_ranks``' points added up, without the facts."""
+    out = [0] * len(players)
+    for k in range(len(by_rank)):
+        points = by_rank[k]
+        seats = ranked_seats(players, k)
+        for rank in range(min(len(points), len(seats))):
+            out[seats[rank]] += points[rank]
     return out
 
 
@@ -175,8 +197,9 @@ def totals(state: GameState, items: list[list[Item]] | None = None) -> list[int]
     if items is not None:
         return [pl.points + sum([item.points for item in mine]) for pl, mine in zip(state.players, items)]
     out = [pl.points + leftover_points(state, pl) + end_game_points(state, pl) for pl in state.players]
-    for seat, _, _, _, points in tile_ranks(state):
-        out[seat] += points
+    tiles = tile_points(state.players, tile_points_by_rank(state))
+    for seat in range(len(out)):
+        out[seat] += tiles[seat]
     return out
 
 
