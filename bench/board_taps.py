@@ -21,7 +21,7 @@ The pace: by default each entry is entered as soon as every page showed the one 
 enters an entry every few seconds), reading each page as it shows it. ``--pace MS`` enters each entry at least that
 long after the one before and reads the pages only once that time has passed, so that neither the pages' painting of
 the entry before nor the reading of 14 pages falls inside the time measured; on this project's 2-core virtual machine
-it measured slower, not faster (bench/README.md: the machine idles between entries).
+it measured no faster (bench/README.md).
 Usage: ``python bench/board_taps.py [--repeat N] [--pace MS] [--json]`` (N: games played, each on a fresh store, server
 and browser).
 """
