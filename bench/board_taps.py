@@ -28,7 +28,6 @@ and browser).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -191,11 +190,9 @@ def report(f: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeat", type=int, default=1, help="games played, each on a fresh store, server and browser")
+    parser = harness.options(__doc__, 1, "games played, each on a fresh store, server and browser")
     parser.add_argument("--pace", type=float, default=PACE_MS,
                         help=f"least ms from one entry to the next (default {PACE_MS}: at once)")
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     return harness.emit(measure(max(1, args.repeat), max(0.0, args.pace)), args.json, report)
 
