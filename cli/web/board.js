@@ -413,8 +413,9 @@ function coimbraBoard(CAT, players) {
 
   /** A drawer into root's parts (a part root lacks is not drawn); each part remembers the view it drew last.
    * ``lazy`` (the live table's pages, told an entry every few seconds on a phone): a part out of view is drawn when
-   * it comes near the view, or LATER_MS after the latest view (after the page has shown what is in view); until then it says it is being
-   * updated (aria-busy). ``flush()`` draws every part now (before the board is marked for input). */
+   * it comes near the view, or LATER_MS after the latest view (after the page has shown what is in view); until
+   * then it says it is being updated (aria-busy). ``flush()`` draws every part now (before the board is marked for
+   * input). */
   function table(root, lazy) {
     const find = (id) => root.querySelector(`#${id}`);
     const parts = PARTS.map((p) => Object.assign({}, p, { node: find(p.el) })).filter((p) => p.node);
