@@ -83,7 +83,11 @@ def timed_analysis(seed: int, jobs: int, part: slice = slice(None)) -> tuple[Ana
 
 
 def playouts(result: Analysis) -> int:
-    return sum(d.playouts for d in result.decisions) + sum(u.playouts for u in result.luck)
+    """Playouts played: each decision's, and each table of a run of random entries once (``luck.run_luck``: the table
+    after one entry is the next's before; an entry's ``playouts`` counts both sides)."""
+    luck = sorted(result.luck, key=lambda u: u.index)
+    follows = sum(1 for a, b in zip(luck, luck[1:]) if (a.run, a.index + 1) == (b.run, b.index))
+    return sum(d.playouts for d in result.decisions) + sum(u.playouts for u in luck) - follows * result.settings.luck
 
 
 def _strength_game(args: tuple[int, int]) -> bool:
