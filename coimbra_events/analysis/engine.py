@@ -211,7 +211,7 @@ def measure_unit(work: Work, unit: tuple[int, ...]) -> list[GradedDecision | Luc
     """A unit of ``work`` (``units``) measured: a decision graded, or a run's random outcomes' luck."""
     entries = [work.entries[k] for k in unit]
     if not entries[0].is_outcome:
-        return [measure(work, unit[0])]
+        return [graded_decision(work.settings, entries[0])]
     settings = work.settings
     found = run_luck([(e.before, e.event, e.index) for e in entries], settings.seed, entries[0].run, settings.luck)
     return [_lucky(e, u) for e, u in zip(entries, found)]
@@ -225,11 +225,8 @@ def _lucky(entry: LineEntry, found: Luck) -> Lucky:
                  tuple(found.differences(p) for p in players))
 
 
-def measure(work: Work, k: int) -> GradedDecision | Lucky:
-    """Entry ``k`` of ``work`` measured: a decision graded, or a random outcome's luck."""
-    settings, entry = work.settings, work.entries[k]
-    if entry.is_outcome:
-        return measure_unit(work, (k,))[0]
+def graded_decision(settings: Settings, entry: LineEntry) -> GradedDecision:
+    """A decision's entry graded: its options measured against the one played, and what the best gains by source."""
     state = entry.before
     pending = state.pending
     kind = pending.kind if pending else ""
