@@ -17,12 +17,13 @@ accuracy formula's constants on: ``docs/analysis.md``, "Accuracy").
 Usage: ``python bench/calibration.py [--games N] [--first G] [--full | --defaults] [--kinds random,greedy,policy,analysis]
 [--playouts N] [--settle N] [--analysis-playouts N|own] [--jobs J] [--json]``; the default (1 game a kind, 4
 playouts, settle 8, the analysis as a player at ``QUICK_PLAYER`` playouts an option) is CI's quick look, about a
-minute on 2 cores; ``--full`` (``FULLY``'s playouts and settle, about 95 s of CPU a game with the compiled core, but
-for the analysis as a player's, whose play takes minutes) with ``--games 1`` is what the accuracy's constants were
-fitted on (with the analysis as a player at 8 playouts an option then);
+minute on 2 cores; ``--full`` (``FULLY``'s playouts and settle, about half a minute of CPU a game's grading with the
+compiled core, and some minutes for the analysis as a player's play: 25 to 37 s and 202 to 286 s measured at 39058eb)
+with ``--games 1`` is what the accuracy's constants were fitted on (with the analysis as a player at 8 playouts an
+option then);
 ``--defaults`` (the analysis's own settings, ``DEFAULTS``: what a user's ``coimbra analyse`` gives) is where the
-targets matter, at 11 to 13 minutes of CPU a game to analyse (630 and 781 s measured), and as much again for the
-analysis as a player's play; more games make it sturdier (run it with ``nice -n 19``). The targets are judged at
+targets matter, at 3 to 6 minutes of CPU a game's grading (184 to 334 s measured at 39058eb), and about as much
+again for the analysis as a player's play; more games make it sturdier (run it with ``nice -n 19``). The targets are judged at
 those two settings only (``JUDGED``), and there the analysis as a player is the analysis itself (``own``) unless
 ``--analysis-playouts`` says otherwise. Always exits 0.
 """
