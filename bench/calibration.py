@@ -1,8 +1,9 @@
 """Benchmark: the accuracy of each kind of player on the ladder's 2-player games, as ``coimbra analyse`` measures it.
 
 Each kind of player plays itself (``bench/ladder.py``'s players: ``random``, the seeded bots; ``greedy``, the simple
-greedy heuristic; ``policy``, the analysis's playout policy; ``analysis``, a player choosing by the analysis's own
-evaluation at ``--analysis-playouts`` per option) on the ladder's seeded 2-player tables (game ``g``: the table
+greedy heuristic; ``policy``, the analysis's playout policy; ``analysis``, a player choosing the option the analysis
+itself rates best, by its whole evaluation at its default settings, or, with ``--analysis-playouts N``, by its ranking
+alone at N playouts an option: ``ladder.Analysed``) on the ladder's seeded 2-player tables (game ``g``: the table
 seeded with ``g``, as the ladder's game ``g``). Each side plays its own kind, so the game stays even and its decisions
 matter: against a weaker side a strong player's game is soon won, and wherever the winning chances are all but settled
 every move loses little, so its accuracy would read high whatever it played. Each game is then analysed by
@@ -14,12 +15,17 @@ decision with a choice, and, with ``--json``, every decision's loss (what ``scri
 accuracy formula's constants on: ``docs/analysis.md``, "Accuracy").
 
 Usage: ``python bench/calibration.py [--games N] [--first G] [--full | --defaults] [--kinds random,greedy,policy,analysis]
-[--playouts N] [--settle N] [--analysis-playouts N] [--jobs J] [--json]``; the default (1 game a kind, 4 playouts,
-settle 8) is CI's quick look, about a minute on 2 cores; ``--full`` (``FULLY``'s playouts and settle, about 95 s of
-CPU a game with the compiled core) with ``--games 1`` is what the accuracy's constants were fitted on;
+[--playouts N] [--settle N] [--analysis-playouts N|own] [--jobs J] [--json]``; the default (1 game a kind, 4
+playouts, settle 8, the analysis as a player at ``QUICK_PLAYER`` playouts an option) is CI's quick look, about a
+minute on 2 cores; ``--full`` (``FULLY``'s playouts and settle, about half a minute of CPU a game's grading with the
+compiled core, and some minutes for the analysis as a player's play: 25 to 37 s and 202 to 286 s measured at 39058eb)
+with ``--games 1`` is what the accuracy's constants were fitted on (with the analysis as a player at 8 playouts an
+option then);
 ``--defaults`` (the analysis's own settings, ``DEFAULTS``: what a user's ``coimbra analyse`` gives) is where the
-targets matter, at 11 to 13 minutes of CPU a game (630 and 781 s measured); more games make it sturdier (run it with
-``nice -n 19``). The targets are judged at those two settings only (``JUDGED``). Always exits 0.
+targets matter, at 3 to 6 minutes of CPU a game's grading (184 to 334 s measured at 39058eb), and about as much
+again for the analysis as a player's play; more games make it sturdier (run it with ``nice -n 19``). The targets are judged at
+those two settings only (``JUDGED``), and there the analysis as a player is the analysis itself (``own``) unless
+``--analysis-playouts`` says otherwise. Always exits 0.
 """
 
 from __future__ import annotations
@@ -55,14 +61,18 @@ DEFAULTS = {"playouts": Settings.playouts, "settle": Settings.settle}
 """The analysis's own settings (``Settings()``, first pass 16): what a user's ``coimbra analyse`` gives."""
 TARGETS = {"random": ("below", 60.0), "analysis": ("above", 90.0)}
 """Issue 42's: random play scores below 60, the analysis as a player above 90."""
+QUICK_PLAYER = 8
+"""The quick look's analysis as a player: its ranking alone at 8 playouts an option (``evaluation.best_option``), a
+minute's play, where its whole evaluation at its defaults takes minutes of CPU a game and plays better than this."""
 JUDGED = (FULLY, DEFAULTS)
 """The settings the targets are judged at: ``FULLY``'s, those the constants were fitted at, and the defaults, where
 users meet the accuracy. Not the quick look's: a loss counts less its standard error, and at 4 playouts the
 standard errors (about 14 points) discount nearly every loss away."""
 
 
-def played(kind: str, seed: int, analysis_playouts: int) -> GameLog:
-    """The ladder's 2-player game ``seed`` with ``kind`` in both seats, as a record."""
+def played(kind: str, seed: int, analysis_playouts: int | None) -> GameLog:
+    """The ladder's 2-player game ``seed`` with ``kind`` in both seats, as a record (``analysis_playouts`` None: the
+    analysis as a player is the analysis at its defaults)."""
     players = DEFAULT_PLAYERS[:2]
     state = start(standin_catalog(), players)
     _, events = play(state, seed, [player(kind, state, seed, analysis_playouts) for _ in players])
@@ -70,7 +80,7 @@ def played(kind: str, seed: int, analysis_playouts: int) -> GameLog:
         .with_events(events)
 
 
-def measured(kind: str, settings: Settings, analysis_playouts: int, seed: int) -> list[dict[str, Any]]:
+def measured(kind: str, settings: Settings, analysis_playouts: int | None, seed: int) -> list[dict[str, Any]]:
     """Game ``seed`` of ``kind`` against itself, analysed as ``coimbra analyse`` does: each player's accuracy, mean
     loss and the loss of each of their decisions with a choice."""
     began = time.process_time()
@@ -119,7 +129,6 @@ def _meets(accuracy: float, target: tuple[str, float]) -> bool:
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     settings = Settings(playouts=args.playouts, first_pass=min(args.playouts, Settings.first_pass),
                         settle=args.settle, luck=4, seed=0)
-    judged = {"playouts": args.playouts, "settle": args.settle} in JUDGED
     began = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
         work = [(kind, g) for g in range(args.first, args.first + args.games) for kind in args.kinds]  # a game of every kind first
@@ -131,11 +140,11 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     return {"core": core_build(), "jobs": args.jobs, "games": args.games, "first": args.first, "settings": settings.to_json(),
             "analysis_playouts": args.analysis_playouts, "accuracy": ACCURACY.describe(),
             "wall_s": round(time.perf_counter() - began, 1),
-            "rows": [row(kind, [p for p in players if p["kind"] == kind], judged) for kind in args.kinds],
+            "rows": [row(kind, [p for p in players if p["kind"] == kind], judges(args, kind)) for kind in args.kinds],
             "players": players}
 
 
-def _measured(settings: Settings, analysis_playouts: int, work: tuple[str, int]) -> list[dict[str, Any]]:
+def _measured(settings: Settings, analysis_playouts: int | None, work: tuple[str, int]) -> list[dict[str, Any]]:
     return measured(work[0], settings, analysis_playouts, work[1])
 
 
@@ -143,7 +152,7 @@ def report(result: dict[str, Any]) -> str:
     s = result["settings"]
     lines = [f"accuracy by kind of player, each against itself, 2 players ({result['core']} rules core, "
              f"{result['jobs']} jobs, {result['wall_s']} s): analysed at playouts {s['playouts']}, first pass "
-             f"{s['first_pass']}, settle {s['settle']}; the analysis as a player at {result['analysis_playouts']} a option",
+             f"{s['first_pass']}, settle {s['settle']}; the analysis as a player: {player_of(result['analysis_playouts'])}",
              f"  {result['accuracy']}",
              f"{'kind':<9} {'games':>5} {'players':>7} {'accuracy':>8}  {'95 % interval':<13} {'mean loss':>9} "
              f"{'decisions':>9} {'CPU s/game':>10}  target"]
@@ -156,7 +165,20 @@ def report(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+UNSET = -1
+"""``--analysis-playouts`` not given."""
+
+
+def player_of(analysis_playouts: int | None) -> str:
+    """The analysis as a player, in words."""
+    if analysis_playouts is None:
+        return "its whole evaluation at its default settings"
+    return f"its ranking alone at {analysis_playouts} playouts an option"
+
+
+def arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line read, ``--full`` and ``--defaults`` put as their settings and ``--analysis-playouts`` as the
+    analysis as a player: ``own`` (None) where the targets are judged (``JUDGED``), ``QUICK_PLAYER`` elsewhere."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=1, help="games per kind of player (default 1)")
     parser.add_argument("--first", type=int, default=0, help="the first game's table (default 0): a long run in pieces")
@@ -168,13 +190,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kinds", type=lambda s: s.split(","), default=list(KINDS))
     parser.add_argument("--playouts", type=int, default=QUICK["playouts"], help=f"the analysis's --playouts (default {QUICK['playouts']})")
     parser.add_argument("--settle", type=int, default=QUICK["settle"], help=f"the analysis's --settle (default {QUICK['settle']})")
-    parser.add_argument("--analysis-playouts", type=int, default=8, help="the analysis as a player: playouts per option")
+    parser.add_argument("--analysis-playouts", type=lambda s: None if s == "own" else int(s), default=UNSET,
+                        help="the analysis as a player: N, its ranking alone at N playouts an option; own, its whole "
+                        f"evaluation at its default settings (default: own with --full or --defaults, else {QUICK_PLAYER}); "
+                        "the analysis's target is judged with own only")
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     for flag, chosen in (("full", FULLY), ("defaults", DEFAULTS)):
         if getattr(args, flag):
             args.playouts, args.settle = chosen["playouts"], chosen["settle"]
+    if args.analysis_playouts == UNSET:
+        args.analysis_playouts = None if judged(args) else QUICK_PLAYER
+    return args
+
+
+def judged(args: argparse.Namespace) -> bool:
+    """Whether the targets are judged at the analysis's settings asked for (``JUDGED``)."""
+    return {"playouts": args.playouts, "settle": args.settle} in JUDGED
+
+
+def judges(args: argparse.Namespace, kind: str) -> bool:
+    """Whether ``kind``'s target is judged: at the settings of ``JUDGED``, and the analysis as a player's only where it
+    is the analysis itself (``own``), not a cheaper stand-in the grading analysis outplays."""
+    return judged(args) and (kind != "analysis" or args.analysis_playouts is None)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(argv)
     return emit(measure(args), args.json, report)
 
 

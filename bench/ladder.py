@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from coimbra_events import core_build  # noqa: E402
-from coimbra_events.analysis.evaluation import Settings, best_option  # noqa: E402
+from coimbra_events.analysis.evaluation import Settings, analysis_choice, best_option  # noqa: E402
 from coimbra_events.catalog import standin_catalog  # noqa: E402
 from coimbra_events.events import GameEvent  # noqa: E402
 from coimbra_events.analysis.policy import BOTS, GREEDY, policy  # noqa: E402
@@ -60,20 +60,27 @@ Pick = Callable[[GameState, Options, int, Fold], GameEvent]
 
 
 class Analysed:
-    """A player choosing by the analysis's own evaluation (``evaluation.best_option``: its playouts are the policy's).
-    Not a ``Player``: the policy is compiled, and an interpreted class cannot inherit from a compiled one."""
+    """A player choosing by the analysis's own evaluation (its playouts are the policy's): with ``playouts`` None, the
+    option the analysis at its default settings rates best, by the whole evaluation that grades a decision
+    (``evaluation.analysis_choice``: what "the analysis as a player" means, minutes of CPU a game); with ``playouts``,
+    the option its ranking alone rates best at that many playouts an option (``evaluation.best_option``: a cheap
+    stand-in, weaker than the analysis that grades it). Not a ``Player``: the policy is compiled, and an interpreted
+    class cannot inherit from a compiled one."""
 
-    def __init__(self, seed: int, playouts: int) -> None:
-        self.settings = Settings(playouts=playouts, first_pass=playouts, seed=seed)
+    def __init__(self, seed: int, playouts: int | None) -> None:
+        if playouts is None:
+            self.settings, self.choose = Settings(seed=seed), analysis_choice
+        else:
+            self.settings, self.choose = Settings(playouts=playouts, first_pass=playouts, seed=seed), best_option
         self.asked = 0
 
     def pick(self, state: GameState, found: Options, key: int, fold: Fold) -> GameEvent:
         self.asked += 1
-        return best_option(state, self.settings, self.asked)
+        return self.choose(state, self.settings, self.asked)
 
 
-def player(name: str, state: GameState, seed: int, analysis_playouts: int) -> Pick:
-    """How player ``name`` picks in the game seeded with ``seed``."""
+def player(name: str, state: GameState, seed: int, analysis_playouts: int | None) -> Pick:
+    """How player ``name`` picks in the game seeded with ``seed`` (``analysis_playouts``: ``Analysed``'s)."""
     if name == "analysis":
         return Analysed(seed, analysis_playouts).pick
     return ({"random": BOTS, "greedy": GREEDY}.get(name) or policy(state)).pick

@@ -35,7 +35,9 @@ sys.path.insert(0, str(ROOT))
 from coimbra_events.analysis.grades import NOISE_SE, STAKE_FLOOR, AccuracyFormula, counted_loss  # noqa: E402
 
 DATA = ROOT / "scripts" / "fit_accuracy_games.json"
-"""The decisions the shipped constants were fitted on (``bench/calibration.py --full --games 1``, recorded by ``--record``)."""
+"""The decisions the shipped constants were fitted on (``bench/calibration.py --full --games 1``, recorded by ``--record``),
+the analysis as a player then its ranking alone at 8 playouts an option (``--analysis-playouts 8``), not yet the
+analysis itself that the bench now plays at ``--full`` (``docs/analysis.md``, "Accuracy")."""
 BOUNDS = {"random": 60.0, "analysis": 90.0}
 """Issue 42's: random play scores below 60, the analysis as a player above 90."""
 RATES = np.round(np.arange(0.001, 0.5, 0.001), 3)

@@ -4,6 +4,7 @@ from the recorded data of the calibration bench's games."""
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 
 import pytest
@@ -43,3 +44,17 @@ def test_the_fit_script_gives_the_shipped_constants_from_the_recorded_games() ->
     fit_accuracy = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fit_accuracy)
     assert fit_accuracy.fit(fit_accuracy.players(fit_accuracy.DATA)) == ACCURACY
+
+
+def test_the_bench_judges_the_analysis_as_a_player_by_its_own_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bench/calibration.py``'s analysis as a player, where the targets are judged (``--full``, ``--defaults``), is
+    the analysis's whole evaluation at its default settings (None: ``evaluation.analysis_choice``), not its ranking
+    alone at 8 playouts an option: that stand-in scored 83.7 at the defaults, graded by an analysis it was weaker
+    than. CI's quick look keeps the stand-in (a minute's play), and a stand-in asked for is not judged."""
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    calibration = importlib.import_module("calibration")
+    asked = [[], ["--full"], ["--defaults"], ["--defaults", "--analysis-playouts", "8"], ["--analysis-playouts", "own"]]
+    read = [calibration.arguments(argv) for argv in asked]
+    assert [args.analysis_playouts for args in read] == [calibration.QUICK_PLAYER, None, None, 8, None]
+    assert [calibration.judges(args, "analysis") for args in read] == [False, True, True, False, False]
+    assert [calibration.judges(args, "random") for args in read] == [False, True, True, True, False]

@@ -200,6 +200,23 @@ def test_a_player_choosing_by_the_analysis_beats_the_seeded_bots():
     assert sum(firsts) >= 3
 
 
+def test_the_analysis_as_a_player_takes_the_option_its_own_grading_finds_best():
+    """``evaluation.analysis_choice``, "the analysis as a player" of issue 42's calibration: where the ranking alone
+    (``best_option``, what that player was until now) picks an option the analysis's own grading finds a blunder
+    (the fixture's entry 37, Ana's voyage: investing), the player takes what that grading found best instead, and is
+    graded best for it. Were it the ranking's pick, the grader would find its mistakes and the accuracy of the analysis
+    as a player would measure the ranking, not the analysis."""
+    entry = line_of_play(read(GAME), standin_catalog())[37]
+    settings = Settings(playouts=8, first_pass=8, settle=64)
+    ranked = evaluation.best_option(entry.before, settings, entry.index)
+    graded = decide(entry.before, ranked, settings, entry.index)
+    assert grade(graded.loss(graded.played)[0]) == "blunder"
+    choice = evaluation.analysis_choice(entry.before, settings, entry.index)
+    assert choice != ranked and choice == option_list(entry.before, choice)[graded.tallies[0].option]
+    chosen = decide(entry.before, choice, settings, entry.index)
+    assert grade(chosen.loss(chosen.played)[0]) == "best"
+
+
 def test_the_bench_against_another_build_times_both_in_turns_and_says_whether_they_agree(tmp_path):
     """``bench/analyse_against.py``, the figure behind a claim that a change made the analysis faster, run against
     this very checkout: both builds are timed, each imported from the folder asked for, and found to agree;

@@ -224,10 +224,19 @@ def option_list(state: GameState, played: GameEvent) -> list[GameEvent]:
 def decide(state: GameState, played: GameEvent, settings: Settings, entry: int) -> Decision:
     """Measure every option of the decision due in ``state``; ``played`` is the one the record says was taken."""
     options = option_list(state, played)
+    return _measured(state, options, options.index(played), settings, entry)
+
+
+def _measured(state: GameState, options: list[GameEvent], played: int | None, settings: Settings,
+              entry: int) -> Decision:
+    """``decide``'s measure of ``options``, option ``played`` the one taken; with ``played`` None, none was taken yet
+    and the option the ranking puts first stands in for it (the first option where every one is settled, with no more
+    other options than rivals; ``analysis_choice``: what the analysis itself would play), so a player choosing by the
+    analysis is measured by exactly the steps that grade a player who took that option."""
     if 1 <= len(options) - 1 <= settings.rivals:  # a forced decision has no rival to settle against: ranked alone
-        return _all_rivals(state, options, options.index(played), settings, entry)
-    ranked, evaluated = rank(state, options, settings, entry, options.index(played))
-    chosen = next(t for t in ranked if t.option == options.index(played))
+        return _all_rivals(state, options, 0 if played is None else played, settings, entry)
+    ranked, evaluated = rank(state, options, settings, entry, played)
+    chosen = ranked[0] if played is None else next(t for t in ranked if t.option == played)
     if len(ranked) == 1:
         return Decision(ranked, chosen, evaluated)
     rivals = _final_look(ranked, chosen, settings, entry)
@@ -296,9 +305,24 @@ def rank(state: GameState, options: Sequence[GameEvent], settings: Settings, ent
 
 
 def best_option(state: GameState, settings: Settings, entry: int) -> GameEvent:
-    """The option the analysis rates best in ``state``: how a player choosing by the analysis plays."""
+    """The option the analysis's ranking (its first step, ``rank``) rates best in ``state``: a cheap player choosing by
+    the analysis, for many games at a few playouts an option (``strength.duel``, the ladder). It stops short of the
+    longer look and the settling that grade a decision, so at the same settings it plays worse than the analysis judges
+    (``analysis_choice``)."""
     options = list(legal_options(state))
     return options[rank(state, options, settings, entry)[0][0].option]
+
+
+def analysis_choice(state: GameState, settings: Settings, entry: int) -> GameEvent:
+    """The option the analysis's whole evaluation rates best in ``state``: how a player plays who takes what the
+    analysis judges best. The evaluation is ``decide``'s, as it would grade a player who took the option its ranking
+    puts first (ranked, the finalists looked at longer, that option settled against the best rivals on fresh paired
+    playouts), and the choice is the best that leaves (``Decision.tallies[0]``): a rival that leads it there
+    instead of it. At the analysis's own settings it costs about what grading the decision does."""
+    options = list(legal_options(state))
+    if len(options) == 1:
+        return options[0]
+    return options[_measured(state, options, None, settings, entry).tallies[0].option]
 
 
 def _carry_on(live: list[Tally], chosen: Tally | None, settings: Settings, entry: int) -> None:
@@ -373,5 +397,5 @@ def win_vector(tally: Tally) -> tuple[float, ...]:
 
 
 __all__: Sequence[str] = ("METHOD", "LUCK", "Settings", "Tally", "Settled", "Decision", "option_list", "decide", "rank",
-                          "best_option", "settle",
+                          "best_option", "analysis_choice", "settle",
                           "paired", "win_vector")
