@@ -165,10 +165,6 @@ def report(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-UNSET = -1
-"""``--analysis-playouts`` not given."""
-
-
 def player_of(analysis_playouts: int | None) -> str:
     """The analysis as a player, in words."""
     if analysis_playouts is None:
@@ -190,7 +186,7 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--kinds", type=lambda s: s.split(","), default=list(KINDS))
     parser.add_argument("--playouts", type=int, default=QUICK["playouts"], help=f"the analysis's --playouts (default {QUICK['playouts']})")
     parser.add_argument("--settle", type=int, default=QUICK["settle"], help=f"the analysis's --settle (default {QUICK['settle']})")
-    parser.add_argument("--analysis-playouts", type=lambda s: None if s == "own" else int(s), default=UNSET,
+    parser.add_argument("--analysis-playouts", metavar="N|own",
                         help="the analysis as a player: N, its ranking alone at N playouts an option; own, its whole "
                         f"evaluation at its default settings (default: own with --full or --defaults, else {QUICK_PLAYER}); "
                         "the analysis's target is judged with own only")
@@ -200,8 +196,15 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     for flag, chosen in (("full", FULLY), ("defaults", DEFAULTS)):
         if getattr(args, flag):
             args.playouts, args.settle = chosen["playouts"], chosen["settle"]
-    if args.analysis_playouts == UNSET:
+    word = args.analysis_playouts
+    if word is None:
         args.analysis_playouts = None if judged(args) else QUICK_PLAYER
+    elif word == "own":
+        args.analysis_playouts = None
+    elif word.isdigit():
+        args.analysis_playouts = int(word)
+    else:
+        parser.error(f"--analysis-playouts: a number of playouts or own, not {word!r}")
     return args
 
 
