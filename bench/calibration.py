@@ -41,7 +41,7 @@ from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from typing import Any, Sequence
 
-from ladder import ROOT, play, player  # noqa: E402  (bench/ is on the path when a bench runs)
+from ladder import ROOT, play, player, player_of  # noqa: E402  (bench/ is on the path when a bench runs)
 
 sys.path.insert(0, str(ROOT))
 
@@ -163,13 +163,6 @@ def report(result: dict[str, Any]) -> str:
                      f"{r['low']:>5.1f}–{r['high']:<6.1f} {r['mean_loss']:>9.2f} {r['decisions']:>9} "
                      f"{r['cpu_s'] / max(1, r['games']):>10.1f}  {target}")
     return "\n".join(lines)
-
-
-def player_of(analysis_playouts: int | None) -> str:
-    """The analysis as a player, in words."""
-    if analysis_playouts is None:
-        return "its whole evaluation at its default settings"
-    return f"its ranking alone at {analysis_playouts} playouts an option"
 
 
 def arguments(argv: list[str] | None = None) -> argparse.Namespace:

@@ -4,8 +4,10 @@ The players: ``random`` (``coimbra simulate``'s seeded bots, their picks keyed b
 the analysis's playouts until now: ``policy.BOTS``), ``greedy`` (the simple greedy heuristic: the option
 whose table the rules core scores best for the player against the best other, one ply, no fitted weights, no
 search: ``policy.GREEDY``), ``policy`` (the analysis's playout policy: ``coimbra_events/analysis/policy.py``) and, with
-``--analysis N``, ``analysis`` (a player choosing by the analysis's own evaluation, ``evaluation.best_option``, at
-``--analysis-playouts`` playouts per option: its playouts are the policy's, so it costs hundreds of policy games a
+``--analysis N``, ``analysis`` (a player choosing by the analysis's own evaluation, its playouts the policy's: with
+``--analysis-playouts own`` the analysis itself, the option its whole evaluation at its default settings rates best,
+``evaluation.analysis_choice``, a minute or two of CPU a game for its one side; with a number, the default 2, its ranking
+alone at that many playouts an option, ``evaluation.best_option``, a cheap stand-in costing hundreds of policy games a
 game; N games per pairing only).
 
 Each pairing A–B plays ``--games`` games per number of players on seeded tables (game ``g``: the table seeded with
@@ -105,7 +107,14 @@ def play(state: GameState, seed: int, seats: Sequence[Pick]) -> tuple[GameState,
     return state, events
 
 
-def game(pairing: tuple[str, str], players: int, analysis_playouts: int, seed: int) -> float:
+def player_of(analysis_playouts: int | None) -> str:
+    """The analysis as a player, in words."""
+    if analysis_playouts is None:
+        return "its whole evaluation at its default settings"
+    return f"its ranking alone at {analysis_playouts} playouts an option"
+
+
+def game(pairing: tuple[str, str], players: int, analysis_playouts: int | None, seed: int) -> float:
     """Game ``seed`` of a pairing: 1 if side A finishes above every player of B, 0 if below, 0.5 if they share first."""
     state = start(standin_catalog(), DEFAULT_PLAYERS[:players])
     a, b = (player(name, state, seed, analysis_playouts) for name in pairing)
@@ -142,7 +151,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                              "rate": wins / n, "low": low, "high": high, "target": target,
                              "pass": None if target is None else wins / n >= target,
                              "wall_s": round(time.perf_counter() - began, 1)})
-    return {"core": core_build(), "jobs": args.jobs, "games": args.games, "rows": rows}
+    return {"core": core_build(), "jobs": args.jobs, "games": args.games, "rows": rows,
+            "analysis_playouts": args.analysis_playouts if args.analysis else "not played"}
 
 
 def report(result: dict[str, Any]) -> str:
@@ -152,6 +162,8 @@ def report(result: dict[str, Any]) -> str:
         target = "" if r["target"] is None else f">= {r['target']:.0%}: {'PASS' if r['pass'] else 'FAIL'}"
         lines.append(f"{r['players']:>7}  {r['a']:<9} {r['b']:<8} {r['games']:>6}  {r['rate']:>7.1%}  "
                      f"{r['low']:.1%}–{r['high']:.1%}{'':<3} {target}")
+    if result["analysis_playouts"] != "not played":
+        lines.append(f"the analysis as a player: {player_of(result['analysis_playouts'])}")
     return "\n".join(lines)
 
 
@@ -162,7 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=lambda s: [int(x) for x in s.split(",")], default=[2, 3, 4])
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
     parser.add_argument("--analysis", type=int, default=0, help="games of the analysis as a player per pairing (default: none)")
-    parser.add_argument("--analysis-playouts", type=int, default=2, help="its playouts per option (default 2)")
+    parser.add_argument("--analysis-playouts", type=lambda word: None if word == "own" else int(word), default=2,
+                        metavar="N|own", help="the analysis as a player: N, its ranking alone at N playouts an option "
+                        "(default 2); own, its whole evaluation at its default settings")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.full:
