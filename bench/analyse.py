@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from coimbra_events import core_build  # noqa: E402
-from coimbra_events.analysis.engine import Analysis, LineEntry, analyse, default_jobs, line_of_play  # noqa: E402
+from coimbra_events.analysis.engine import Analysis, LineEntry, analyse, default_jobs, follows, line_of_play  # noqa: E402
 from coimbra_events.analysis.evaluation import Settings  # noqa: E402
 from coimbra_events.analysis.grades import reach  # noqa: E402
 from coimbra_events.analysis.strength import duel  # noqa: E402
@@ -86,8 +86,8 @@ def playouts(result: Analysis) -> int:
     """Playouts played: each decision's, and each table of a run of random entries once (``luck.run_luck``: the table
     after one entry is the next's before; an entry's ``playouts`` counts both sides)."""
     luck = sorted(result.luck, key=lambda u: u.index)
-    follows = sum(1 for a, b in zip(luck, luck[1:]) if (a.run, a.index + 1) == (b.run, b.index))
-    return sum(d.playouts for d in result.decisions) + sum(u.playouts for u in luck) - follows * result.settings.luck
+    shared = sum(1 for a, b in zip(luck, luck[1:]) if follows(a, b))
+    return sum(d.playouts for d in result.decisions) + sum(u.playouts for u in luck) - shared * result.settings.luck
 
 
 def _strength_game(args: tuple[int, int]) -> bool:

@@ -194,13 +194,19 @@ def _measure_taken(unit: tuple[int, ...]) -> list[GradedDecision | Lucky]:
     return measure_unit(_TAKEN, unit)
 
 
+def follows(before: LineEntry | Lucky, after: LineEntry | Lucky) -> bool:
+    """``after`` is the random entry right after ``before`` in the same run: ``luck.run_luck`` plays the table between
+    them out once, as the table after one and the next's before."""
+    return (before.run, before.index + 1) == (after.run, after.index)
+
+
 def units(entries: Sequence[LineEntry]) -> list[tuple[int, ...]]:
     """The work shared out, by place in ``entries``: each decision alone, and the random entries of a run that follow
     each other there together (``luck.run_luck`` plays out the table after one of them, the next's before, once)."""
     shares: list[tuple[int, ...]] = []
     for k, entry in enumerate(entries):
         last = entries[shares[-1][-1]] if shares else None
-        if entry.is_outcome and last is not None and last.is_outcome and (last.run, last.index + 1) == (entry.run, entry.index):
+        if entry.is_outcome and last is not None and last.is_outcome and follows(last, entry):
             shares[-1] += (k,)
         else:
             shares.append((k,))
